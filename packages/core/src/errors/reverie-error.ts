@@ -1,0 +1,91 @@
+/**
+ * Every error Reverie throws on purpose. The `code` is stable and meant for programs; the
+ * message is meant for people and says what to do about it.
+ */
+export type ReverieErrorCode =
+  | 'INVALID_CATEGORY'
+  | 'INVALID_NAME'
+  | 'INVALID_KEY'
+  | 'INVALID_ID'
+  | 'INVALID_INPUT'
+  | 'INVALID_OPTIONS'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'NAMESPACE_VIOLATION'
+  | 'STORE_CORRUPT'
+  | 'STORE_CLOSED'
+  | 'LOCK_HELD'
+  | 'MODEL_REPLY_INVALID'
+  | 'MODEL_UNAVAILABLE'
+  | 'ABORTED'
+  | 'IO_ERROR';
+
+export interface ReverieErrorOptions {
+  cause?: unknown;
+  /** Structured facts about the failure (the offending value, the field, the path…). */
+  details?: Record<string, unknown>;
+}
+
+export class ReverieError extends Error {
+  readonly code: ReverieErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ReverieErrorCode, message: string, options: ReverieErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ReverieError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+}
+
+/** Bad input from a caller: a name, key, id, record or option that cannot be accepted. */
+export class ReverieValidationError extends ReverieError {
+  constructor(
+    code: Extract<
+      ReverieErrorCode,
+      'INVALID_CATEGORY' | 'INVALID_NAME' | 'INVALID_KEY' | 'INVALID_ID' | 'INVALID_INPUT' | 'INVALID_OPTIONS'
+    >,
+    message: string,
+    options?: ReverieErrorOptions,
+  ) {
+    super(code, message, options);
+    this.name = 'ReverieValidationError';
+  }
+}
+
+/** A write lost an optimistic-concurrency check: the record changed since the caller read it. */
+export class ReverieConflictError extends ReverieError {
+  constructor(message: string, options?: ReverieErrorOptions) {
+    super('CONFLICT', message, options);
+    this.name = 'ReverieConflictError';
+  }
+}
+
+/** Stored data could not be read back as a valid record. */
+export class ReverieStoreCorruptError extends ReverieError {
+  constructor(message: string, options?: ReverieErrorOptions) {
+    super('STORE_CORRUPT', message, options);
+    this.name = 'ReverieStoreCorruptError';
+  }
+}
+
+/** Another runner holds a lock this operation needs. */
+export class ReverieLockHeldError extends ReverieError {
+  constructor(message: string, options?: ReverieErrorOptions) {
+    super('LOCK_HELD', message, options);
+    this.name = 'ReverieLockHeldError';
+  }
+}
+
+/** A model's reply could not be turned into a valid plan. */
+export class ReverieModelReplyError extends ReverieError {
+  constructor(message: string, options?: ReverieErrorOptions) {
+    super('MODEL_REPLY_INVALID', message, options);
+    this.name = 'ReverieModelReplyError';
+  }
+}
+
+/** True when `error` is a ReverieError (optionally with the given code). */
+export function isReverieError(error: unknown, code?: ReverieErrorCode): error is ReverieError {
+  return error instanceof ReverieError && (code === undefined || error.code === code);
+}

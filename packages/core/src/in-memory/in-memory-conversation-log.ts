@@ -1,0 +1,49 @@
+import type { IClock } from '../interfaces/clock';
+import type { ConversationLogReadOptions, IConversationLog } from '../interfaces/conversation-log';
+import { type ConversationTurnDraft, type LoggedTurn, loggedTurnSchema } from '../schemas/conversation-turn';
+import { parseRecord } from '../schemas/parse-record';
+import { assertOpen } from '../stores/write-condition';
+import { selectTurns } from '../stores/record-selectors';
+import { systemClock } from '../time/system-clock';
+import type { InMemoryStoreOptions } from './in-memory-store-options';
+
+/** The reference `IConversationLog`: turns in an array, `seq` from a counter. Nothing persists. */
+export class InMemoryConversationLog implements IConversationLog {
+  private turns: LoggedTurn[] = [];
+  private lastSeq = 0;
+  private readonly clock: IClock;
+  private closed = false;
+
+  constructor(options: InMemoryStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async append(turn: ConversationTurnDraft): Promise<LoggedTurn> {
+    assertOpen(this.closed, 'conversation log');
+    const logged = parseRecord(
+      loggedTurnSchema,
+      { ...turn, timestamp: turn?.timestamp ?? this.clock.now().toISOString(), seq: this.lastSeq + 1 },
+      'conversation turn',
+    );
+    this.lastSeq = logged.seq;
+    this.turns.push(logged);
+    return { ...logged };
+  }
+
+  async read(options: ConversationLogReadOptions = {}): Promise<LoggedTurn[]> {
+    assertOpen(this.closed, 'conversation log');
+    return selectTurns(this.turns, options);
+  }
+
+  async clear(options: { throughSeq?: number } = {}): Promise<number> {
+    assertOpen(this.closed, 'conversation log');
+    const through = options.throughSeq ?? Infinity;
+    const before = this.turns.length;
+    this.turns = this.turns.filter((turn) => turn.seq > through);
+    return before - this.turns.length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,100 @@
+import { assertValidId } from '../ids/new-id';
+import type { ILongTermMemory, WriteCondition } from '../interfaces/long-term-memory';
+import type { IClock } from '../interfaces/clock';
+import { parseRecord } from '../schemas/parse-record';
+import {
+  type CategoryCount,
+  type MemoryDraft,
+  type MemoryEntry,
+  type MemorySearchQuery,
+  type MemorySearchResult,
+  memorySearchQuerySchema,
+} from '../schemas/memory-entry';
+import { byCreation, byImportanceThenRecency } from '../memory/memory-order';
+import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
+import { Bm25Index } from '../search/bm25-index';
+import { memoryDocumentText } from '../search/memory-document-text';
+import { systemClock } from '../time/system-clock';
+import { isUnderPrefix, validateCategory } from '../validation/path-name';
+import { assertOpen, checkCondition } from '../stores/write-condition';
+import type { InMemoryStoreOptions } from './in-memory-store-options';
+
+/**
+ * The reference `ILongTermMemory`: entries in a Map, recall through the BM25 index of
+ * `@reverie/core`. Nothing persists. Read it as the specification in code of what a store does
+ * with a draft; custom stores follow the same rules and prove it with the conformance kit.
+ */
+export class InMemoryLongTermMemory implements ILongTermMemory {
+  private readonly entries = new Map<string, MemoryEntry>();
+  private readonly index = new Bm25Index();
+  private readonly clock: IClock;
+  private closed = false;
+
+  constructor(options: InMemoryStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async get(id: string): Promise<MemoryEntry | undefined> {
+    assertOpen(this.closed, 'memory store');
+    assertValidId(id);
+    const entry = this.entries.get(id);
+    return entry && structuredClone(entry);
+  }
+
+  async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
+    assertOpen(this.closed, 'memory store');
+    const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition);
+    this.entries.set(entry.id, entry);
+    this.index.set(entry.id, memoryDocumentText(entry));
+    return structuredClone(entry);
+  }
+
+  async delete(id: string, condition?: WriteCondition): Promise<boolean> {
+    assertOpen(this.closed, 'memory store');
+    assertValidId(id);
+    checkCondition(`Memory entry ${id}`, this.entries.get(id), condition);
+    this.index.delete(id);
+    return this.entries.delete(id);
+  }
+
+  async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
+    assertOpen(this.closed, 'memory store');
+    if (query?.category !== undefined) validateCategory(query.category);
+    const { text, category, tags, maxResults } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+    const matches = (entry: MemoryEntry) =>
+      (category === undefined || isUnderPrefix(entry.category, category)) &&
+      (tags === undefined || tags.every((tag) => entry.tags.includes(tag)));
+
+    if (text !== undefined && text.trim() !== '') {
+      const hits = this.index.search(text, { filter: (id) => matches(this.entries.get(id)!), limit: maxResults });
+      return hits.map((hit) => ({ entry: structuredClone(this.entries.get(hit.id)!), score: hit.score }));
+    }
+    return [...this.entries.values()]
+      .filter(matches)
+      .sort(byImportanceThenRecency)
+      .slice(0, maxResults)
+      .map((entry) => ({ entry: structuredClone(entry), score: entry.importance }));
+  }
+
+  async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
+    assertOpen(this.closed, 'memory store');
+    const category = options.category === undefined ? undefined : validateCategory(options.category);
+    return [...this.entries.values()]
+      .filter((entry) => category === undefined || isUnderPrefix(entry.category, category))
+      .sort(byCreation)
+      .map((entry) => structuredClone(entry));
+  }
+
+  async listCategories(): Promise<CategoryCount[]> {
+    assertOpen(this.closed, 'memory store');
+    const counts = new Map<string, number>();
+    for (const entry of this.entries.values()) counts.set(entry.category, (counts.get(entry.category) ?? 0) + 1);
+    return [...counts.entries()]
+      .map(([category, count]) => ({ category, count }))
+      .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,46 @@
+import type { IClock } from '../interfaces/clock';
+import type { ISkillUsageStore, SkillUsageListOptions } from '../interfaces/skill-store';
+import { parseRecord } from '../schemas/parse-record';
+import { type SkillUsage, type SkillUsageDraft, skillUsageSchema } from '../schemas/skill';
+import { assertOpen, inTimeRange } from '../stores/write-condition';
+import { systemClock } from '../time/system-clock';
+import { validateSkillName } from '../validation/path-name';
+import type { InMemoryStoreOptions } from './in-memory-store-options';
+import { byTimestamp, validateRange } from '../stores/time-range';
+
+/** The reference `ISkillUsageStore`: usage records in an array. Nothing persists. */
+export class InMemorySkillUsageStore implements ISkillUsageStore {
+  private readonly usages: SkillUsage[] = [];
+  private readonly clock: IClock;
+  private closed = false;
+
+  constructor(options: InMemoryStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async record(usage: SkillUsageDraft): Promise<SkillUsage> {
+    assertOpen(this.closed, 'skill usage store');
+    validateSkillName(usage?.skill);
+    const record = parseRecord(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.clock.now().toISOString() }, 'skill usage');
+    this.usages.push(record);
+    return { ...record };
+  }
+
+  async list(options: SkillUsageListOptions = {}): Promise<SkillUsage[]> {
+    assertOpen(this.closed, 'skill usage store');
+    validateRange(options);
+    return this.usages
+      .filter(
+        (usage) =>
+          inTimeRange(usage.timestamp, options.since, options.until) &&
+          (options.skill === undefined || usage.skill === options.skill) &&
+          (options.sessionId === undefined || usage.sessionId === options.sessionId),
+      )
+      .sort(byTimestamp)
+      .map((usage) => ({ ...usage }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}

@@ -1,0 +1,4 @@
+import { describeLongTermMemoryConformance } from '../testing/index';
+import { InMemoryLongTermMemory } from './in-memory-long-term-memory';
+
+describeLongTermMemoryConformance('InMemoryLongTermMemory', ({ clock }) => new InMemoryLongTermMemory({ clock }));

@@ -1,0 +1,166 @@
+// Errors
+export {
+  isReverieError,
+  ReverieConflictError,
+  ReverieError,
+  type ReverieErrorCode,
+  type ReverieErrorOptions,
+  ReverieLockHeldError,
+  ReverieModelReplyError,
+  ReverieStoreCorruptError,
+  ReverieValidationError,
+} from './errors/reverie-error';
+
+// Ids and names
+export { assertValidId, ID_PATTERN, isValidId, newId } from './ids/new-id';
+export {
+  CATEGORY_RULES,
+  isUnderPrefix,
+  pathNameProblem,
+  type PathNameRules,
+  SKILL_NAME_RULES,
+  validateCategory,
+  validateSkillName,
+  validateWorkingMemoryKey,
+  WORKING_MEMORY_KEY_RULES,
+} from './validation/path-name';
+
+// Record schemas and types
+export {
+  categorySchema,
+  idSchema,
+  metadataSchema,
+  skillNameSchema,
+  tagSchema,
+  tagsSchema,
+  timestampSchema,
+  workingMemoryKeySchema,
+} from './schemas/common';
+export {
+  type CategoryCount,
+  DEFAULT_CATEGORY,
+  DEFAULT_IMPORTANCE,
+  MAX_MEMORY_CONTENT_LENGTH,
+  type MemoryDraft,
+  memoryDraftSchema,
+  type MemoryEntry,
+  memoryEntrySchema,
+  type MemorySearchQuery,
+  memorySearchQuerySchema,
+  type MemorySearchResult,
+} from './schemas/memory-entry';
+export {
+  DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
+  DEFAULT_WORKING_MEMORY_TTL_MS,
+  namespaceOf,
+  type WorkingMemoryEntry,
+  workingMemoryEntrySchema,
+  type WorkingMemorySearchQuery,
+  workingMemorySearchQuerySchema,
+  type WorkingMemorySearchResult,
+  type WorkingMemorySetOptions,
+  workingMemorySetOptionsSchema,
+} from './schemas/working-memory-entry';
+export {
+  type ConversationTurn,
+  type ConversationTurnDraft,
+  conversationTurnDraftSchema,
+  conversationTurnSchema,
+  type LoggedTurn,
+  loggedTurnSchema,
+  sessionIdSchema,
+  type TurnRole,
+  turnRoleSchema,
+} from './schemas/conversation-turn';
+export {
+  type FeedbackDraft,
+  feedbackDraftSchema,
+  type FeedbackKind,
+  feedbackKindSchema,
+  type FeedbackSignal,
+  feedbackSignalSchema,
+  type SessionRating,
+  sessionRatingSchema,
+} from './schemas/feedback-signal';
+export {
+  type Skill,
+  type SkillDraft,
+  skillDraftSchema,
+  skillSchema,
+  type SkillSearchQuery,
+  skillSearchQuerySchema,
+  type SkillSearchResult,
+  type SkillUsage,
+  type SkillUsageDraft,
+  skillUsageDraftSchema,
+  skillUsageSchema,
+} from './schemas/skill';
+export {
+  type WorkflowExecution,
+  type WorkflowExecutionDraft,
+  workflowExecutionDraftSchema,
+  workflowExecutionSchema,
+} from './schemas/workflow-execution';
+export { describeIssues, parseRecord } from './schemas/parse-record';
+
+// Service interfaces and tokens
+export type { ILongTermMemory, WriteCondition } from './interfaces/long-term-memory';
+export type { IWorkingMemory } from './interfaces/working-memory';
+export type { ConversationLogReadOptions, IConversationLog } from './interfaces/conversation-log';
+export type { FeedbackListOptions, IFeedbackStore } from './interfaces/feedback-store';
+export type { ISkillStore, ISkillUsageStore, SkillUsageListOptions } from './interfaces/skill-store';
+export type { IWorkflowLog, WorkflowLogReadOptions } from './interfaces/workflow-log';
+export type { IEmbedder } from './interfaces/embedder';
+export type { IClock } from './interfaces/clock';
+export type { ILogger } from './interfaces/logger';
+export { TOKENS, type TokenName } from './di/tokens';
+export { ManualClock, systemClock } from './time/system-clock';
+export { consoleLogger, RecordingLogger, silentLogger } from './logging/loggers';
+
+// Store building blocks (for custom store authors)
+export { resolveMemoryDraft } from './memory/resolve-memory-draft';
+export { byCreation, byImportanceThenRecency } from './memory/memory-order';
+export { resolveSkillDraft, skillDocumentText } from './skills/resolve-skill-draft';
+export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';
+export { byTimestamp, validateRange } from './stores/time-range';
+export { selectFeedback, selectTurns, selectWorkflowExecutions } from './stores/record-selectors';
+
+// Search
+export { type Bm25Hit, Bm25Index, type Bm25SearchOptions } from './search/bm25-index';
+export {
+  cosineSimilarity,
+  DEFAULT_MIN_SIMILARITY,
+  type HybridHit,
+  hybridRank,
+  type HybridRankOptions,
+  type VectorHit,
+} from './search/hybrid-rank';
+export { memoryDocumentText } from './search/memory-document-text';
+export { normaliseTerm, STOP_WORDS, tokenize } from './search/stop-words';
+
+// Temporal arithmetic (SPEC D4, D7)
+export {
+  describeSubjectTime,
+  mergeSubjectTimeMetadata,
+  parsePartialDate,
+  SUBJECT_END_KEY,
+  SUBJECT_POINT_KEY,
+  SUBJECT_START_KEY,
+  SUBJECT_TIME_KEYS,
+} from './temporal/subject-time';
+export { mergeTemporalFields, type TemporalFields, timestampMs } from './temporal/merge-temporal';
+export { DEFAULT_DECAY_OPTIONS, decayImportance, type DecayOptions } from './temporal/importance-decay';
+
+// In-memory reference stores
+export type { InMemoryStoreOptions } from './in-memory/in-memory-store-options';
+export { InMemoryLongTermMemory } from './in-memory/in-memory-long-term-memory';
+export { InMemorySkillStore } from './in-memory/in-memory-skill-store';
+export { InMemorySkillUsageStore } from './in-memory/in-memory-skill-usage-store';
+export { InMemoryFeedbackStore } from './in-memory/in-memory-feedback-store';
+export { InMemoryConversationLog } from './in-memory/in-memory-conversation-log';
+export { InMemoryWorkflowLog } from './in-memory/in-memory-workflow-log';
+export {
+  InMemoryWorkingMemory,
+  type InMemoryWorkingMemoryOptions,
+  workingMemoryDocumentText,
+} from './in-memory/in-memory-working-memory';

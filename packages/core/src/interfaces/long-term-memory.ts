@@ -1,0 +1,38 @@
+import type { CategoryCount, MemoryDraft, MemoryEntry, MemorySearchQuery, MemorySearchResult } from '../schemas/memory-entry';
+
+/** Optimistic-concurrency guard for writes (SPEC B3). */
+export interface WriteCondition {
+  /**
+   * The `updatedAt` the caller last read. The write fails with a `CONFLICT` ReverieError when
+   * the stored record's `updatedAt` differs. `null` means "only if it does not exist yet".
+   */
+  ifUpdatedAt?: string | null;
+}
+
+/**
+ * SPEC M1–M4: the agent's long-term memory. Implementations validate every record with
+ * `memoryEntrySchema` on write and read, and must pass `describeLongTermMemoryConformance`.
+ */
+export interface ILongTermMemory {
+  /** The entry with this id, or undefined. An invalid id is an `INVALID_ID` error. */
+  get(id: string): Promise<MemoryEntry | undefined>;
+  /**
+   * Inserts or replaces an entry (see `MemoryDraft` for the rules) and returns it as stored.
+   * `updatedAt` is always stamped by the store. Invalid input throws and writes nothing.
+   */
+  save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry>;
+  /** Removes the entry; false when it did not exist. */
+  delete(id: string, condition?: WriteCondition): Promise<boolean>;
+  /**
+   * Ranked recall. With `text`: BM25 over content, tags and category (plus cosine similarity
+   * when embeddings are configured), best first. Without `text`: entries by importance, then
+   * most recently seen. Filters: category prefix, every tag. At most `maxResults` (default 8).
+   */
+  search(query: MemorySearchQuery): Promise<MemorySearchResult[]>;
+  /** Every entry (optionally under a category prefix), oldest `createdAt` first, then by id. */
+  list(options?: { category?: string }): Promise<MemoryEntry[]>;
+  /** Each category in use with its number of entries, sorted by category. */
+  listCategories(): Promise<CategoryCount[]>;
+  /** Finishes pending writes and background work, then releases resources. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { CATEGORY_RULES, pathNameProblem, SKILL_NAME_RULES, WORKING_MEMORY_KEY_RULES } from '../validation/path-name';
+import { ID_PATTERN } from '../ids/new-id';
+
+/** An ISO-8601 timestamp with a zone (`2026-11-21T09:30:00.000Z` or `+02:00`). */
+export const timestampSchema = z.iso.datetime({ offset: true });
+
+export const idSchema = z.string().regex(ID_PATTERN, 'must be 12 lowercase hex characters');
+
+const pathSchema = (rules: typeof CATEGORY_RULES, what: string) =>
+  z.string().superRefine((value, ctx) => {
+    const problem = pathNameProblem(value, rules);
+    if (problem) ctx.addIssue({ code: 'custom', message: `invalid ${what}: ${problem}` });
+  });
+
+export const categorySchema = pathSchema(CATEGORY_RULES, 'category');
+export const skillNameSchema = pathSchema(SKILL_NAME_RULES, 'skill name');
+export const workingMemoryKeySchema = pathSchema(WORKING_MEMORY_KEY_RULES, 'working-memory key');
+
+export const MAX_TAGS = 32;
+export const tagSchema = z
+  .string()
+  .min(1, 'a tag cannot be empty')
+  .max(64, 'a tag is at most 64 characters')
+  .refine((tag) => tag.trim() === tag, 'a tag cannot start or end with whitespace');
+export const tagsSchema = z.array(tagSchema).max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
+
+export const metadataSchema = z.record(z.string().min(1).max(128), z.string().max(4096));

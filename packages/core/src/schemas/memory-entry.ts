@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { categorySchema, idSchema, metadataSchema, tagsSchema, timestampSchema } from './common';
+
+export const DEFAULT_CATEGORY = 'general';
+export const DEFAULT_IMPORTANCE = 0.5;
+export const MAX_MEMORY_CONTENT_LENGTH = 65_536;
+
+const contentSchema = z
+  .string()
+  .max(MAX_MEMORY_CONTENT_LENGTH, `content is at most ${MAX_MEMORY_CONTENT_LENGTH} characters`)
+  .refine((content) => content.trim().length > 0, 'content cannot be empty');
+
+/** SPEC M1: one long-term memory entry, as stored and as returned by every store. */
+export const memoryEntrySchema = z.object({
+  id: idSchema,
+  content: contentSchema,
+  category: categorySchema,
+  tags: tagsSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  /** When the fact was last observed for real (not when a dream rewrote it). */
+  lastSeenAt: timestampSchema,
+  /** How many observations this entry stands for (grows when duplicates merge). */
+  reinforcementCount: z.number().int().min(1),
+  importance: z.number().min(0).max(1),
+  metadata: metadataSchema,
+});
+export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
+
+/**
+ * What a caller hands to `ILongTermMemory.save`. Without `id` a new entry is created. With an
+ * `id` that exists, the entry is replaced; temporal fields and importance the draft leaves out
+ * are kept from the stored entry. With an `id` that does not exist, the entry is inserted as
+ * given, which is how memory is imported or migrated.
+ */
+export const memoryDraftSchema = z.object({
+  id: idSchema.optional(),
+  content: contentSchema,
+  category: categorySchema.optional(),
+  tags: tagsSchema.optional(),
+  metadata: metadataSchema.optional(),
+  importance: z.number().min(0).max(1).optional(),
+  createdAt: timestampSchema.optional(),
+  lastSeenAt: timestampSchema.optional(),
+  reinforcementCount: z.number().int().min(1).optional(),
+});
+export type MemoryDraft = z.input<typeof memoryDraftSchema>;
+
+export const memorySearchQuerySchema = z.object({
+  /** Free text, ranked by BM25 (plus cosine when embeddings are configured). Omit to browse. */
+  text: z.string().max(4096).optional(),
+  /** Only entries whose category is this one or lies below it. */
+  category: categorySchema.optional(),
+  /** Only entries that carry every one of these tags. */
+  tags: tagsSchema.optional(),
+  maxResults: z.number().int().min(1).max(1000).default(8),
+});
+export type MemorySearchQuery = z.input<typeof memorySearchQuerySchema>;
+
+export interface MemorySearchResult {
+  entry: MemoryEntry;
+  /** Higher is better; comparable only within one result list. */
+  score: number;
+}
+
+export interface CategoryCount {
+  category: string;
+  count: number;
+}

@@ -1,0 +1,92 @@
+import { ReverieValidationError } from '../errors/reverie-error';
+import { timestampMs } from './merge-temporal';
+
+/** Milliseconds in a day; decay counts days as exact 24-hour spans, independent of time zones. */
+export const DAY_MS = 86_400_000;
+
+/** SPEC D7: how importance fades for memories that are not seen again. */
+export interface DecayOptions {
+  /** Days after `lastSeenAt` during which importance does not decay at all. */
+  graceDays: number;
+  /** Days of post-grace time that halve importance. Zero or less disables decay. */
+  halfLifeDays: number;
+  /** Decay never takes importance below this value. */
+  floor: number;
+}
+
+export const DEFAULT_DECAY_OPTIONS: Readonly<DecayOptions> = Object.freeze({
+  graceDays: 30,
+  halfLifeDays: 45,
+  floor: 0.1,
+});
+
+/** The stretch of time to decay over, as ISO timestamps. */
+export interface DecayWindow {
+  /** When the memory was last observed; decay only starts `graceDays` after it. */
+  lastSeenAt: string;
+  /** When decay was last applied to this entry (`lastSeenAt` if it never was). */
+  from: string;
+  /** The moment to decay up to (usually now). */
+  to: string;
+}
+
+function clampUnit(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}
+
+/** Fills in defaults and rejects grace periods and floors that make no sense. */
+function resolveOptions(options: Partial<DecayOptions>): DecayOptions {
+  const resolved: DecayOptions = {
+    graceDays: options.graceDays ?? DEFAULT_DECAY_OPTIONS.graceDays,
+    halfLifeDays: options.halfLifeDays ?? DEFAULT_DECAY_OPTIONS.halfLifeDays,
+    floor: options.floor ?? DEFAULT_DECAY_OPTIONS.floor,
+  };
+  if (!Number.isFinite(resolved.graceDays) || resolved.graceDays < 0) {
+    throw new ReverieValidationError('INVALID_OPTIONS', `graceDays must be a finite number >= 0, got ${resolved.graceDays}.`, {
+      details: { graceDays: resolved.graceDays },
+    });
+  }
+  if (!Number.isFinite(resolved.floor) || resolved.floor < 0 || resolved.floor > 1) {
+    throw new ReverieValidationError('INVALID_OPTIONS', `floor must be a number in [0, 1], got ${resolved.floor}.`, {
+      details: { floor: resolved.floor },
+    });
+  }
+  if (Number.isNaN(resolved.halfLifeDays)) {
+    throw new ReverieValidationError('INVALID_OPTIONS', 'halfLifeDays must be a number (<= 0 disables decay).', {
+      details: { halfLifeDays: resolved.halfLifeDays },
+    });
+  }
+  return resolved;
+}
+
+/**
+ * Days of decaying time in the window: the part of [from, to] that lies after the grace period,
+ * i.e. the length of [max(from, lastSeenAt + graceDays), to], or 0 when that is empty.
+ */
+export function decayingDays(window: DecayWindow, graceDays: number): number {
+  const graceEnd = timestampMs(window.lastSeenAt) + graceDays * DAY_MS;
+  const start = Math.max(timestampMs(window.from), graceEnd);
+  return Math.max(0, timestampMs(window.to) - start) / DAY_MS;
+}
+
+/**
+ * SPEC D7: importance after decaying over `window`. Only time after `lastSeenAt + graceDays`
+ * counts; each `halfLifeDays` of it halves the importance, which never drops below `floor`.
+ * An importance already under the floor is returned unchanged (decay never raises a value),
+ * and `halfLifeDays <= 0` disables decay. The result is clamped to [0, 1].
+ *
+ * `from` is when decay was last applied to the entry, so applying decay over [a, b] and then
+ * [b, c] gives the same value as applying it once over [a, c]: a store may decay as often as it
+ * likes without fading memories faster. Pure: it never reads the clock.
+ */
+export function decayImportance(
+  importance: number,
+  window: DecayWindow,
+  options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
+): number {
+  const { graceDays, halfLifeDays, floor } = resolveOptions(options);
+  if (halfLifeDays <= 0 || importance < floor) return clampUnit(importance);
+  const days = decayingDays(window, graceDays);
+  if (days === 0) return clampUnit(importance);
+  return clampUnit(Math.max(floor, importance * 0.5 ** (days / halfLifeDays)));
+}

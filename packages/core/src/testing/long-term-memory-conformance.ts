@@ -1,0 +1,342 @@
+import { describe, expect, it } from 'vitest';
+import type { ILongTermMemory } from '../interfaces/long-term-memory';
+import { ID_PATTERN } from '../ids/new-id';
+import { type ConformanceOptions, DAY, HOSTILE_PATHS, type StoreFactory, useStoreHarness } from './conformance-context';
+
+/**
+ * The behaviour every `ILongTermMemory` must show, as a vitest suite. Call it from a test file
+ * of your store:
+ *
+ * ```ts
+ * describeLongTermMemoryConformance('MyStore', ({ clock, scope }) => new MyStore({ clock, scope }), { persistent: true });
+ * ```
+ */
+export function describeLongTermMemoryConformance(
+  name: string,
+  factory: StoreFactory<ILongTermMemory>,
+  options: ConformanceOptions = {},
+): void {
+  describe(`${name} — ILongTermMemory conformance`, () => {
+    const harness = useStoreHarness(factory, options);
+
+    describe('save and get', () => {
+      it('assigns an id, times and defaults to a new entry', async () => {
+        const store = await harness.open();
+        const now = harness.clock.now().toISOString();
+        const saved = await store.save({ content: 'The user lives in Lisbon' });
+        expect(saved.id).toMatch(ID_PATTERN);
+        expect(saved).toMatchObject({
+          content: 'The user lives in Lisbon',
+          category: 'general',
+          tags: [],
+          metadata: {},
+          reinforcementCount: 1,
+          importance: 0.5,
+        });
+        expect(new Date(saved.createdAt).getTime()).toBe(new Date(now).getTime());
+        expect(new Date(saved.lastSeenAt).getTime()).toBe(new Date(now).getTime());
+        expect(await store.get(saved.id)).toEqual(saved);
+      });
+
+      it('gives every new entry its own id', async () => {
+        const store = await harness.open();
+        const ids = new Set<string>();
+        for (let i = 0; i < 50; i++) ids.add((await store.save({ content: `fact number ${i}` })).id);
+        expect(ids.size).toBe(50);
+      });
+
+      it('returns undefined for an unknown id and INVALID_ID for a malformed one', async () => {
+        const store = await harness.open();
+        expect(await store.get('0123456789ab')).toBeUndefined();
+        await expect(store.get('../etc/passwd')).rejects.toMatchObject({ code: 'INVALID_ID' });
+        await expect(store.get('ABCDEF123456')).rejects.toMatchObject({ code: 'INVALID_ID' });
+      });
+
+      it('replaces an entry but keeps its createdAt, lastSeenAt, reinforcement and importance', async () => {
+        const store = await harness.open();
+        const first = await store.save({ content: 'Prefers tea', category: 'user-preferences/drinks', importance: 0.9 });
+        harness.clock.advance(DAY);
+        const updated = await store.save({ id: first.id, content: 'Prefers green tea', tags: ['tea'] });
+        expect(updated).toMatchObject({
+          id: first.id,
+          content: 'Prefers green tea',
+          category: 'general',
+          tags: ['tea'],
+          createdAt: first.createdAt,
+          lastSeenAt: first.lastSeenAt,
+          reinforcementCount: 1,
+          importance: 0.9,
+        });
+        expect(new Date(updated.updatedAt).getTime()).toBeGreaterThan(new Date(first.updatedAt).getTime());
+        expect(await store.get(first.id)).toEqual(updated);
+      });
+
+      it('moves an entry when its category changes', async () => {
+        const store = await harness.open();
+        const saved = await store.save({ content: 'Deploys go through staging first', category: 'project-context/ops' });
+        await store.save({ ...saved, category: 'project-context/release' });
+        expect(await store.list({ category: 'project-context/ops' })).toEqual([]);
+        expect((await store.list({ category: 'project-context/release' })).map((e) => e.id)).toEqual([saved.id]);
+        expect(await store.listCategories()).toEqual([{ category: 'project-context/release', count: 1 }]);
+      });
+
+      it('keeps imported temporal fields, importance and metadata as given', async () => {
+        const store = await harness.open();
+        const imported = await store.save({
+          id: 'a1b2c3d4e5f6',
+          content: 'Met Ana at the Porto conference',
+          category: 'episodes',
+          tags: ['people', 'conference'],
+          createdAt: '2025-05-01T08:00:00.000Z',
+          lastSeenAt: '2025-09-10T18:30:00.000Z',
+          reinforcementCount: 4,
+          importance: 0.7,
+          metadata: { 'subject.point': '2025-05-01' },
+        });
+        expect(imported).toMatchObject({
+          id: 'a1b2c3d4e5f6',
+          createdAt: '2025-05-01T08:00:00.000Z',
+          lastSeenAt: '2025-09-10T18:30:00.000Z',
+          reinforcementCount: 4,
+          importance: 0.7,
+          metadata: { 'subject.point': '2025-05-01' },
+        });
+        expect(await store.get('a1b2c3d4e5f6')).toEqual(imported);
+      });
+
+      it('hands out copies: changing a returned entry changes nothing stored', async () => {
+        const store = await harness.open();
+        const saved = await store.save({ content: 'Uses vim', tags: ['editor'] });
+        saved.tags.push('mutated');
+        saved.content = 'mutated';
+        const again = await store.get(saved.id);
+        expect(again?.content).toBe('Uses vim');
+        expect(again?.tags).toEqual(['editor']);
+      });
+    });
+
+    describe('delete', () => {
+      it('removes an entry from get, list, search and categories', async () => {
+        const store = await harness.open();
+        const doomed = await store.save({ content: 'Temporary parking spot B12', category: 'errands' });
+        const kept = await store.save({ content: 'Home parking spot A3', category: 'home' });
+        expect(await store.delete(doomed.id)).toBe(true);
+        expect(await store.delete(doomed.id)).toBe(false);
+        expect(await store.get(doomed.id)).toBeUndefined();
+        expect((await store.list()).map((e) => e.id)).toEqual([kept.id]);
+        expect((await store.search({ text: 'parking spot' })).map((r) => r.entry.id)).toEqual([kept.id]);
+        expect(await store.listCategories()).toEqual([{ category: 'home', count: 1 }]);
+      });
+
+      it('refuses a malformed id', async () => {
+        const store = await harness.open();
+        await expect(store.delete('nope')).rejects.toMatchObject({ code: 'INVALID_ID' });
+      });
+    });
+
+    describe('optimistic concurrency', () => {
+      it('saves only when ifUpdatedAt matches the stored entry', async () => {
+        const store = await harness.open();
+        const saved = await store.save({ content: 'Version one' });
+        harness.clock.advance(1000);
+        const second = await store.save({ id: saved.id, content: 'Version two' }, { ifUpdatedAt: saved.updatedAt });
+        await expect(store.save({ id: saved.id, content: 'Stale write' }, { ifUpdatedAt: saved.updatedAt })).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
+        expect((await store.get(saved.id))?.content).toBe('Version two');
+        await expect(store.delete(saved.id, { ifUpdatedAt: saved.updatedAt })).rejects.toMatchObject({ code: 'CONFLICT' });
+        expect(await store.delete(saved.id, { ifUpdatedAt: second.updatedAt })).toBe(true);
+      });
+
+      it('treats ifUpdatedAt: null as "only if new"', async () => {
+        const store = await harness.open();
+        const created = await store.save({ id: '00000000beef', content: 'First' }, { ifUpdatedAt: null });
+        expect(created.id).toBe('00000000beef');
+        await expect(store.save({ id: '00000000beef', content: 'Second' }, { ifUpdatedAt: null })).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
+      });
+
+      it('moves updatedAt forward on every write, even within one clock tick', async () => {
+        const store = await harness.open();
+        const a = await store.save({ content: 'tick' });
+        const b = await store.save({ id: a.id, content: 'tock' });
+        expect(new Date(b.updatedAt).getTime()).toBeGreaterThan(new Date(a.updatedAt).getTime());
+      });
+    });
+
+    describe('search', () => {
+      it('ranks the entry that matches the query first', async () => {
+        const store = await harness.open();
+        await store.save({ content: 'The office coffee machine is on the third floor' });
+        const target = await store.save({ content: 'The user is allergic to peanuts and shellfish', category: 'health' });
+        await store.save({ content: 'Lunch meetings happen on Fridays' });
+        const results = await store.search({ text: 'peanuts allergy' });
+        expect(results[0]?.entry.id).toBe(target.id);
+        for (let i = 1; i < results.length; i++) expect(results[i - 1]!.score).toBeGreaterThanOrEqual(results[i]!.score);
+      });
+
+      it('matches tags and the words of the category', async () => {
+        const store = await harness.open();
+        const byCategory = await store.save({ content: 'Chicago, UTC-6', category: 'user-preferences/timezone' });
+        const byTag = await store.save({ content: 'Prefers bullet points', tags: ['formatting'] });
+        expect((await store.search({ text: 'timezone' })).map((r) => r.entry.id)).toContain(byCategory.id);
+        expect((await store.search({ text: 'formatting' })).map((r) => r.entry.id)).toContain(byTag.id);
+      });
+
+      it('finds an entry by its new content after an update, not by its old one', async () => {
+        const store = await harness.open();
+        const saved = await store.save({ content: 'Favourite colour is crimson' });
+        await store.save({ id: saved.id, content: 'Favourite colour is turquoise' });
+        expect(await store.search({ text: 'crimson' })).toEqual([]);
+        expect((await store.search({ text: 'turquoise' })).map((r) => r.entry.id)).toEqual([saved.id]);
+      });
+
+      it('filters by category prefix segment by segment', async () => {
+        const store = await harness.open();
+        const a = await store.save({ content: 'Billing runs on Stripe', category: 'project-context/billing' });
+        const b = await store.save({ content: 'Billing emails go out monthly', category: 'project-context' });
+        await store.save({ content: 'Billing address is in Lisbon', category: 'project-contextual' });
+        await store.save({ content: 'Billing questions go to Sam', category: 'general' });
+        const ids = (await store.search({ text: 'billing', category: 'project-context' })).map((r) => r.entry.id);
+        expect(ids.sort()).toEqual([a.id, b.id].sort());
+        const nested = (await store.search({ text: 'billing', category: 'project-context/billing' })).map((r) => r.entry.id);
+        expect(nested).toEqual([a.id]);
+      });
+
+      it('keeps only entries that carry every requested tag', async () => {
+        const store = await harness.open();
+        const both = await store.save({ content: 'Release checklist lives in the wiki', tags: ['release', 'docs'] });
+        await store.save({ content: 'Release train leaves on Tuesdays', tags: ['release'] });
+        const ids = (await store.search({ text: 'release', tags: ['release', 'docs'] })).map((r) => r.entry.id);
+        expect(ids).toEqual([both.id]);
+      });
+
+      it('returns at most maxResults, 8 by default', async () => {
+        const store = await harness.open();
+        for (let i = 0; i < 12; i++) await store.save({ content: `Server ${i} runs nginx` });
+        expect(await store.search({ text: 'nginx' })).toHaveLength(8);
+        expect(await store.search({ text: 'nginx', maxResults: 3 })).toHaveLength(3);
+      });
+
+      it('browses by importance, then most recently seen, without a query', async () => {
+        const store = await harness.open();
+        const low = await store.save({ content: 'low', importance: 0.2, lastSeenAt: '2026-02-01T00:00:00.000Z' });
+        const highOld = await store.save({ content: 'high old', importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+        const highNew = await store.save({ content: 'high new', importance: 0.9, lastSeenAt: '2026-02-15T00:00:00.000Z' });
+        const ids = (await store.search({ maxResults: 5 })).map((r) => r.entry.id);
+        expect(ids).toEqual([highNew.id, highOld.id, low.id]);
+      });
+
+      it('returns nothing when nothing matches', async () => {
+        const store = await harness.open();
+        await store.save({ content: 'The cat is called Luna' });
+        expect(await store.search({ text: 'xylophone' })).toEqual([]);
+      });
+
+      it('refuses a hostile category filter and a bad maxResults', async () => {
+        const store = await harness.open();
+        await expect(store.search({ text: 'x', category: '../secrets' })).rejects.toMatchObject({ code: 'INVALID_CATEGORY' });
+        await expect(store.search({ text: 'x', maxResults: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      });
+    });
+
+    describe('list and categories', () => {
+      it('lists oldest first, optionally under a category prefix', async () => {
+        const store = await harness.open();
+        const first = await store.save({ content: 'one', category: 'a/b' });
+        harness.clock.advance(1000);
+        const second = await store.save({ content: 'two', category: 'a' });
+        harness.clock.advance(1000);
+        const third = await store.save({ content: 'three', category: 'c' });
+        expect((await store.list()).map((e) => e.id)).toEqual([first.id, second.id, third.id]);
+        expect((await store.list({ category: 'a' })).map((e) => e.id)).toEqual([first.id, second.id]);
+      });
+
+      it('counts entries per category, sorted by name', async () => {
+        const store = await harness.open();
+        await store.save({ content: 'x', category: 'user-preferences/timezone' });
+        await store.save({ content: 'y', category: 'general' });
+        await store.save({ content: 'z', category: 'general' });
+        expect(await store.listCategories()).toEqual([
+          { category: 'general', count: 2 },
+          { category: 'user-preferences/timezone', count: 1 },
+        ]);
+      });
+    });
+
+    describe('invalid input', () => {
+      for (const [label, category] of HOSTILE_PATHS) {
+        it(`refuses a category with ${label} and writes nothing`, async () => {
+          const store = await harness.open();
+          await expect(store.save({ content: 'should not land', category })).rejects.toMatchObject({ code: 'INVALID_CATEGORY' });
+          expect(await store.list()).toEqual([]);
+          expect(await store.listCategories()).toEqual([]);
+        });
+      }
+
+      it('refuses empty content, out-of-range importance, a bad id and a bad timestamp', async () => {
+        const store = await harness.open();
+        await expect(store.save({ content: '   ' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ content: 'x', importance: 1.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ content: 'x', reinforcementCount: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ content: 'x', id: '../../x' })).rejects.toMatchObject({ code: 'INVALID_ID' });
+        await expect(store.save({ content: 'x', createdAt: 'yesterday' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ content: 'x', tags: [''] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        expect(await store.list()).toEqual([]);
+      });
+    });
+
+    describe('concurrency', () => {
+      it('loses nothing when many saves run at once', async () => {
+        const store = await harness.open();
+        const saved = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => store.save({ content: `parallel fact ${i}`, category: `bulk/${i % 5}` })),
+        );
+        expect(new Set(saved.map((e) => e.id)).size).toBe(200);
+        expect(await store.list()).toHaveLength(200);
+        expect((await store.listCategories()).reduce((sum, c) => sum + c.count, 0)).toBe(200);
+      });
+
+      it('keeps every update and delete when they interleave', async () => {
+        const store = await harness.open();
+        const entries = await Promise.all(Array.from({ length: 40 }, (_, i) => store.save({ content: `entry ${i}` })));
+        await Promise.all(
+          entries.map((entry, i) =>
+            i % 2 === 0 ? store.save({ id: entry.id, content: `entry ${i} updated` }) : store.delete(entry.id),
+          ),
+        );
+        const remaining = await store.list();
+        expect(remaining).toHaveLength(20);
+        expect(remaining.every((e) => e.content.endsWith('updated'))).toBe(true);
+      });
+    });
+
+    describe('lifecycle', () => {
+      it('refuses calls after close with STORE_CLOSED', async () => {
+        const store = await harness.open();
+        await store.close();
+        await expect(store.search({ text: 'anything' })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+      });
+
+      if (options.persistent) {
+        it('finds everything again after a reopen', async () => {
+          const store = await harness.open();
+          const a = await store.save({ content: 'Persistent fact about Kubernetes clusters', category: 'project-context/infra', tags: ['k8s'] });
+          const b = await store.save({ content: 'Another durable note', importance: 0.8 });
+          const gone = await store.save({ content: 'This one is deleted before reopening' });
+          await store.delete(gone.id);
+          const reopened = await harness.reopen(store);
+          expect(await reopened.get(a.id)).toEqual(a);
+          expect(await reopened.get(b.id)).toEqual(b);
+          expect(await reopened.get(gone.id)).toBeUndefined();
+          expect((await reopened.search({ text: 'kubernetes' })).map((r) => r.entry.id)).toEqual([a.id]);
+          expect(await reopened.listCategories()).toEqual([
+            { category: 'general', count: 1 },
+            { category: 'project-context/infra', count: 1 },
+          ]);
+        });
+      }
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+
+const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Tests run against the TypeScript sources of sibling packages, not their build output, so
+ * `pnpm test` works on a fresh clone before anything is built. More specific entries first.
+ */
+export const sourceAliases = [
+  { find: /^@reverie\/core\/testing$/, replacement: root('./packages/core/src/testing/index.ts') },
+  { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
+];
