@@ -154,9 +154,14 @@ describe('mergeSubjectTimeMetadata', () => {
         { 'subject.start': '2026-06', 'subject.end': '2026-06-12T18:00:00+02:00' },
       ]),
     ).toEqual({ 'subject.start': '2026-06', 'subject.end': '2026-06-14' });
+    // 2026-07-01T00:00:00+02:00 is 2026-06-30T22:00Z, inside the day 2026-06-30 ...
     expect(
       mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-30' }, { 'subject.end': '2026-07-01T00:00:00+02:00' }]),
-    ).toEqual({ 'subject.end': '2026-07-01T00:00:00+02:00' });
+    ).toEqual({ 'subject.end': '2026-06-30' });
+    // ... while 2026-06-30T23:00:00-02:00 is 2026-07-01T01:00Z, after it.
+    expect(
+      mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-30' }, { 'subject.end': '2026-06-30T23:00:00-02:00' }]),
+    ).toEqual({ 'subject.end': '2026-06-30T23:00:00-02:00' });
   });
 
   it('compares instants, not strings, across offsets', () => {
@@ -212,6 +217,48 @@ describe('mergeSubjectTimeMetadata', () => {
     fc.assert(
       fc.property(metadataArb, metadataArb, metadataArb, (a, b, c) => {
         const all = mergeSubjectTimeMetadata([a, b, c]);
+        expect(mergeSubjectTimeMetadata([a, mergeSubjectTimeMetadata([b, c])])).toEqual(all);
+        expect(mergeSubjectTimeMetadata([mergeSubjectTimeMetadata([a, b]), c])).toEqual(all);
+      }),
+    );
+  });
+
+  it('breaks ties deterministically: the coarser value for start and end', () => {
+    const tiedStarts = ['2026-01-01T00:00:00Z', '2026-01', '2026-01-01', '2026'];
+    for (const order of [tiedStarts, [...tiedStarts].reverse()]) {
+      expect(mergeSubjectTimeMetadata(order.map((value) => ({ 'subject.start': value })))).toEqual({
+        'subject.start': '2026',
+      });
+    }
+    const tiedEnds = ['2026-12-31', '2026', '2026-12'];
+    for (const order of [tiedEnds, [...tiedEnds].reverse()]) {
+      expect(mergeSubjectTimeMetadata(order.map((value) => ({ 'subject.end': value })))).toEqual({ 'subject.end': '2026' });
+    }
+  });
+
+  it('is commutative and associative when values tie (property)', () => {
+    // Every value here starts at 2026-01-01T00:00Z, and several end at the end of 2026.
+    const tied = fc.constantFrom(
+      '2026',
+      '2026-01',
+      '2026-01-01',
+      '2026-01-01T00:00:00Z',
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T02:00:00+02:00',
+      '2025-12-31T19:00:00-05:00',
+      '2026-12',
+      '2026-12-31',
+    );
+    const tiedMetadata = fc.record(
+      { [SUBJECT_START_KEY]: tied, [SUBJECT_END_KEY]: tied, [SUBJECT_POINT_KEY]: tied },
+      { requiredKeys: [] },
+    ) as fc.Arbitrary<Record<string, string>>;
+    fc.assert(
+      fc.property(tiedMetadata, tiedMetadata, tiedMetadata, (a, b, c) => {
+        const all = mergeSubjectTimeMetadata([a, b, c]);
+        for (const order of [[a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]]) {
+          expect(mergeSubjectTimeMetadata(order)).toEqual(all);
+        }
         expect(mergeSubjectTimeMetadata([a, mergeSubjectTimeMetadata([b, c])])).toEqual(all);
         expect(mergeSubjectTimeMetadata([mergeSubjectTimeMetadata([a, b]), c])).toEqual(all);
       }),

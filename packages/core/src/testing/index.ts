@@ -10,3 +10,9 @@ export {
   type StoreFactory,
 } from './conformance-context';
 export { describeLongTermMemoryConformance } from './long-term-memory-conformance';
+export { describeWorkingMemoryConformance } from './working-memory-conformance';
+export { describeSkillStoreConformance } from './skill-store-conformance';
+export { describeSkillUsageStoreConformance } from './skill-usage-store-conformance';
+export { describeFeedbackStoreConformance } from './feedback-store-conformance';
+export { describeConversationLogConformance } from './conversation-log-conformance';
+export { describeWorkflowLogConformance } from './workflow-log-conformance';
