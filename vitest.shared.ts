@@ -9,4 +9,5 @@ const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const sourceAliases = [
   { find: /^@reverie\/core\/testing$/, replacement: root('./packages/core/src/testing/index.ts') },
   { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
+  { find: /^@reverie\/file-store$/, replacement: root('./packages/file-store/src/index.ts') },
 ];

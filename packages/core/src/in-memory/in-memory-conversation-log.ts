@@ -1,4 +1,5 @@
 import type { IClock } from '../interfaces/clock';
+import { ReverieValidationError } from '../errors/reverie-error';
 import type { ConversationLogReadOptions, IConversationLog } from '../interfaces/conversation-log';
 import { type ConversationTurnDraft, type LoggedTurn, loggedTurnSchema } from '../schemas/conversation-turn';
 import { parseRecord } from '../schemas/parse-record';
@@ -37,6 +38,9 @@ export class InMemoryConversationLog implements IConversationLog {
 
   async clear(options: { throughSeq?: number } = {}): Promise<number> {
     assertOpen(this.closed, 'conversation log');
+    if (options.throughSeq !== undefined && (typeof options.throughSeq !== 'number' || Number.isNaN(options.throughSeq))) {
+      throw new ReverieValidationError('INVALID_INPUT', `Invalid throughSeq ${JSON.stringify(options.throughSeq)}: pass the seq of the last turn you read, or nothing to clear everything.`);
+    }
     const through = options.throughSeq ?? Infinity;
     const before = this.turns.length;
     this.turns = this.turns.filter((turn) => turn.seq > through);

@@ -16,3 +16,4 @@ export { describeSkillUsageStoreConformance } from './skill-usage-store-conforma
 export { describeFeedbackStoreConformance } from './feedback-store-conformance';
 export { describeConversationLogConformance } from './conversation-log-conformance';
 export { describeWorkflowLogConformance } from './workflow-log-conformance';
+export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder';

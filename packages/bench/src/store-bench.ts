@@ -1,0 +1,91 @@
+// pnpm bench:store — figures for the file-backed memory store (issue: file stores).
+// For each size: cold open + first search, search p50/p99 over 1000 queries, save throughput,
+// RSS. Entries are written to disk directly (as an existing data directory would hold them),
+// then opened through FileMemoryStore exactly as an agent would.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Bm25Index, memoryDocumentText } from '@reverie/core';
+import { FileMemoryStore } from '@reverie/file-store';
+import { fmt, percentile, rssMiB, timed } from './measure';
+import { syntheticEntry, syntheticQuery } from './synthetic-memory';
+
+const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const QUERIES = 1000;
+const SAVES = 1000;
+const now = new Date('2026-11-01T00:00:00Z');
+
+function writeFixture(dataPath: string, size: number): number {
+  let bytes = 0;
+  const made = new Set<string>();
+  for (let i = 0; i < size; i++) {
+    const entry = syntheticEntry(i, now);
+    const dir = join(dataPath, 'memory', ...entry.category.split('/'));
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    const text = `${JSON.stringify(entry, null, 2)}\n`;
+    bytes += text.length;
+    writeFileSync(join(dir, `${entry.id}.json`), text);
+  }
+  return bytes;
+}
+
+async function benchSize(size: number): Promise<void> {
+  const dataPath = mkdtempSync(join(tmpdir(), `reverie-bench-${size}-`));
+  try {
+    const bytes = writeFixture(dataPath, size);
+    const rssBefore = rssMiB();
+    const store = new FileMemoryStore({ dataPath });
+    const [first, coldMs] = await timed(() => store.search({ text: syntheticQuery(0) }));
+    const rssAfterOpen = rssMiB();
+
+    const latencies: number[] = [];
+    let hits = 0;
+    for (let q = 1; q <= QUERIES; q++) {
+      const [results, ms] = await timed(() => store.search({ text: syntheticQuery(q) }));
+      latencies.push(ms);
+      hits += results.length;
+    }
+    latencies.sort((a, b) => a - b);
+
+    const [, saveMs] = await timed(async () => {
+      for (let i = 0; i < SAVES; i++) await store.save({ content: `bench save ${i}: the user asked about the quarterly budget again`, category: 'bench/saves' });
+    });
+    const [, parallelMs] = await timed(() =>
+      Promise.all(Array.from({ length: SAVES }, (_, i) => store.save({ content: `parallel bench save ${i} about terraform modules`, category: 'bench/parallel' }))),
+    );
+    const [, filteredMs] = await timed(async () => {
+      for (let q = 0; q < 200; q++) await store.search({ text: syntheticQuery(q), category: 'project-context' });
+    });
+    await store.close();
+
+    // Where the time goes: the same queries against a bare BM25 index (minisearch) in memory.
+    const bare = new Bm25Index();
+    for (let i = 0; i < size; i++) {
+      const entry = syntheticEntry(i, now);
+      bare.set(entry.id, memoryDocumentText(entry));
+    }
+    const bareLatencies: number[] = [];
+    for (let q = 1; q <= QUERIES; q++) {
+      const start = performance.now();
+      bare.search(syntheticQuery(q), { limit: 8 });
+      bareLatencies.push(performance.now() - start);
+    }
+    bareLatencies.sort((a, b) => a - b);
+
+    console.log(`\n## ${size.toLocaleString('en')} entries (${fmt(bytes / 1024 / 1024, 1)} MiB of JSON)`);
+    console.log(`cold open + first search: ${fmt(coldMs, 0)} ms (${first.length} results)`);
+    console.log(`search p50 / p99 over ${QUERIES} queries: ${fmt(percentile(latencies, 50))} ms / ${fmt(percentile(latencies, 99))} ms (avg ${fmt(hits / QUERIES, 1)} results)`);
+    console.log(`  bare minisearch p50 / p99: ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`);
+    console.log(`search with a category filter: ${fmt(filteredMs / 200)} ms avg`);
+    console.log(`save throughput: ${fmt(SAVES / (saveMs / 1000), 0)} saves/s sequential, ${fmt(SAVES / (parallelMs / 1000), 0)} saves/s with ${SAVES} in flight`);
+    console.log(`RSS: ${fmt(rssBefore, 0)} MiB before open, ${fmt(rssAfterOpen, 0)} MiB after open, ${fmt(rssMiB(), 0)} MiB at the end`);
+  } finally {
+    rmSync(dataPath, { recursive: true, force: true });
+  }
+}
+
+console.log(`# bench:store — node ${process.version}, ${new Date().toISOString()}`);
+for (const size of sizes) await benchSize(size);

@@ -1,0 +1,82 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { type ILogger, ReverieLockHeldError } from '@reverie/core';
+
+export interface DirectoryLockOptions {
+  /** A lock whose holder has not refreshed it for this long is taken over (default 10 s). */
+  staleMs?: number;
+  /** How long to keep trying before giving up with LOCK_HELD (default 30 s). */
+  timeoutMs?: number;
+  logger?: ILogger;
+}
+
+/**
+ * A lock shared by every process that opens the same directory, for the short critical
+ * sections of a write (read the latest state, write, record the change). Built on
+ * proper-lockfile: the lock is a `.lock` directory inside `dir`, refreshed while held, and
+ * taken over when its holder died and left it stale.
+ */
+export class DirectoryLock {
+  private readonly lockPath: string;
+  private readonly staleMs: number;
+  private readonly timeoutMs: number;
+  private readonly logger: ILogger | undefined;
+
+  constructor(
+    private readonly dir: string,
+    options: DirectoryLockOptions = {},
+  ) {
+    this.lockPath = join(dir, '.lock');
+    this.staleMs = options.staleMs ?? 10_000;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.logger = options.logger;
+  }
+
+  /** Runs `critical` while holding the lock. */
+  async run<T>(critical: () => Promise<T>): Promise<T> {
+    await mkdir(this.dir, { recursive: true });
+    const release = await this.acquire();
+    try {
+      return await critical();
+    } finally {
+      await release().catch((error: unknown) => {
+        this.logger?.warn('Could not release a store lock; it will be taken over once stale.', {
+          lock: this.lockPath,
+          error: String(error),
+        });
+      });
+    }
+  }
+
+  private async acquire(): Promise<() => Promise<void>> {
+    const started = Date.now();
+    let delay = 2;
+    for (;;) {
+      try {
+        return await lockfile.lock(this.dir, {
+          lockfilePath: this.lockPath,
+          realpath: false,
+          stale: this.staleMs,
+          retries: 0,
+          onCompromised: (error) => {
+            this.logger?.error('A store lock was compromised (another process took it over).', {
+              lock: this.lockPath,
+              error: String(error),
+            });
+          },
+        });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+        if (Date.now() - started > this.timeoutMs) {
+          throw new ReverieLockHeldError(
+            `Another process has held ${this.lockPath} for over ${Math.round(this.timeoutMs / 1000)} s. If no other Reverie process uses this data directory, delete that folder and retry.`,
+            { cause: error, details: { lock: this.lockPath } },
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
+        delay = Math.min(delay * 2, 50);
+      }
+    }
+  }
+}

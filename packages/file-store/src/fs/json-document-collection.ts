@@ -1,0 +1,337 @@
+import { appendFile, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { ZodType } from 'zod';
+import { type IClock, type ILogger, parseRecord } from '@reverie/core';
+import { writeFileAtomic, fsyncDirectory, isTemporaryFile } from './atomic-write';
+import { DirectoryLock } from './directory-lock';
+import { quarantineFile } from './quarantine';
+import { SerialQueue } from './serial-queue';
+
+/** How a collection names and files its records. */
+export interface DocumentLayout<T> {
+  /** What the records are, for messages ("memory entry", "skill"). */
+  what: string;
+  schema: ZodType<T>;
+  keyOf(record: T): string;
+  /** Path of the record's file relative to the collection root, with "/" separators. */
+  pathOf(record: T): string;
+  /** Orders two copies of one key found on disk (after a crash mid-move): the newer wins. */
+  isNewer(a: T, b: T): boolean;
+}
+
+/** Told about every change, whether this process made it or another one did. */
+export interface CollectionListener<T> {
+  onPut(record: T, previous: T | undefined): void;
+  onDelete(record: T): void;
+}
+
+export interface JsonDocumentCollectionOptions<T> {
+  root: string;
+  layout: DocumentLayout<T>;
+  listener: CollectionListener<T>;
+  logger: ILogger;
+  clock: IClock;
+  /** Rewrites the change journal once it grows past this many bytes (default 8 MiB). */
+  journalCompactBytes?: number;
+}
+
+interface JournalLine {
+  op: 'put' | 'del';
+  key: string;
+  path: string;
+}
+
+const JOURNAL = '.changes.jsonl';
+const READ_CONCURRENCY = 64;
+
+/**
+ * A directory of JSON files, one per record, kept in memory once loaded, safe to share between
+ * processes. It is what the memory and skill stores are built on.
+ *
+ * - Loading is lazy: the first call scans the directory, validates every file with the schema,
+ *   quarantines the ones that do not parse, and resolves duplicates left by a crash.
+ * - Every write goes through one in-process queue and a cross-process lock, is atomic on disk
+ *   (temp file, fsync, rename), and is then recorded in a change journal (`.changes.jsonl`).
+ * - Before answering, a collection reads the journal lines other processes appended since it
+ *   last looked (one `stat` when nothing changed) and refreshes those records, so a search in
+ *   one process sees what another process saved.
+ */
+export class JsonDocumentCollection<T> {
+  private readonly root: string;
+  private readonly layout: DocumentLayout<T>;
+  private readonly listener: CollectionListener<T>;
+  private readonly logger: ILogger;
+  private readonly clock: IClock;
+  private readonly journalPath: string;
+  private readonly compactBytes: number;
+  private readonly lock: DirectoryLock;
+  private readonly queue = new SerialQueue();
+  private records = new Map<string, T>();
+  private loading: Promise<void> | undefined;
+  private journalOffset = 0;
+  private journalInode = -1;
+  private syncing: Promise<void> | undefined;
+
+  constructor(options: JsonDocumentCollectionOptions<T>) {
+    this.root = options.root;
+    this.layout = options.layout;
+    this.listener = options.listener;
+    this.logger = options.logger;
+    this.clock = options.clock;
+    this.journalPath = join(this.root, JOURNAL);
+    this.compactBytes = options.journalCompactBytes ?? 8 * 1024 * 1024;
+    this.lock = new DirectoryLock(this.root, { logger: this.logger });
+  }
+
+  /** Every record, current with what any process has written. */
+  async current(): Promise<ReadonlyMap<string, T>> {
+    await this.ensureLoaded();
+    await this.syncFromJournal();
+    return this.records;
+  }
+
+  /**
+   * Writes a record computed from the current one (undefined when the key is new). `build`
+   * runs under the lock with the latest state, so it can check write conditions; when it
+   * throws, nothing is written.
+   */
+  put(key: string, build: (current: T | undefined) => T): Promise<T> {
+    return this.mutate(async () => {
+      const previous = this.records.get(key);
+      const record = parseRecord(this.layout.schema, build(previous), this.layout.what);
+      const path = this.layout.pathOf(record);
+      await writeFileAtomic(this.absolute(path), `${JSON.stringify(record, null, 2)}\n`);
+      if (previous !== undefined) {
+        const previousPath = this.layout.pathOf(previous);
+        if (previousPath !== path) await this.removeFile(previousPath);
+      }
+      await this.appendJournal({ op: 'put', key: this.layout.keyOf(record), path });
+      this.apply(record, previous);
+      return record;
+    });
+  }
+
+  /** Removes a record after `check` accepted the current one; false when it did not exist. */
+  delete(key: string, check: (current: T | undefined) => void = () => undefined): Promise<boolean> {
+    return this.mutate(async () => {
+      const previous = this.records.get(key);
+      check(previous);
+      if (previous === undefined) return false;
+      const path = this.layout.pathOf(previous);
+      await this.removeFile(path);
+      await this.appendJournal({ op: 'del', key, path });
+      this.records.delete(key);
+      this.listener.onDelete(previous);
+      return true;
+    });
+  }
+
+  /** Resolves when every queued write has finished. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  private mutate<R>(operation: () => Promise<R>): Promise<R> {
+    return this.queue.run(async () => {
+      await this.ensureLoaded();
+      return this.lock.run(async () => {
+        await this.syncFromJournal();
+        const result = await operation();
+        await this.compactJournalIfLarge();
+        return result;
+      });
+    });
+  }
+
+  private apply(record: T, previous: T | undefined): void {
+    this.records.set(this.layout.keyOf(record), record);
+    this.listener.onPut(record, previous);
+  }
+
+  private absolute(path: string): string {
+    return join(this.root, ...path.split('/'));
+  }
+
+  private async removeFile(path: string): Promise<void> {
+    const file = this.absolute(path);
+    await rm(file, { force: true });
+    await fsyncDirectory(dirname(file));
+  }
+
+  private ensureLoaded(): Promise<void> {
+    this.loading ??= this.loadAll().catch((error: unknown) => {
+      this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  /** Scans the whole directory; called once, and again if the journal was replaced. */
+  private async loadAll(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    const journal = await statOrUndefined(this.journalPath);
+    const files = await this.listRecordFiles();
+    const loaded = new Map<string, { record: T; file: string }>();
+    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+      const batch = files.slice(i, i + READ_CONCURRENCY);
+      const parsed = await Promise.all(batch.map((file) => this.readRecordFile(file)));
+      for (const item of parsed) {
+        if (!item) continue;
+        const key = this.layout.keyOf(item.record);
+        const existing = loaded.get(key);
+        if (!existing) {
+          loaded.set(key, item);
+          continue;
+        }
+        const [keep, drop] = this.layout.isNewer(item.record, existing.record) ? [item, existing] : [existing, item];
+        loaded.set(key, keep);
+        await quarantineFile(drop.file, this.root, join(this.root, '.quarantine'), `an older copy of ${this.layout.what} ${key}`, this.logger, this.clock.now());
+      }
+    }
+    const previous = this.records;
+    this.records = new Map();
+    for (const old of previous.values()) if (!loaded.has(this.layout.keyOf(old))) this.listener.onDelete(old);
+    for (const [key, { record }] of loaded) this.apply(record, previous.get(key));
+    this.journalOffset = journal?.size ?? 0;
+    this.journalInode = journal?.ino ?? -1;
+  }
+
+  private async listRecordFiles(): Promise<string[]> {
+    const files: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (entry.name.startsWith('.')) {
+          if (entry.isFile() && isTemporaryFile(entry.name)) await this.removeStaleTemporary(join(dir, entry.name));
+          continue;
+        }
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.isFile() && entry.name.endsWith('.json')) files.push(path);
+      }
+    };
+    await walk(this.root);
+    return files;
+  }
+
+  /** A temp file from a process that died mid-write: old enough that nobody is writing it. */
+  private async removeStaleTemporary(file: string): Promise<void> {
+    const info = await statOrUndefined(file);
+    if (info && this.clock.now().getTime() - info.mtimeMs > 60 * 60 * 1000) await rm(file, { force: true });
+  }
+
+  private async readRecordFile(file: string): Promise<{ record: T; file: string } | undefined> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    let reason: string;
+    try {
+      const result = this.layout.schema.safeParse(JSON.parse(text));
+      if (result.success) {
+        const expected = this.absolute(this.layout.pathOf(result.data));
+        if (expected === file) return { record: result.data, file };
+        reason = `${relative(this.root, file).split(sep).join('/')} is not where its content says it belongs`;
+      } else {
+        reason = `not a valid ${this.layout.what}: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`;
+      }
+    } catch (error) {
+      reason = `not valid JSON (${(error as Error).message})`;
+    }
+    await quarantineFile(file, this.root, join(this.root, '.quarantine'), reason, this.logger, this.clock.now());
+    return undefined;
+  }
+
+  private async appendJournal(line: JournalLine): Promise<void> {
+    const text = `${JSON.stringify(line)}\n`;
+    await appendFile(this.journalPath, text);
+    const info = await stat(this.journalPath);
+    // Everything up to here is ours or already applied (we hold the lock).
+    this.journalOffset = info.size;
+    this.journalInode = info.ino;
+  }
+
+  /** Applies journal lines other processes appended since the last look. */
+  private syncFromJournal(): Promise<void> {
+    this.syncing ??= this.readJournal().finally(() => {
+      this.syncing = undefined;
+    });
+    return this.syncing;
+  }
+
+  private async readJournal(): Promise<void> {
+    const info = await statOrUndefined(this.journalPath);
+    if (!info) {
+      if (this.journalInode !== -1) await this.loadAll();
+      return;
+    }
+    if (info.ino !== this.journalInode || info.size < this.journalOffset) {
+      await this.loadAll();
+      return;
+    }
+    if (info.size === this.journalOffset) return;
+    const handle = await open(this.journalPath, 'r');
+    let chunk: string;
+    try {
+      const buffer = Buffer.alloc(info.size - this.journalOffset);
+      await handle.read(buffer, 0, buffer.length, this.journalOffset);
+      chunk = buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+    const complete = chunk.lastIndexOf('\n') + 1;
+    this.journalOffset += Buffer.byteLength(chunk.slice(0, complete));
+    const latest = new Map<string, JournalLine>();
+    for (const text of chunk.slice(0, complete).split('\n')) {
+      if (!text) continue;
+      try {
+        const line = JSON.parse(text) as JournalLine;
+        if (typeof line.key === 'string' && typeof line.path === 'string') latest.set(line.key, line);
+      } catch {
+        // A torn journal line names nothing; the file it was about is found on the next full load.
+      }
+    }
+    for (const line of latest.values()) await this.refresh(line);
+  }
+
+  /** Re-reads one record after another process changed it, as its latest journal line says. */
+  private async refresh(line: JournalLine): Promise<void> {
+    const previous = this.records.get(line.key);
+    const found = line.op === 'put' ? await this.readQuietly(this.absolute(line.path), line.key) : undefined;
+    if (found) this.apply(found, previous);
+    else if (previous) {
+      this.records.delete(line.key);
+      this.listener.onDelete(previous);
+    }
+  }
+
+  /** The record in `file` if it is valid and has `key`; undefined otherwise (never throws). */
+  private async readQuietly(file: string, key: string): Promise<T | undefined> {
+    try {
+      const result = this.layout.schema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+      return result.success && this.layout.keyOf(result.data) === key ? result.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async compactJournalIfLarge(): Promise<void> {
+    if (this.journalOffset < this.compactBytes) return;
+    // Replacing the file (new inode) tells every other process to reload from the directory.
+    await writeFileAtomic(this.journalPath, '');
+    const info = await stat(this.journalPath);
+    this.journalOffset = 0;
+    this.journalInode = info.ino;
+  }
+}
+
+async function statOrUndefined(path: string) {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,228 @@
+import { join } from 'node:path';
+import {
+  assertOpen,
+  assertValidId,
+  Bm25Index,
+  byCreation,
+  byImportanceThenRecency,
+  type CategoryCount,
+  checkCondition,
+  DEFAULT_MIN_SIMILARITY,
+  hybridRank,
+  type IClock,
+  type IEmbedder,
+  type ILogger,
+  type ILongTermMemory,
+  isUnderPrefix,
+  type MemoryDraft,
+  type MemoryEntry,
+  memoryDocumentText,
+  memoryEntrySchema,
+  type MemorySearchQuery,
+  type MemorySearchResult,
+  memorySearchQuerySchema,
+  parseRecord,
+  resolveMemoryDraft,
+  silentLogger,
+  systemClock,
+  validateCategory,
+  type WriteCondition,
+} from '@reverie/core';
+import { EmbeddingIndex } from '../embeddings/embedding-index';
+import { JsonDocumentCollection } from '../fs/json-document-collection';
+import { validateStoreOptions } from '../options/validate-store-options';
+
+export interface FileMemoryStoreOptions {
+  /** The agent's data directory; entries live in `<dataPath>/memory/<category>/<id>.json`. */
+  dataPath: string;
+  clock?: IClock;
+  logger?: ILogger;
+  /** Turns on hybrid recall (SPEC M4): BM25 and cosine similarity, averaged. */
+  embedder?: IEmbedder;
+  /** Vector hits under this cosine similarity are ignored (default 0.5). */
+  minSimilarity?: number;
+  /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
+  queryEmbeddingTimeoutMs?: number;
+}
+
+/**
+ * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
+ * `<dataPath>/memory/<category>/<id>.json`, a BM25 index built on first use and kept in sync on
+ * every write, optional hybrid recall with cached embeddings, safe for several processes on one
+ * data directory. Unreadable files are moved to `memory/.quarantine/` with a warning.
+ */
+export class FileMemoryStore implements ILongTermMemory {
+  private readonly clock: IClock;
+  private readonly logger: ILogger;
+  private readonly collection: JsonDocumentCollection<MemoryEntry>;
+  private readonly index = new Bm25Index();
+  private readonly categories = new Map<string, number>();
+  private readonly embeddings: EmbeddingIndex | undefined;
+  private readonly minSimilarity: number;
+  private readonly queryTimeoutMs: number;
+  private closed = false;
+  private embeddingCacheRequested = false;
+
+  constructor(options: FileMemoryStoreOptions) {
+    const valid = validateStoreOptions(options, 'FileMemoryStore');
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentLogger;
+    this.minSimilarity = valid.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+    this.queryTimeoutMs = valid.queryEmbeddingTimeoutMs ?? 2000;
+    const root = join(valid.dataPath, 'memory');
+    this.embeddings = options.embedder
+      ? new EmbeddingIndex({ dir: join(root, '.embeddings'), embedder: options.embedder, logger: this.logger })
+      : undefined;
+    this.collection = new JsonDocumentCollection<MemoryEntry>({
+      root,
+      clock: this.clock,
+      logger: this.logger,
+      layout: {
+        what: 'memory entry',
+        schema: memoryEntrySchema,
+        keyOf: (entry) => entry.id,
+        pathOf: (entry) => `${entry.category}/${entry.id}.json`,
+        isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
+      },
+      listener: {
+        onPut: (entry, previous) => {
+          if (previous) this.countCategory(previous.category, -1);
+          this.countCategory(entry.category, +1);
+          const text = memoryDocumentText(entry);
+          this.index.set(entry.id, text);
+          this.embeddings?.want(entry.id, text);
+        },
+        onDelete: (entry) => {
+          this.countCategory(entry.category, -1);
+          this.index.delete(entry.id);
+          void this.embeddings?.forget(entry.id);
+        },
+      },
+    });
+  }
+
+  async get(id: string): Promise<MemoryEntry | undefined> {
+    this.assertOpen();
+    assertValidId(id);
+    const entry = (await this.entries()).get(id);
+    return entry && structuredClone(entry);
+  }
+
+  async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
+    this.assertOpen();
+    // Validate before queueing, so bad input fails fast and nothing touches the disk.
+    const probe = resolveMemoryDraft(draft, () => undefined, this.clock);
+    const id = draft.id ?? probe.id;
+    const saved = await this.collection.put(id, (current) =>
+      resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition),
+    );
+    return structuredClone(saved);
+  }
+
+  async delete(id: string, condition?: WriteCondition): Promise<boolean> {
+    this.assertOpen();
+    assertValidId(id);
+    return this.collection.delete(id, (current) => checkCondition(`Memory entry ${id}`, current, condition));
+  }
+
+  async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
+    this.assertOpen();
+    if (query?.category !== undefined) validateCategory(query.category);
+    const { text, category, tags, maxResults } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+    const entries = await this.entries();
+    const matches = (id: string) => {
+      const entry = entries.get(id);
+      return (
+        entry !== undefined &&
+        (category === undefined || isUnderPrefix(entry.category, category)) &&
+        (tags === undefined || tags.every((tag) => entry.tags.includes(tag)))
+      );
+    };
+
+    if (text === undefined || text.trim() === '') {
+      return [...entries.values()]
+        .filter((entry) => matches(entry.id))
+        .sort(byImportanceThenRecency)
+        .slice(0, maxResults)
+        .map((entry) => ({ entry: structuredClone(entry), score: entry.importance }));
+    }
+
+    const queryVector = await this.queryVector(text);
+    if (!queryVector || !this.embeddings) {
+      return this.index
+        .search(text, { filter: matches, limit: maxResults })
+        .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));
+    }
+    const bm25 = this.index.search(text, { filter: matches, limit: maxResults * 4 });
+    const vector = this.embeddings.similar(queryVector, matches).slice(0, maxResults * 4);
+    return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
+      entry: structuredClone(entries.get(hit.id)!),
+      score: hit.score,
+    }));
+  }
+
+  async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    const category = options.category === undefined ? undefined : validateCategory(options.category);
+    return [...(await this.entries()).values()]
+      .filter((entry) => category === undefined || isUnderPrefix(entry.category, category))
+      .sort(byCreation)
+      .map((entry) => structuredClone(entry));
+  }
+
+  async listCategories(): Promise<CategoryCount[]> {
+    this.assertOpen();
+    await this.entries();
+    return [...this.categories.entries()]
+      .map(([category, count]) => ({ category, count }))
+      .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  }
+
+  /** Waits until every entry saved so far has its embedding cached (for tests and tools). */
+  async flushEmbeddings(): Promise<void> {
+    await this.entries();
+    await this.embeddings?.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.collection.idle();
+    await this.embeddings?.close();
+  }
+
+  private assertOpen(): void {
+    assertOpen(this.closed, 'memory store');
+  }
+
+  private async entries(): Promise<ReadonlyMap<string, MemoryEntry>> {
+    const entries = await this.collection.current();
+    if (this.embeddings && !this.embeddingCacheRequested) {
+      this.embeddingCacheRequested = true;
+      void this.embeddings
+        .loadCache(new Map([...entries.values()].map((entry) => [entry.id, memoryDocumentText(entry)])))
+        .catch((error: unknown) => this.logger.warn('Could not read the embedding cache.', { error: String(error) }));
+    }
+    return entries;
+  }
+
+  private async queryVector(text: string): Promise<number[] | undefined> {
+    if (!this.embeddings || this.embeddings.readyCount === 0) return undefined;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.queryTimeoutMs);
+    try {
+      return await this.embeddings.embedQuery(text, controller.signal);
+    } catch (error) {
+      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private countCategory(category: string, delta: number): void {
+    const count = (this.categories.get(category) ?? 0) + delta;
+    if (count > 0) this.categories.set(category, count);
+    else this.categories.delete(category);
+  }
+}

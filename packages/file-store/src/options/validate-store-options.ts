@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { parseRecord, ReverieValidationError } from '@reverie/core';
+
+const storeOptionsSchema = z
+  .object({
+    dataPath: z.string().min(1, 'dataPath is required: the directory where the agent keeps its data'),
+    minSimilarity: z.number().min(0).max(1).optional(),
+    queryEmbeddingTimeoutMs: z.number().int().positive().optional(),
+  })
+  .loose();
+
+/** Checks the options every file store shares; a bad value is INVALID_OPTIONS naming the field. */
+export function validateStoreOptions<T extends { dataPath: string }>(options: T, store: string): T {
+  if (options === null || typeof options !== 'object') {
+    throw new ReverieValidationError('INVALID_OPTIONS', `${store} needs an options object with a dataPath.`);
+  }
+  try {
+    parseRecord(storeOptionsSchema, options, `${store} options`);
+  } catch (error) {
+    throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
+  }
+  return options;
+}

@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import {
+  assertOpen,
+  Bm25Index,
+  checkCondition,
+  type IClock,
+  type ILogger,
+  isUnderPrefix,
+  type ISkillStore,
+  parseRecord,
+  resolveSkillDraft,
+  silentLogger,
+  type Skill,
+  type SkillDraft,
+  skillDocumentText,
+  skillSchema,
+  type SkillSearchQuery,
+  type SkillSearchResult,
+  skillSearchQuerySchema,
+  systemClock,
+  validateSkillName,
+  type WriteCondition,
+} from '@reverie/core';
+import { JsonDocumentCollection } from '../fs/json-document-collection';
+import { validateStoreOptions } from '../options/validate-store-options';
+
+export interface FileSkillStoreOptions {
+  /** The agent's data directory; skills live in `<dataPath>/skills/<name>.json`. */
+  dataPath: string;
+  clock?: IClock;
+  logger?: ILogger;
+}
+
+const byName = (a: Skill, b: Skill) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The default `ISkillStore` (SPEC M13): one JSON file per skill, `<dataPath>/skills/<name>.json`
+ * (a name such as `mcp/email` becomes `skills/mcp/email.json`), with BM25 search over name,
+ * summary and content. Same durability and multi-process rules as `FileMemoryStore`.
+ */
+export class FileSkillStore implements ISkillStore {
+  private readonly clock: IClock;
+  private readonly collection: JsonDocumentCollection<Skill>;
+  private readonly index = new Bm25Index();
+  private closed = false;
+
+  constructor(options: FileSkillStoreOptions) {
+    const valid = validateStoreOptions(options, 'FileSkillStore');
+    this.clock = options.clock ?? systemClock;
+    this.collection = new JsonDocumentCollection<Skill>({
+      root: join(valid.dataPath, 'skills'),
+      clock: this.clock,
+      logger: options.logger ?? silentLogger,
+      layout: {
+        what: 'skill',
+        schema: skillSchema,
+        keyOf: (skill) => skill.name,
+        pathOf: (skill) => `${skill.name}.json`,
+        isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
+      },
+      listener: {
+        onPut: (skill) => this.index.set(skill.name, skillDocumentText(skill)),
+        onDelete: (skill) => this.index.delete(skill.name),
+      },
+    });
+  }
+
+  async get(name: string): Promise<Skill | undefined> {
+    this.assertOpen();
+    validateSkillName(name);
+    const skill = (await this.collection.current()).get(name);
+    return skill && structuredClone(skill);
+  }
+
+  async save(draft: SkillDraft, condition?: WriteCondition): Promise<Skill> {
+    this.assertOpen();
+    const probe = resolveSkillDraft(draft, () => undefined, this.clock);
+    const saved = await this.collection.put(probe.name, (current) => resolveSkillDraft(draft, () => current, this.clock, condition));
+    return structuredClone(saved);
+  }
+
+  async delete(name: string, condition?: WriteCondition): Promise<boolean> {
+    this.assertOpen();
+    validateSkillName(name);
+    return this.collection.delete(name, (current) => checkCondition(`Skill ${name}`, current, condition));
+  }
+
+  async list(options: { prefix?: string } = {}): Promise<Skill[]> {
+    this.assertOpen();
+    const prefix = options.prefix === undefined ? undefined : validateSkillName(options.prefix);
+    return [...(await this.collection.current()).values()]
+      .filter((skill) => prefix === undefined || isUnderPrefix(skill.name, prefix))
+      .sort(byName)
+      .map((skill) => structuredClone(skill));
+  }
+
+  async search(query: SkillSearchQuery): Promise<SkillSearchResult[]> {
+    this.assertOpen();
+    if (query?.prefix !== undefined) validateSkillName(query.prefix);
+    const { text, prefix, maxResults } = parseRecord(skillSearchQuerySchema, query, 'skill search');
+    const skills = await this.collection.current();
+    const matches = (name: string) => skills.has(name) && (prefix === undefined || isUnderPrefix(name, prefix));
+    if (text !== undefined && text.trim() !== '') {
+      return this.index
+        .search(text, { filter: matches, limit: maxResults })
+        .map((hit) => ({ skill: structuredClone(skills.get(hit.id)!), score: hit.score }));
+    }
+    return [...skills.values()]
+      .filter((skill) => matches(skill.name))
+      .sort(byName)
+      .slice(0, maxResults)
+      .map((skill) => ({ skill: structuredClone(skill), score: 0 }));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.collection.idle();
+  }
+
+  private assertOpen(): void {
+    assertOpen(this.closed, 'skill store');
+  }
+}

@@ -1,0 +1,514 @@
+import type { Stats } from 'node:fs';
+import { open, readdir, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import {
+  assertOpen,
+  Bm25Index,
+  DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
+  DEFAULT_WORKING_MEMORY_TTL_MS,
+  describeIssues,
+  type IClock,
+  type ILogger,
+  isUnderPrefix,
+  type IWorkingMemory,
+  namespaceOf,
+  parseRecord,
+  ReverieError,
+  ReverieValidationError,
+  silentLogger,
+  systemClock,
+  validateCategory,
+  validateWorkingMemoryKey,
+  type WorkingMemoryEntry,
+  workingMemoryDocumentText,
+  workingMemoryEntrySchema,
+  type WorkingMemorySearchQuery,
+  type WorkingMemorySearchResult,
+  workingMemorySearchQuerySchema,
+  type WorkingMemorySetOptions,
+  workingMemorySetOptionsSchema,
+} from '@reverie/core';
+import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
+import { DirectoryLock } from '../fs/directory-lock';
+import { quarantineFile } from '../fs/quarantine';
+import { SerialQueue } from '../fs/serial-queue';
+import { validateStoreOptions } from '../options/validate-store-options';
+
+export interface FileWorkingMemoryOptions {
+  /** The agent's data directory; entries live in `<dataPath>/working-memory/<first-segment>.json`. */
+  dataPath: string;
+  clock?: IClock;
+  logger?: ILogger;
+  /** TTL of an entry saved without one, in ms (default 5 minutes). */
+  defaultTtlMs?: number;
+  /** Most entries one namespace holds; saving past it evicts the oldest (default 50). */
+  maxEntriesPerNamespace?: number;
+  /** How often expired entries are dropped from the files, in ms (default 1 hour; 0 turns it off). */
+  sweepIntervalMs?: number;
+}
+
+export const DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** The longest delay `setInterval` accepts; anything longer silently becomes 1 ms. */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/** Reads look at the files for other processes' changes at most this often. */
+const REFRESH_INTERVAL_MS = 250;
+
+const GROUP_FILE_VERSION = 1;
+
+const workingMemoryOptionsSchema = z
+  .object({
+    clock: z.custom<IClock>((value) => typeof (value as IClock | null)?.now === 'function', 'must be an IClock with a now() method').optional(),
+    logger: z
+      .custom<ILogger>((value) => typeof (value as ILogger | null)?.warn === 'function', 'must be an ILogger with debug/info/warn/error methods')
+      .optional(),
+    defaultTtlMs: z.number().int().positive().optional(),
+    maxEntriesPerNamespace: z.number().int().positive().optional(),
+    sweepIntervalMs: z.number().int().min(0).max(MAX_TIMER_DELAY_MS).optional(),
+  })
+  .loose();
+
+/** One group file: the live entries whose key starts with the group's segment, oldest first. */
+const groupFileSchema = z.object({
+  schemaVersion: z.literal(GROUP_FILE_VERSION),
+  entries: z.array(z.unknown()),
+});
+
+/** What a group file looked like when this process last read or wrote it. */
+interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+interface Group {
+  /** Entries in the order they were stored (ties in storedAt evict the first stored). */
+  entries: Map<string, WorkingMemoryEntry>;
+  stamp: FileStamp | undefined;
+  /** The file still holds records this process dropped (expired or invalid): the next sweep rewrites it. */
+  stale: boolean;
+}
+
+type GroupFileRead =
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; reason: string; stamp: FileStamp }
+  | { kind: 'read'; entries: Map<string, WorkingMemoryEntry>; stamp: FileStamp; stale: boolean };
+
+/**
+ * The default `IWorkingMemory` (SPEC M7), with the reference store's behaviour and files on disk:
+ * entries are grouped by the first segment of their key into `<dataPath>/working-memory/<group>.json`
+ * (`session.json`, `patrol.json`, `subagent.json`), each rewritten atomically on every change
+ * and holding only its live entries.
+ *
+ * - Loading is lazy. Expired entries are dropped on load; a file that is not a readable group
+ *   file is moved to `working-memory/.quarantine/` with a warning; an invalid entry is skipped
+ *   with a warning.
+ * - A timer (unref'd, hourly by default) drops expired entries and rewrites the files they were in.
+ * - Several processes may share a data directory: a write takes the directory lock and re-reads
+ *   the group file first when another process changed it; reads look for changed files at most
+ *   every 250 ms.
+ */
+export class FileWorkingMemory implements IWorkingMemory {
+  private readonly dir: string;
+  private readonly quarantineDir: string;
+  private readonly clock: IClock;
+  private readonly logger: ILogger;
+  private readonly defaultTtlMs: number;
+  private readonly maxPerNamespace: number;
+  private readonly lock: DirectoryLock;
+  private readonly queue = new SerialQueue();
+  private readonly groups = new Map<string, Group>();
+  private readonly index = new Bm25Index();
+  private loaded = false;
+  private lastRefresh = -Infinity;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepRunning = false;
+  private closed = false;
+
+  constructor(options: FileWorkingMemoryOptions) {
+    const valid = validateStoreOptions(options, 'FileWorkingMemory');
+    try {
+      parseRecord(workingMemoryOptionsSchema, valid, 'FileWorkingMemory options');
+    } catch (error) {
+      throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
+    }
+    this.dir = join(resolve(valid.dataPath), 'working-memory');
+    this.quarantineDir = join(this.dir, '.quarantine');
+    this.clock = valid.clock ?? systemClock;
+    this.logger = valid.logger ?? silentLogger;
+    this.defaultTtlMs = valid.defaultTtlMs ?? DEFAULT_WORKING_MEMORY_TTL_MS;
+    this.maxPerNamespace = valid.maxEntriesPerNamespace ?? DEFAULT_MAX_ENTRIES_PER_NAMESPACE;
+    this.lock = new DirectoryLock(this.dir, { logger: this.logger });
+    const sweepIntervalMs = valid.sweepIntervalMs ?? DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS;
+    if (sweepIntervalMs > 0) {
+      this.sweepTimer = setInterval(() => this.periodicSweep(), sweepIntervalMs);
+      this.sweepTimer.unref();
+    }
+  }
+
+  async set(key: string, value: string, options: WorkingMemorySetOptions = {}): Promise<WorkingMemoryEntry> {
+    this.assertOpen();
+    validateWorkingMemoryKey(key);
+    if (options?.category !== undefined) validateCategory(options.category);
+    const parsedOptions = parseRecord(workingMemorySetOptionsSchema, options, 'working-memory options');
+    const now = this.clock.now();
+    const entry = parseRecord(
+      workingMemoryEntrySchema,
+      {
+        key,
+        value,
+        storedAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + (parsedOptions.ttlMs ?? this.defaultTtlMs)).toISOString(),
+        ...(parsedOptions.category === undefined ? {} : { category: parsedOptions.category }),
+        tags: [...new Set(parsedOptions.tags ?? [])],
+      },
+      'working-memory entry',
+    );
+    await this.queue.run(async () => {
+      await this.ensureLoaded();
+      this.dropExpired();
+      const name = groupOf(key);
+      await this.lock.run(async () => {
+        await this.syncGroup(name, true);
+        const next = this.liveCopy(name);
+        next.delete(key);
+        next.set(key, entry);
+        this.enforceCap(next, namespaceOf(key));
+        await this.writeGroup(name, next);
+      });
+    });
+    return copy(entry);
+  }
+
+  async get(key: string): Promise<WorkingMemoryEntry | undefined> {
+    this.assertOpen();
+    validateWorkingMemoryKey(key);
+    return this.queue.run(async () => {
+      await this.refresh();
+      const entry = this.entryOf(key);
+      return entry && !this.isExpired(entry) ? copy(entry) : undefined;
+    });
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.assertOpen();
+    validateWorkingMemoryKey(key);
+    return this.queue.run(async () => {
+      await this.ensureLoaded();
+      const name = groupOf(key);
+      return this.lock.run(async () => {
+        await this.syncGroup(name, true);
+        const entry = this.entryOf(key);
+        if (entry === undefined) return false;
+        const next = this.liveCopy(name);
+        next.delete(key);
+        await this.writeGroup(name, next);
+        return !this.isExpired(entry);
+      });
+    });
+  }
+
+  async list(prefix?: string): Promise<WorkingMemoryEntry[]> {
+    this.assertOpen();
+    return this.queue.run(async () => {
+      await this.refresh();
+      return this.live()
+        .filter((entry) => prefix === undefined || isUnderPrefix(entry.key, prefix))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map(copy);
+    });
+  }
+
+  async search(query: WorkingMemorySearchQuery): Promise<WorkingMemorySearchResult[]> {
+    this.assertOpen();
+    if (query?.category !== undefined) validateCategory(query.category);
+    const { text, category, tags, prefix, maxResults } = parseRecord(workingMemorySearchQuerySchema, query, 'working-memory search');
+    return this.queue.run(async () => {
+      await this.refresh();
+      const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
+        entry !== undefined &&
+        !this.isExpired(entry) &&
+        (prefix === undefined || isUnderPrefix(entry.key, prefix)) &&
+        (category === undefined || (entry.category !== undefined && isUnderPrefix(entry.category, category))) &&
+        (tags === undefined || tags.every((tag) => entry.tags.includes(tag)));
+      if (text !== undefined && text.trim() !== '') {
+        return this.index
+          .search(text, { filter: (key) => matches(this.entryOf(key)), limit: maxResults })
+          .map((hit) => ({ entry: copy(this.entryOf(hit.id)!), score: hit.score }));
+      }
+      return this.live()
+        .filter(matches)
+        .sort((a, b) => new Date(b.storedAt).getTime() - new Date(a.storedAt).getTime())
+        .slice(0, maxResults)
+        .map((entry) => ({ entry: copy(entry), score: 0 }));
+    });
+  }
+
+  async sweep(): Promise<number> {
+    this.assertOpen();
+    return this.queue.run(() => this.sweepFiles());
+  }
+
+  /** Stops the periodic sweep; `sweep()` still works. */
+  stopSweep(): void {
+    if (this.sweepTimer !== undefined) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
+
+  /** Stops the sweep, lets queued writes finish, then refuses every call with STORE_CLOSED. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopSweep();
+    await this.queue.idle();
+  }
+
+  private assertOpen(): void {
+    assertOpen(this.closed, 'working memory');
+  }
+
+  private periodicSweep(): void {
+    if (this.closed || this.sweepRunning) return;
+    this.sweepRunning = true;
+    this.queue
+      .run(() => this.sweepFiles())
+      .catch((error: unknown) => {
+        this.logger.warn('The periodic working-memory sweep failed; it runs again at the next interval.', {
+          dir: this.dir,
+          error: String(error),
+        });
+      })
+      .finally(() => {
+        this.sweepRunning = false;
+      });
+  }
+
+  /** Drops expired entries from memory and rewrites the files that still hold any. */
+  private async sweepFiles(): Promise<number> {
+    await this.refresh(true);
+    const dropped = this.dropExpired();
+    const staleGroups = [...this.groups].filter(([, group]) => group.stale).map(([name]) => name);
+    const temporaryFiles = (await this.listDirectory()).filter(isTemporaryFile);
+    if (staleGroups.length === 0 && temporaryFiles.length === 0) return dropped;
+    await this.lock.run(async () => {
+      for (const name of staleGroups) {
+        await this.syncGroup(name, true);
+        if (this.groups.get(name)?.stale) await this.writeGroup(name, this.liveCopy(name));
+      }
+      // Every write in this directory happens under the lock we hold: a temporary file now is
+      // left over from a process that died mid-write.
+      for (const file of temporaryFiles) await rm(join(this.dir, file), { force: true });
+    });
+    return dropped;
+  }
+
+  private async ensureLoaded(): Promise<void> {
+    if (!this.loaded) await this.refresh(true);
+  }
+
+  /** Brings every group up to date with its file; skipped when it ran a moment ago, unless forced. */
+  private async refresh(force = false): Promise<void> {
+    const started = performance.now();
+    if (!force && this.loaded && started - this.lastRefresh < REFRESH_INTERVAL_MS) return;
+    const names = new Set(this.groups.keys());
+    for (const file of await this.listDirectory()) {
+      if (!file.startsWith('.') && file.endsWith('.json')) names.add(file.slice(0, -'.json'.length));
+    }
+    for (const name of names) await this.syncGroup(name, false);
+    this.loaded = true;
+    this.lastRefresh = started;
+  }
+
+  /**
+   * Re-reads a group's file when it changed since this process last read or wrote it. A file
+   * that cannot be read is quarantined, which is only done under the lock: without it, another
+   * process's fresh file could be the one moved away.
+   */
+  private async syncGroup(name: string, locked: boolean): Promise<void> {
+    const file = this.fileOf(name);
+    const current = await statOrUndefined(file);
+    if (sameStamp(current && stampOf(current), this.groups.get(name)?.stamp)) return;
+    const read = await this.readGroupFile(name);
+    if (read.kind === 'read') {
+      this.replaceGroup(name, read.entries, read.stamp, read.stale);
+      return;
+    }
+    if (read.kind === 'missing') {
+      this.replaceGroup(name, new Map(), undefined, false);
+      return;
+    }
+    if (!locked) {
+      await this.lock.run(() => this.syncGroup(name, true));
+      return;
+    }
+    try {
+      await quarantineFile(file, this.dir, this.quarantineDir, `${file} is ${read.reason}`, this.logger, this.clock.now());
+      this.replaceGroup(name, new Map(), undefined, false);
+    } catch (error) {
+      // Left in place, the file is overwritten by the next write to its group.
+      this.logger.error(`Could not move an unreadable working-memory file to quarantine; its group starts empty.`, {
+        file,
+        reason: read.reason,
+        error: String(error),
+      });
+      this.replaceGroup(name, new Map(), read.stamp, false);
+    }
+  }
+
+  private async readGroupFile(name: string): Promise<GroupFileRead> {
+    const file = this.fileOf(name);
+    let text: string;
+    let stamp: FileStamp;
+    try {
+      const handle = await open(file, 'r');
+      try {
+        stamp = stampOf(await handle.stat());
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+      throw ioError(`Could not read ${file}`, error, file);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return { kind: 'unreadable', reason: `not valid JSON (${(error as Error).message})`, stamp };
+    }
+    const envelope = groupFileSchema.safeParse(json);
+    if (!envelope.success) {
+      return { kind: 'unreadable', reason: `not a working-memory group file (${describeIssues(envelope.error)})`, stamp };
+    }
+    const entries = new Map<string, WorkingMemoryEntry>();
+    let stale = false;
+    envelope.data.entries.forEach((raw, position) => {
+      const parsed = workingMemoryEntrySchema.safeParse(raw);
+      const entry = parsed.success && groupOf(parsed.data.key) === name ? parsed.data : undefined;
+      if (entry === undefined) {
+        stale = true;
+        const problem = parsed.success ? `its key belongs in ${groupOf(parsed.data.key)}.json` : describeIssues(parsed.error);
+        this.logger.warn(`Skipped an invalid working-memory entry: ${problem}`, { file, position, key: (raw as { key?: unknown } | null)?.key });
+        return;
+      }
+      if (this.isExpired(entry)) {
+        stale = true;
+        return;
+      }
+      entries.delete(entry.key);
+      entries.set(entry.key, entry);
+    });
+    return { kind: 'read', entries, stamp, stale };
+  }
+
+  /** Writes a group's file (under the lock) and makes `entries` the group's state. */
+  private async writeGroup(name: string, entries: Map<string, WorkingMemoryEntry>): Promise<void> {
+    const file = this.fileOf(name);
+    const body = { schemaVersion: GROUP_FILE_VERSION, entries: [...entries.values()] };
+    await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
+    const written = await statOrUndefined(file);
+    this.replaceGroup(name, entries, written && stampOf(written), false);
+  }
+
+  private replaceGroup(name: string, entries: Map<string, WorkingMemoryEntry>, stamp: FileStamp | undefined, stale: boolean): void {
+    const previous = this.groups.get(name)?.entries ?? new Map<string, WorkingMemoryEntry>();
+    for (const key of previous.keys()) if (!entries.has(key)) this.index.delete(key);
+    for (const [key, entry] of entries) if (previous.get(key) !== entry) this.index.set(key, workingMemoryDocumentText(entry));
+    if (entries.size === 0 && stamp === undefined) this.groups.delete(name);
+    else this.groups.set(name, { entries, stamp, stale });
+  }
+
+  /** Forgets expired entries in memory (their files are rewritten by the next write or sweep). */
+  private dropExpired(): number {
+    let dropped = 0;
+    for (const group of this.groups.values()) {
+      for (const entry of [...group.entries.values()]) {
+        if (!this.isExpired(entry)) continue;
+        group.entries.delete(entry.key);
+        this.index.delete(entry.key);
+        group.stale = true;
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  private enforceCap(entries: Map<string, WorkingMemoryEntry>, namespace: string): void {
+    const inNamespace = [...entries.values()]
+      .filter((entry) => namespaceOf(entry.key) === namespace)
+      .sort((a, b) => new Date(a.storedAt).getTime() - new Date(b.storedAt).getTime());
+    for (const entry of inNamespace.slice(0, Math.max(0, inNamespace.length - this.maxPerNamespace))) entries.delete(entry.key);
+  }
+
+  private liveCopy(name: string): Map<string, WorkingMemoryEntry> {
+    const live = new Map<string, WorkingMemoryEntry>();
+    for (const [key, entry] of this.groups.get(name)?.entries ?? []) if (!this.isExpired(entry)) live.set(key, entry);
+    return live;
+  }
+
+  private live(): WorkingMemoryEntry[] {
+    return [...this.groups.values()].flatMap((group) => [...group.entries.values()]).filter((entry) => !this.isExpired(entry));
+  }
+
+  private entryOf(key: string): WorkingMemoryEntry | undefined {
+    return this.groups.get(groupOf(key))?.entries.get(key);
+  }
+
+  private isExpired(entry: WorkingMemoryEntry): boolean {
+    return new Date(entry.expiresAt).getTime() <= this.clock.now().getTime();
+  }
+
+  private fileOf(name: string): string {
+    return join(this.dir, `${name}.json`);
+  }
+
+  private async listDirectory(): Promise<string[]> {
+    try {
+      return (await readdir(this.dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw ioError(`Could not list ${this.dir}`, error, this.dir);
+    }
+  }
+}
+
+/**
+ * The group (and file name) of a key: its first segment, lower-cased so that keys differing only
+ * in case share one file on case-insensitive file systems instead of overwriting each other.
+ */
+function groupOf(key: string): string {
+  return key.slice(0, key.indexOf('/')).toLowerCase();
+}
+
+function copy(entry: WorkingMemoryEntry): WorkingMemoryEntry {
+  return { ...entry, tags: [...entry.tags] };
+}
+
+function stampOf(info: Stats): FileStamp {
+  return { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs };
+}
+
+function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+async function statOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw ioError(`Could not inspect ${path}`, error, path);
+  }
+}
+
+function ioError(what: string, error: unknown, path: string): ReverieError {
+  return new ReverieError('IO_ERROR', `${what}: ${(error as Error).message}. Check the permissions of the data directory.`, {
+    cause: error,
+    details: { path },
+  });
+}
