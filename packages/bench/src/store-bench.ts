@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Bm25Index, memoryDocumentText } from '@reverie/core';
+import MiniSearch from 'minisearch';
+import { Bm25Index, memoryDocumentText, normaliseTerm } from '@reverie/core';
 import { FileMemoryStore } from '@reverie/file-store';
 import { fmt, percentile, rssMiB, timed } from './measure';
 import { syntheticEntry, syntheticQuery } from './synthetic-memory';
@@ -61,30 +62,44 @@ async function benchSize(size: number): Promise<void> {
     });
     await store.close();
 
-    // Where the time goes: the same queries against a bare BM25 index (minisearch) in memory.
-    const bare = new Bm25Index();
-    for (let i = 0; i < size; i++) {
+    // Where the time goes: the same queries against the bare index, and against minisearch
+    // configured the same way (OR, prefixes from 4 characters, the same term processing).
+    const documents = Array.from({ length: size }, (_, i) => {
       const entry = syntheticEntry(i, now);
-      bare.set(entry.id, memoryDocumentText(entry));
-    }
-    const bareLatencies: number[] = [];
-    for (let q = 1; q <= QUERIES; q++) {
-      const start = performance.now();
-      bare.search(syntheticQuery(q), { limit: 8 });
-      bareLatencies.push(performance.now() - start);
-    }
-    bareLatencies.sort((a, b) => a - b);
+      return { id: entry.id, text: memoryDocumentText(entry) };
+    });
+    const bare = new Bm25Index();
+    const [, bareBuildMs] = await timed(async () => bare.setAll(documents));
+    const bareLatencies = queryLatencies((query) => bare.search(query, { limit: 8 }));
+    const mini = new MiniSearch<{ id: string; text: string }>({
+      fields: ['text'],
+      processTerm: normaliseTerm,
+      searchOptions: { combineWith: 'OR', prefix: (term) => term.length >= 4 },
+    });
+    const [, miniBuildMs] = await timed(async () => mini.addAll(documents));
+    const miniLatencies = queryLatencies((query) => mini.search(query).slice(0, 8));
 
     console.log(`\n## ${size.toLocaleString('en')} entries (${fmt(bytes / 1024 / 1024, 1)} MiB of JSON)`);
     console.log(`cold open + first search: ${fmt(coldMs, 0)} ms (${first.length} results)`);
     console.log(`search p50 / p99 over ${QUERIES} queries: ${fmt(percentile(latencies, 50))} ms / ${fmt(percentile(latencies, 99))} ms (avg ${fmt(hits / QUERIES, 1)} results)`);
-    console.log(`  bare minisearch p50 / p99: ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`);
+    console.log(`  bare Bm25Index: build ${fmt(bareBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`);
+    console.log(`  minisearch, same queries: build ${fmt(miniBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(miniLatencies, 50))} ms / ${fmt(percentile(miniLatencies, 99))} ms`);
     console.log(`search with a category filter: ${fmt(filteredMs / 200)} ms avg`);
     console.log(`save throughput: ${fmt(SAVES / (saveMs / 1000), 0)} saves/s sequential, ${fmt(SAVES / (parallelMs / 1000), 0)} saves/s with ${SAVES} in flight`);
     console.log(`RSS: ${fmt(rssBefore, 0)} MiB before open, ${fmt(rssAfterOpen, 0)} MiB after open, ${fmt(rssMiB(), 0)} MiB at the end`);
   } finally {
     rmSync(dataPath, { recursive: true, force: true });
   }
+}
+
+function queryLatencies(run: (query: string) => unknown): number[] {
+  const latencies: number[] = [];
+  for (let q = 1; q <= QUERIES; q++) {
+    const start = performance.now();
+    run(syntheticQuery(q));
+    latencies.push(performance.now() - start);
+  }
+  return latencies.sort((a, b) => a - b);
 }
 
 console.log(`# bench:store — node ${process.version}, ${new Date().toISOString()}`);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
 import { memoryDocumentText } from './memory-document-text';
@@ -53,5 +54,72 @@ describe('Bm25Index', () => {
     for (let n = 0; n < 20; n++) i.set(`d${n}`, `note ${n} about invoices`);
     const hits = i.search('invoices', { filter: (id) => id.endsWith('7'), limit: 5 });
     expect(hits.map((h) => h.id).sort()).toEqual(['d17', 'd7']);
+  });
+});
+
+describe('Bm25Index against a brute-force BM25', () => {
+  // The reference: score every document from scratch with the textbook formula.
+  function bruteForce(docs: Map<string, string>, query: string): Array<{ id: string; score: number }> {
+    const tokenized = new Map([...docs].map(([id, text]) => [id, tokenize(text)]));
+    const n = tokenized.size;
+    const avg = [...tokenized.values()].reduce((sum, terms) => sum + terms.length, 0) / n || 1;
+    const hits: Array<{ id: string; score: number }> = [];
+    for (const [id, terms] of tokenized) {
+      let score = 0;
+      for (const term of new Set(tokenize(query))) {
+        const df = [...tokenized.values()].filter((t) => t.includes(term)).length;
+        const freq = terms.filter((t) => t === term).length;
+        if (freq === 0) continue;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        score += (idf * (freq * 2.2)) / (freq + 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg));
+      }
+      if (score > 0) hits.push({ id, score });
+    }
+    return hits.sort((a, b) => b.score - a.score);
+  }
+
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'sigma'];
+
+  it('gives the same scores for exact terms, after any sequence of sets and deletes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 15 }), words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }) }),
+            fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 15 }) }),
+          ),
+          { maxLength: 60 },
+        ),
+        fc.constantFrom(...words), // none is a prefix of another, so expansion adds nothing
+        (operations, queryWord) => {
+          const index = new Bm25Index();
+          const docs = new Map<string, string>();
+          for (const operation of operations) {
+            if (operation.op === 'set') {
+              index.set(`d${operation.id}`, operation.words.join(' '));
+              docs.set(`d${operation.id}`, operation.words.join(' '));
+            } else {
+              index.delete(`d${operation.id}`);
+              docs.delete(`d${operation.id}`);
+            }
+          }
+          const expected = bruteForce(docs, queryWord);
+          const actual = index.search(queryWord);
+          expect(actual.map((h) => h.id).sort()).toEqual(expected.map((h) => h.id).sort());
+          for (const hit of actual) expect(hit.score).toBeCloseTo(expected.find((e) => e.id === hit.id)!.score, 9);
+          expect(index.size).toBe(docs.size);
+        },
+      ),
+    );
+  });
+
+  it('stays correct after deletions trigger a compaction', () => {
+    const index = new Bm25Index();
+    for (let i = 0; i < 3000; i++) index.set(`d${i}`, i % 3 === 0 ? `invoice number ${i}` : `meeting notes ${i}`);
+    for (let i = 0; i < 3000; i++) if (i % 3 !== 0) index.delete(`d${i}`);
+    expect(index.size).toBe(1000);
+    expect(index.search('meeting')).toEqual([]);
+    expect(index.search('invoice', { limit: 2000 })).toHaveLength(1000);
+    expect(index.search('invoice', { filter: (id) => id === 'd2997' || id === 'd3' })).toHaveLength(2);
   });
 });

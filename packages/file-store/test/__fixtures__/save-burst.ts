@@ -7,6 +7,7 @@ if (!dataPath || !countArg || !label) {
   console.error('usage: save-burst <dataPath> <count> <label> [concurrency]');
   process.exit(2);
 }
+const name: string = label;
 const count = Number(countArg);
 const concurrency = Number(concurrencyArg ?? '1');
 const memory = new FileMemoryStore({ dataPath });
@@ -16,9 +17,9 @@ async function worker(): Promise<void> {
   while (next < count) {
     const i = next++;
     const entry = await memory.save({
-      content: `${label} observation ${i}: the build server ${label}-${i} restarted after a kernel update`,
-      category: `burst/${label}/${i % 7}`,
-      tags: [label],
+      content: `${name} observation ${i}: the build server ${name}-${i} restarted after a kernel update`,
+      category: `burst/${name}/${i % 7}`,
+      tags: [name],
     });
     process.stdout.write(`saved ${entry.id}\n`);
   }
