@@ -2,8 +2,8 @@ import {
   assertOpen,
   assertValidId,
   Bm25Index,
+  browseMemory,
   byCreation,
-  byImportanceThenRecency,
   type CategoryCount,
   checkCondition,
   type IClock,
@@ -15,7 +15,7 @@ import {
   memoryEntrySchema,
   type MemorySearchQuery,
   type MemorySearchResult,
-  memorySearchQuerySchema,
+  parseMemoryQuery,
   parseRecord,
   resolveMemoryDraft,
   systemClock,
@@ -90,22 +90,12 @@ export class KeyValueMemoryStore implements ILongTermMemory {
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
-    if (query?.category !== undefined) validateCategory(query.category);
-    const { text, category, tags, maxResults } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+    const parsed = parseMemoryQuery(query); // validates, and turns the filters into a predicate
     const entries = await this.entries();
-    const matches = (entry: MemoryEntry) =>
-      (category === undefined || isUnderPrefix(entry.category, category)) &&
-      (tags === undefined || tags.every((tag) => entry.tags.includes(tag)));
-    if (text !== undefined && text.trim() !== '') {
-      return this.index
-        .search(text, { filter: (id) => matches(entries.get(id)!), limit: maxResults })
-        .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));
-    }
-    return [...entries.values()]
-      .filter(matches)
-      .sort(byImportanceThenRecency)
-      .slice(0, maxResults)
-      .map((entry) => ({ entry: structuredClone(entry), score: entry.importance }));
+    if (parsed.text === undefined) return browseMemory(entries.values(), parsed);
+    return this.index
+      .search(parsed.text, { filter: (id) => parsed.matches(entries.get(id)!), limit: parsed.maxResults })
+      .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {

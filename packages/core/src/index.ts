@@ -123,7 +123,9 @@ export { byCreation, byImportanceThenRecency } from './memory/memory-order';
 export { resolveSkillDraft, skillDocumentText } from './skills/resolve-skill-draft';
 export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';
 export { byTimestamp, validateRange } from './stores/time-range';
-export { selectFeedback, selectTurns, selectWorkflowExecutions } from './stores/record-selectors';
+export { selectFeedback, selectSkillUsages, selectTurns, selectWorkflowExecutions } from './stores/record-selectors';
+export { browseMemory, type ParsedMemoryQuery, parseMemoryQuery } from './memory/memory-query';
+export { buildWorkingMemoryEntry } from './working-memory/build-working-memory-entry';
 
 // Search
 export { type Bm25Hit, Bm25Index, type Bm25SearchOptions } from './search/bm25-index';

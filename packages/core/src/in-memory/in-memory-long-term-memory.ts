@@ -1,16 +1,15 @@
 import { assertValidId } from '../ids/new-id';
 import type { ILongTermMemory, WriteCondition } from '../interfaces/long-term-memory';
 import type { IClock } from '../interfaces/clock';
-import { parseRecord } from '../schemas/parse-record';
 import {
   type CategoryCount,
   type MemoryDraft,
   type MemoryEntry,
   type MemorySearchQuery,
   type MemorySearchResult,
-  memorySearchQuerySchema,
 } from '../schemas/memory-entry';
-import { byCreation, byImportanceThenRecency } from '../memory/memory-order';
+import { byCreation } from '../memory/memory-order';
+import { browseMemory, parseMemoryQuery } from '../memory/memory-query';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import { Bm25Index } from '../search/bm25-index';
 import { memoryDocumentText } from '../search/memory-document-text';
@@ -59,21 +58,11 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
-    if (query?.category !== undefined) validateCategory(query.category);
-    const { text, category, tags, maxResults } = parseRecord(memorySearchQuerySchema, query, 'memory search');
-    const matches = (entry: MemoryEntry) =>
-      (category === undefined || isUnderPrefix(entry.category, category)) &&
-      (tags === undefined || tags.every((tag) => entry.tags.includes(tag)));
-
-    if (text !== undefined && text.trim() !== '') {
-      const hits = this.index.search(text, { filter: (id) => matches(this.entries.get(id)!), limit: maxResults });
-      return hits.map((hit) => ({ entry: structuredClone(this.entries.get(hit.id)!), score: hit.score }));
-    }
-    return [...this.entries.values()]
-      .filter(matches)
-      .sort(byImportanceThenRecency)
-      .slice(0, maxResults)
-      .map((entry) => ({ entry: structuredClone(entry), score: entry.importance }));
+    const parsed = parseMemoryQuery(query);
+    if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed);
+    return this.index
+      .search(parsed.text, { filter: (id) => parsed.matches(this.entries.get(id)!), limit: parsed.maxResults })
+      .map((hit) => ({ entry: structuredClone(this.entries.get(hit.id)!), score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {

@@ -2,11 +2,11 @@ import type { IClock } from '../interfaces/clock';
 import type { ISkillUsageStore, SkillUsageListOptions } from '../interfaces/skill-store';
 import { parseRecord } from '../schemas/parse-record';
 import { type SkillUsage, type SkillUsageDraft, skillUsageSchema } from '../schemas/skill';
-import { assertOpen, inTimeRange } from '../stores/write-condition';
+import { assertOpen } from '../stores/write-condition';
+import { selectSkillUsages } from '../stores/record-selectors';
 import { systemClock } from '../time/system-clock';
 import { validateSkillName } from '../validation/path-name';
 import type { InMemoryStoreOptions } from './in-memory-store-options';
-import { byTimestamp, validateRange } from '../stores/time-range';
 
 /** The reference `ISkillUsageStore`: usage records in an array. Nothing persists. */
 export class InMemorySkillUsageStore implements ISkillUsageStore {
@@ -28,16 +28,7 @@ export class InMemorySkillUsageStore implements ISkillUsageStore {
 
   async list(options: SkillUsageListOptions = {}): Promise<SkillUsage[]> {
     assertOpen(this.closed, 'skill usage store');
-    validateRange(options);
-    return this.usages
-      .filter(
-        (usage) =>
-          inTimeRange(usage.timestamp, options.since, options.until) &&
-          (options.skill === undefined || usage.skill === options.skill) &&
-          (options.sessionId === undefined || usage.sessionId === options.sessionId),
-      )
-      .sort(byTimestamp)
-      .map((usage) => ({ ...usage }));
+    return selectSkillUsages(this.usages, options);
   }
 
   async close(): Promise<void> {

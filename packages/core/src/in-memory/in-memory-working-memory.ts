@@ -7,14 +7,13 @@ import {
   DEFAULT_WORKING_MEMORY_TTL_MS,
   namespaceOf,
   type WorkingMemoryEntry,
-  workingMemoryEntrySchema,
   type WorkingMemorySearchQuery,
   type WorkingMemorySearchResult,
   workingMemorySearchQuerySchema,
   type WorkingMemorySetOptions,
-  workingMemorySetOptionsSchema,
 } from '../schemas/working-memory-entry';
 import { Bm25Index } from '../search/bm25-index';
+import { buildWorkingMemoryEntry } from '../working-memory/build-working-memory-entry';
 import { assertOpen } from '../stores/write-condition';
 import { systemClock } from '../time/system-clock';
 import { isUnderPrefix, validateCategory, validateWorkingMemoryKey } from '../validation/path-name';
@@ -52,22 +51,7 @@ export class InMemoryWorkingMemory implements IWorkingMemory {
 
   async set(key: string, value: string, options: WorkingMemorySetOptions = {}): Promise<WorkingMemoryEntry> {
     assertOpen(this.closed, 'working memory');
-    validateWorkingMemoryKey(key);
-    if (options?.category !== undefined) validateCategory(options.category);
-    const parsedOptions = parseRecord(workingMemorySetOptionsSchema, options, 'working-memory options');
-    const now = this.clock.now();
-    const entry = parseRecord(
-      workingMemoryEntrySchema,
-      {
-        key,
-        value,
-        storedAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + (parsedOptions.ttlMs ?? this.defaultTtlMs)).toISOString(),
-        ...(parsedOptions.category === undefined ? {} : { category: parsedOptions.category }),
-        tags: [...new Set(parsedOptions.tags ?? [])],
-      },
-      'working-memory entry',
-    );
+    const entry = buildWorkingMemoryEntry(key, value, options, this.clock, this.defaultTtlMs);
     this.dropExpired();
     this.remove(key);
     this.entries.set(key, entry);

@@ -1,8 +1,10 @@
 import type { ConversationLogReadOptions } from '../interfaces/conversation-log';
 import type { FeedbackListOptions } from '../interfaces/feedback-store';
+import type { SkillUsageListOptions } from '../interfaces/skill-store';
 import type { WorkflowLogReadOptions } from '../interfaces/workflow-log';
 import type { LoggedTurn } from '../schemas/conversation-turn';
 import type { FeedbackSignal } from '../schemas/feedback-signal';
+import type { SkillUsage } from '../schemas/skill';
 import type { WorkflowExecution } from '../schemas/workflow-execution';
 import { byTimestamp, validateRange } from './time-range';
 import { inTimeRange } from './write-condition';
@@ -51,4 +53,18 @@ export function selectWorkflowExecutions(records: readonly WorkflowExecution[], 
     )
     .sort(byTimestamp)
     .map((record) => ({ ...record }));
+}
+
+/** Applies `SkillUsageListOptions`: filters, oldest first. */
+export function selectSkillUsages(usages: readonly SkillUsage[], options: SkillUsageListOptions): SkillUsage[] {
+  validateRange(options);
+  return usages
+    .filter(
+      (usage) =>
+        inTimeRange(usage.timestamp, options.since, options.until) &&
+        (options.skill === undefined || usage.skill === options.skill) &&
+        (options.sessionId === undefined || usage.sessionId === options.sessionId),
+    )
+    .sort(byTimestamp)
+    .map((usage) => ({ ...usage }));
 }

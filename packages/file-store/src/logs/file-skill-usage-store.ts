@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import {
   assertOpen,
-  byTimestamp,
   type IClock,
   type ILogger,
-  inTimeRange,
   type ISkillUsageStore,
   parseRecord,
   silentLogger,
@@ -13,7 +11,7 @@ import {
   type SkillUsageListOptions,
   skillUsageSchema,
   systemClock,
-  validateRange,
+  selectSkillUsages,
   validateSkillName,
 } from '@reverie/core';
 import { DirectoryLock } from '../fs/directory-lock';
@@ -61,17 +59,8 @@ export class FileSkillUsageStore implements ISkillUsageStore {
 
   async list(options: SkillUsageListOptions = {}): Promise<SkillUsage[]> {
     this.assertOpen();
-    validateRange(options);
     const { records } = await this.file.read();
-    return records
-      .filter(
-        (usage) =>
-          inTimeRange(usage.timestamp, options.since, options.until) &&
-          (options.skill === undefined || usage.skill === options.skill) &&
-          (options.sessionId === undefined || usage.sessionId === options.sessionId),
-      )
-      .sort(byTimestamp)
-      .map((usage) => ({ ...usage }));
+    return selectSkillUsages(records, options);
   }
 
   async close(): Promise<void> {

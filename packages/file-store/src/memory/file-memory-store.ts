@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import {
   assertOpen,
   assertValidId,
+  browseMemory,
   Bm25Index,
   byCreation,
-  byImportanceThenRecency,
   type CategoryCount,
   checkCondition,
   DEFAULT_MIN_SIMILARITY,
@@ -18,10 +18,9 @@ import {
   type MemoryEntry,
   memoryDocumentText,
   memoryEntrySchema,
+  parseMemoryQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
-  memorySearchQuerySchema,
-  parseRecord,
   resolveMemoryDraft,
   silentLogger,
   systemClock,
@@ -127,25 +126,11 @@ export class FileMemoryStore implements ILongTermMemory {
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     this.assertOpen();
-    if (query?.category !== undefined) validateCategory(query.category);
-    const { text, category, tags, maxResults } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+    const parsed = parseMemoryQuery(query);
     const entries = await this.entries();
-    const matches = (id: string) => {
-      const entry = entries.get(id);
-      return (
-        entry !== undefined &&
-        (category === undefined || isUnderPrefix(entry.category, category)) &&
-        (tags === undefined || tags.every((tag) => entry.tags.includes(tag)))
-      );
-    };
-
-    if (text === undefined || text.trim() === '') {
-      return [...entries.values()]
-        .filter((entry) => matches(entry.id))
-        .sort(byImportanceThenRecency)
-        .slice(0, maxResults)
-        .map((entry) => ({ entry: structuredClone(entry), score: entry.importance }));
-    }
+    if (parsed.text === undefined) return browseMemory(entries.values(), parsed);
+    const matches = (id: string) => parsed.matches(entries.get(id)!);
+    const { text, maxResults } = parsed;
 
     const queryVector = await this.queryVector(text);
     if (!queryVector || !this.embeddings) {
@@ -154,7 +139,7 @@ export class FileMemoryStore implements ILongTermMemory {
         .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));
     }
     const bm25 = this.index.search(text, { filter: matches, limit: maxResults * 4 });
-    const vector = this.embeddings.similar(queryVector, matches).slice(0, maxResults * 4);
+    const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && matches(id)).slice(0, maxResults * 4);
     return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
       entry: structuredClone(entries.get(hit.id)!),
       score: hit.score,

@@ -28,7 +28,7 @@ import {
   type WorkingMemorySearchResult,
   workingMemorySearchQuerySchema,
   type WorkingMemorySetOptions,
-  workingMemorySetOptionsSchema,
+  buildWorkingMemoryEntry,
 } from '@reverie/core';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';
@@ -152,22 +152,7 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async set(key: string, value: string, options: WorkingMemorySetOptions = {}): Promise<WorkingMemoryEntry> {
     this.assertOpen();
-    validateWorkingMemoryKey(key);
-    if (options?.category !== undefined) validateCategory(options.category);
-    const parsedOptions = parseRecord(workingMemorySetOptionsSchema, options, 'working-memory options');
-    const now = this.clock.now();
-    const entry = parseRecord(
-      workingMemoryEntrySchema,
-      {
-        key,
-        value,
-        storedAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + (parsedOptions.ttlMs ?? this.defaultTtlMs)).toISOString(),
-        ...(parsedOptions.category === undefined ? {} : { category: parsedOptions.category }),
-        tags: [...new Set(parsedOptions.tags ?? [])],
-      },
-      'working-memory entry',
-    );
+    const entry = buildWorkingMemoryEntry(key, value, options, this.clock, this.defaultTtlMs);
     await this.queue.run(async () => {
       await this.ensureLoaded();
       this.dropExpired();
