@@ -1,0 +1,98 @@
+import type { EmbeddingModel, LanguageModel } from 'ai';
+import { z } from 'zod';
+import type {
+  IClock,
+  IConversationLog,
+  IFeedbackStore,
+  ILogger,
+  ILongTermMemory,
+  ISkillStore,
+  ISkillUsageStore,
+  IWorkflowLog,
+  IWorkingMemory,
+} from '@reverie/core';
+import { contextOptionsSchema } from '../context/context-options';
+import { durationSchema } from '../options/duration';
+
+/** A value that has every one of `methods`: how a custom store is recognised. */
+const implementing = <T>(what: string, methods: readonly string[]) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' && value !== null && methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'),
+    { message: `must implement ${what} (methods ${methods.join(', ')})` },
+  );
+
+const modelLike = <T>() =>
+  z.custom<T>((value) => typeof value === 'string' || (typeof value === 'object' && value !== null), {
+    message: 'must be an AI SDK model (for example openai("gpt-4.1-mini")) or a model id string',
+  });
+
+/** `createReverie(...)`: what every concern shares. */
+export const reverieConfigSchema = z
+  .object({
+    /** The agent's data directory. Created on first write; must not be a file. */
+    dataPath: z.string().min(1, 'dataPath is required: the directory where the agent keeps its memory'),
+    /** The host's language model: expands saved notes and runs the dream passes. Optional. */
+    model: modelLike<LanguageModel>().optional(),
+    /** An embedding model: turns on hybrid recall. Optional. */
+    embeddingModel: modelLike<EmbeddingModel>().optional(),
+    clock: implementing<IClock>('IClock', ['now']).optional(),
+    logger: implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error']).optional(),
+    /** Per-turn context (SPEC M11). */
+    context: contextOptionsSchema.default({ recallResults: 8, firstTurnFallback: 5, replayTurns: 20 }),
+  })
+  .strict();
+
+export const memoryOptionsSchema = z
+  .object({
+    /** Replace the file store with any ILongTermMemory. */
+    store: implementing<ILongTermMemory>('ILongTermMemory', ['get', 'save', 'delete', 'search', 'list', 'listCategories', 'close']).optional(),
+    /** Hybrid recall: vector hits under this cosine similarity are ignored (default 0.5). */
+    minSimilarity: z.number().min(0).max(1).default(0.5),
+    /** A search waits this long for its query embedding before ranking by BM25 alone (default 2s). */
+    queryEmbeddingTimeout: durationSchema.default(2000),
+    /** save_memory expands notes into focused entries in the background when a model is set. */
+    expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
+  })
+  .strict();
+
+export const workingMemoryOptionsSchema = z
+  .object({
+    store: implementing<IWorkingMemory>('IWorkingMemory', ['set', 'get', 'delete', 'list', 'search', 'sweep', 'close']).optional(),
+    /** TTL of an entry saved without one (default "5m"). */
+    defaultTtl: durationSchema
+      .refine((ms) => ms > 0, 'defaultTtl must be positive')
+      .default(5 * 60_000),
+    /** Entries per namespace before the oldest is evicted (default 50). */
+    maxEntriesPerNamespace: z.number().int().positive().default(50),
+    /** How often expired entries are swept from disk (default "1h"; 0 turns it off). */
+    sweepInterval: durationSchema.default(60 * 60_000),
+  })
+  .strict();
+
+export const skillOptionsSchema = z
+  .object({
+    store: implementing<ISkillStore>('ISkillStore', ['get', 'save', 'delete', 'list', 'search', 'close']).optional(),
+    usageStore: implementing<ISkillUsageStore>('ISkillUsageStore', ['record', 'list', 'close']).optional(),
+  })
+  .strict();
+
+export const conversationLogOptionsSchema = z
+  .object({ store: implementing<IConversationLog>('IConversationLog', ['append', 'read', 'clear', 'close']).optional() })
+  .strict();
+
+export const feedbackOptionsSchema = z
+  .object({ store: implementing<IFeedbackStore>('IFeedbackStore', ['record', 'list', 'close']).optional() })
+  .strict();
+
+export const workflowLogOptionsSchema = z
+  .object({ store: implementing<IWorkflowLog>('IWorkflowLog', ['append', 'read', 'clear', 'close']).optional() })
+  .strict();
+
+export type ReverieConfig = z.input<typeof reverieConfigSchema>;
+export type MemoryOptions = z.input<typeof memoryOptionsSchema>;
+export type WorkingMemoryOptions = z.input<typeof workingMemoryOptionsSchema>;
+export type SkillOptions = z.input<typeof skillOptionsSchema>;
+export type ConversationLogOptions = z.input<typeof conversationLogOptionsSchema>;
+export type FeedbackOptions = z.input<typeof feedbackOptionsSchema>;
+export type WorkflowLogOptions = z.input<typeof workflowLogOptionsSchema>;

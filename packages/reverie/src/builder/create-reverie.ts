@@ -1,0 +1,291 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { wrapLanguageModel } from 'ai';
+import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
+import { z } from 'zod';
+import {
+  type IClock,
+  type IConversationLog,
+  type IFeedbackStore,
+  type ILogger,
+  type ILongTermMemory,
+  type ISkillStore,
+  type ISkillUsageStore,
+  type IWorkflowLog,
+  type IWorkingMemory,
+  ReverieValidationError,
+  silentLogger,
+  systemClock,
+  TOKENS,
+} from '@reverie/core';
+import {
+  aiSdkEmbedder,
+  FileConversationLog,
+  FileFeedbackStore,
+  FileMemoryStore,
+  FileSkillStore,
+  FileSkillUsageStore,
+  FileWorkflowLog,
+  FileWorkingMemory,
+} from '@reverie/file-store';
+import { ActivityTracker } from '../activity/activity-tracker';
+import { ConversationMemory } from '../conversation/conversation-memory';
+import { TurnContextBuilder } from '../context/turn-context-builder';
+import { RUNTIME_TOKENS } from '../di/runtime-tokens';
+import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
+import { planDreamPasses } from '../dreaming/dream-pass-catalog';
+import { AgentTools } from '../tools/agent-tools';
+import {
+  type ConversationLogOptions,
+  conversationLogOptionsSchema,
+  type FeedbackOptions,
+  feedbackOptionsSchema,
+  type MemoryOptions,
+  memoryOptionsSchema,
+  type ReverieConfig,
+  reverieConfigSchema,
+  type SkillOptions,
+  skillOptionsSchema,
+  type WorkflowLogOptions,
+  workflowLogOptionsSchema,
+  type WorkingMemoryOptions,
+  workingMemoryOptionsSchema,
+} from './builder-options';
+import type { Reverie, WrappableModel } from './reverie';
+
+type Concern = 'memory' | 'workingMemory' | 'skills' | 'conversationLog' | 'feedback' | 'workflowLog' | 'dreaming';
+
+const CONCERN_SCHEMAS = {
+  memory: ['withMemory', memoryOptionsSchema],
+  workingMemory: ['withWorkingMemory', workingMemoryOptionsSchema],
+  skills: ['withSkills', skillOptionsSchema],
+  conversationLog: ['withConversationLog', conversationLogOptionsSchema],
+  feedback: ['withFeedback', feedbackOptionsSchema],
+  workflowLog: ['withWorkflowLog', workflowLogOptionsSchema],
+  dreaming: ['withDreaming', dreamingOptionsSchema],
+} as const satisfies Record<Concern, readonly [string, z.ZodType]>;
+
+/**
+ * Starts a Reverie instance for one agent. Chain the concerns you want and call `.build()`:
+ *
+ * ```ts
+ * const reverie = createReverie({ dataPath: './.reverie', model })
+ *   .withMemory()
+ *   .withWorkingMemory()
+ *   .withConversationLog()
+ *   .build();
+ * ```
+ *
+ * Nothing is validated or created until `.build()`, which checks every option at once.
+ */
+export function createReverie(config: ReverieConfig): ReverieBuilder {
+  return new ReverieBuilder(config);
+}
+
+export class ReverieBuilder {
+  private readonly concerns = new Map<Concern, unknown>();
+  private readonly overrides = new Map<symbol, unknown>();
+
+  constructor(private readonly config: ReverieConfig) {}
+
+  /** Long-term memory (SPEC M1–M6): the file store unless `store` or `.use()` replaces it. */
+  withMemory(options: MemoryOptions = {}): this {
+    return this.enable('memory', options);
+  }
+
+  /** Working memory (SPEC M7, M8) with TTLs and namespaces. */
+  withWorkingMemory(options: WorkingMemoryOptions = {}): this {
+    return this.enable('workingMemory', options);
+  }
+
+  /** The skill store and the skill usage store (SPEC M13). */
+  withSkills(options: SkillOptions = {}): this {
+    return this.enable('skills', options);
+  }
+
+  /** The persistent conversation log the dream cycle reads (SPEC M10). */
+  withConversationLog(options: ConversationLogOptions = {}): this {
+    return this.enable('conversationLog', options);
+  }
+
+  /** Feedback signals (SPEC M12). */
+  withFeedback(options: FeedbackOptions = {}): this {
+    return this.enable('feedback', options);
+  }
+
+  /** Workflow execution records (SPEC D12). */
+  withWorkflowLog(options: WorkflowLogOptions = {}): this {
+    return this.enable('workflowLog', options);
+  }
+
+  /** The dream cycle (SPEC D1–D18). Options, or a function that edits the defaults. */
+  withDreaming(options: DreamingOptionsInput | ((defaults: DreamingOptions) => DreamingOptionsInput) = {}): this {
+    return this.enable('dreaming', typeof options === 'function' ? options(dreamingOptionsSchema.parse({})) : options);
+  }
+
+  /** Replaces the implementation behind a token, e.g. `.use(TOKENS.LongTermMemory, myStore)`. */
+  use<T>(token: symbol, implementation: T): this {
+    if (typeof token !== 'symbol') {
+      throw new ReverieValidationError('INVALID_OPTIONS', 'use(token, implementation) needs a token from TOKENS, such as TOKENS.LongTermMemory.');
+    }
+    this.overrides.set(token, implementation);
+    return this;
+  }
+
+  /** Validates every option, wires the services in a container of their own, returns the instance. */
+  build(): Reverie {
+    const problems: string[] = [];
+    const parse = <S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> | undefined => {
+      const result = schema.safeParse(value);
+      if (result.success) return result.data;
+      problems.push(
+        ...result.error.issues.map((issue) => `${[where, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`),
+      );
+      return undefined;
+    };
+    const config = parse(reverieConfigSchema, this.config, 'createReverie');
+    const parsed = new Map<Concern, unknown>();
+    for (const [concern, raw] of this.concerns) {
+      const [method, schema] = CONCERN_SCHEMAS[concern];
+      parsed.set(concern, parse(schema as z.ZodType, raw, method));
+    }
+    if (config) checkDataPath(config.dataPath, problems);
+    if (!config || problems.length > 0) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
+    }
+    return assemble(
+      { ...config, dataPath: resolve(config.dataPath) },
+      parsed as Map<Concern, never>,
+      this.overrides,
+    );
+  }
+
+  private enable(concern: Concern, options: unknown): this {
+    this.concerns.set(concern, options);
+    return this;
+  }
+}
+
+function checkDataPath(dataPath: string, problems: string[]): void {
+  try {
+    if (!statSync(dataPath).isDirectory()) problems.push(`createReverie.dataPath: ${dataPath} exists and is not a directory`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      problems.push(`createReverie.dataPath: cannot use ${dataPath} (${(error as Error).message})`);
+    }
+  }
+}
+
+interface ParsedConcerns {
+  memory?: z.output<typeof memoryOptionsSchema>;
+  workingMemory?: z.output<typeof workingMemoryOptionsSchema>;
+  skills?: z.output<typeof skillOptionsSchema>;
+  conversationLog?: z.output<typeof conversationLogOptionsSchema>;
+  feedback?: z.output<typeof feedbackOptionsSchema>;
+  workflowLog?: z.output<typeof workflowLogOptionsSchema>;
+  dreaming?: DreamingOptions;
+}
+
+function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>): Reverie {
+  const options = Object.fromEntries(concerns) as ParsedConcerns;
+  const container: DependencyContainer = rootContainer.createChildContainer();
+  const clock: IClock = config.clock ?? systemClock;
+  const logger: ILogger = config.logger ?? silentLogger;
+  const { dataPath } = config;
+  const owned: Array<{ close(): Promise<void> }> = [];
+  const own = <T extends { close(): Promise<void> }>(store: T): T => {
+    owned.push(store);
+    return store;
+  };
+
+  container.register(TOKENS.Clock, { useValue: clock });
+  container.register(TOKENS.Logger, { useValue: logger });
+  if (config.model !== undefined) container.register(RUNTIME_TOKENS.LanguageModel, { useValue: config.model });
+  if (config.embeddingModel !== undefined) container.register(TOKENS.Embedder, { useValue: aiSdkEmbedder(config.embeddingModel) });
+  container.register(RUNTIME_TOKENS.ActivityTracker, { useValue: new ActivityTracker(clock) });
+
+  // A store comes from `.use()` first, then the concern's `store` option, then the file default.
+  const provide = <T>(token: symbol, enabled: boolean, given: T | undefined, makeDefault: (c: DependencyContainer) => T & { close(): Promise<void> }) => {
+    if (overrides.has(token)) container.register(token, { useValue: overrides.get(token) });
+    else if (given !== undefined) container.register(token, { useValue: given });
+    else if (enabled) container.register(token, { useFactory: instanceCachingFactory((c) => own(makeDefault(c))) });
+  };
+  const embedder = (c: DependencyContainer) => (c.isRegistered(TOKENS.Embedder) ? c.resolve<never>(TOKENS.Embedder) : undefined);
+
+  provide<ILongTermMemory>(TOKENS.LongTermMemory, !!options.memory, options.memory?.store, (c) => {
+    const found = embedder(c);
+    return new FileMemoryStore({
+      dataPath,
+      clock,
+      logger,
+      ...(found ? { embedder: found } : {}),
+      minSimilarity: options.memory!.minSimilarity,
+      queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
+    });
+  });
+  provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, () =>
+    new FileWorkingMemory({
+      dataPath,
+      clock,
+      logger,
+      defaultTtlMs: options.workingMemory!.defaultTtl,
+      maxEntriesPerNamespace: options.workingMemory!.maxEntriesPerNamespace,
+      sweepIntervalMs: options.workingMemory!.sweepInterval,
+    }),
+  );
+  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, () => new FileSkillStore({ dataPath, clock, logger }));
+  provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => new FileSkillUsageStore({ dataPath, clock, logger }));
+  provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => new FileConversationLog({ dataPath, clock, logger }));
+  provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => new FileFeedbackStore({ dataPath, clock, logger }));
+  provide<IWorkflowLog>(TOKENS.WorkflowLog, !!options.workflowLog, options.workflowLog?.store, () => new FileWorkflowLog({ dataPath, clock, logger }));
+  for (const [token, implementation] of overrides) {
+    if (!container.isRegistered(token)) container.register(token, { useValue: implementation });
+  }
+
+  const optional = <T>(token: symbol): T | undefined => (container.isRegistered(token) ? container.resolve<T>(token) : undefined);
+  const memory = optional<ILongTermMemory>(TOKENS.LongTermMemory);
+  const workingMemory = optional<IWorkingMemory>(TOKENS.WorkingMemory);
+  const conversationLog = optional<IConversationLog>(TOKENS.ConversationLog);
+  const model = optional<never>(RUNTIME_TOKENS.LanguageModel);
+  const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
+
+  const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
+  container.register(RUNTIME_TOKENS.ConversationMemory, { useValue: conversation });
+  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context });
+  const tools = new AgentTools({
+    memory,
+    workingMemory,
+    logger,
+    ...(model ? { model } : {}),
+    expansion: { enabled: options.memory?.expansion.enabled ?? true },
+  });
+  const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
+  let closed = false;
+
+  return {
+    memory,
+    workingMemory,
+    skills: optional<ISkillStore>(TOKENS.SkillStore),
+    skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),
+    conversationLog,
+    feedback: optional<IFeedbackStore>(TOKENS.FeedbackStore),
+    workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
+    dataPath,
+    context,
+    conversation,
+    tools,
+    activity,
+    trackActivity: (wrapped: WrappableModel) => wrapLanguageModel({ model: wrapped, middleware: activity.middleware() }),
+    dreams: {
+      configured: options.dreaming !== undefined,
+      options: dreamingOptions,
+      plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions),
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await tools.idle();
+      await Promise.all(owned.map((store) => store.close()));
+    },
+  };
+}

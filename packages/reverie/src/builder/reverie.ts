@@ -1,0 +1,56 @@
+import type { wrapLanguageModel } from 'ai';
+import type {
+  IConversationLog,
+  IFeedbackStore,
+  ILongTermMemory,
+  ISkillStore,
+  ISkillUsageStore,
+  IWorkflowLog,
+  IWorkingMemory,
+} from '@reverie/core';
+import type { ActivityTracker } from '../activity/activity-tracker';
+import type { ConversationMemory } from '../conversation/conversation-memory';
+import type { TurnContextBuilder } from '../context/turn-context-builder';
+import type { DreamingOptions } from '../dreaming/dream-options';
+import type { DreamPassPlan } from '../dreaming/dream-pass-catalog';
+import type { AgentTools } from '../tools/agent-tools';
+
+/** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
+export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
+
+/** What `.build()` returns: the stores, the per-turn context, the tools, and lifecycle. */
+export interface Reverie {
+  /** Long-term memory, when `.withMemory()` or `.use(TOKENS.LongTermMemory, …)` registered one. */
+  readonly memory: ILongTermMemory | undefined;
+  readonly workingMemory: IWorkingMemory | undefined;
+  readonly skills: ISkillStore | undefined;
+  readonly skillUsage: ISkillUsageStore | undefined;
+  readonly conversationLog: IConversationLog | undefined;
+  readonly feedback: IFeedbackStore | undefined;
+  readonly workflowLog: IWorkflowLog | undefined;
+  /** The absolute data directory. */
+  readonly dataPath: string;
+  /** Per-turn context: `forTurn(...)` before each model call, `recordReply(...)` after. */
+  readonly context: TurnContextBuilder;
+  /** Turns of each session kept in process memory (SPEC M9). */
+  readonly conversation: ConversationMemory;
+  /** The agent's tools: `tools.memory()`, `tools.workingMemory({ namespace })`. */
+  readonly tools: AgentTools;
+  /** Whether the user is being served right now (SPEC D1). */
+  readonly activity: ActivityTracker;
+  /** Wraps the host's model so every call marks the user active while it runs. */
+  trackActivity(model: WrappableModel): WrappableModel;
+  /** The dream cycle as configured by `.withDreaming()`. */
+  readonly dreams: ReverieDreams;
+  /** Stops background work, waits for queued writes, and closes the stores it created. */
+  close(): Promise<void>;
+}
+
+export interface ReverieDreams {
+  /** True when `.withDreaming()` was called. */
+  readonly configured: boolean;
+  /** The validated dreaming options (defaults when not configured). */
+  readonly options: DreamingOptions;
+  /** Which passes a cycle would run with the registered services, and why others are skipped. */
+  plan(): DreamPassPlan[];
+}

@@ -1,0 +1,363 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  InMemoryConversationLog,
+  InMemoryLongTermMemory,
+  InMemoryWorkingMemory,
+  isReverieError,
+  ManualClock,
+  RecordingLogger,
+} from '@reverie/core';
+import { ConversationMemory } from '../conversation/conversation-memory';
+import { type ContextOptions, contextOptionsSchema } from './context-options';
+import { INVENTORY_TITLES, RECALL_HEADER } from './render-context';
+import { type TurnContext, TurnContextBuilder, type TurnInput } from './turn-context-builder';
+
+const MINUTE = 60_000;
+
+interface Setup {
+  clock: ManualClock;
+  memory: InMemoryLongTermMemory;
+  workingMemory: InMemoryWorkingMemory;
+  conversation: ConversationMemory;
+  log: InMemoryConversationLog;
+  builder: TurnContextBuilder;
+}
+
+function setup(config: { memory?: boolean; workingMemory?: boolean; options?: Partial<ContextOptions> } = {}): Setup {
+  const clock = new ManualClock('2026-03-01T09:00:00.000Z');
+  const logger = new RecordingLogger();
+  const memory = new InMemoryLongTermMemory({ clock });
+  const workingMemory = new InMemoryWorkingMemory({ clock });
+  const log = new InMemoryConversationLog({ clock });
+  const conversation = new ConversationMemory({ clock, logger, log });
+  const builder = new TurnContextBuilder({
+    memory: config.memory === false ? undefined : memory,
+    workingMemory: config.workingMemory === false ? undefined : workingMemory,
+    conversation,
+    clock,
+    logger,
+    options: contextOptionsSchema.parse(config.options ?? {}),
+  });
+  return { clock, memory, workingMemory, conversation, log, builder };
+}
+
+/** The ids listed in the recall message, in order. */
+function recalledIds(context: TurnContext): string[] {
+  const recall = context.system.find((section) => section.startsWith(RECALL_HEADER));
+  if (!recall) return [];
+  return recall
+    .split('\n')
+    .slice(1)
+    .map((line) => /^- \[([0-9a-f]{12})\]/.exec(line)![1]!);
+}
+
+function section(context: TurnContext, title: string): string | undefined {
+  return context.system.find((text) => text.startsWith(title));
+}
+
+async function expectInvalidInput(promise: Promise<unknown>, field: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(isReverieError(error, 'INVALID_INPUT'), `expected INVALID_INPUT, got ${String(error)}`).toBe(true);
+  expect((error as Error).message).toContain(field);
+}
+
+describe('TurnContextBuilder: long-term memory recall', () => {
+  let s: Setup;
+  beforeEach(() => {
+    s = setup();
+  });
+
+  it('injects the top 8 matches, best first, as one system message', async () => {
+    const best = await s.memory.save({ content: 'Deploy the kubernetes cluster with helm; kubernetes deploy runs nightly', category: 'project-context/infra' });
+    for (let i = 0; i < 10; i += 1) await s.memory.save({ content: `Note ${i} about kubernetes and many other unrelated words to dilute it` });
+    const unrelated = await s.memory.save({ content: 'User lives in Chicago', category: 'user-preferences/timezone' });
+
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'how do we deploy kubernetes?' });
+
+    expect(context.injectedIds).toHaveLength(8);
+    expect(context.injectedIds[0]).toBe(best.id);
+    expect(context.injectedIds).not.toContain(unrelated.id);
+    const expected = (await s.memory.search({ text: 'how do we deploy kubernetes?', maxResults: 8 })).map((hit) => hit.entry.id);
+    expect(context.injectedIds).toEqual(expected);
+    expect(recalledIds(context)).toEqual(expected);
+    expect(context.system).toHaveLength(1);
+    expect(context.system[0]!.split('\n')[1]).toBe(
+      `- [${best.id}] (project-context/infra): Deploy the kubernetes cluster with helm; kubernetes deploy runs nightly`,
+    );
+    expect(context.systemPrompt).toBe(context.system.join('\n\n'));
+    expect(context.messages.some((message) => message.role === 'system')).toBe(false);
+  });
+
+  it('honours a custom recallResults', async () => {
+    const small = setup({ options: { recallResults: 3 } });
+    for (let i = 0; i < 6; i += 1) await small.memory.save({ content: `Invoice rule number ${i}` });
+    const context = await small.builder.forTurn({ sessionId: 's1', message: 'invoice' });
+    expect(context.injectedIds).toHaveLength(3);
+  });
+
+  it('injects an entry once per session, and again in another session', async () => {
+    const timezone = await s.memory.save({ content: 'User is in Chicago, timezone America/Chicago', category: 'user-preferences/timezone' });
+
+    const first = await s.builder.forTurn({ sessionId: 's1', message: 'what is my timezone?' });
+    expect(first.injectedIds).toEqual([timezone.id]);
+
+    const again = await s.builder.forTurn({ sessionId: 's1', message: 'remind me of my timezone' });
+    expect(again.injectedIds).toEqual([]);
+    expect(again.system.some((text) => text.startsWith(RECALL_HEADER))).toBe(false);
+
+    const weather = await s.memory.save({ content: 'Timezone changes twice a year for daylight saving' });
+    const third = await s.builder.forTurn({ sessionId: 's1', message: 'timezone' });
+    expect(third.injectedIds).toEqual([weather.id]);
+
+    const other = await s.builder.forTurn({ sessionId: 's2', message: 'what is my timezone?' });
+    expect(other.injectedIds).toContain(timezone.id);
+  });
+
+  it('forgets what a session was shown when the session ends', async () => {
+    const entry = await s.memory.save({ content: 'The staging database is postgres 16' });
+    expect((await s.builder.forTurn({ sessionId: 's1', message: 'staging database' })).injectedIds).toEqual([entry.id]);
+    s.builder.endSession('s1');
+    expect(s.conversation.size('s1')).toBe(0);
+    expect((await s.builder.forTurn({ sessionId: 's1', message: 'staging database' })).injectedIds).toEqual([entry.id]);
+  });
+
+  it('on the first turn with no match, browses up to 5 entries; later turns do not', async () => {
+    const saved = [];
+    for (let i = 0; i < 7; i += 1) saved.push(await s.memory.save({ content: `Fact number ${i} about gardening`, importance: 0.1 * (i + 1) }));
+
+    const first = await s.builder.forTurn({ sessionId: 's1', message: 'hello there' });
+    const byImportance = [...saved].reverse().slice(0, 5).map((entry) => entry.id);
+    expect(first.injectedIds).toEqual(byImportance);
+
+    const second = await s.builder.forTurn({ sessionId: 's1', message: 'good morning' });
+    expect(second.injectedIds).toEqual([]);
+    expect(second.system).toEqual([]);
+  });
+
+  it('does not browse on the first turn when something matched', async () => {
+    for (let i = 0; i < 6; i += 1) await s.memory.save({ content: `Fact number ${i} about gardening` });
+    const match = await s.memory.save({ content: 'The invoice run happens on Fridays' });
+    const first = await s.builder.forTurn({ sessionId: 's1', message: 'when is the invoice run?' });
+    expect(first.injectedIds).toEqual([match.id]);
+  });
+
+  it('does not browse once the session has turns, even with nothing injected yet', async () => {
+    await s.memory.save({ content: 'Fact about gardening' });
+    await s.builder.recordReply('s1', 'Welcome back.');
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'hello there' });
+    expect(context.injectedIds).toEqual([]);
+  });
+
+  it('honours firstTurnFallback: 0', async () => {
+    const none = setup({ options: { firstTurnFallback: 0 } });
+    await none.memory.save({ content: 'Fact about gardening' });
+    expect((await none.builder.forTurn({ sessionId: 's1', message: 'hello there' })).injectedIds).toEqual([]);
+  });
+
+  it('never injects _system entries, and they do not crowd out other matches', async () => {
+    for (let i = 0; i < 9; i += 1) {
+      await s.memory.save({ content: `Dream run ${i} consolidated deploy notes: deploy deploy deploy`, category: `_system/dreams/run-${i}` });
+    }
+    await s.memory.save({ content: 'Ledger of the deploy pass', category: '_system' });
+    const plain = await s.memory.save({ content: 'We deploy on Tuesdays and tidy the notes afterwards', category: 'project-context/release' });
+
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'deploy' });
+    expect(context.injectedIds).toEqual([plain.id]);
+    expect(context.system.join('\n')).not.toContain('_system');
+  });
+
+  it('never injects _system entries through the first-turn browse', async () => {
+    await s.memory.save({ content: 'Dream summary', category: '_system/dreams', importance: 1 });
+    const plain = await s.memory.save({ content: 'User prefers metric units', importance: 0.2 });
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'hello there' });
+    expect(context.injectedIds).toEqual([plain.id]);
+  });
+});
+
+describe('TurnContextBuilder: working memory', () => {
+  let s: Setup;
+  beforeEach(async () => {
+    s = setup();
+    await s.workingMemory.set('session/s1/emails_inbox', 'TOP-SECRET-INBOX-VALUE', { category: 'email', tags: ['inbox', 'unread'] });
+    await s.workingMemory.set('session/s1/draft_reply', 'TOP-SECRET-DRAFT-VALUE', { ttlMs: 3 * MINUTE });
+    await s.workingMemory.set('session/s2/other', 'OTHER-SESSION-VALUE');
+    await s.workingMemory.set('patrol/heartbeat/latest-briefing', 'PATROL-VALUE', { ttlMs: 5 * 60 * MINUTE, category: 'patrol-finding' });
+    await s.workingMemory.set('patrol/inbox-watch/alerts', 'PATROL-ALERT-VALUE', { ttlMs: 60 * MINUTE, tags: ['urgent'] });
+    await s.workingMemory.set('subagent/t1b2c3/research-index', 'OUTLINE-VALUE', { ttlMs: 30 * MINUTE });
+    await s.workingMemory.set('subagent/t1b2c3/chunk-1', 'CHUNK-VALUE', { ttlMs: 30 * MINUTE });
+    s.clock.advance(28_000);
+  });
+
+  it('lists the own namespace with expiry, category and tags, never values', async () => {
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'check my inbox' });
+    expect(section(context, INVENTORY_TITLES.own)!.split('\n')).toEqual([
+      INVENTORY_TITLES.own,
+      '- session/s1/draft_reply: expires in 2m32s',
+      '- session/s1/emails_inbox: expires in 4m32s, category: email, tags: inbox, unread',
+    ]);
+    const everything = JSON.stringify(context);
+    for (const value of ['TOP-SECRET-INBOX-VALUE', 'TOP-SECRET-DRAFT-VALUE', 'PATROL-VALUE', 'OUTLINE-VALUE', 'CHUNK-VALUE']) {
+      expect(everything).not.toContain(value);
+    }
+    expect(everything).not.toContain('session/s2/other');
+  });
+
+  it('shows patrol findings and only the -index keys of subagent research on user turns', async () => {
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'anything new?' });
+    expect(context.system).toHaveLength(3);
+    expect(context.system[0]).toMatch(/^Your working memory/);
+    expect(context.system[1]!.split('\n')).toEqual([
+      INVENTORY_TITLES.patrol,
+      '- patrol/heartbeat/latest-briefing: expires in 4h59m, category: patrol-finding',
+      '- patrol/inbox-watch/alerts: expires in 59m32s, tags: urgent',
+    ]);
+    expect(context.system[2]!.split('\n')).toEqual([INVENTORY_TITLES.subagent, '- subagent/t1b2c3/research-index: expires in 29m32s']);
+    expect(context.system.join('\n')).not.toContain('chunk-1');
+  });
+
+  it('shows a patrol turn only its own namespace', async () => {
+    const context = await s.builder.forTurn({ sessionId: 'patrol-run-1', message: 'run the heartbeat', kind: 'patrol', namespace: 'patrol/heartbeat' });
+    expect(context.system).toEqual([
+      [INVENTORY_TITLES.own, '- patrol/heartbeat/latest-briefing: expires in 4h59m, category: patrol-finding'].join('\n'),
+    ]);
+    const text = context.system.join('\n');
+    expect(text).not.toContain('inbox-watch');
+    expect(text).not.toContain('subagent/');
+    expect(text).not.toContain('session/');
+  });
+
+  it('shows a subagent turn only its own namespace', async () => {
+    const context = await s.builder.forTurn({ sessionId: 'sub-1', message: 'research', kind: 'subagent', namespace: 'subagent/t1b2c3' });
+    expect(context.system).toEqual([
+      [INVENTORY_TITLES.own, '- subagent/t1b2c3/chunk-1: expires in 29m32s', '- subagent/t1b2c3/research-index: expires in 29m32s'].join('\n'),
+    ]);
+  });
+
+  it('leaves out sections that have no entries', async () => {
+    const context = await s.builder.forTurn({ sessionId: 'empty', message: 'hi', kind: 'patrol', namespace: 'patrol/nothing-here' });
+    expect(context.system).toEqual([]);
+  });
+
+  it('measures expiry with the injected clock', async () => {
+    s.clock.advance(2 * MINUTE);
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'inbox' });
+    expect(section(context, INVENTORY_TITLES.own)).toContain('- session/s1/emails_inbox: expires in 2m32s');
+    expect(section(context, INVENTORY_TITLES.own)).toContain('- session/s1/draft_reply: expires in 32s');
+  });
+});
+
+describe('TurnContextBuilder: input validation', () => {
+  let s: Setup;
+  beforeEach(() => {
+    s = setup();
+  });
+
+  it('requires a namespace for patrol and subagent turns', async () => {
+    await expectInvalidInput(s.builder.forTurn({ sessionId: 'p1', message: 'go', kind: 'patrol' }), 'namespace');
+    await expectInvalidInput(s.builder.forTurn({ sessionId: 'p1', message: 'go', kind: 'subagent' }), 'namespace');
+  });
+
+  it.each([
+    ['patrol', 'patrol/heartbeat/extra'],
+    ['patrol', 'patrol'],
+    ['patrol', 'session/p1'],
+    ['subagent', 'patrol/heartbeat'],
+    ['user', 'session/a:b'],
+    ['user', 'patrol/heartbeat'],
+  ] as const)('refuses a %s turn with namespace %j', async (kind, namespace) => {
+    await expectInvalidInput(s.builder.forTurn({ sessionId: 'p1', message: 'go', kind, namespace }), 'namespace');
+  });
+
+  it.each([
+    { what: 'an empty sessionId', input: { sessionId: '', message: 'hi' }, field: 'sessionId' },
+    { what: 'a sessionId of 201 characters', input: { sessionId: 'x'.repeat(201), message: 'hi' }, field: 'sessionId' },
+    { what: 'a message over 1,000,000 characters', input: { sessionId: 's1', message: 'x'.repeat(1_000_001) }, field: 'message' },
+    { what: 'a message that is not a string', input: { sessionId: 's1', message: 42 }, field: 'message' },
+    { what: 'an unknown kind', input: { sessionId: 's1', message: 'hi', kind: 'admin' }, field: 'kind' },
+  ])('refuses $what', async ({ input, field }) => {
+    await expectInvalidInput(s.builder.forTurn(input as unknown as TurnInput), field);
+  });
+
+  it('refuses a session id that cannot name the default namespace when working memory is on', async () => {
+    await expectInvalidInput(s.builder.forTurn({ sessionId: 'user:42', message: 'hi' }), 'sessionId');
+    const context = await s.builder.forTurn({ sessionId: 'user:42', message: 'hi', namespace: 'session/user-42' });
+    expect(context.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });
+    const withoutWorkingMemory = setup({ workingMemory: false });
+    await expect(withoutWorkingMemory.builder.forTurn({ sessionId: 'user:42', message: 'hi' })).resolves.toBeDefined();
+  });
+
+  it('records nothing for refused input', async () => {
+    await expectInvalidInput(s.builder.forTurn({ sessionId: 'p1', message: 'go', kind: 'patrol' }), 'namespace');
+    expect(s.conversation.size('p1')).toBe(0);
+    await expectInvalidInput(s.builder.recordReply('', 'reply'), 'sessionId');
+  });
+});
+
+describe('TurnContextBuilder: conversation', () => {
+  it('replays the last 20 turns before the new message, then records it', async () => {
+    const s = setup();
+    for (let i = 0; i < 25; i += 1) await s.conversation.record('s1', i % 2 === 0 ? 'user' : 'assistant', `turn ${i}`);
+
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'the new message' });
+
+    expect(context.system).toEqual([]);
+    expect(context.messages).toHaveLength(21);
+    expect(context.messages.slice(0, 20)).toEqual(
+      Array.from({ length: 20 }, (_, n) => ({ role: (n + 5) % 2 === 0 ? 'user' : 'assistant', content: `turn ${n + 5}` })),
+    );
+    expect(context.messages[20]).toEqual({ role: 'user', content: 'the new message' });
+    expect(s.conversation.size('s1')).toBe(26);
+    expect(s.conversation.recent('s1', 1)[0]).toMatchObject({ role: 'user', content: 'the new message' });
+  });
+
+  it('keeps the context in systemPrompt and the replay, then the message, in messages', async () => {
+    const s = setup();
+    await s.builder.forTurn({ sessionId: 's1', message: 'hello' });
+    await s.builder.recordReply('s1', 'Hi! How can I help?');
+    await s.memory.save({ content: 'Billing runs on the first of the month' });
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'when does billing run?' });
+    expect(context.systemPrompt).toContain('Billing runs on the first of the month');
+    expect(context.messages).toEqual([
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'Hi! How can I help?' },
+      { role: 'user', content: 'when does billing run?' },
+    ]);
+  });
+
+  it('logs user turns and replies, but not ephemeral replies', async () => {
+    const s = setup();
+    await s.builder.forTurn({ sessionId: 's1', message: 'hello' });
+    await s.builder.recordReply('s1', 'Hi there.');
+    await s.builder.recordReply('dream-1', 'Dream output that must not be digested', { ephemeral: true });
+
+    const logged = await s.log.read();
+    expect(logged.map((turn) => [turn.sessionId, turn.role, turn.content])).toEqual([
+      ['s1', 'user', 'hello'],
+      ['s1', 'assistant', 'Hi there.'],
+    ]);
+    expect(s.conversation.size('dream-1')).toBe(1);
+  });
+});
+
+describe('TurnContextBuilder: without memory services', () => {
+  it('returns only the replay and the message', async () => {
+    const s = setup({ memory: false, workingMemory: false });
+    await s.memory.save({ content: 'Would be recalled if memory were configured' });
+    await s.workingMemory.set('session/s1/notes', 'value');
+    await s.workingMemory.set('patrol/heartbeat/latest', 'value');
+
+    const first = await s.builder.forTurn({ sessionId: 's1', message: 'recalled memory notes' });
+    expect(first).toEqual({ system: [], systemPrompt: '', messages: [{ role: 'user', content: 'recalled memory notes' }], injectedIds: [] });
+
+    await s.builder.recordReply('s1', 'ok');
+    const second = await s.builder.forTurn({ sessionId: 's1', message: 'again' });
+    expect(second.messages).toEqual([
+      { role: 'user', content: 'recalled memory notes' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'again' },
+    ]);
+  });
+});

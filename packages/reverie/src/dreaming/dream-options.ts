@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { durationSchema } from '../options/duration';
+
+const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
+
+/** SPEC D14: the dream cycle's options, validated with defaults. */
+export const dreamingOptionsSchema = z
+  .object({
+    /** Master switch of the scheduled cycle (default true). */
+    enabled: z.boolean().default(true),
+    /** Wait after start before the first cycle: ms or a string like "5m" (default 5 minutes). */
+    initialDelay: durationSchema.default(5 * 60_000),
+    /** Time between cycles: ms or a string like "4h" (default 4 hours). */
+    interval: durationSchema.default(4 * 60 * 60_000),
+    /** D8: create skills from requests that recur across sessions. */
+    skillGap: switchSchema.default({ enabled: true }),
+    /** D11: infer durable preferences from the conversation log. */
+    preferenceInference: switchSchema.default({ enabled: true }),
+    /** D12: learn from recurring workflow failures. */
+    workflowFailureAnalysis: switchSchema.default({ enabled: true }),
+  })
+  .strict();
+export type DreamingOptions = z.output<typeof dreamingOptionsSchema>;
+export type DreamingOptionsInput = z.input<typeof dreamingOptionsSchema>;

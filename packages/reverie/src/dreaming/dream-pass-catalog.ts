@@ -1,0 +1,94 @@
+import { TOKENS } from '@reverie/core';
+import type { DreamingOptions } from './dream-options';
+
+export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';
+
+export interface DreamPassDescriptor {
+  /** The public name used by `run({ passes })`, the CLI, the ledger and reports. */
+  name: string;
+  phase: DreamPhase;
+  /** Services without which the pass is skipped (SPEC D2). */
+  requires: readonly symbol[];
+  /** Whether the pass needs the host's language model to do its work. */
+  model: 'required' | 'optional' | 'none';
+  /** The switch in the dreaming options that turns the pass off, if any. */
+  switch?: keyof Pick<DreamingOptions, 'skillGap' | 'preferenceInference' | 'workflowFailureAnalysis'>;
+  spec: string;
+}
+
+/** SPEC "Pass names and order": every pass of a cycle, in the order a cycle runs them. */
+export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
+  { name: 'importance-decay', phase: 'light-sleep', requires: [TOKENS.LongTermMemory], model: 'none', spec: 'D7' },
+  { name: 'recall-signals', phase: 'light-sleep', requires: [TOKENS.LongTermMemory], model: 'none', spec: 'O4, B1' },
+  { name: 'memory-consolidation', phase: 'rem', requires: [TOKENS.LongTermMemory], model: 'optional', spec: 'D3–D5, B7' },
+  { name: 'episode-extraction', phase: 'rem', requires: [TOKENS.LongTermMemory, TOKENS.ConversationLog], model: 'required', spec: 'D6' },
+  { name: 'skill-gap', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.ConversationLog], model: 'required', switch: 'skillGap', spec: 'D8' },
+  { name: 'skill-consolidation', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.SkillUsageStore], model: 'required', spec: 'D9' },
+  {
+    name: 'skill-optimization',
+    phase: 'rem',
+    requires: [TOKENS.SkillStore, TOKENS.SkillUsageStore, TOKENS.FeedbackStore],
+    model: 'required',
+    spec: 'D10',
+  },
+  {
+    name: 'workflow-failure-analysis',
+    phase: 'rem',
+    requires: [TOKENS.WorkflowLog, TOKENS.SkillStore],
+    model: 'required',
+    switch: 'workflowFailureAnalysis',
+    spec: 'D12',
+  },
+  {
+    name: 'preference-inference',
+    phase: 'rem',
+    requires: [TOKENS.LongTermMemory, TOKENS.ConversationLog],
+    model: 'required',
+    switch: 'preferenceInference',
+    spec: 'D11',
+  },
+  { name: 'promotion', phase: 'deep-sleep', requires: [TOKENS.LongTermMemory], model: 'none', spec: 'O4' },
+  { name: 'archive-retention', phase: 'deep-sleep', requires: [], model: 'none', spec: 'O7, O8' },
+];
+
+export interface DreamPassPlan {
+  name: string;
+  phase: DreamPhase;
+  status: 'would-run' | 'skipped';
+  /** Why the pass is skipped, or what it will leave out. */
+  reason?: string;
+}
+
+const SERVICE_NAMES = new Map<symbol, string>([
+  [TOKENS.LongTermMemory, 'long-term memory (.withMemory())'],
+  [TOKENS.ConversationLog, 'a conversation log (.withConversationLog())'],
+  [TOKENS.SkillStore, 'a skill store (.withSkills())'],
+  [TOKENS.SkillUsageStore, 'a skill usage store (.withSkills())'],
+  [TOKENS.FeedbackStore, 'a feedback store (.withFeedback())'],
+  [TOKENS.WorkflowLog, 'a workflow log (.withWorkflowLog())'],
+]);
+
+/**
+ * Which passes a cycle would run with the services that are registered (SPEC D2): a pass whose
+ * required services are missing, that needs a model when none is configured, or whose switch is
+ * off, is skipped with the reason. Pure: the builder passes what it registered.
+ */
+export function planDreamPasses(isRegistered: (token: symbol) => boolean, hasModel: boolean, options: DreamingOptions): DreamPassPlan[] {
+  return DREAM_PASSES.map((pass) => {
+    const base = { name: pass.name, phase: pass.phase };
+    if (pass.switch && !options[pass.switch].enabled) {
+      return { ...base, status: 'skipped', reason: `turned off by the dreaming option ${pass.switch}.enabled` };
+    }
+    const missing = pass.requires.filter((token) => !isRegistered(token));
+    if (missing.length > 0) {
+      return { ...base, status: 'skipped', reason: `needs ${missing.map((token) => SERVICE_NAMES.get(token) ?? String(token)).join(' and ')}` };
+    }
+    if (pass.model === 'required' && !hasModel) {
+      return { ...base, status: 'skipped', reason: 'needs a language model (createReverie({ model }))' };
+    }
+    if (pass.model === 'optional' && !hasModel) {
+      return { ...base, status: 'would-run', reason: 'without a model: the deterministic merge of exact and near-exact duplicates only' };
+    }
+    return { ...base, status: 'would-run' };
+  });
+}

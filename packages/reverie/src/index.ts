@@ -1,0 +1,24 @@
+// tsyringe needs the Reflect metadata polyfill before it loads.
+import 'reflect-metadata';
+
+export { createReverie, ReverieBuilder } from './builder/create-reverie';
+export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
+export type {
+  ConversationLogOptions,
+  FeedbackOptions,
+  MemoryOptions,
+  ReverieConfig,
+  SkillOptions,
+  WorkflowLogOptions,
+  WorkingMemoryOptions,
+} from './builder/builder-options';
+export { RUNTIME_TOKENS } from './di/runtime-tokens';
+export { ActivityTracker } from './activity/activity-tracker';
+export { ConversationMemory, type RecordedTurn } from './conversation/conversation-memory';
+export type { ContextOptions, ContextOptionsInput } from './context/context-options';
+export { type TurnContext, TurnContextBuilder, type TurnInput, type TurnKind } from './context/turn-context-builder';
+export { AgentTools } from './tools/agent-tools';
+export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
+export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
+export { parseDuration } from './options/duration';
+export { TOKENS } from '@reverie/core';

@@ -1,0 +1,162 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateText } from 'ai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryLongTermMemory, ManualClock, TOKENS } from '@reverie/core';
+import { FileMemoryStore } from '@reverie/file-store';
+import { createReverie, DREAM_PASSES, type Reverie, type ReverieBuilder } from 'reverie';
+import { scriptedModel } from './scripted-model';
+
+let root: string;
+const built: Reverie[] = [];
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'reverie-builder-'));
+});
+afterEach(async () => {
+  for (const reverie of built.splice(0)) await reverie.close();
+  rmSync(root, { recursive: true, force: true });
+});
+const keep = (reverie: Reverie) => {
+  built.push(reverie);
+  return reverie;
+};
+
+const CONCERNS = ['withMemory', 'withWorkingMemory', 'withSkills', 'withConversationLog', 'withFeedback', 'withWorkflowLog'] as const;
+
+describe('createReverie(...).build()', () => {
+  it('resolves the whole graph for every combination of optional services, and plans passes to match', () => {
+    for (let mask = 0; mask < 1 << CONCERNS.length; mask++) {
+      const chosen = CONCERNS.filter((_, i) => mask & (1 << i));
+      for (const withModel of [false, true]) {
+        let builder: ReverieBuilder = createReverie({
+          dataPath: join(root, `combo-${mask}-${withModel}`),
+          ...(withModel ? { model: scriptedModel(['{}']) } : {}),
+        });
+        for (const concern of chosen) builder = builder[concern]();
+        const reverie = keep(builder.withDreaming().build());
+        const has = (c: (typeof CONCERNS)[number]) => chosen.includes(c);
+        expect(reverie.memory !== undefined).toBe(has('withMemory'));
+        expect(reverie.workingMemory !== undefined).toBe(has('withWorkingMemory'));
+        expect(reverie.skills !== undefined).toBe(has('withSkills'));
+        expect(reverie.skillUsage !== undefined).toBe(has('withSkills'));
+        expect(reverie.conversationLog !== undefined).toBe(has('withConversationLog'));
+        expect(reverie.feedback !== undefined).toBe(has('withFeedback'));
+        expect(reverie.workflowLog !== undefined).toBe(has('withWorkflowLog'));
+
+        const plan = reverie.dreams.plan();
+        expect(plan.map((p) => p.name)).toEqual(DREAM_PASSES.map((p) => p.name));
+        const status = (name: string) => plan.find((p) => p.name === name)!.status;
+        expect(status('importance-decay')).toBe(has('withMemory') ? 'would-run' : 'skipped');
+        expect(status('memory-consolidation')).toBe(has('withMemory') ? 'would-run' : 'skipped');
+        expect(status('preference-inference')).toBe(has('withMemory') && has('withConversationLog') && withModel ? 'would-run' : 'skipped');
+        expect(status('skill-optimization')).toBe(has('withSkills') && has('withFeedback') && withModel ? 'would-run' : 'skipped');
+        expect(status('workflow-failure-analysis')).toBe(has('withSkills') && has('withWorkflowLog') && withModel ? 'would-run' : 'skipped');
+        expect(status('archive-retention')).toBe('would-run');
+        for (const pass of plan.filter((p) => p.status === 'skipped')) expect(pass.reason).toMatch(/needs|turned off/);
+      }
+    }
+  });
+
+  it('says why a pass is skipped and honours the pass switches', () => {
+    const reverie = keep(
+      createReverie({ dataPath: root, model: scriptedModel(['{}']) })
+        .withMemory()
+        .withSkills()
+        .withDreaming((defaults) => ({ ...defaults, interval: '2h', skillGap: { enabled: false } }))
+        .build(),
+    );
+    const plan = reverie.dreams.plan();
+    expect(plan.find((p) => p.name === 'skill-gap')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('skillGap.enabled') });
+    expect(plan.find((p) => p.name === 'episode-extraction')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('.withConversationLog()') });
+    expect(reverie.dreams.options.interval).toBe(2 * 60 * 60_000);
+    expect(reverie.dreams.configured).toBe(true);
+  });
+
+  it('uses a custom store given with .use() or per method instead of the file default', async () => {
+    const custom = new InMemoryLongTermMemory();
+    const viaUse = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().use(TOKENS.LongTermMemory, custom).build());
+    expect(viaUse.memory).toBe(custom);
+    const viaOption = keep(createReverie({ dataPath: join(root, 'b') }).withMemory({ store: custom }).build());
+    expect(viaOption.memory).toBe(custom);
+    await viaOption.memory!.save({ content: 'kept in the custom store' });
+    expect(existsSync(join(root, 'b', 'memory'))).toBe(false);
+    const fileDefault = keep(createReverie({ dataPath: join(root, 'c') }).withMemory().build());
+    expect(fileDefault.memory).toBeInstanceOf(FileMemoryStore);
+  });
+
+  it('gives two instances in one process nothing in common', async () => {
+    const a = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().withWorkingMemory().build());
+    const b = keep(createReverie({ dataPath: join(root, 'b') }).withMemory().withWorkingMemory().build());
+    await a.memory!.save({ content: 'Only agent A knows the launch code word: pelican' });
+    await a.workingMemory!.set('session/s1/secret', 'pelican');
+    expect(await b.memory!.search({ text: 'pelican' })).toEqual([]);
+    expect(await b.workingMemory!.get('session/s1/secret')).toBeUndefined();
+    expect(a.activity).not.toBe(b.activity);
+    a.activity.markUserActive();
+    expect(b.activity.isUserActive()).toBe(false);
+  });
+
+  it('closes the stores it created and stops their background work', async () => {
+    const reverie = createReverie({ dataPath: root }).withMemory().withWorkingMemory().build();
+    await reverie.memory!.save({ content: 'x' });
+    await reverie.close();
+    await expect(reverie.memory!.search({ text: 'x' })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await expect(reverie.workingMemory!.list()).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await reverie.close();
+  });
+});
+
+describe('bad options', () => {
+  const expectInvalid = (build: () => unknown, field: RegExp) => {
+    try {
+      build();
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'INVALID_OPTIONS' });
+      expect((error as Error).message).toMatch(field);
+      return;
+    }
+    throw new Error('build() accepted bad options');
+  };
+
+  it('names the bad field and creates nothing on disk', () => {
+    const dataPath = join(root, 'never-created');
+    expectInvalid(() => createReverie({ dataPath }).withWorkingMemory({ defaultTtl: -5 }).build(), /withWorkingMemory\.defaultTtl/);
+    expectInvalid(() => createReverie({ dataPath }).withWorkingMemory({ defaultTtl: 'soon' }).build(), /withWorkingMemory\.defaultTtl.*not a duration/);
+    expectInvalid(() => createReverie({ dataPath, colour: 'blue' } as never).build(), /colour/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ minSimilarity: 3 }).build(), /withMemory\.minSimilarity/);
+    expectInvalid(() => createReverie({ dataPath }).withDreaming({ interval: 'often' }).build(), /withDreaming\.interval/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ store: {} as never }).build(), /withMemory\.store: must implement ILongTermMemory/);
+    expectInvalid(() => createReverie({ dataPath: '' }).build(), /dataPath/);
+    expect(existsSync(dataPath)).toBe(false);
+  });
+
+  it('refuses a dataPath that is a file', () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'not a directory');
+    expectInvalid(() => createReverie({ dataPath: file }).withMemory().build(), /dataPath: .* is not a directory/);
+    expect(readdirSync(root)).toEqual(['a-file']);
+  });
+});
+
+describe('activity tracking', () => {
+  it('marks the user active while a wrapped model call runs, and aborts background work when a turn starts', async () => {
+    const clock = new ManualClock();
+    const reverie = keep(createReverie({ dataPath: root, clock }).build());
+    let activeDuringCall = false;
+    const inner = scriptedModel(['hello']);
+    const original = inner.doGenerate.bind(inner);
+    inner.doGenerate = async (options) => {
+      activeDuringCall = reverie.activity.isUserActive();
+      return original(options);
+    };
+    const background = reverie.activity.userTurnSignal();
+    expect(reverie.activity.isUserActive()).toBe(false);
+    await generateText({ model: reverie.trackActivity(inner), prompt: 'hi' });
+    expect(activeDuringCall).toBe(true);
+    expect(background.aborted).toBe(true);
+    expect(reverie.activity.isUserActive()).toBe(true);
+    clock.advance(5001);
+    expect(reverie.activity.isUserActive()).toBe(false);
+  });
+});
