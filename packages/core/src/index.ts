@@ -166,3 +166,6 @@ export {
   type InMemoryWorkingMemoryOptions,
   workingMemoryDocumentText,
 } from './in-memory/in-memory-working-memory';
+
+// Model replies
+export { extractJsonObject } from './json/extract-json-object';

@@ -12,7 +12,7 @@ import {
   ReverieModelReplyError,
   tagsSchema,
 } from '@reverie/core';
-import { extractJsonObject } from './extract-json';
+import { extractJsonObject } from '@reverie/core';
 import { answerOrExplain, type ToolError } from './tool-error';
 
 

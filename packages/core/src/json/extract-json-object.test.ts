@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractJsonObject } from './extract-json';
+import { extractJsonObject } from './extract-json-object';
 
 /** Prose that cannot contain an object of its own: no braces, no reasoning tags. */
 const prose = fc.string({ maxLength: 80 }).filter((text) => !/[{}]/.test(text) && !text.includes('think>'));

@@ -1,0 +1,149 @@
+import type { LanguageModel } from 'ai';
+import type {
+  IClock,
+  IConversationLog,
+  IFeedbackStore,
+  ILogger,
+  ILongTermMemory,
+  ISkillStore,
+  ISkillUsageStore,
+  IWorkflowLog,
+  MemoryEntry,
+  Skill,
+} from '@reverie/core';
+
+export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';
+
+/** What the host tells the engine about its user (the `reverie` package's ActivityTracker fits). */
+export interface UserActivity {
+  isUserActive(): boolean;
+  /** Aborts when the next user turn starts. */
+  userTurnSignal(): AbortSignal;
+}
+
+/** The services a cycle can use; a pass names the ones it cannot do without. */
+export interface DreamServices {
+  dataPath: string;
+  clock: IClock;
+  logger: ILogger;
+  memory?: ILongTermMemory | undefined;
+  skills?: ISkillStore | undefined;
+  skillUsage?: ISkillUsageStore | undefined;
+  conversationLog?: IConversationLog | undefined;
+  feedback?: IFeedbackStore | undefined;
+  workflowLog?: IWorkflowLog | undefined;
+  model?: LanguageModel | undefined;
+  activity?: UserActivity | undefined;
+}
+export type ServiceName = Exclude<keyof DreamServices, 'dataPath' | 'clock' | 'logger' | 'activity'>;
+
+/**
+ * One change a pass wants, as data. Passes never write to stores themselves: they return
+ * operations, and the engine archives, journals and applies them (saves before deletes), which
+ * is what makes every run crash-safe and reversible (SPEC B2, O8).
+ *
+ * `expectUpdatedAt` is the `updatedAt` the pass read (null: the record must not exist yet). A
+ * record changed since is not clobbered: the operation is skipped and reported (SPEC B3).
+ */
+export type DreamOperation =
+  | { op: 'memory.save'; entry: MemoryEntry; expectUpdatedAt: string | null; reason: string }
+  | { op: 'memory.delete'; id: string; expectUpdatedAt: string; reason: string }
+  | { op: 'skill.save'; skill: Skill; expectUpdatedAt: string | null; reason: string }
+  | { op: 'skill.delete'; name: string; expectUpdatedAt: string; reason: string }
+  | { op: 'conversation-log.clear'; throughSeq: number; reason: string };
+
+/** What a pass hands the engine after planning. */
+export interface PassPlan {
+  operations: DreamOperation[];
+  /** How many items the pass looked at (entries, skills, turns…). */
+  itemsProcessed: number;
+  /** Short facts for the report ("3 duplicate groups merged", "2 ids ignored: unknown"). */
+  notes: string[];
+  /** Things the guards refused, recorded in the run folder. */
+  refusals: string[];
+  /** Called only after every operation of the pass was applied (e.g. to advance a cursor). */
+  afterApply?: () => Promise<void>;
+}
+
+export interface PassSkip {
+  skipped: string;
+}
+
+/** What a pass may use while planning. */
+export interface PassContext {
+  runId: string;
+  services: DreamServices;
+  /** Asks the model; undefined when no model is configured. */
+  gateway: ModelGatewayLike | undefined;
+  /** Aborts when the run is cancelled or a user turn preempts it. */
+  signal: AbortSignal;
+  /** Writes a named artifact into the run folder (prompts, replies…). */
+  artifact(name: string, content: string): Promise<void>;
+  now(): Date;
+}
+
+export interface DreamPass {
+  name: string;
+  phase: DreamPhase;
+  /** Services without which the pass is skipped (SPEC D2). */
+  requires: readonly ServiceName[];
+  /** 'required': skipped without a model; 'optional': runs, doing less, without one. */
+  model: 'required' | 'optional' | 'none';
+  plan(context: PassContext): Promise<PassPlan | PassSkip>;
+}
+
+/** The model gateway as passes see it (SPEC D15). */
+export interface ModelGatewayLike {
+  /**
+   * Sends the pass's directive as system prompt and `data` as the user prompt, extracts the JSON
+   * object of the reply and validates it with `schema`; asks once for a correction; throws a
+   * `MODEL_REPLY_INVALID` ReverieError when the reply is still invalid (the reply is saved).
+   */
+  ask<T>(request: GatewayRequest<T>): Promise<T>;
+  /** Tokens spent so far by this gateway. */
+  readonly usage: { inputTokens: number; outputTokens: number; calls: number };
+}
+
+export interface GatewayRequest<T> {
+  /** The pass name; names the artifacts and the directive file. */
+  pass: string;
+  /** The directive file in the data directory that replaces `builtInDirective` when present (D13). */
+  directiveFile: string;
+  builtInDirective: string;
+  /** The rendered data: already fenced where it holds stored content. */
+  data: string;
+  schema: import('zod').ZodType<T>;
+  signal?: AbortSignal;
+}
+
+export type PassOutcome =
+  | { name: string; phase: DreamPhase; status: 'skipped'; reason: string }
+  | {
+      name: string;
+      phase: DreamPhase;
+      status: 'ok' | 'failed';
+      itemsProcessed: number;
+      applied: number;
+      /** Operations not applied because the record changed since it was read (B3). */
+      conflicts: number;
+      notes: string[];
+      refusals: string[];
+      error?: string;
+      /** Dry runs only: what the pass would have done (SPEC O6). */
+      planned?: DreamOperation[];
+      tokens: { input: number; output: number };
+      durationMs: number;
+    };
+
+export interface CycleReport {
+  runId: string;
+  trigger: string;
+  dryRun: boolean;
+  startedAt: string;
+  completedAt: string;
+  passes: PassOutcome[];
+  /** Where the run's artifacts are (absent for dry runs). */
+  runFolder?: string;
+  /** Why the cycle stopped early (a user turn, a cancellation), if it did. */
+  interrupted?: string;
+}

@@ -1,0 +1,125 @@
+import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
+import type { JournalLine, RunFolder } from '../runs/run-folder';
+import type { DreamOperation, DreamServices } from './dream-types';
+
+/** Saves first, then deletes, then log clears: a crash in between never loses a source (SPEC B2). */
+export function orderOperations(operations: readonly DreamOperation[]): DreamOperation[] {
+  const rank = (operation: DreamOperation) =>
+    operation.op.endsWith('.save') ? 0 : operation.op.endsWith('.delete') ? 1 : 2;
+  return [...operations].sort((a, b) => rank(a) - rank(b));
+}
+
+const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
+  a.content === b.content &&
+  a.category === b.category &&
+  a.importance === b.importance &&
+  a.reinforcementCount === b.reinforcementCount &&
+  a.createdAt === b.createdAt &&
+  a.lastSeenAt === b.lastSeenAt &&
+  JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
+  JSON.stringify(a.metadata) === JSON.stringify(b.metadata);
+
+const sameSkill = (a: Skill, b: Skill) =>
+  a.summary === b.summary && a.content === b.content && JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso);
+
+/**
+ * Writes the pre-image of every record the operations will replace or delete into the run's
+ * archive, before any of them is applied. Records that already changed since the pass read them
+ * are not archived: their operations will be skipped as conflicts.
+ */
+export async function archiveOperations(
+  folder: RunFolder,
+  pass: string,
+  operations: readonly DreamOperation[],
+  services: DreamServices,
+): Promise<void> {
+  for (const operation of operations) {
+    if ((operation.op === 'memory.save' && operation.expectUpdatedAt !== null) || operation.op === 'memory.delete') {
+      const id = operation.op === 'memory.save' ? operation.entry.id : operation.id;
+      const current = await services.memory!.get(id);
+      if (current && current.updatedAt === operation.expectUpdatedAt) await folder.archive(pass, 'memory', id, current);
+    } else if ((operation.op === 'skill.save' && operation.expectUpdatedAt !== null) || operation.op === 'skill.delete') {
+      const name = operation.op === 'skill.save' ? operation.skill.name : operation.name;
+      const current = await services.skills!.get(name);
+      if (current && current.updatedAt === operation.expectUpdatedAt) await folder.archive(pass, 'skill', name, current);
+    }
+  }
+}
+
+/**
+ * Applies one operation and says what happened. Idempotent: an operation that was applied
+ * before a crash but not journalled is recognised (the record already looks as the operation
+ * wanted) and counted as applied, so recovery can simply apply the rest again.
+ */
+export async function applyOperation(operation: DreamOperation, services: DreamServices): Promise<Omit<JournalLine, 'pass' | 'index'>> {
+  switch (operation.op) {
+    case 'memory.save': {
+      const memory = services.memory!;
+      try {
+        const saved = await memory.save(operation.entry, { ifUpdatedAt: operation.expectUpdatedAt });
+        return { outcome: 'applied', updatedAt: saved.updatedAt };
+      } catch (error) {
+        if (!isReverieError(error, 'CONFLICT')) throw error;
+        const current = await memory.get(operation.entry.id);
+        if (current && sameMemory(current, operation.entry)) return { outcome: 'applied', updatedAt: current.updatedAt };
+        return { outcome: 'conflict' };
+      }
+    }
+    case 'memory.delete': {
+      try {
+        const deleted = await services.memory!.delete(operation.id, { ifUpdatedAt: operation.expectUpdatedAt });
+        return { outcome: deleted ? 'applied' : 'noop' };
+      } catch (error) {
+        if (!isReverieError(error, 'CONFLICT')) throw error;
+        return (await services.memory!.get(operation.id)) ? { outcome: 'conflict' } : { outcome: 'noop' };
+      }
+    }
+    case 'skill.save': {
+      const skills = services.skills!;
+      try {
+        const saved = await skills.save(operation.skill, { ifUpdatedAt: operation.expectUpdatedAt });
+        return { outcome: 'applied', updatedAt: saved.updatedAt };
+      } catch (error) {
+        if (!isReverieError(error, 'CONFLICT')) throw error;
+        const current = await skills.get(operation.skill.name);
+        if (current && sameSkill(current, operation.skill)) return { outcome: 'applied', updatedAt: current.updatedAt };
+        return { outcome: 'conflict' };
+      }
+    }
+    case 'skill.delete': {
+      try {
+        const deleted = await services.skills!.delete(operation.name, { ifUpdatedAt: operation.expectUpdatedAt });
+        return { outcome: deleted ? 'applied' : 'noop' };
+      } catch (error) {
+        if (!isReverieError(error, 'CONFLICT')) throw error;
+        return (await services.skills!.get(operation.name)) ? { outcome: 'conflict' } : { outcome: 'noop' };
+      }
+    }
+    case 'conversation-log.clear': {
+      const removed = await services.conversationLog!.clear({ throughSeq: operation.throughSeq });
+      return { outcome: removed > 0 ? 'applied' : 'noop' };
+    }
+  }
+}
+
+/**
+ * Applies a pass's operations from `fromIndex` on, journalling each one (fsynced) as soon as it
+ * is done. Returns how many were applied and how many were skipped as conflicts.
+ */
+export async function applyJournalled(
+  folder: RunFolder,
+  pass: string,
+  operations: readonly DreamOperation[],
+  services: DreamServices,
+  fromIndex = 0,
+): Promise<{ applied: number; conflicts: number }> {
+  let applied = 0;
+  let conflicts = 0;
+  for (let index = fromIndex; index < operations.length; index++) {
+    const result = await applyOperation(operations[index]!, services);
+    await folder.journal({ pass, index, ...result });
+    if (result.outcome === 'applied') applied++;
+    if (result.outcome === 'conflict') conflicts++;
+  }
+  return { applied, conflicts };
+}

@@ -1,0 +1,127 @@
+import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
+import type { JournalLine, RunFolder } from '../runs/run-folder';
+import type { DreamOperation, DreamServices } from './dream-types';
+
+export interface UndoReport {
+  runId: string;
+  /** Records put back as they were before the run. */
+  restored: string[];
+  /** Records the run created that were removed again. */
+  removed: string[];
+  /** Records left alone because they changed after the run, or cannot be undone. */
+  kept: Array<{ record: string; reason: string }>;
+}
+
+/**
+ * Reverses a run (SPEC O8), newest operation first: a record the run created is removed, a
+ * record it replaced or deleted is restored from the archive — unless it changed after the run
+ * (the change is newer than the dream and wins). Clearing the conversation log cannot be undone
+ * and is reported as such.
+ */
+export async function undoRun(folder: RunFolder, services: DreamServices): Promise<UndoReport> {
+  const state = folder.state;
+  if (state.status === 'undone') {
+    throw new ReverieError('CONFLICT', `Dream run ${state.runId} was already undone at ${state.undoneAt}.`);
+  }
+  if (state.status === 'running') {
+    throw new ReverieError('CONFLICT', `Dream run ${state.runId} has not finished: let it finish (or restart the process to recover it), then undo.`);
+  }
+  const report: UndoReport = { runId: state.runId, restored: [], removed: [], kept: [] };
+  const journal = await folder.readJournal();
+  const plans = new Map<string, DreamOperation[]>();
+  for (const pass of state.passes) plans.set(pass, (await folder.readPlan(pass)).operations);
+
+  const restoredAt = new Map<string, string>();
+  for (const line of [...journal].reverse()) {
+    if (line.outcome !== 'applied') continue;
+    const operation = plans.get(line.pass)?.[line.index];
+    if (!operation) continue;
+    await undoOperation(operation, line, { folder, services, report, restoredAt });
+  }
+  await folder.update({ status: 'undone', undoneAt: services.clock.now().toISOString() });
+  return report;
+}
+
+interface UndoState {
+  folder: RunFolder;
+  services: DreamServices;
+  report: UndoReport;
+  /**
+   * The `updatedAt` of records this undo already put back. Undoing a later operation restores
+   * the record as an earlier operation left it, so for that earlier operation the record is
+   * "as the run left it" even though its `updatedAt` is new.
+   */
+  restoredAt: Map<string, string>;
+}
+
+async function undoOperation(operation: DreamOperation, line: JournalLine, state: UndoState): Promise<void> {
+  const { folder, services, report, restoredAt } = state;
+  const unchanged = (key: string, updatedAt: string) => updatedAt === line.updatedAt || updatedAt === restoredAt.get(key);
+  switch (operation.op) {
+    case 'memory.save': {
+      const id = operation.entry.id;
+      const current = await services.memory!.get(id);
+      if (!current) return;
+      if (!unchanged(`memory ${id}`, current.updatedAt)) {
+        report.kept.push({ record: `memory ${id}`, reason: 'changed after the run' });
+        return;
+      }
+      const archived = await folder.readArchive(line.pass, 'memory', id);
+      if (archived === undefined) {
+        await services.memory!.delete(id, { ifUpdatedAt: current.updatedAt });
+        report.removed.push(`memory ${id}`);
+      } else {
+        const restored = await services.memory!.save(memoryEntrySchema.parse(archived), { ifUpdatedAt: current.updatedAt });
+        restoredAt.set(`memory ${id}`, restored.updatedAt);
+        report.restored.push(`memory ${id}`);
+      }
+      return;
+    }
+    case 'memory.delete': {
+      const archived = await folder.readArchive(line.pass, 'memory', operation.id);
+      if (archived === undefined) return;
+      if (await services.memory!.get(operation.id)) {
+        report.kept.push({ record: `memory ${operation.id}`, reason: 'exists again since the run' });
+        return;
+      }
+      const restored = await services.memory!.save(memoryEntrySchema.parse(archived), { ifUpdatedAt: null });
+      restoredAt.set(`memory ${operation.id}`, restored.updatedAt);
+      report.restored.push(`memory ${operation.id}`);
+      return;
+    }
+    case 'skill.save': {
+      const name = operation.skill.name;
+      const current = await services.skills!.get(name);
+      if (!current) return;
+      if (!unchanged(`skill ${name}`, current.updatedAt)) {
+        report.kept.push({ record: `skill ${name}`, reason: 'changed after the run' });
+        return;
+      }
+      const archived = await folder.readArchive(line.pass, 'skill', name);
+      if (archived === undefined) {
+        await services.skills!.delete(name, { ifUpdatedAt: current.updatedAt });
+        report.removed.push(`skill ${name}`);
+      } else {
+        const restored = await services.skills!.save(skillSchema.parse(archived), { ifUpdatedAt: current.updatedAt });
+        restoredAt.set(`skill ${name}`, restored.updatedAt);
+        report.restored.push(`skill ${name}`);
+      }
+      return;
+    }
+    case 'skill.delete': {
+      const archived = await folder.readArchive(line.pass, 'skill', operation.name);
+      if (archived === undefined) return;
+      if (await services.skills!.get(operation.name)) {
+        report.kept.push({ record: `skill ${operation.name}`, reason: 'exists again since the run' });
+        return;
+      }
+      const restored = await services.skills!.save(skillSchema.parse(archived), { ifUpdatedAt: null });
+      restoredAt.set(`skill ${operation.name}`, restored.updatedAt);
+      report.restored.push(`skill ${operation.name}`);
+      return;
+    }
+    case 'conversation-log.clear':
+      report.kept.push({ record: `conversation log through seq ${operation.throughSeq}`, reason: 'clearing the log cannot be undone' });
+      return;
+  }
+}

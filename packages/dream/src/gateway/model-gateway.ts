@@ -1,0 +1,174 @@
+import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import type { z } from 'zod';
+import {
+  describeIssues,
+  extractJsonObject,
+  type ILogger,
+  ReverieError,
+  ReverieModelReplyError,
+  ReverieValidationError,
+} from '@reverie/core';
+import type { GatewayRequest, ModelGatewayLike } from '../engine/dream-types';
+import { loadDirective } from './directives';
+
+export interface ModelGatewayOptions {
+  model: LanguageModel;
+  /** Where the directive files live (SPEC D13). */
+  dataPath: string;
+  logger: ILogger;
+  /** Saves a prompt or reply in the run folder (SPEC O7). */
+  artifact: (name: string, content: string) => Promise<void>;
+  /**
+   * Retries of a failed model call that the AI SDK considers retryable (rate limits, server
+   * errors), with its backoff. Default 2. Invalid replies get one correction request instead;
+   * aborted calls are never retried.
+   */
+  maxRetries?: number;
+}
+
+const DEFAULT_MAX_RETRIES = 2;
+
+type Validation<T> = { ok: true; value: T } | { ok: false; problems: string };
+
+interface ModelReply {
+  text: string;
+  /** The artifact name the reply was saved under. */
+  artifact: string;
+}
+
+/**
+ * The one way passes talk to the model (SPEC D15). Each `ask` sends the pass's directive (the
+ * data directory's file, or the built-in text) as system prompt and the rendered data as user
+ * prompt, takes the JSON object out of the reply, validates it with the pass's schema, and on
+ * failure asks once for a corrected reply. Every prompt and reply is saved as an artifact
+ * (`<pass>.<n>.prompt.md`, `<pass>.<n>.reply.md`, n counting this gateway's calls per pass).
+ */
+export class ModelGateway implements ModelGatewayLike {
+  private readonly model: LanguageModel;
+  private readonly dataPath: string;
+  private readonly logger: ILogger;
+  private readonly artifact: (name: string, content: string) => Promise<void>;
+  private readonly maxRetries: number;
+  private readonly callsPerPass = new Map<string, number>();
+  private readonly totals = { inputTokens: 0, outputTokens: 0, calls: 0 };
+
+  constructor(options: ModelGatewayOptions) {
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `maxRetries must be a whole number of at least 0, got ${String(options.maxRetries)}.`, {
+        details: { maxRetries: options.maxRetries },
+      });
+    }
+    this.model = options.model;
+    this.dataPath = options.dataPath;
+    this.logger = options.logger;
+    this.artifact = options.artifact;
+    this.maxRetries = maxRetries;
+  }
+
+  /** Tokens spent by every call that returned, corrections included; a snapshot. */
+  get usage(): { inputTokens: number; outputTokens: number; calls: number } {
+    return { ...this.totals };
+  }
+
+  async ask<T>(request: GatewayRequest<T>): Promise<T> {
+    const directive = await loadDirective(this.dataPath, request.directiveFile, request.builtInDirective);
+    if (directive.source === 'file') this.logger.debug(`Pass ${request.pass} uses the directive file ${request.directiveFile}.`);
+
+    const conversation: ModelMessage[] = [{ role: 'user', content: request.data }];
+    const first = await this.call(request, directive.text, conversation);
+    const firstCheck = validateReply(request.schema, first.text);
+    if (firstCheck.ok) return firstCheck.value;
+
+    this.logger.warn(`The model's reply to pass ${request.pass} was invalid; asking once for a correction.`, {
+      problems: firstCheck.problems,
+      artifact: first.artifact,
+    });
+    const correction: ModelMessage[] = [
+      ...conversation,
+      { role: 'assistant', content: first.text },
+      { role: 'user', content: correctionRequest(firstCheck.problems) },
+    ];
+    const second = await this.call(request, directive.text, correction);
+    const secondCheck = validateReply(request.schema, second.text);
+    if (secondCheck.ok) return secondCheck.value;
+
+    throw new ReverieModelReplyError(
+      `The model's reply to pass ${request.pass} is still invalid after one correction: ${secondCheck.problems}. ` +
+        `The reply is saved as ${second.artifact} in the run folder; a more capable model or a clearer directive (${request.directiveFile}) may help.`,
+      {
+        details: {
+          pass: request.pass,
+          problems: secondCheck.problems,
+          replyArtifact: second.artifact,
+          replyArtifacts: [first.artifact, second.artifact],
+          directiveSource: directive.source,
+        },
+      },
+    );
+  }
+
+  private async call<T>(request: GatewayRequest<T>, system: string, messages: ModelMessage[]): Promise<ModelReply> {
+    if (request.signal?.aborted) throw abortedError(request.pass, request.signal.reason);
+    const n = (this.callsPerPass.get(request.pass) ?? 0) + 1;
+    this.callsPerPass.set(request.pass, n);
+    await this.artifact(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
+
+    let result: Awaited<ReturnType<typeof generateText>>;
+    try {
+      result = await generateText({
+        model: this.model,
+        system,
+        messages,
+        maxRetries: this.maxRetries,
+        ...(request.signal ? { abortSignal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw abortedError(request.pass, error);
+      throw new ReverieError(
+        'MODEL_UNAVAILABLE',
+        `The model call for pass ${request.pass} failed: ${(error as Error).message}. Check the model's configuration, credentials and availability.`,
+        { cause: error, details: { pass: request.pass } },
+      );
+    }
+
+    this.totals.inputTokens += result.totalUsage.inputTokens ?? 0;
+    this.totals.outputTokens += result.totalUsage.outputTokens ?? 0;
+    this.totals.calls += 1;
+    const artifact = `${request.pass}.${n}.reply.md`;
+    await this.artifact(artifact, result.text);
+    return { text: result.text, artifact };
+  }
+}
+
+function validateReply<T>(schema: z.ZodType<T>, text: string): Validation<T> {
+  const json = extractJsonObject(text);
+  if (json === undefined) return { ok: false, problems: 'the reply holds no JSON object' };
+  const parsed = schema.safeParse(json);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: describeIssues(parsed.error) };
+}
+
+/** The follow-up message asking for a corrected reply. Pure. */
+export function correctionRequest(problems: string): string {
+  return [
+    `Your previous reply could not be used: ${problems}.`,
+    'Reply again with only the corrected JSON object in the format the instructions describe, with nothing before or after it.',
+  ].join('\n');
+}
+
+/** The prompt artifact: the system prompt, then each message under its role. */
+function renderPrompt(system: string, messages: ModelMessage[]): string {
+  const sections = [`## system\n\n${system}`];
+  for (const message of messages) {
+    const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content, null, 2);
+    sections.push(`## ${message.role}\n\n${content}`);
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+function abortedError(pass: string, cause: unknown): ReverieError {
+  return new ReverieError('ABORTED', `The model call for pass ${pass} was aborted: the run was cancelled or a user turn preempted it.`, {
+    cause,
+    details: { pass },
+  });
+}

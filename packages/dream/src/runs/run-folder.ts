@@ -1,0 +1,185 @@
+import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
+import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
+import type { DreamOperation } from '../engine/dream-types';
+import { runFolderName, runsDir } from './run-paths';
+
+export const runStatusSchema = z.enum(['running', 'complete', 'failed', 'interrupted', 'undone']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+export const runManifestSchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  trigger: z.string(),
+  startedAt: z.string(),
+  completedAt: z.string().optional(),
+  status: runStatusSchema,
+  /** Passes in the order they were planned; each has a plan file once planned. */
+  passes: z.array(z.string()),
+  /** A pass whose plan is written and whose apply has not finished. */
+  applying: z.string().optional(),
+  undoneAt: z.string().optional(),
+});
+export type RunManifest = z.infer<typeof runManifestSchema>;
+
+const operationSchema: z.ZodType<DreamOperation> = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('memory.save'), entry: memoryEntrySchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
+  z.object({ op: z.literal('memory.delete'), id: z.string(), expectUpdatedAt: z.string(), reason: z.string() }),
+  z.object({ op: z.literal('skill.save'), skill: skillSchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
+  z.object({ op: z.literal('skill.delete'), name: z.string(), expectUpdatedAt: z.string(), reason: z.string() }),
+  z.object({ op: z.literal('conversation-log.clear'), throughSeq: z.number(), reason: z.string() }),
+]);
+
+export const passPlanFileSchema = z.object({
+  pass: z.string(),
+  operations: z.array(operationSchema),
+  notes: z.array(z.string()),
+  refusals: z.array(z.string()),
+});
+export type PassPlanFile = z.infer<typeof passPlanFileSchema>;
+
+export const journalLineSchema = z.object({
+  pass: z.string(),
+  index: z.number().int().nonnegative(),
+  /** applied: done; conflict: the record changed since it was read, left alone; noop: nothing to do. */
+  outcome: z.enum(['applied', 'conflict', 'noop']),
+  /** The `updatedAt` the store stamped on a save, to tell later whether someone changed it since. */
+  updatedAt: z.string().optional(),
+});
+export type JournalLine = z.infer<typeof journalLineSchema>;
+
+/**
+ * The folder of one run (SPEC O7, O8): `_system/dreams/runs/<date>-<runId>/` with the manifest,
+ * the prompts and replies, each pass's validated plan, an archive of every record the run will
+ * replace or delete, and a journal of the operations applied. Everything a step needs to be
+ * finished or undone is written and fsynced before the step touches a store.
+ */
+export class RunFolder {
+  private constructor(
+    readonly dir: string,
+    private manifest: RunManifest,
+  ) {}
+
+  static async create(dataPath: string, runId: string, trigger: string, startedAt: Date): Promise<RunFolder> {
+    const dir = join(runsDir(dataPath), runFolderName(runId, startedAt));
+    await mkdir(join(dir, 'archive'), { recursive: true });
+    const folder = new RunFolder(dir, {
+      schemaVersion: 1,
+      runId,
+      trigger,
+      startedAt: startedAt.toISOString(),
+      status: 'running',
+      passes: [],
+    });
+    await folder.saveManifest();
+    return folder;
+  }
+
+  /** Opens the folder of `runId`; undefined when there is none. */
+  static async open(dataPath: string, runId: string): Promise<RunFolder | undefined> {
+    const names = await readdir(runsDir(dataPath)).catch(() => [] as string[]);
+    const name = names.find((candidate) => candidate.endsWith(`-${runId}`));
+    if (!name) return undefined;
+    const dir = join(runsDir(dataPath), name);
+    const manifest = runManifestSchema.parse(JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')));
+    return new RunFolder(dir, manifest);
+  }
+
+  /** Every run folder, oldest first, with its manifest (unreadable ones are skipped). */
+  static async list(dataPath: string): Promise<Array<{ dir: string; manifest: RunManifest }>> {
+    const names = (await readdir(runsDir(dataPath)).catch(() => [] as string[])).sort();
+    const runs: Array<{ dir: string; manifest: RunManifest }> = [];
+    for (const name of names) {
+      const dir = join(runsDir(dataPath), name);
+      try {
+        runs.push({ dir, manifest: runManifestSchema.parse(JSON.parse(await readFile(join(dir, 'run.json'), 'utf8'))) });
+      } catch {
+        continue;
+      }
+    }
+    return runs;
+  }
+
+  get runId(): string {
+    return this.manifest.runId;
+  }
+
+  get state(): Readonly<RunManifest> {
+    return this.manifest;
+  }
+
+  async update(change: Partial<RunManifest>): Promise<void> {
+    this.manifest = { ...this.manifest, ...change };
+    await this.saveManifest();
+  }
+
+  async writeArtifact(name: string, content: string): Promise<void> {
+    if (!/^[\w.-]+$/.test(name)) throw new ReverieError('INVALID_INPUT', `Invalid artifact name ${JSON.stringify(name)}.`);
+    await writeFileAtomic(join(this.dir, name), content);
+  }
+
+  /** Writes a pass's plan and marks it as the pass being applied (both fsynced). */
+  async writePlan(plan: PassPlanFile): Promise<void> {
+    await writeFileAtomic(join(this.dir, `plan.${plan.pass}.json`), `${JSON.stringify(plan, null, 2)}\n`);
+    await this.update({ passes: [...this.manifest.passes.filter((p) => p !== plan.pass), plan.pass], applying: plan.pass });
+  }
+
+  async readPlan(pass: string): Promise<PassPlanFile> {
+    return passPlanFileSchema.parse(JSON.parse(await readFile(join(this.dir, `plan.${pass}.json`), 'utf8')));
+  }
+
+  /** Keeps the record as it was before `pass` touched it (per pass: two passes may touch one record). */
+  async archive(pass: string, kind: 'memory' | 'skill', key: string, record: unknown): Promise<void> {
+    const file = join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`);
+    await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  }
+
+  async readArchive(pass: string, kind: 'memory' | 'skill', key: string): Promise<unknown | undefined> {
+    try {
+      return JSON.parse(await readFile(join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`), 'utf8'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  /** Appends one journal line and fsyncs it: after this returns, the step is on record. */
+  async journal(line: JournalLine): Promise<void> {
+    const file = join(this.dir, 'journal.jsonl');
+    const text = `${JSON.stringify(line)}\n`;
+    const handle = await open(file, 'a');
+    try {
+      await handle.write(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The journal so far; a torn last line (a crash mid-append) is ignored. */
+  async readJournal(): Promise<JournalLine[]> {
+    const text = await readFile(join(this.dir, 'journal.jsonl'), 'utf8').catch(() => '');
+    const lines: JournalLine[] = [];
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      const parsed = journalLineSchema.safeParse(safeJson(raw));
+      if (parsed.success) lines.push(parsed.data);
+    }
+    return lines;
+  }
+
+  private async saveManifest(): Promise<void> {
+    await writeFileAtomic(join(this.dir, 'run.json'), `${JSON.stringify(this.manifest, null, 2)}\n`);
+    await fsyncDirectory(this.dir);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,272 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger } from '@reverie/core';
+import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
+import { DreamEngine } from '../src/engine/dream-engine';
+import type { DreamOperation, DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
+import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
+import { RunFolder } from '../src/runs/run-folder';
+import { failuresDir, runsDir } from '../src/runs/run-paths';
+
+let dataPath: string;
+let clock: ManualClock;
+let memory: ILongTermMemory;
+let services: DreamServices;
+beforeEach(() => {
+  dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-'));
+  clock = new ManualClock('2026-06-01T00:00:00.000Z');
+  memory = new InMemoryLongTermMemory({ clock });
+  services = { dataPath, clock, logger: new RecordingLogger(), memory };
+});
+afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
+
+/** A pass that merges every entry whose content starts with `dup:` into one, the way consolidation does. */
+function mergePass(name = 'memory-consolidation', extra: Partial<DreamPass> = {}): DreamPass {
+  return {
+    name,
+    phase: 'rem',
+    requires: ['memory'],
+    model: 'none',
+    async plan(context: PassContext) {
+      const sources = (await context.services.memory!.list()).filter((e) => e.content.startsWith('dup:'));
+      if (sources.length < 2) return { operations: [], itemsProcessed: 0, notes: [], refusals: [] };
+      const merged: MemoryEntry = {
+        ...sources[0]!,
+        id: newId(),
+        content: 'merged duplicate',
+        reinforcementCount: sources.reduce((sum, e) => sum + e.reinforcementCount, 0),
+      };
+      const operations: DreamOperation[] = [
+        ...sources.map((e): DreamOperation => ({ op: 'memory.delete', id: e.id, expectUpdatedAt: e.updatedAt, reason: 'merged' })),
+        { op: 'memory.save', entry: merged, expectUpdatedAt: null, reason: 'merge' },
+      ];
+      return { operations, itemsProcessed: sources.length, notes: ['merged'], refusals: [] };
+    },
+    ...extra,
+  };
+}
+
+const failingPass: DreamPass = {
+  name: 'episode-extraction',
+  phase: 'rem',
+  requires: ['memory'],
+  model: 'none',
+  async plan() {
+    throw new Error('model exploded');
+  },
+};
+
+describe('DreamEngine', () => {
+  it('saves before it deletes, journals every step and leaves a complete run folder', async () => {
+    const a = await memory.save({ content: 'dup: one' });
+    const b = await memory.save({ content: 'dup: two' });
+    const engine = new DreamEngine(services, [mergePass()]);
+    const report = await engine.run({ trigger: 'manual' });
+    expect(report.passes[0]).toMatchObject({ name: 'memory-consolidation', status: 'ok', applied: 3, conflicts: 0 });
+    expect((await memory.list()).map((e) => e.content)).toEqual(['merged duplicate']);
+
+    const folder = (await RunFolder.open(dataPath, report.runId))!;
+    expect(folder.state.status).toBe('complete');
+    const plan = await folder.readPlan('memory-consolidation');
+    expect(plan.operations.map((op) => op.op)).toEqual(['memory.save', 'memory.delete', 'memory.delete']);
+    expect((await folder.readJournal()).map((line) => [line.index, line.outcome])).toEqual([
+      [0, 'applied'],
+      [1, 'applied'],
+      [2, 'applied'],
+    ]);
+    expect(await folder.readArchive('memory-consolidation', 'memory', a.id)).toEqual(a);
+    expect(await folder.readArchive('memory-consolidation', 'memory', b.id)).toEqual(b);
+    expect(readFileSync(join(folder.dir, 'summary.md'), 'utf8')).toContain('| memory-consolidation | rem | ok |');
+    expect(folder.dir.startsWith(join(runsDir(dataPath), '2026-06-01-'))).toBe(true);
+  });
+
+  it('undoes a run: restores what it deleted and removes what it created', async () => {
+    const a = await memory.save({ content: 'dup: one', importance: 0.7, createdAt: '2026-01-01T00:00:00.000Z' });
+    const b = await memory.save({ content: 'dup: two' });
+    const keep = await memory.save({ content: 'unrelated' });
+    const engine = new DreamEngine(services, [mergePass()]);
+    const { runId } = await engine.run({ trigger: 'manual' });
+    const undo = await engine.undo(runId);
+    expect(undo.restored.sort()).toEqual([`memory ${a.id}`, `memory ${b.id}`].sort());
+    expect(undo.removed).toHaveLength(1);
+    const after = await memory.list();
+    const strip = ({ updatedAt: _u, ...rest }: MemoryEntry) => rest;
+    expect(after.map(strip).sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b, keep].map(strip).sort((x, y) => x.id.localeCompare(y.id)));
+    await expect(engine.undo(runId)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('keeps, on undo, a record the agent changed after the run', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const engine = new DreamEngine(services, [mergePass()]);
+    const { runId } = await engine.run({ trigger: 'manual' });
+    const merged = (await memory.list())[0]!;
+    await memory.save({ ...merged, content: 'merged duplicate, edited by the agent' });
+    const undo = await engine.undo(runId);
+    expect(undo.kept).toEqual([{ record: `memory ${merged.id}`, reason: 'changed after the run' }]);
+    expect((await memory.get(merged.id))?.content).toBe('merged duplicate, edited by the agent');
+  });
+
+  it('undoes two passes that touched the same entry back to the state before the run', async () => {
+    const old = await memory.save({ content: 'dup: old fact', importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+    await memory.save({ content: 'dup: old fact again', importance: 0.4, lastSeenAt: '2026-05-30T00:00:00.000Z' });
+    const engine = new DreamEngine(services, [new ImportanceDecayPass(), mergePass()]);
+    const { runId, passes } = await engine.run({ trigger: 'manual' });
+    expect(passes.map((p) => p.status)).toEqual(['ok', 'ok']);
+    await engine.undo(runId);
+    expect((await memory.get(old.id))?.importance).toBe(0.9);
+    expect(await memory.list()).toHaveLength(2);
+  });
+
+  it('isolates a failing pass, records it, and runs the rest', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const engine = new DreamEngine(services, [failingPass, mergePass('promotion', { phase: 'deep-sleep' })]);
+    const report = await engine.run({ trigger: 'schedule' });
+    expect(report.passes.map((p) => [p.name, p.status])).toEqual([
+      ['episode-extraction', 'failed'],
+      ['promotion', 'ok'],
+    ]);
+    const deadLetter = JSON.parse(readFileSync(join(failuresDir(dataPath), `${report.runId}.json`), 'utf8'));
+    expect(deadLetter.passes).toEqual([{ name: 'episode-extraction', error: 'model exploded' }]);
+    expect((await RunFolder.open(dataPath, report.runId))!.state.status).toBe('failed');
+  });
+
+  it('skips passes whose services or model are missing, and says why', async () => {
+    const needsLog: DreamPass = { ...mergePass('preference-inference'), requires: ['memory', 'conversationLog'] };
+    const needsModel: DreamPass = { ...mergePass('skill-gap'), requires: [], model: 'required' };
+    const report = await new DreamEngine(services, [needsLog, needsModel]).run({ trigger: 'manual' });
+    expect(report.passes).toEqual([
+      { name: 'preference-inference', phase: 'rem', status: 'skipped', reason: 'needs conversationLog' },
+      { name: 'skill-gap', phase: 'rem', status: 'skipped', reason: 'needs a language model' },
+    ]);
+  });
+
+  it('does nothing in a dry run but report the plan', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const before = await memory.list();
+    const report = await new DreamEngine(services, [mergePass()]).run({ trigger: 'manual', dryRun: true });
+    expect(report.passes[0]).toMatchObject({ status: 'ok', applied: 0 });
+    expect(report.passes[0]!.status === 'ok' && report.passes[0]!.planned?.map((op) => op.op)).toEqual(['memory.save', 'memory.delete', 'memory.delete']);
+    expect(await memory.list()).toEqual(before);
+    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+  });
+
+  it('does not clobber an entry the agent changed after the pass read it', async () => {
+    const a = await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const racing = mergePass('memory-consolidation', {
+      async plan(context) {
+        const plan = await mergePass().plan(context);
+        await context.services.memory!.save({ id: a.id, content: 'dup: one, corrected by the agent just now' });
+        return plan;
+      },
+    });
+    const report = await new DreamEngine(services, [racing]).run({ trigger: 'manual' });
+    expect(report.passes[0]).toMatchObject({ applied: 2, conflicts: 1 });
+    expect((await memory.get(a.id))?.content).toBe('dup: one, corrected by the agent just now');
+  });
+
+  it('finishes an interrupted apply on recovery, never leaving a source without its merge', async () => {
+    const a = await memory.save({ content: 'dup: one' });
+    const b = await memory.save({ content: 'dup: two' });
+    const context = { services } as PassContext;
+    const plan = await mergePass().plan(context);
+    if ('skipped' in plan) throw new Error('unexpected');
+    const folder = await RunFolder.create(dataPath, 'aaaaaaaaaaaa', 'manual', clock.now());
+    const { orderOperations, applyOperation } = await import('../src/engine/operation-applier');
+    const ordered = orderOperations(plan.operations);
+    await folder.writePlan({ pass: 'memory-consolidation', operations: ordered, notes: [], refusals: [] });
+    // The process "dies" right after the merged entry was saved, before the journal line.
+    await applyOperation(ordered[0]!, services);
+
+    const engine = new DreamEngine(services, [mergePass()]);
+    expect(await engine.recover()).toEqual(['aaaaaaaaaaaa']);
+    const live = await memory.list();
+    expect(live.map((e) => e.content)).toEqual(['merged duplicate']);
+    expect(await memory.get(a.id)).toBeUndefined();
+    expect(await memory.get(b.id)).toBeUndefined();
+    expect((await RunFolder.open(dataPath, 'aaaaaaaaaaaa'))!.state.status).toBe('interrupted');
+    expect(await engine.recover()).toEqual([]);
+  });
+
+  it('ends the cycle cleanly when a user turn aborts it, applying nothing of the interrupted pass', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const controller = new AbortController();
+    const waitsForModel: DreamPass = {
+      ...mergePass(),
+      async plan(context) {
+        await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted by a user turn'))));
+        throw new Error('unreachable');
+      },
+    };
+    const activity = { isUserActive: () => false, userTurnSignal: () => controller.signal };
+    const engine = new DreamEngine({ ...services, activity }, [waitsForModel, mergePass('promotion', { phase: 'deep-sleep' })]);
+    const running = engine.run({ trigger: 'schedule' });
+    setTimeout(() => controller.abort(new Error('A user turn started')), 5);
+    const report = await running;
+    expect(report.interrupted).toBe('A user turn started');
+    expect(report.passes.map((p) => p.name)).toEqual(['memory-consolidation']);
+    expect(await memory.list()).toHaveLength(2);
+  });
+
+  it('refuses unknown passes and phases', async () => {
+    const engine = new DreamEngine(services, [mergePass()]);
+    await expect(engine.run({ trigger: 'manual', passes: ['nope'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.run({ trigger: 'manual', phase: 'nap' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('importance-decay pass', () => {
+  it('decays the same whether cycles run daily or once (SPEC D7)', async () => {
+    const entry = await memory.save({ content: 'old fact', importance: 0.95, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+    const daily = new DreamEngine(services, [new ImportanceDecayPass()]);
+    for (let day = 0; day < 60; day++) {
+      await daily.run({ trigger: 'schedule' });
+      clock.advance(86_400_000);
+    }
+    const dailyImportance = (await memory.get(entry.id))!.importance;
+
+    const otherPath = mkdtempSync(join(tmpdir(), 'reverie-engine-once-'));
+    const onceClock = new ManualClock('2026-06-01T00:00:00.000Z');
+    const onceMemory = new InMemoryLongTermMemory({ clock: onceClock });
+    const copy = await onceMemory.save({ content: 'old fact', importance: 0.95, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+    const once = new DreamEngine({ dataPath: otherPath, clock: onceClock, logger: new RecordingLogger(), memory: onceMemory }, [new ImportanceDecayPass()]);
+    await once.run({ trigger: 'schedule' });
+    onceClock.advance(59 * 86_400_000);
+    await once.run({ trigger: 'schedule' });
+    rmSync(otherPath, { recursive: true, force: true });
+    expect(Math.abs(dailyImportance - (await onceMemory.get(copy.id))!.importance)).toBeLessThan(0.003);
+    expect(dailyImportance).toBeLessThan(0.95);
+    expect(dailyImportance).toBeGreaterThanOrEqual(0.1);
+  });
+
+  it('never stamps an entry as seen', async () => {
+    const entry = await memory.save({ content: 'fact', importance: 0.8, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+    await new DreamEngine(services, [new ImportanceDecayPass()]).run({ trigger: 'manual' });
+    const after = (await memory.get(entry.id))!;
+    expect(after.lastSeenAt).toBe(entry.lastSeenAt);
+    expect(after.importance).toBeLessThan(0.8);
+  });
+});
+
+describe('archive-retention pass', () => {
+  it('purges run folders and dead letters past the retention, keeping recent ones', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const engine = new DreamEngine(services, [failingPass, mergePass(), new ArchiveRetentionPass({ retentionDays: 90 })]);
+    const old = await engine.run({ trigger: 'manual', passes: ['episode-extraction', 'memory-consolidation'] });
+    clock.advance(91 * 86_400_000);
+    const recent = await engine.run({ trigger: 'manual', passes: ['episode-extraction'] });
+    await engine.run({ trigger: 'manual', passes: ['archive-retention'] });
+    const folders = readdirSync(runsDir(dataPath));
+    expect(folders.some((name) => name.endsWith(old.runId))).toBe(false);
+    expect(folders.some((name) => name.endsWith(recent.runId))).toBe(true);
+    expect(readdirSync(failuresDir(dataPath))).toEqual([`${recent.runId}.json`]);
+  });
+});
