@@ -30,3 +30,9 @@ export {
 } from './scheduler/dream-scheduler';
 export { ImportanceDecayPass, type ImportanceDecayOptions, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-pass';
 export { ArchiveRetentionPass, archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-pass';
+export { MemoryConsolidationPass } from './passes/memory-consolidation/memory-consolidation-pass';
+export {
+  type MemoryConsolidationOptions,
+  type MemoryConsolidationOptionsInput,
+  memoryConsolidationOptionsSchema,
+} from './passes/memory-consolidation/memory-consolidation-options';

@@ -41,6 +41,7 @@ export class EmbeddingIndex {
   private worker: Promise<void> | undefined;
   private cacheLoaded: Promise<void> | undefined;
   private readonly abort = new AbortController();
+  private readonly removals = new Set<Promise<void>>();
   private cacheState: 'unloaded' | 'loading' | 'loaded' = 'unloaded';
   /** Wishes made before the cache was read. */
   private readonly deferred = new Map<string, string>();
@@ -77,13 +78,15 @@ export class EmbeddingIndex {
     this.kick();
   }
 
-  /** Forgets a document and removes its cached vector. */
-  async forget(id: string): Promise<void> {
+  /** Forgets a document and removes its cached vector (`flush()` waits for the removal). */
+  forget(id: string): Promise<void> {
     this.pending.delete(id);
     this.deferred.delete(id);
     this.wanted.delete(id);
     this.vectors.delete(id);
-    await rm(this.fileOf(id), { force: true });
+    const removal = rm(this.fileOf(id), { force: true }).finally(() => this.removals.delete(removal));
+    this.removals.add(removal);
+    return removal;
   }
 
   /** Vector hits for a query vector among `candidates` (all ready vectors when omitted). */
@@ -116,6 +119,7 @@ export class EmbeddingIndex {
   async flush(): Promise<void> {
     await this.cacheLoaded;
     while (this.worker) await this.worker;
+    await Promise.all(this.removals);
   }
 
   /** Stops the worker; queued documents are picked up again on the next open. */

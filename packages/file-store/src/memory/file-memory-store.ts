@@ -94,7 +94,9 @@ export class FileMemoryStore implements ILongTermMemory {
         onDelete: (entry) => {
           this.countCategory(entry.category, -1);
           this.index.delete(entry.id);
-          void this.embeddings?.forget(entry.id);
+          this.embeddings?.forget(entry.id).catch((error: unknown) => {
+            this.logger.warn('Could not remove the cached vector of a deleted entry.', { id: entry.id, error: String(error) });
+          });
         },
       },
     });

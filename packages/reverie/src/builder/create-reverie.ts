@@ -28,6 +28,13 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
+import {
+  ArchiveRetentionPass,
+  DreamEngine,
+  DreamScheduler,
+  ImportanceDecayPass,
+  MemoryConsolidationPass,
+} from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
@@ -260,6 +267,34 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
+  const engine = new DreamEngine(
+    {
+      dataPath,
+      clock,
+      logger,
+      memory,
+      skills: optional<ISkillStore>(TOKENS.SkillStore),
+      skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),
+      conversationLog,
+      feedback: optional<IFeedbackStore>(TOKENS.FeedbackStore),
+      workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
+      model,
+      activity,
+    },
+    [
+      new ImportanceDecayPass(dreamingOptions.importanceDecay),
+      new MemoryConsolidationPass(dreamingOptions.consolidation),
+      new ArchiveRetentionPass(dreamingOptions.archive),
+    ],
+  );
+  const scheduler = new DreamScheduler({
+    runCycle: (signal) => engine.run({ trigger: 'schedule', signal }),
+    initialDelayMs: dreamingOptions.initialDelay,
+    intervalMs: dreamingOptions.interval,
+    enabled: dreamingOptions.enabled && options.dreaming !== undefined,
+    activity,
+    logger,
+  });
   let closed = false;
 
   return {
@@ -279,11 +314,20 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     dreams: {
       configured: options.dreaming !== undefined,
       options: dreamingOptions,
-      plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions),
+      plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions, engine.passNames),
+      run: (request = {}) => engine.run({ trigger: 'manual', ...request }),
+      undo: (runId) => engine.undo(runId),
+      recover: () => engine.recover(),
+      async start() {
+        await engine.recover();
+        scheduler.start();
+      },
+      stop: () => scheduler.stop(),
     },
     async close() {
       if (closed) return;
       closed = true;
+      await scheduler.stop();
       await tools.idle();
       await Promise.all(owned.map((store) => store.close()));
     },

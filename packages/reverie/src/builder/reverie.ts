@@ -13,6 +13,7 @@ import type { ConversationMemory } from '../conversation/conversation-memory';
 import type { TurnContextBuilder } from '../context/turn-context-builder';
 import type { DreamingOptions } from '../dreaming/dream-options';
 import type { DreamPassPlan } from '../dreaming/dream-pass-catalog';
+import type { CycleReport, RunRequest, UndoReport } from '@reverie/dream';
 import type { AgentTools } from '../tools/agent-tools';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
@@ -53,4 +54,14 @@ export interface ReverieDreams {
   readonly options: DreamingOptions;
   /** Which passes a cycle would run with the registered services, and why others are skipped. */
   plan(): DreamPassPlan[];
+  /** Runs a cycle now (all passes, one phase, or named passes; `dryRun` writes nothing). */
+  run(request?: Partial<RunRequest>): Promise<CycleReport>;
+  /** Reverses a run: restores what it deleted or replaced, removes what it created (unless changed since). */
+  undo(runId: string): Promise<UndoReport>;
+  /** Finishes runs a crash interrupted; `start()` calls it first. */
+  recover(): Promise<string[]>;
+  /** Starts the schedule (initial delay, then the interval), waiting while the user is active. */
+  start(): Promise<void>;
+  /** Stops the schedule and aborts a cycle in flight. */
+  stop(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { archiveRetentionOptionsSchema, importanceDecayOptionsSchema, memoryConsolidationOptionsSchema } from '@reverie/dream';
 import { durationSchema } from '../options/duration';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
@@ -18,6 +19,12 @@ export const dreamingOptionsSchema = z
     preferenceInference: switchSchema.default({ enabled: true }),
     /** D12: learn from recurring workflow failures. */
     workflowFailureAnalysis: switchSchema.default({ enabled: true }),
+    /** D7: the importance-decay pass (graceDays 30, halfLifeDays 45, floor 0.1). */
+    importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
+    /** D3–D5, B1, B4, B7: the memory-consolidation pass. */
+    consolidation: memoryConsolidationOptionsSchema.default(memoryConsolidationOptionsSchema.parse({})),
+    /** O7, O8: how long run folders (and so undo) are kept (retentionDays 90). */
+    archive: archiveRetentionOptionsSchema.default(archiveRetentionOptionsSchema.parse({})),
   })
   .strict();
 export type DreamingOptions = z.output<typeof dreamingOptionsSchema>;

@@ -69,13 +69,22 @@ const SERVICE_NAMES = new Map<symbol, string>([
 ]);
 
 /**
- * Which passes a cycle would run with the services that are registered (SPEC D2): a pass whose
- * required services are missing, that needs a model when none is configured, or whose switch is
- * off, is skipped with the reason. Pure: the builder passes what it registered.
+ * Which passes a cycle would run with the services that are registered (SPEC D2): a pass the
+ * engine does not have, whose required services are missing, that needs a model when none is
+ * configured, or whose switch is off, is skipped with the reason. Pure: the builder passes what
+ * it registered and the names of the engine's passes.
  */
-export function planDreamPasses(isRegistered: (token: symbol) => boolean, hasModel: boolean, options: DreamingOptions): DreamPassPlan[] {
+export function planDreamPasses(
+  isRegistered: (token: symbol) => boolean,
+  hasModel: boolean,
+  options: DreamingOptions,
+  available: readonly string[],
+): DreamPassPlan[] {
   return DREAM_PASSES.map((pass) => {
     const base = { name: pass.name, phase: pass.phase };
+    if (!available.includes(pass.name)) {
+      return { ...base, status: 'skipped', reason: 'not part of this release of the dream engine yet' };
+    }
     if (pass.switch && !options[pass.switch].enabled) {
       return { ...base, status: 'skipped', reason: `turned off by the dreaming option ${pass.switch}.enabled` };
     }

@@ -1,0 +1,205 @@
+import { DEFAULT_IMPORTANCE, isUnderPrefix, type MemoryEntry, mergeSubjectTimeMetadata, newId, timestampMs } from '@reverie/core';
+import type { DreamOperation } from '../../engine/dream-types';
+import type { ConsolidationItem } from './consolidation-item';
+import { mergeEntries, unionTags } from './merge-entries';
+import type { MemoryConsolidationOptions } from './memory-consolidation-options';
+import { duplicateKey } from './normalise-content';
+import type { CallReview, ProposedSave } from './review-reply';
+
+export interface AssembledPlan {
+  operations: DreamOperation[];
+  notes: string[];
+  refusals: string[];
+  /** Entries this plan writes after the model saw what they come from: the cursor will not treat them as changed. */
+  ownWrites: MemoryEntry[];
+}
+
+type Protection = Pick<MemoryConsolidationOptions, 'deletionCap' | 'protectImportance' | 'protectReinforcement' | 'protectedCategories'>;
+
+/**
+ * Turns the pre-pass groups and the reviewed replies of every call into the run's operations
+ * (SPEC D4, D5, B4, B7), saves first and deletes last:
+ *
+ * - a save identical to its single source (content, category, tag set) changes nothing and is
+ *   dropped; a save whose normalised content and subject time equal another save's, or a live
+ *   entry's that is not among its sources, is folded with it instead of leaving two copies;
+ * - a single-source rewrite of one entry updates it in place (same id, temporal fields and
+ *   metadata kept); every other save is a new entry with the D4 arithmetic of all the live
+ *   entries behind its sources, and every one of them is deleted (exhaustive deletion); a save
+ *   without sources is new: createdAt = lastSeenAt = now, reinforced once;
+ * - outright deletions spare protected entries (importance, reinforcement, category) and are
+ *   capped at `deletionCap` × the entries shown (at least one when the cap is above 0), the
+ *   least important going first;
+ * - a pre-pass group the model left alone is saved as merged by the pre-pass.
+ */
+export function assembleOperations(input: {
+  items: readonly ConsolidationItem[];
+  reviews: readonly CallReview[];
+  shownCount: number;
+  /** Items the model step looked at (seeds and shown); their pre-pass saves count as own writes. */
+  considered: ReadonlySet<string>;
+  options: Protection;
+  now: Date;
+}): AssembledPlan {
+  const { items, options, now } = input;
+  const notes: string[] = [];
+  const refusals = input.reviews.flatMap((review) => review.refusals);
+  const stamp = now.toISOString();
+
+  // 1. Fold saves that would leave two live entries with the same normalised content.
+  const saves: ProposedSave[] = input.reviews.flatMap((review) => review.saves.map((save) => ({ ...save, sources: [...save.sources] })));
+  const claimed = new Set(saves.flatMap((save) => save.sources.map((source) => source.id)));
+  const liveByKey = new Map<string, ConsolidationItem>();
+  for (const item of items) {
+    const key = duplicateKey(item.view);
+    if (key !== undefined) liveByKey.set(key, item);
+  }
+  const saveByKey = new Map<string, ProposedSave>();
+  const folded: ProposedSave[] = [];
+  for (const save of saves) {
+    const key = duplicateKey({ content: save.content, metadata: subjectOf(save) });
+    const twin = key === undefined ? undefined : saveByKey.get(key);
+    if (twin) {
+      for (const source of save.sources) if (!twin.sources.includes(source)) twin.sources.push(source);
+      twin.tags = unionTags(twin.tags, save.tags);
+      notes.push('two saves with the same content folded into one');
+      continue;
+    }
+    const live = key === undefined ? undefined : liveByKey.get(key);
+    if (live && !claimed.has(live.id)) {
+      save.sources.push(live);
+      claimed.add(live.id);
+      notes.push(`a save with the same content as ${live.id} was folded with it`);
+    }
+    if (key !== undefined) saveByKey.set(key, save);
+    folded.push(save);
+  }
+
+  // 2. Drop saves that change nothing: the single source of nothing else, rewritten identically.
+  const uses = new Map<string, number>();
+  for (const save of folded) for (const source of save.sources) uses.set(source.id, (uses.get(source.id) ?? 0) + 1);
+  const soleSource = (save: ProposedSave) => {
+    const [only] = save.sources;
+    return save.sources.length === 1 && only !== undefined && uses.get(only.id) === 1 ? only : undefined;
+  };
+  const kept = folded.filter((save) => !isNoOp(save, soleSource(save)));
+  if (kept.length < folded.length) notes.push(`${folded.length - kept.length} rewrite(s) identical to their entry ignored`);
+  const consumed = new Set(kept.flatMap((save) => save.sources.map((source) => source.id)));
+
+  // 3. Outright deletions: protections, then the cap.
+  const pure = new Map<string, ConsolidationItem>();
+  for (const review of input.reviews) for (const item of review.deletions) if (!consumed.has(item.id)) pure.set(item.id, item);
+  const allowed: ConsolidationItem[] = [];
+  for (const item of pure.values()) {
+    const reason = protectionOf(item, options);
+    if (reason) refusals.push(`delete ${item.id} refused: ${reason}`);
+    else allowed.push(item);
+  }
+  const cap = options.deletionCap === 0 ? 0 : Math.max(1, Math.floor(options.deletionCap * input.shownCount));
+  allowed.sort(
+    (a, b) =>
+      a.view.importance - b.view.importance ||
+      a.view.reinforcementCount - b.view.reinforcementCount ||
+      timestampMs(a.view.lastSeenAt) - timestampMs(b.view.lastSeenAt) ||
+      (a.id < b.id ? -1 : 1),
+  );
+  for (const item of allowed.slice(cap)) {
+    refusals.push(`delete ${item.id} refused: over the cap of ${cap} outright deletion(s) per run (${options.deletionCap} × ${input.shownCount} shown)`);
+  }
+  const deleted = new Set(allowed.slice(0, cap).map((item) => item.id));
+
+  // 4. Operations.
+  const saveOps: DreamOperation[] = [];
+  const deleteOps: DreamOperation[] = [];
+  const ownWrites: MemoryEntry[] = [];
+  const deleteMembers = (item: ConsolidationItem, reason: string) => {
+    for (const member of item.members) deleteOps.push({ op: 'memory.delete', id: member.id, expectUpdatedAt: member.updatedAt, reason });
+  };
+
+  let groups = 0;
+  for (const item of items) {
+    if (!item.merged || consumed.has(item.id) || deleted.has(item.id)) continue;
+    groups++;
+    saveOps.push({
+      op: 'memory.save',
+      entry: item.merged,
+      expectUpdatedAt: null,
+      reason: `pre-pass: ${item.members.length} duplicates merged (${item.members.map((member) => member.id).join(', ')})`,
+    });
+    deleteMembers(item, `pre-pass: duplicate merged into ${item.merged.id}`);
+    if (input.considered.has(item.id)) ownWrites.push(item.merged);
+  }
+  if (groups > 0) notes.push(`pre-pass: ${groups} group(s) of duplicates merged by the host`);
+
+  const replaced = new Set<string>();
+  for (const save of kept) {
+    const only = soleSource(save);
+    if (only && !only.merged) {
+      const entry: MemoryEntry = { ...only.view, content: save.content, category: save.category, tags: save.tags, updatedAt: stamp };
+      saveOps.push({ op: 'memory.save', entry, expectUpdatedAt: only.view.updatedAt, reason: `consolidation: ${only.id} rewritten` });
+      ownWrites.push(entry);
+      continue;
+    }
+    const entry =
+      save.sources.length === 0
+        ? newEntry(save, stamp)
+        : mergeEntries(
+            save.sources.flatMap((source) => source.members),
+            { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp },
+          );
+    const reason =
+      save.sources.length === 0
+        ? 'consolidation: new entry from correction feedback'
+        : `consolidation: merged ${save.sources.map((source) => source.id).join(', ')}`;
+    saveOps.push({ op: 'memory.save', entry, expectUpdatedAt: null, reason });
+    ownWrites.push(entry);
+    for (const source of save.sources) {
+      if (replaced.has(source.id)) continue;
+      replaced.add(source.id);
+      deleteMembers(source, `consolidation: replaced by ${entry.id}`);
+    }
+  }
+  for (const item of allowed.slice(0, cap)) deleteMembers(item, 'consolidation: deleted by the model as noise or superseded');
+
+  return { operations: [...saveOps, ...deleteOps], notes, refusals, ownWrites };
+}
+
+function isNoOp(save: ProposedSave, only: ConsolidationItem | undefined): boolean {
+  if (!only) return false;
+  const view = only.view;
+  return (
+    save.content === view.content &&
+    save.category === view.category &&
+    save.tags.length === new Set(view.tags).size &&
+    save.tags.every((tag) => view.tags.includes(tag))
+  );
+}
+
+/** The subject time a save will carry: its sources' merged subject time (none for a new entry). */
+function subjectOf(save: ProposedSave): Record<string, string> {
+  return mergeSubjectTimeMetadata(save.sources.map((source) => source.view.metadata));
+}
+
+function protectionOf(item: ConsolidationItem, options: Protection): string | undefined {
+  const entries = [item.view, ...item.members];
+  if (entries.some((entry) => entry.importance >= options.protectImportance)) return `importance ≥ ${options.protectImportance} is protected`;
+  if (item.view.reinforcementCount >= options.protectReinforcement) return `reinforced ${item.view.reinforcementCount}× (≥ ${options.protectReinforcement}) is protected`;
+  const category = entries.map((entry) => entry.category).find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
+  if (category !== undefined) return `the category ${category} is protected`;
+  return undefined;
+}
+
+function newEntry(save: ProposedSave, stamp: string): MemoryEntry {
+  return {
+    id: newId(),
+    content: save.content,
+    category: save.category,
+    tags: save.tags,
+    createdAt: stamp,
+    updatedAt: stamp,
+    lastSeenAt: stamp,
+    reinforcementCount: 1,
+    importance: DEFAULT_IMPORTANCE,
+    metadata: {},
+  };
+}

@@ -1,0 +1,63 @@
+import type { MemoryEntry } from '@reverie/core';
+import { describe, expect, it } from 'vitest';
+import { findCandidateClusters } from './candidate-clusters';
+import type { ConsolidationItem } from './consolidation-item';
+
+function item(id: string, content: string): ConsolidationItem {
+  const view: MemoryEntry = {
+    id,
+    content,
+    category: 'general',
+    tags: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    lastSeenAt: '2026-01-01T00:00:00.000Z',
+    reinforcementCount: 1,
+    importance: 0.5,
+    metadata: {},
+  };
+  return { id, view, members: [view] };
+}
+
+const ITEMS = [
+  item('a00000000001', 'User lives in Berlin'),
+  item('a00000000002', 'The user is based in Berlin, Germany'),
+  item('a00000000003', 'User moved to Berlin in 2024'),
+  item('b00000000001', 'User prefers dark mode in the editor'),
+  item('b00000000002', 'User prefers dark themes everywhere'),
+  item('c00000000001', 'Project Atlas deploys to AWS eu-central-1'),
+  item('d00000000001', 'The user likes tea in the morning'),
+];
+const OPTIONS = { neighbours: 5, minNeighbourScore: 0.2 };
+
+describe('findCandidateClusters', () => {
+  it('clusters each seed with its similar entries and leaves unrelated ones out', () => {
+    const clusters = findCandidateClusters(ITEMS, ['a00000000001'], [], OPTIONS);
+    expect(clusters).toHaveLength(1);
+    expect(clusters[0]!.ids[0]).toBe('a00000000001');
+    expect(new Set(clusters[0]!.ids)).toEqual(new Set(['a00000000001', 'a00000000002', 'a00000000003']));
+  });
+
+  it('makes no cluster for a seed without neighbours', () => {
+    expect(findCandidateClusters(ITEMS, ['c00000000001'], [], OPTIONS)).toEqual([]);
+  });
+
+  it('unions overlapping neighbourhoods and keeps separate topics separate', () => {
+    const clusters = findCandidateClusters(ITEMS, ['a00000000002', 'a00000000003', 'b00000000002'], [], OPTIONS);
+    expect(clusters.map((cluster) => new Set(cluster.ids))).toEqual([
+      new Set(['a00000000001', 'a00000000002', 'a00000000003']),
+      new Set(['b00000000001', 'b00000000002']),
+    ]);
+  });
+
+  it('puts the entries found for a correction first, even alone', () => {
+    const clusters = findCandidateClusters(ITEMS, ['b00000000002'], ['You deployed Atlas to the wrong AWS region'], OPTIONS);
+    expect(clusters[0]).toEqual({ ids: ['c00000000001'], feedback: true });
+    expect(clusters[1]!.feedback).toBe(false);
+  });
+
+  it('honours the relative score threshold', () => {
+    const strict = findCandidateClusters(ITEMS, ['a00000000001'], [], { neighbours: 5, minNeighbourScore: 0.99 });
+    expect(strict).toEqual([]);
+  });
+});

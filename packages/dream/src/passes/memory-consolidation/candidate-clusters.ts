@@ -1,0 +1,116 @@
+import { Bm25Index, memoryDocumentText } from '@reverie/core';
+import type { ConsolidationItem } from './consolidation-item';
+
+export interface ClusterOptions {
+  /** Neighbours looked up per seed. */
+  neighbours: number;
+  /** A hit counts when it scores at least this share of the best hit of the same query. */
+  minNeighbourScore: number;
+}
+
+export interface CandidateCluster {
+  /** Item ids, seeds first and then in the order they were reached, so neighbours stay together. */
+  ids: string[];
+  /** True when the cluster holds entries found for a correction signal. */
+  feedback: boolean;
+}
+
+/** Disjoint sets over item ids, with path halving. */
+class UnionFind {
+  private readonly parent = new Map<string, string>();
+
+  find(id: string): string {
+    let current = id;
+    for (;;) {
+      const parent = this.parent.get(current) ?? current;
+      if (parent === current) return current;
+      const grand = this.parent.get(parent) ?? parent;
+      this.parent.set(current, grand);
+      current = grand;
+    }
+  }
+
+  union(a: string, b: string): void {
+    const rootA = this.find(a);
+    const rootB = this.find(b);
+    if (rootA !== rootB) this.parent.set(rootB, rootA);
+  }
+}
+
+/**
+ * SPEC B1: candidate clusters around what changed. Every item goes into a BM25 index (content,
+ * tags and category, as recall sees them); each seed queries it with its own content and keeps
+ * up to `neighbours` hits scoring at least `minNeighbourScore` × the best hit; each correction
+ * text does the same. Overlapping groups are unioned. A seed with no neighbour makes no cluster
+ * (nothing to compare it with); the entries found for corrections always do, so the model can
+ * see what is already known before it writes an anti-pattern. Clusters with correction hits
+ * come first, then in the order of their first seed. Cost: one query per seed and correction,
+ * independent of the number of unchanged items.
+ */
+export function findCandidateClusters(
+  items: readonly ConsolidationItem[],
+  seeds: readonly string[],
+  corrections: readonly string[],
+  options: ClusterOptions,
+): CandidateCluster[] {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const index = new Bm25Index();
+  index.setAll(items.map((item) => ({ id: item.id, text: memoryDocumentText(item.view) })));
+
+  const sets = new UnionFind();
+  const edges = new Map<string, string[]>();
+  const link = (a: string, b: string) => {
+    sets.union(a, b);
+    edges.set(a, [...(edges.get(a) ?? []), b]);
+    edges.set(b, [...(edges.get(b) ?? []), a]);
+  };
+  const neighboursOf = (query: string, self: string | undefined, limit: number) => {
+    const hits = index.search(query, { limit: limit + (self === undefined ? 0 : 1) });
+    const best = hits[0]?.score ?? 0;
+    return hits
+      .filter((hit) => hit.id !== self && hit.score > 0 && hit.score >= options.minNeighbourScore * best)
+      .slice(0, limit)
+      .map((hit) => hit.id);
+  };
+
+  const starts: string[] = [];
+  for (const seed of seeds) {
+    const item = byId.get(seed);
+    if (!item) continue;
+    const found = neighboursOf(item.view.content, seed, options.neighbours);
+    for (const neighbour of found) link(seed, neighbour);
+    if (found.length > 0) starts.push(seed);
+  }
+  const feedbackHits = new Set<string>();
+  for (const text of corrections) {
+    const found = neighboursOf(text, undefined, options.neighbours);
+    found.forEach((id, position) => {
+      feedbackHits.add(id);
+      if (position > 0) link(found[0]!, id);
+    });
+    if (found[0] !== undefined) starts.push(found[0]);
+  }
+
+  const clusters = new Map<string, CandidateCluster>();
+  const placed = new Set<string>();
+  for (const start of starts) {
+    const root = sets.find(start);
+    let cluster = clusters.get(root);
+    if (!cluster) {
+      cluster = { ids: [], feedback: false };
+      clusters.set(root, cluster);
+    }
+    // Breadth-first from each start, so a cluster cut into pieces keeps neighbours together.
+    const queue = [start];
+    for (let next = 0; next < queue.length; next++) {
+      const id = queue[next]!;
+      if (placed.has(id)) continue;
+      placed.add(id);
+      cluster.ids.push(id);
+      if (feedbackHits.has(id)) cluster.feedback = true;
+      queue.push(...(edges.get(id) ?? []).filter((other) => !placed.has(other)));
+    }
+  }
+  const ordered = [...clusters.values()];
+  return [...ordered.filter((cluster) => cluster.feedback), ...ordered.filter((cluster) => !cluster.feedback)];
+}

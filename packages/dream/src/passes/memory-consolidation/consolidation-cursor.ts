@@ -1,0 +1,65 @@
+import { idSchema, type MemoryEntry, timestampMs, timestampSchema } from '@reverie/core';
+import { z } from 'zod';
+
+const positionSchema = z.object({ at: timestampSchema, id: z.string() });
+export type CursorPosition = z.infer<typeof positionSchema>;
+
+/**
+ * SPEC D18, B1: what the pass remembers between runs, in
+ * `_system/dreams/cursors/memory-consolidation.json`, written only after a run was applied.
+ */
+export const consolidationCursorSchema = z.object({
+  version: z.literal(1),
+  /** `updatedAt` (and id, for ties) of the newest entry already considered. */
+  entries: positionSchema.optional(),
+  /**
+   * Entries the pass wrote itself after the model saw their sources, with the `updatedAt` the
+   * store gave them: newer than `entries`, yet not a change to review again. An entry changed by
+   * anyone since has another `updatedAt` and counts as changed.
+   */
+  written: z.record(idSchema, timestampSchema).default({}),
+  /** Timestamp (and id) of the newest feedback signal already shown to the model. */
+  feedback: positionSchema.optional(),
+});
+export type ConsolidationCursor = z.output<typeof consolidationCursorSchema>;
+
+export const EMPTY_CURSOR: ConsolidationCursor = { version: 1, written: {} };
+
+/** Orders positions by time (as instants), then by id. */
+export function comparePositions(a: CursorPosition, b: CursorPosition): number {
+  return timestampMs(a.at) - timestampMs(b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export function entryPosition(entry: Pick<MemoryEntry, 'id' | 'updatedAt'>): CursorPosition {
+  return { at: entry.updatedAt, id: entry.id };
+}
+
+/** True when the entry changed since the cursor: newer than its position and not the pass's own write. */
+export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry): boolean {
+  if (cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
+  const written = cursor.written[entry.id];
+  return written === undefined || timestampMs(written) !== timestampMs(entry.updatedAt);
+}
+
+/**
+ * The cursor after a run: `entries` moved to `through` (never backwards), own writes recorded,
+ * and writes the new position already covers forgotten, so `written` stays small.
+ */
+export function advanceCursor(
+  cursor: ConsolidationCursor,
+  change: { through?: CursorPosition | undefined; written: ReadonlyArray<Pick<MemoryEntry, 'id' | 'updatedAt'>>; feedback?: CursorPosition | undefined },
+): ConsolidationCursor {
+  const entries = latest(cursor.entries, change.through);
+  const written: Record<string, string> = {};
+  for (const [id, at] of Object.entries({ ...cursor.written, ...Object.fromEntries(change.written.map((entry) => [entry.id, entry.updatedAt])) })) {
+    if (entries === undefined || comparePositions({ at, id }, entries) > 0) written[id] = at;
+  }
+  const feedback = latest(cursor.feedback, change.feedback);
+  return { version: 1, ...(entries ? { entries } : {}), written, ...(feedback ? { feedback } : {}) };
+}
+
+function latest(a: CursorPosition | undefined, b: CursorPosition | undefined): CursorPosition | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return comparePositions(a, b) >= 0 ? a : b;
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { categorySchema } from '@reverie/core';
+
+/** SPEC D3, D14, B1, B4: the options of the memory-consolidation pass, validated with defaults. */
+export const memoryConsolidationOptionsSchema = z
+  .object({
+    /**
+     * 'incremental' (default): only clusters of similar entries around what changed since the
+     * pass's cursor go to the model (B1). 'full': every entry, up to `maxEntriesFull`, every run.
+     */
+    strategy: z.enum(['incremental', 'full']).default('incremental'),
+    /** Input tokens per model call, estimated as characters / 4 (default 12000). */
+    tokenBudget: z.number().int().min(500).default(12_000),
+    /** The most entries the 'full' strategy sends in one run (default 1000). */
+    maxEntriesFull: z.number().int().min(1).default(1000),
+    /** The most changed entries one incremental run works through, oldest first (default 500). */
+    maxChangedPerRun: z.number().int().min(1).default(500),
+    /** Pure deletions per run as a share of the entries shown to the model (default 0.2). */
+    deletionCap: z.number().min(0).max(1).default(0.2),
+    /** Entries at or above this importance are never purely deleted (default 0.8). */
+    protectImportance: z.number().min(0).max(1).default(0.8),
+    /** Entries reinforced at least this often are never purely deleted (default 5). */
+    protectReinforcement: z.number().int().min(1).default(5),
+    /** Categories (and everything below them) whose entries are never purely deleted. */
+    protectedCategories: z.array(categorySchema).default(['user-preferences']),
+    /** Feedback from this many past days is shown to the model (default 7). */
+    feedbackDays: z.number().min(0).default(7),
+    /** At most this many feedback signals, the most recent (default 50). */
+    maxFeedback: z.number().int().min(0).default(50),
+    /** BM25 neighbours looked up per changed entry (default 5). */
+    neighbours: z.number().int().min(1).max(50).default(5),
+    /**
+     * A neighbour must score at least this share of the best hit of its query, usually the entry
+     * itself (default 0.2: related notes score about 0.25–0.5 of it, unrelated ones under 0.1).
+     */
+    minNeighbourScore: z.number().min(0).max(1).default(0.2),
+  })
+  .strict();
+
+export type MemoryConsolidationOptions = z.output<typeof memoryConsolidationOptionsSchema>;
+export type MemoryConsolidationOptionsInput = z.input<typeof memoryConsolidationOptionsSchema>;

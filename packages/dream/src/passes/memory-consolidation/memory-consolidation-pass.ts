@@ -1,0 +1,261 @@
+import {
+  type FeedbackSignal,
+  type IFeedbackStore,
+  isUnderPrefix,
+  type MemoryEntry,
+  ReverieValidationError,
+  describeIssues,
+} from '@reverie/core';
+import { PassCursor } from '../../cursors/pass-cursor';
+import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import { assembleOperations } from './assemble-operations';
+import { findCandidateClusters } from './candidate-clusters';
+import {
+  advanceCursor,
+  changedSince,
+  comparePositions,
+  type ConsolidationCursor,
+  consolidationCursorSchema,
+  type CursorPosition,
+  EMPTY_CURSOR,
+  entryPosition,
+} from './consolidation-cursor';
+import { buildConsolidationItems, type ConsolidationItem } from './consolidation-item';
+import { consolidationReplySchema } from './consolidation-reply';
+import {
+  type MemoryConsolidationOptions,
+  type MemoryConsolidationOptionsInput,
+  memoryConsolidationOptionsSchema,
+} from './memory-consolidation-options';
+import { estimateTokens, packIntoCalls } from './pack-calls';
+import {
+  CONSOLIDATION_DIRECTIVE,
+  CONSOLIDATION_DIRECTIVE_FILE,
+  renderConsolidationData,
+  renderEntryLine,
+  renderRepairNote,
+} from './render-consolidation-prompt';
+import { type CallReview, reviewReply } from './review-reply';
+
+/** Categories under this prefix belong to the host's own bookkeeping and are never consolidated. */
+const SYSTEM_CATEGORY = '_system';
+/** Room kept in every call for the fence lines and labels around the entries. */
+const FRAME_TOKENS = 100;
+const DAY_MS = 86_400_000;
+
+/** Which items the model step looks at in one run, grouped as they should travel. */
+interface Selection {
+  groups: string[][];
+  /** Items the run looked at (seeds and everything shown). */
+  considered: Set<string>;
+  /** Where the entries cursor moves once the run is applied. */
+  through?: CursorPosition;
+  notes: string[];
+}
+
+/**
+ * SPEC D3–D5, B1, B4, B7 (REM): consolidates long-term memory.
+ *
+ * 1. Always, without a model: entries with equal normalised content and subject time are merged
+ *    by the host with the D4 arithmetic (`buildConsolidationItems`).
+ * 2. With a model: the entries that changed since the pass's cursor (oldest first, at most
+ *    `maxChangedPerRun`) seed clusters of BM25 neighbours among all entries; clusters of two or
+ *    more, and the entries around new correction feedback, are packed into calls under
+ *    `tokenBudget` ('full' sends every entry instead). The model's replies go through the
+ *    guards (`reviewReply`, `assembleOperations`) and become operations.
+ * 3. The cursor moves only in `afterApply`, after the engine applied the plan.
+ */
+export class MemoryConsolidationPass implements DreamPass {
+  readonly name = 'memory-consolidation';
+  readonly phase = 'rem' as const;
+  readonly requires = ['memory'] as const;
+  readonly model = 'optional' as const;
+  readonly options: MemoryConsolidationOptions;
+
+  constructor(options: MemoryConsolidationOptionsInput = {}) {
+    const parsed = memoryConsolidationOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid memory-consolidation options: ${describeIssues(parsed.error)}`, {
+        cause: parsed.error,
+        details: { issues: parsed.error.issues },
+      });
+    }
+    this.options = parsed.data;
+  }
+
+  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
+    const { memory, dataPath } = context.services;
+    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    const now = context.now();
+    const entries = (await memory.list()).filter((entry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY));
+    const items = buildConsolidationItems(entries, now);
+    const protection = this.options;
+
+    const gateway = context.gateway;
+    if (!gateway) {
+      const assembled = assembleOperations({ items, reviews: [], shownCount: 0, considered: new Set(), options: protection, now });
+      return {
+        operations: assembled.operations,
+        itemsProcessed: entries.length,
+        notes: [...assembled.notes, 'no model configured: only the deterministic merge of duplicates ran'],
+        refusals: [],
+      };
+    }
+
+    const cursorFile = new PassCursor(dataPath, this.name, consolidationCursorSchema);
+    const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
+    const feedback = await this.unseenFeedback(context.services.feedback, cursor, now);
+    const corrections = feedback.filter((signal) => signal.kind === 'correction');
+    const selection =
+      this.options.strategy === 'full' ? this.selectAll(items) : this.selectChanged(items, entries, cursor, corrections);
+
+    const byId = new Map(items.map((item) => [item.id, item]));
+    const calls = this.pack(selection.groups, byId, feedback, now);
+    if (calls.length === 0 && corrections.length > 0) calls.push([]);
+    const sentFeedback = calls.length > 0 ? feedback : [];
+
+    const reviews: CallReview[] = [];
+    for (const [index, ids] of calls.entries()) {
+      context.signal.throwIfAborted();
+      const shown = new Map(ids.map((id) => [id, byId.get(id)!]));
+      const withFeedback = index === 0 ? sentFeedback : [];
+      const data = renderConsolidationData({ entries: ids.map((id) => byId.get(id)!.view), feedback: withFeedback, today: now });
+      const withCorrections = withFeedback.some((signal) => signal.kind === 'correction');
+      reviews.push(await this.askAndReview(context, data, shown, { call: index + 1, withCorrections }));
+    }
+
+    const shownIds = calls.flat();
+    for (const id of shownIds) selection.considered.add(id);
+    const assembled = assembleOperations({ items, reviews, shownCount: shownIds.length, considered: selection.considered, options: protection, now });
+    await context.artifact(
+      `${this.name}.selection.json`,
+      `${JSON.stringify({ strategy: this.options.strategy, considered: [...selection.considered], calls, feedback: sentFeedback.map((signal) => signal.id) }, null, 2)}\n`,
+    );
+
+    const notes = [...selection.notes, `${calls.length} model call(s), ${shownIds.length} entries shown`];
+    if (sentFeedback.length > 0) notes.push(`${sentFeedback.length} feedback signal(s) shown (${corrections.length} correction(s))`);
+    const groupsShown = shownIds.filter((id) => byId.get(id)?.merged).length;
+    if (groupsShown > 0) {
+      notes.push(`${groupsShown} pre-pass group(s) shown as their merged form under a member's id (the merged entry itself is not saved yet)`);
+    }
+    const lastFeedback = sentFeedback.at(-1);
+    const next = { through: selection.through, feedback: lastFeedback && { at: lastFeedback.timestamp, id: lastFeedback.id } };
+    return {
+      operations: assembled.operations,
+      itemsProcessed: entries.length,
+      notes: [...notes, ...assembled.notes],
+      refusals: assembled.refusals,
+      afterApply: async () => {
+        const written: MemoryEntry[] = [];
+        for (const entry of assembled.ownWrites) {
+          const stored = await memory.get(entry.id);
+          if (stored && sameWording(stored, entry)) written.push(stored);
+        }
+        const updated = advanceCursor(cursor, { ...next, written });
+        if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
+      },
+    };
+  }
+
+  /** New feedback since the cursor, from the last `feedbackDays`, at most `maxFeedback` (the most recent). */
+  private async unseenFeedback(store: IFeedbackStore | undefined, cursor: ConsolidationCursor, now: Date): Promise<FeedbackSignal[]> {
+    if (!store || this.options.maxFeedback === 0 || this.options.feedbackDays === 0) return [];
+    const windowStart = new Date(now.getTime() - this.options.feedbackDays * DAY_MS).toISOString();
+    const signals = await store.list({ since: windowStart });
+    const unseen = signals.filter(
+      (signal) => cursor.feedback === undefined || comparePositions({ at: signal.timestamp, id: signal.id }, cursor.feedback) > 0,
+    );
+    return unseen.slice(Math.max(0, unseen.length - this.options.maxFeedback));
+  }
+
+  /** Incremental (B1): clusters around the oldest changed entries, at most `maxChangedPerRun` of them. */
+  private selectChanged(
+    items: readonly ConsolidationItem[],
+    entries: readonly MemoryEntry[],
+    cursor: ConsolidationCursor,
+    corrections: readonly FeedbackSignal[],
+  ): Selection {
+    const itemOf = new Map<string, string>();
+    for (const item of items) for (const member of item.members) itemOf.set(member.id, item.id);
+    const changed = entries
+      .filter((entry) => changedSince(cursor, entry))
+      .sort((a, b) => comparePositions(entryPosition(a), entryPosition(b)));
+    const batch = changed.slice(0, this.options.maxChangedPerRun);
+    const seeds = [...new Set(batch.map((entry) => itemOf.get(entry.id)!))];
+    const clusters = findCandidateClusters(
+      items,
+      seeds,
+      corrections.map((signal) => signal.text),
+      this.options,
+    );
+    const inClusters = new Set(clusters.flatMap((cluster) => cluster.ids));
+    const alone = seeds.filter((seed) => !inClusters.has(seed)).length;
+    const notes = [`incremental: ${changed.length} of ${entries.length} entries changed since the cursor, ${batch.length} taken this run`];
+    if (changed.length > batch.length) notes.push(`${changed.length - batch.length} changed entries left for the next run`);
+    if (alone > 0) notes.push(`${alone} changed entries have no similar entry: no model call needed for them`);
+    const last = batch.at(-1);
+    return {
+      groups: clusters.map((cluster) => cluster.ids),
+      considered: new Set([...seeds, ...inClusters]),
+      ...(last ? { through: entryPosition(last) } : {}),
+      notes,
+    };
+  }
+
+  /** Full: every item (up to `maxEntriesFull`), the baseline incremental is measured against. */
+  private selectAll(items: readonly ConsolidationItem[]): Selection {
+    const shown = items.slice(0, this.options.maxEntriesFull);
+    const members = shown.flatMap((item) => item.members);
+    const last = members.map(entryPosition).sort(comparePositions).at(-1);
+    const notes = [`full: ${shown.length} of ${items.length} entries sent`];
+    if (shown.length < items.length) notes.push(`${items.length - shown.length} entries over maxEntriesFull (${this.options.maxEntriesFull}) not sent`);
+    return { groups: shown.map((item) => [item.id]), considered: new Set(shown.map((item) => item.id)), ...(last ? { through: last } : {}), notes };
+  }
+
+  /** Packs the groups into calls: the directive and frame come off the budget, the feedback off the first call's. */
+  private pack(groups: string[][], byId: ReadonlyMap<string, ConsolidationItem>, feedback: readonly FeedbackSignal[], now: Date): string[][] {
+    const budget = this.options.tokenBudget;
+    const floor = Math.floor(budget / 4);
+    const frame = estimateTokens(CONSOLIDATION_DIRECTIVE) + estimateTokens(renderConsolidationData({ entries: [], feedback: [], today: now })) + FRAME_TOKENS;
+    const entryBudget = Math.max(floor, budget - frame);
+    const feedbackTokens = feedback.length === 0 ? 0 : estimateTokens(renderConsolidationData({ entries: [], feedback, today: now }));
+    const firstBudget = Math.max(floor, entryBudget - feedbackTokens);
+    const cost = (id: string) => estimateTokens(`${renderEntryLine(byId.get(id)!.view)}\n`);
+    return packIntoCalls(groups, cost, entryBudget, firstBudget);
+  }
+
+  /** One call, with at most one repair request when a merge dropped facts (B4). */
+  private async askAndReview(
+    context: PassContext,
+    data: string,
+    shown: ReadonlyMap<string, ConsolidationItem>,
+    call: { call: number; withCorrections: boolean },
+  ): Promise<CallReview> {
+    const gateway = context.gateway!;
+    const request = {
+      pass: this.name,
+      directiveFile: CONSOLIDATION_DIRECTIVE_FILE,
+      builtInDirective: CONSOLIDATION_DIRECTIVE,
+      schema: consolidationReplySchema,
+      signal: context.signal,
+    };
+    const first = reviewReply(await gateway.ask({ ...request, data }), shown, call);
+    if (first.factLosses.length === 0) return first;
+    context.signal.throwIfAborted();
+    const repaired = reviewReply(await gateway.ask({ ...request, data: `${data}\n\n${renderRepairNote(first.factLosses)}` }), shown, call);
+    return {
+      ...repaired,
+      refusals: [`call ${call.call}: ${first.factLosses.length} merge(s) dropped facts; asked the model once to repair the reply`, ...repaired.refusals],
+    };
+  }
+}
+
+/** True when the stored entry still reads as the pass wrote it (nobody changed it since). */
+function sameWording(stored: MemoryEntry, written: MemoryEntry): boolean {
+  return (
+    stored.content === written.content &&
+    stored.category === written.category &&
+    stored.tags.length === written.tags.length &&
+    stored.tags.every((tag, index) => tag === written.tags[index])
+  );
+}
