@@ -1,0 +1,74 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@reverie/core';
+import { createReverie, type Reverie } from 'reverie';
+import { scriptedModel } from './scripted-model';
+
+let dataPath: string;
+let reverie: Reverie;
+afterEach(async () => {
+  await reverie.close();
+  rmSync(dataPath, { recursive: true, force: true });
+});
+beforeEach(() => {
+  dataPath = mkdtempSync(join(tmpdir(), 'reverie-dreams-'));
+});
+
+describe('reverie.dreams', () => {
+  it('merges duplicates without a model, leaves a run folder, and undoes the run', async () => {
+    reverie = createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') }).withMemory().withDreaming().build();
+    await reverie.memory!.save({ content: 'The user lives in Lisbon.', createdAt: '2026-01-01T00:00:00.000Z' });
+    await reverie.memory!.save({ content: 'the user lives in lisbon', lastSeenAt: '2026-05-01T00:00:00.000Z' });
+    await reverie.memory!.save({ content: 'Deploys happen on Tuesdays' });
+
+    const report = await reverie.dreams.run();
+    const consolidation = report.passes.find((p) => p.name === 'memory-consolidation')!;
+    expect(consolidation.status).toBe('ok');
+    const live = await reverie.memory!.list();
+    expect(live).toHaveLength(2);
+    const merged = live.find((e) => /lisbon/i.test(e.content))!;
+    expect(merged.reinforcementCount).toBe(2);
+    expect(merged.createdAt).toBe('2026-01-01T00:00:00.000Z');
+    expect(merged.lastSeenAt).toBe('2026-05-01T00:00:00.000Z');
+    expect(readdirSync(join(dataPath, '_system', 'dreams', 'runs'))).toHaveLength(1);
+
+    const again = await reverie.dreams.run();
+    expect(again.passes.find((p) => p.name === 'memory-consolidation')).toMatchObject({ applied: 0 });
+
+    await reverie.dreams.undo(report.runId);
+    expect((await reverie.memory!.list()).map((e) => e.content).sort()).toEqual(
+      ['Deploys happen on Tuesdays', 'The user lives in Lisbon.', 'the user lives in lisbon'].sort(),
+    );
+  });
+
+  it('never writes what a dream run says into the conversation log (SPEC D16)', async () => {
+    const model = scriptedModel(['{"toDelete": [], "toSave": []}']);
+    reverie = createReverie({ dataPath, model }).withMemory().withConversationLog().withDreaming().build();
+    await reverie.context.forTurn({ sessionId: 's1', message: 'I moved to Porto last week' });
+    await reverie.context.recordReply('s1', 'Noted.');
+    await reverie.memory!.save({ content: 'The user moved to Porto' });
+    await reverie.memory!.save({ content: 'The user now lives in Porto, Portugal' });
+    const report = await reverie.dreams.run();
+    expect(report.passes.find((p) => p.name === 'memory-consolidation')?.status).toBe('ok');
+    expect(model.doGenerateCalls.length).toBeGreaterThan(0);
+    const logged = await reverie.conversationLog!.read();
+    expect(logged.map((t) => t.content)).toEqual(['I moved to Porto last week', 'Noted.']);
+    expect(existsSync(join(dataPath, '_system', 'dreams'))).toBe(true);
+    // The run's prompts and replies live in _system/, outside memory: recall cannot reach them.
+    expect((await reverie.memory!.search({ text: 'consolidation directive reply' })).map((r) => r.entry.category)).not.toContain('_system');
+  });
+
+  it('plans only what the registered services allow, and a dry run changes nothing', async () => {
+    reverie = createReverie({ dataPath }).withMemory().withDreaming().build();
+    await reverie.memory!.save({ content: 'same fact' });
+    await reverie.memory!.save({ content: 'Same fact.' });
+    const dry = await reverie.dreams.run({ dryRun: true });
+    const planned = dry.passes.find((p) => p.name === 'memory-consolidation');
+    expect(planned?.status === 'ok' && planned.planned?.length).toBe(3);
+    expect(await reverie.memory!.list()).toHaveLength(2);
+    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+    await expect(reverie.dreams.run({ passes: ['no-such-pass'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
