@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { idSchema, type MemoryEntry, timestampMs, timestampSchema } from '@reverie/core';
 import { z } from 'zod';
 
@@ -20,10 +21,21 @@ export const consolidationCursorSchema = z.object({
   written: z.record(idSchema, timestampSchema).default({}),
   /** Timestamp (and id) of the newest feedback signal already shown to the model. */
   feedback: positionSchema.optional(),
+  /**
+   * The wording (content, category, tags) of every live entry already considered, as a short
+   * hash. An entry rewritten by something that leaves its wording alone — the importance-decay
+   * pass, a promotion — has a newer `updatedAt` but is not a change worth a model call (B1).
+   */
+  seen: z.record(idSchema, z.string()).default({}),
 });
 export type ConsolidationCursor = z.output<typeof consolidationCursorSchema>;
 
-export const EMPTY_CURSOR: ConsolidationCursor = { version: 1, written: {} };
+export const EMPTY_CURSOR: ConsolidationCursor = { version: 1, written: {}, seen: {} };
+
+/** A short hash of what the model would see of an entry: its content, category and tags. */
+export function wordingFingerprint(entry: Pick<MemoryEntry, 'content' | 'category' | 'tags'>): string {
+  return createHash('sha1').update(JSON.stringify([entry.content, entry.category, entry.tags])).digest('base64url').slice(0, 12);
+}
 
 /** Orders positions by time (as instants), then by id. */
 export function comparePositions(a: CursorPosition, b: CursorPosition): number {
@@ -38,7 +50,8 @@ export function entryPosition(entry: Pick<MemoryEntry, 'id' | 'updatedAt'>): Cur
 export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry): boolean {
   if (cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
   const written = cursor.written[entry.id];
-  return written === undefined || timestampMs(written) !== timestampMs(entry.updatedAt);
+  if (written !== undefined && timestampMs(written) === timestampMs(entry.updatedAt)) return false;
+  return cursor.seen[entry.id] !== wordingFingerprint(entry);
 }
 
 /**
@@ -47,7 +60,13 @@ export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry): b
  */
 export function advanceCursor(
   cursor: ConsolidationCursor,
-  change: { through?: CursorPosition | undefined; written: ReadonlyArray<Pick<MemoryEntry, 'id' | 'updatedAt'>>; feedback?: CursorPosition | undefined },
+  change: {
+    through?: CursorPosition | undefined;
+    written: ReadonlyArray<Pick<MemoryEntry, 'id' | 'updatedAt'>>;
+    feedback?: CursorPosition | undefined;
+    /** Entries considered by this run, and the ids still live (to forget the rest). */
+    seen?: { entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>; live: ReadonlySet<string> };
+  },
 ): ConsolidationCursor {
   const entries = latest(cursor.entries, change.through);
   const written: Record<string, string> = {};
@@ -55,7 +74,10 @@ export function advanceCursor(
     if (entries === undefined || comparePositions({ at, id }, entries) > 0) written[id] = at;
   }
   const feedback = latest(cursor.feedback, change.feedback);
-  return { version: 1, ...(entries ? { entries } : {}), written, ...(feedback ? { feedback } : {}) };
+  const seen: Record<string, string> = {};
+  for (const [id, fingerprint] of Object.entries(cursor.seen)) if (!change.seen || change.seen.live.has(id)) seen[id] = fingerprint;
+  for (const entry of change.seen?.entries ?? []) seen[entry.id] = wordingFingerprint(entry);
+  return { version: 1, ...(entries ? { entries } : {}), written, ...(feedback ? { feedback } : {}), seen };
 }
 
 function latest(a: CursorPosition | undefined, b: CursorPosition | undefined): CursorPosition | undefined {

@@ -50,6 +50,8 @@ interface Selection {
   considered: Set<string>;
   /** Where the entries cursor moves once the run is applied. */
   through?: CursorPosition;
+  /** The entries whose wording the cursor records as seen once the run is applied. */
+  seen: MemoryEntry[];
   notes: string[];
 }
 
@@ -139,7 +141,11 @@ export class MemoryConsolidationPass implements DreamPass {
       notes.push(`${groupsShown} pre-pass group(s) shown as their merged form under a member's id (the merged entry itself is not saved yet)`);
     }
     const lastFeedback = sentFeedback.at(-1);
-    const next = { through: selection.through, feedback: lastFeedback && { at: lastFeedback.timestamp, id: lastFeedback.id } };
+    const next = {
+      through: selection.through,
+      feedback: lastFeedback && { at: lastFeedback.timestamp, id: lastFeedback.id },
+      seen: { entries: selection.seen, live: new Set(entries.map((entry) => entry.id)) },
+    };
     return {
       operations: assembled.operations,
       itemsProcessed: entries.length,
@@ -198,6 +204,7 @@ export class MemoryConsolidationPass implements DreamPass {
       groups: clusters.map((cluster) => cluster.ids),
       considered: new Set([...seeds, ...inClusters]),
       ...(last ? { through: entryPosition(last) } : {}),
+      seen: batch,
       notes,
     };
   }
@@ -209,7 +216,13 @@ export class MemoryConsolidationPass implements DreamPass {
     const last = members.map(entryPosition).sort(comparePositions).at(-1);
     const notes = [`full: ${shown.length} of ${items.length} entries sent`];
     if (shown.length < items.length) notes.push(`${items.length - shown.length} entries over maxEntriesFull (${this.options.maxEntriesFull}) not sent`);
-    return { groups: shown.map((item) => [item.id]), considered: new Set(shown.map((item) => item.id)), ...(last ? { through: last } : {}), notes };
+    return {
+      groups: shown.map((item) => [item.id]),
+      considered: new Set(shown.map((item) => item.id)),
+      ...(last ? { through: last } : {}),
+      seen: members,
+      notes,
+    };
   }
 
   /** Packs the groups into calls: the directive and frame come off the budget, the feedback off the first call's. */
