@@ -126,6 +126,7 @@ export { byTimestamp, validateRange } from './stores/time-range';
 export { selectFeedback, selectSkillUsages, selectTurns, selectWorkflowExecutions } from './stores/record-selectors';
 export { browseMemory, type ParsedMemoryQuery, parseMemoryQuery } from './memory/memory-query';
 export { buildWorkingMemoryEntry } from './working-memory/build-working-memory-entry';
+export { type ParsedWorkingMemoryQuery, parseWorkingMemoryQuery } from './working-memory/working-memory-query';
 
 // Search
 export { type Bm25Hit, Bm25Index, type Bm25SearchOptions } from './search/bm25-index';

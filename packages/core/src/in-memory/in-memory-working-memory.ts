@@ -1,7 +1,6 @@
 import type { IClock } from '../interfaces/clock';
 import type { IWorkingMemory } from '../interfaces/working-memory';
 import { ReverieValidationError } from '../errors/reverie-error';
-import { parseRecord } from '../schemas/parse-record';
 import {
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
   DEFAULT_WORKING_MEMORY_TTL_MS,
@@ -9,14 +8,14 @@ import {
   type WorkingMemoryEntry,
   type WorkingMemorySearchQuery,
   type WorkingMemorySearchResult,
-  workingMemorySearchQuerySchema,
   type WorkingMemorySetOptions,
 } from '../schemas/working-memory-entry';
 import { Bm25Index } from '../search/bm25-index';
 import { buildWorkingMemoryEntry } from '../working-memory/build-working-memory-entry';
+import { parseWorkingMemoryQuery } from '../working-memory/working-memory-query';
 import { assertOpen } from '../stores/write-condition';
 import { systemClock } from '../time/system-clock';
-import { isUnderPrefix, validateCategory, validateWorkingMemoryKey } from '../validation/path-name';
+import { isUnderPrefix, validateWorkingMemoryKey } from '../validation/path-name';
 import type { InMemoryStoreOptions } from './in-memory-store-options';
 
 export interface InMemoryWorkingMemoryOptions extends InMemoryStoreOptions {
@@ -86,15 +85,11 @@ export class InMemoryWorkingMemory implements IWorkingMemory {
 
   async search(query: WorkingMemorySearchQuery): Promise<WorkingMemorySearchResult[]> {
     assertOpen(this.closed, 'working memory');
-    if (query?.category !== undefined) validateCategory(query.category);
-    const { text, category, tags, prefix, maxResults } = parseRecord(workingMemorySearchQuerySchema, query, 'working-memory search');
+    const parsed = parseWorkingMemoryQuery(query);
+    const { text, maxResults } = parsed;
     const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
-      entry !== undefined &&
-      !this.isExpired(entry) &&
-      (prefix === undefined || isUnderPrefix(entry.key, prefix)) &&
-      (category === undefined || (entry.category !== undefined && isUnderPrefix(entry.category, category))) &&
-      (tags === undefined || tags.every((tag) => entry.tags.includes(tag)));
-    if (text !== undefined && text.trim() !== '') {
+      entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
+    if (text !== undefined) {
       return this.index
         .search(text, { filter: (key) => matches(this.entries.get(key)), limit: maxResults })
         .map((hit) => ({ entry: { ...this.entries.get(hit.id)!, tags: [...this.entries.get(hit.id)!.tags] }, score: hit.score }));

@@ -19,14 +19,13 @@ import {
   ReverieValidationError,
   silentLogger,
   systemClock,
-  validateCategory,
   validateWorkingMemoryKey,
   type WorkingMemoryEntry,
   workingMemoryDocumentText,
   workingMemoryEntrySchema,
   type WorkingMemorySearchQuery,
   type WorkingMemorySearchResult,
-  workingMemorySearchQuerySchema,
+  parseWorkingMemoryQuery,
   type WorkingMemorySetOptions,
   buildWorkingMemoryEntry,
 } from '@reverie/core';
@@ -210,17 +209,13 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async search(query: WorkingMemorySearchQuery): Promise<WorkingMemorySearchResult[]> {
     this.assertOpen();
-    if (query?.category !== undefined) validateCategory(query.category);
-    const { text, category, tags, prefix, maxResults } = parseRecord(workingMemorySearchQuerySchema, query, 'working-memory search');
+    const parsed = parseWorkingMemoryQuery(query);
+    const { text, maxResults } = parsed;
     return this.queue.run(async () => {
       await this.refresh();
       const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
-        entry !== undefined &&
-        !this.isExpired(entry) &&
-        (prefix === undefined || isUnderPrefix(entry.key, prefix)) &&
-        (category === undefined || (entry.category !== undefined && isUnderPrefix(entry.category, category))) &&
-        (tags === undefined || tags.every((tag) => entry.tags.includes(tag)));
-      if (text !== undefined && text.trim() !== '') {
+        entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
+      if (text !== undefined) {
         return this.index
           .search(text, { filter: (key) => matches(this.entryOf(key)), limit: maxResults })
           .map((hit) => ({ entry: copy(this.entryOf(hit.id)!), score: hit.score }));
