@@ -36,3 +36,9 @@ export {
   type MemoryConsolidationOptionsInput,
   memoryConsolidationOptionsSchema,
 } from './passes/memory-consolidation/memory-consolidation-options';
+export { type EpisodeCursor, episodeCursorSchema, EpisodeExtractionPass } from './passes/episode-extraction/episode-extraction-pass';
+export {
+  type EpisodeExtractionOptions,
+  type EpisodeExtractionOptionsInput,
+  episodeExtractionOptionsSchema,
+} from './passes/episode-extraction/episode-extraction-options';

@@ -32,6 +32,7 @@ import {
   ArchiveRetentionPass,
   DreamEngine,
   DreamScheduler,
+  EpisodeExtractionPass,
   ImportanceDecayPass,
   MemoryConsolidationPass,
 } from '@reverie/dream';
@@ -284,6 +285,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     [
       new ImportanceDecayPass(dreamingOptions.importanceDecay),
       new MemoryConsolidationPass(dreamingOptions.consolidation),
+      new EpisodeExtractionPass(dreamingOptions.episodes),
       new ArchiveRetentionPass(dreamingOptions.archive),
     ],
   );

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { archiveRetentionOptionsSchema, importanceDecayOptionsSchema, memoryConsolidationOptionsSchema } from '@reverie/dream';
+import {
+  archiveRetentionOptionsSchema,
+  episodeExtractionOptionsSchema,
+  importanceDecayOptionsSchema,
+  memoryConsolidationOptionsSchema,
+} from '@reverie/dream';
 import { durationSchema } from '../options/duration';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
@@ -23,6 +28,8 @@ export const dreamingOptionsSchema = z
     importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
     /** D3–D5, B1, B4, B7: the memory-consolidation pass. */
     consolidation: memoryConsolidationOptionsSchema.default(memoryConsolidationOptionsSchema.parse({})),
+    /** D6: the episode-extraction pass (maxTurnsPerRun 400, tokenBudget 12000, category "episodes"). */
+    episodes: episodeExtractionOptionsSchema.default(episodeExtractionOptionsSchema.parse({})),
     /** O7, O8: how long run folders (and so undo) are kept (retentionDays 90). */
     archive: archiveRetentionOptionsSchema.default(archiveRetentionOptionsSchema.parse({})),
   })

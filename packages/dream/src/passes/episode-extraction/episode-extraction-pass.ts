@@ -1,0 +1,159 @@
+import { describeIssues, type MemoryEntry, ReverieValidationError } from '@reverie/core';
+import { z } from 'zod';
+import { PassCursor } from '../../cursors/pass-cursor';
+import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import { estimateTokens } from '../memory-consolidation/pack-calls';
+import { stripRetentionTags } from '../memory-consolidation/normalise-content';
+import {
+  type EpisodeExtractionOptions,
+  type EpisodeExtractionOptionsInput,
+  episodeExtractionOptionsSchema,
+} from './episode-extraction-options';
+import { EpisodeLedger } from './episode-ledger';
+import { episodeReplySchema } from './episode-reply';
+import { packSessions, selectTurns } from './episode-turns';
+import {
+  EPISODE_DIRECTIVE,
+  EPISODE_DIRECTIVE_FILE,
+  renderEpisodeData,
+  renderEpisodeLine,
+  renderTurnLine,
+  type SessionPiece,
+} from './render-episode-prompt';
+
+/** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
+export const episodeCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
+export type EpisodeCursor = z.infer<typeof episodeCursorSchema>;
+
+/** At most this many recorded episodes are shown per call, the most similar to its sessions. */
+const SIMILAR_EPISODES = 10;
+/** Share of a call's budget kept for the recorded episodes. */
+const EPISODE_SHARE = 0.2;
+/** Room kept in every call for the intro, labels and fences. */
+const FRAME_TOKENS = 200;
+
+/**
+ * SPEC D6, D16–D18, B4 (REM): turns the conversation log into episodic memories — what
+ * happened, when, with whom.
+ *
+ * 1. Reads the turns after the pass's cursor, oldest first, at most `maxTurnsPerRun`. Turns
+ *    marked `[skip]`, system and tool turns are not sent; other retention hints travel as hints.
+ * 2. Groups the sent turns by session and packs the sessions into calls under `tokenBudget`.
+ *    Each call also shows the recorded episodes most similar to its sessions (BM25), so the
+ *    model can say a session revisits one of them.
+ * 3. The replies go through the guards of `EpisodeLedger` and become `memory.save` operations:
+ *    new dated episodes, and reinforced (not copied) revisited ones.
+ * 4. The cursor moves to the last turn read only in `afterApply`. A failed run leaves it where it
+ *    was, so the next run reads the same turns again. The log is not cleared here: preference
+ *    inference, its last reader, does that.
+ */
+export class EpisodeExtractionPass implements DreamPass {
+  readonly name = 'episode-extraction';
+  readonly phase = 'rem' as const;
+  readonly requires = ['memory', 'conversationLog'] as const;
+  readonly model = 'required' as const;
+  readonly options: EpisodeExtractionOptions;
+
+  constructor(options: EpisodeExtractionOptionsInput = {}) {
+    const parsed = episodeExtractionOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid episode-extraction options: ${describeIssues(parsed.error)}`, {
+        cause: parsed.error,
+        details: { issues: parsed.error.issues },
+      });
+    }
+    this.options = parsed.data;
+  }
+
+  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
+    const { memory, conversationLog, dataPath } = context.services;
+    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
+    const gateway = context.gateway;
+    if (!gateway) return { skipped: 'needs a language model' };
+
+    const cursorFile = new PassCursor(dataPath, this.name, episodeCursorSchema);
+    const afterSeq = (await cursorFile.read())?.afterSeq ?? 0;
+    const read = await conversationLog.read({ afterSeq, limit: this.options.maxTurnsPerRun });
+    if (read.length === 0) return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
+
+    const throughSeq = Math.max(...read.map((turn) => turn.seq));
+    const afterApply = () => cursorFile.write({ afterSeq: throughSeq });
+    const selection = selectTurns(read);
+    const sessionCount = new Set(read.map((turn) => turn.sessionId)).size;
+    const notes = [`${read.length} turn(s) read (seq ${read[0]!.seq}..${throughSeq}) from ${sessionCount} session(s)`];
+    if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
+    if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
+    if (read.length === this.options.maxTurnsPerRun) notes.push(`maxTurnsPerRun (${this.options.maxTurnsPerRun}) reached: the next run continues after seq ${throughSeq}`);
+    if (selection.sent.length === 0) return { operations: [], itemsProcessed: read.length, notes: [...notes, 'nothing to send to the model'], refusals: [], afterApply };
+
+    const now = context.now();
+    const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now });
+    const budget = this.budget(now);
+    const calls = packSessions(selection.sent, (turn) => estimateTokens(`${renderTurnLine(turn, budget.maxTurnChars)}\n`), budget.turns);
+
+    const shownPerCall: string[][] = [];
+    for (const [index, sessions] of calls.entries()) {
+      context.signal.throwIfAborted();
+      const episodes = this.similarEpisodes(ledger, sessions, budget.episodes);
+      shownPerCall.push(episodes.map((entry) => entry.id));
+      const data = renderEpisodeData({ today: now, sessions, episodes, maxTurnChars: budget.maxTurnChars });
+      const reply = await gateway.ask({
+        pass: this.name,
+        directiveFile: EPISODE_DIRECTIVE_FILE,
+        builtInDirective: EPISODE_DIRECTIVE,
+        data,
+        schema: episodeReplySchema,
+        signal: context.signal,
+      });
+      ledger.review(reply, {
+        call: index + 1,
+        sessions: new Set(sessions.map((piece) => piece.sessionId)),
+        shown: new Set(episodes.map((entry) => entry.id)),
+      });
+    }
+
+    await context.artifact(
+      `${this.name}.selection.json`,
+      `${JSON.stringify(
+        {
+          afterSeq,
+          throughSeq,
+          calls: calls.map((sessions, index) => ({
+            sessions: sessions.map((piece) => ({ sessionId: piece.sessionId, seqs: piece.turns.map((turn) => turn.seq) })),
+            episodesShown: shownPerCall[index],
+          })),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    const { created, reinforced } = ledger.counts();
+    notes.push(`${calls.length} model call(s)`, `${created} new episode(s), ${reinforced} reinforced`, ...ledger.notes);
+    return { operations: ledger.operations(), itemsProcessed: read.length, notes, refusals: ledger.refusals, afterApply };
+  }
+
+  /** The recorded episodes most like a call's turns, best first, within the call's share for them. */
+  private similarEpisodes(ledger: EpisodeLedger, sessions: readonly SessionPiece[], budget: number): MemoryEntry[] {
+    const query = sessions.flatMap((piece) => piece.turns.map((turn) => stripRetentionTags(turn.content))).join('\n');
+    const shown: MemoryEntry[] = [];
+    let used = 0;
+    for (const entry of ledger.similar(query, SIMILAR_EPISODES)) {
+      const cost = estimateTokens(`${renderEpisodeLine(entry)}\n`);
+      if (used + cost > budget) continue;
+      used += cost;
+      shown.push(entry);
+    }
+    return shown;
+  }
+
+  /** How a call's budget splits: the directive and frame off the top, a share for episodes, the rest for turns. */
+  private budget(now: Date): { turns: number; episodes: number; maxTurnChars: number } {
+    const total = this.options.tokenBudget;
+    const episodes = Math.floor(total * EPISODE_SHARE);
+    const frame = estimateTokens(EPISODE_DIRECTIVE) + estimateTokens(renderEpisodeData({ today: now, sessions: [], episodes: [], maxTurnChars: 0 })) + FRAME_TOKENS;
+    const turns = Math.max(Math.floor(total / 4), total - frame - episodes);
+    // A single turn takes at most half a call (4 characters per token).
+    return { turns, episodes, maxTurnChars: turns * 2 };
+  }
+}
