@@ -28,7 +28,7 @@ const ITEMS = [
   item('c00000000001', 'Project Atlas deploys to AWS eu-central-1'),
   item('d00000000001', 'The user likes tea in the morning'),
 ];
-const OPTIONS = { neighbours: 5, minNeighbourScore: 0.2 };
+const OPTIONS = { neighbours: 5, minNeighbourScore: 0.2, maxClusterSize: 24 };
 
 describe('findCandidateClusters', () => {
   it('clusters each seed with its similar entries and leaves unrelated ones out', () => {
@@ -57,7 +57,21 @@ describe('findCandidateClusters', () => {
   });
 
   it('honours the relative score threshold', () => {
-    const strict = findCandidateClusters(ITEMS, ['a00000000001'], [], { neighbours: 5, minNeighbourScore: 0.99 });
+    const strict = findCandidateClusters(ITEMS, ['a00000000001'], [], { neighbours: 5, minNeighbourScore: 0.99, maxClusterSize: 24 });
     expect(strict).toEqual([]);
+  });
+
+  it('never grows a cluster past maxClusterSize, keeping the strongest links together', () => {
+    // A chain of entries where each resembles the next a little, and one true duplicate pair.
+    const chain = Array.from({ length: 30 }, (_, i) =>
+      item(`e${String(i).padStart(11, '0')}`, `note about topic${i} and topic${i + 1} with shared filler words`),
+    );
+    const twins = [item('f00000000001', 'Ana locker code is 4471 in building seven'), item('f00000000002', 'Locker code 4471 for Ana in building seven')];
+    const all = [...chain, ...twins];
+    const clusters = findCandidateClusters(all, all.map((entry) => entry.id), [], { neighbours: 5, minNeighbourScore: 0.2, maxClusterSize: 6 });
+    for (const cluster of clusters) expect(cluster.ids.length).toBeLessThanOrEqual(6);
+    const twinCluster = clusters.find((cluster) => cluster.ids.includes('f00000000001'));
+    expect(twinCluster?.ids).toContain('f00000000002');
+    expect(new Set(clusters.flatMap((cluster) => cluster.ids)).size).toBe(clusters.flatMap((cluster) => cluster.ids).length);
   });
 });

@@ -6,6 +6,12 @@ export interface ClusterOptions {
   neighbours: number;
   /** A hit counts when it scores at least this share of the best hit of the same query. */
   minNeighbourScore: number;
+  /**
+   * The most items one cluster may hold. Links are joined strongest first and a link that would
+   * grow a cluster past this is dropped, so weak resemblances cannot chain a large memory into
+   * one giant cluster that must be cut across calls (which would separate true duplicates).
+   */
+  maxClusterSize: number;
 }
 
 export interface CandidateCluster {
@@ -15,9 +21,14 @@ export interface CandidateCluster {
   feedback: boolean;
 }
 
-/** Disjoint sets over item ids, with path halving. */
+/** Disjoint sets over item ids, with path halving and set sizes. */
 class UnionFind {
   private readonly parent = new Map<string, string>();
+  private readonly sizes = new Map<string, number>();
+
+  size(id: string): number {
+    return this.sizes.get(this.find(id)) ?? 1;
+  }
 
   find(id: string): string {
     let current = id;
@@ -33,7 +44,9 @@ class UnionFind {
   union(a: string, b: string): void {
     const rootA = this.find(a);
     const rootB = this.find(b);
-    if (rootA !== rootB) this.parent.set(rootB, rootA);
+    if (rootA === rootB) return;
+    this.parent.set(rootB, rootA);
+    this.sizes.set(rootA, (this.sizes.get(rootA) ?? 1) + (this.sizes.get(rootB) ?? 1));
   }
 }
 
@@ -41,7 +54,8 @@ class UnionFind {
  * SPEC B1: candidate clusters around what changed. Every item goes into a BM25 index (content,
  * tags and category, as recall sees them); each seed queries it with its own content and keeps
  * up to `neighbours` hits scoring at least `minNeighbourScore` × the best hit; each correction
- * text does the same. Overlapping groups are unioned. A seed with no neighbour makes no cluster
+ * text does the same. Links are joined strongest first into clusters of at most
+ * `maxClusterSize` items (a link that would exceed it is dropped). A seed with no neighbour makes no cluster
  * (nothing to compare it with); the entries found for corrections always do, so the model can
  * see what is already known before it writes an anti-pattern. Clusters with correction hits
  * come first, then in the order of their first seed. Cost: one query per seed and correction,
@@ -59,37 +73,47 @@ export function findCandidateClusters(
 
   const sets = new UnionFind();
   const edges = new Map<string, string[]>();
-  const link = (a: string, b: string) => {
-    sets.union(a, b);
-    edges.set(a, [...(edges.get(a) ?? []), b]);
-    edges.set(b, [...(edges.get(b) ?? []), a]);
-  };
+  const candidates: Array<{ a: string; b: string; strength: number }> = [];
   const neighboursOf = (query: string, self: string | undefined, limit: number) => {
     const hits = index.search(query, { limit: limit + (self === undefined ? 0 : 1) });
     const best = hits[0]?.score ?? 0;
     return hits
       .filter((hit) => hit.id !== self && hit.score > 0 && hit.score >= options.minNeighbourScore * best)
       .slice(0, limit)
-      .map((hit) => hit.id);
+      .map((hit) => ({ id: hit.id, strength: hit.score / best }));
   };
 
-  const starts: string[] = [];
+  const seedStarts: string[] = [];
   for (const seed of seeds) {
     const item = byId.get(seed);
     if (!item) continue;
-    const found = neighboursOf(item.view.content, seed, options.neighbours);
-    for (const neighbour of found) link(seed, neighbour);
-    if (found.length > 0) starts.push(seed);
+    for (const neighbour of neighboursOf(item.view.content, seed, options.neighbours)) {
+      candidates.push({ a: seed, b: neighbour.id, strength: neighbour.strength });
+    }
+    seedStarts.push(seed);
   }
   const feedbackHits = new Set<string>();
+  const feedbackStarts: string[] = [];
   for (const text of corrections) {
     const found = neighboursOf(text, undefined, options.neighbours);
-    found.forEach((id, position) => {
+    found.forEach(({ id, strength }, position) => {
       feedbackHits.add(id);
-      if (position > 0) link(found[0]!, id);
+      if (position > 0) candidates.push({ a: found[0]!.id, b: id, strength });
     });
-    if (found[0] !== undefined) starts.push(found[0]);
+    if (found[0] !== undefined) feedbackStarts.push(found[0].id);
   }
+
+  // Strongest links first; a link that would overflow a cluster is dropped.
+  candidates.sort((x, y) => y.strength - x.strength);
+  for (const { a, b } of candidates) {
+    if (sets.find(a) !== sets.find(b)) {
+      if (sets.size(a) + sets.size(b) > options.maxClusterSize) continue;
+      sets.union(a, b);
+    }
+    edges.set(a, [...(edges.get(a) ?? []), b]);
+    edges.set(b, [...(edges.get(b) ?? []), a]);
+  }
+  const starts = [...seedStarts.filter((seed) => edges.has(seed)), ...feedbackStarts];
 
   const clusters = new Map<string, CandidateCluster>();
   const placed = new Set<string>();

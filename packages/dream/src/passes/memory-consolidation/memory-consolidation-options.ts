@@ -34,6 +34,8 @@ export const memoryConsolidationOptionsSchema = z
      * itself (default 0.2: related notes score about 0.25–0.5 of it, unrelated ones under 0.1).
      */
     minNeighbourScore: z.number().min(0).max(1).default(0.2),
+    /** The most entries one cluster of similar entries may hold; weaker links past it are dropped (default 24). */
+    maxClusterSize: z.number().int().min(2).max(500).default(24),
   })
   .strict();
 
