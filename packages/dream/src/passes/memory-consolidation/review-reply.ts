@@ -2,6 +2,7 @@ import { CATEGORY_RULES, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, pathNameProbl
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
 import { missingFacts } from './fact-tokens';
+import { conflictingSubjectTimes } from './subject-time-conflict';
 import { deepestCategory, unionTags } from './merge-entries';
 import { stripRetentionTags } from './normalise-content';
 import type { FactLoss } from './render-consolidation-prompt';
@@ -92,6 +93,9 @@ export function reviewReply(
       else refuse(`${where}: invalid tag ${JSON.stringify(tag)} dropped`);
     }
     if (antiPattern && !tags.includes(ANTI_PATTERN_TAG)) tags.unshift(ANTI_PATTERN_TAG);
+
+    const moments = conflictingSubjectTimes(sources.map((source) => source.view));
+    if (moments) return keepSources(`its sources describe different moments (subject time ${moments[0]} and ${moments[1]})`);
 
     const missing = missingFacts(sources.map((source) => source.view.content), content);
     if (missing.length > 0) {
