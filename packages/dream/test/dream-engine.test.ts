@@ -201,15 +201,15 @@ describe('DreamEngine', () => {
     const waitsForModel: DreamPass = {
       ...mergePass(),
       async plan(context) {
-        await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted by a user turn'))));
+        const aborted = new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted by a user turn'))));
+        controller.abort(new Error('A user turn started'));
+        await aborted;
         throw new Error('unreachable');
       },
     };
     const activity = { isUserActive: () => false, userTurnSignal: () => controller.signal };
     const engine = new DreamEngine({ ...services, activity }, [waitsForModel, mergePass('promotion', { phase: 'deep-sleep' })]);
-    const running = engine.run({ trigger: 'schedule' });
-    setTimeout(() => controller.abort(new Error('A user turn started')), 5);
-    const report = await running;
+    const report = await engine.run({ trigger: 'schedule' });
     expect(report.interrupted).toBe('A user turn started');
     expect(report.passes.map((p) => p.name)).toEqual(['memory-consolidation']);
     expect(await memory.list()).toHaveLength(2);
@@ -268,5 +268,52 @@ describe('archive-retention pass', () => {
     expect(folders.some((name) => name.endsWith(old.runId))).toBe(false);
     expect(folders.some((name) => name.endsWith(recent.runId))).toBe(true);
     expect(readdirSync(failuresDir(dataPath))).toEqual([`${recent.runId}.json`]);
+  });
+});
+
+describe('passes that fail after planning clean-up', () => {
+  it('applies the clean-up operations, records the pass as failed and leaves a dead letter', async () => {
+    const doomed = await memory.save({ content: 'scratch note' });
+    const cleanUp: DreamPass = {
+      name: 'preference-inference',
+      phase: 'rem',
+      requires: ['memory'],
+      model: 'none',
+      async plan() {
+        return {
+          operations: [{ op: 'memory.delete', id: doomed.id, expectUpdatedAt: doomed.updatedAt, reason: 'clean-up' }],
+          itemsProcessed: 1,
+          notes: [],
+          refusals: [],
+          failure: 'MODEL_REPLY_INVALID: the reply was not JSON',
+        };
+      },
+    };
+    const report = await new DreamEngine(services, [cleanUp]).run({ trigger: 'manual' });
+    expect(report.passes[0]).toMatchObject({ status: 'failed', applied: 1, error: 'MODEL_REPLY_INVALID: the reply was not JSON' });
+    expect(await memory.get(doomed.id)).toBeUndefined();
+    expect(readdirSync(failuresDir(dataPath))).toEqual([`${report.runId}.json`]);
+    expect((await RunFolder.open(dataPath, report.runId))!.state.status).toBe('failed');
+  });
+});
+
+describe('conversation-log horizon', () => {
+  it('is the lowest read position of the other log readers, and Infinity when there are none', async () => {
+    const horizons: number[] = [];
+    const reader = (name: string, through: number): DreamPass => ({
+      ...mergePass(name),
+      conversationLogReadThrough: async () => through,
+    });
+    const asker: DreamPass = {
+      ...mergePass('preference-inference'),
+      conversationLogReadThrough: async () => 1,
+      async plan(context) {
+        horizons.push(await context.conversationLogHorizon());
+        return { operations: [], itemsProcessed: 0, notes: [], refusals: [] };
+      },
+    };
+    await new DreamEngine(services, [reader('episode-extraction', 40), reader('skill-gap', 25), asker]).run({ trigger: 'manual', passes: ['preference-inference'] });
+    await new DreamEngine(services, [asker]).run({ trigger: 'manual' });
+    expect(horizons).toEqual([25, Number.POSITIVE_INFINITY]);
   });
 });

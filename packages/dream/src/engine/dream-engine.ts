@@ -161,6 +161,7 @@ export class DreamEngine {
       services: this.services,
       gateway: run.gateway,
       signal: run.signal,
+      conversationLogHorizon: () => this.conversationLogHorizon(pass),
       artifact: async (name, content) => {
         await run.folder?.writeArtifact(name, content);
       },
@@ -183,8 +184,10 @@ export class DreamEngine {
       refusals: planned.refusals,
       tokens: tokens(),
     };
+    const status = planned.failure === undefined ? ('ok' as const) : ('failed' as const);
+    const failure = planned.failure === undefined ? {} : { error: planned.failure };
     if (run.dryRun || !run.folder) {
-      return { ...base, status: 'ok', applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
+      return { ...base, status, ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
     }
     try {
       await run.folder.writePlan({ pass: pass.name, operations, notes: planned.notes, refusals: planned.refusals });
@@ -192,10 +195,23 @@ export class DreamEngine {
       const { applied, conflicts } = await applyJournalled(run.folder, pass.name, operations, this.services);
       await run.folder.update({ applying: undefined });
       await planned.afterApply?.();
-      return { ...base, status: 'ok', applied, conflicts, durationMs: performance.now() - started };
+      if (planned.failure !== undefined) {
+        this.services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
+      }
+      return { ...base, status, ...failure, applied, conflicts, durationMs: performance.now() - started };
     } catch (error) {
       return this.failed(pass, error, tokens(), started);
     }
+  }
+
+  /** The lowest read position of every other pass that reads the conversation log with a cursor. */
+  private async conversationLogHorizon(asking: DreamPass): Promise<number> {
+    let horizon = Number.POSITIVE_INFINITY;
+    for (const pass of this.passes) {
+      if (pass === asking || !pass.conversationLogReadThrough) continue;
+      horizon = Math.min(horizon, await pass.conversationLogReadThrough(this.services));
+    }
+    return horizon;
   }
 
   private failed(pass: DreamPass, error: unknown, tokens: { input: number; output: number }, started: number): PassOutcome {

@@ -63,6 +63,13 @@ export interface PassPlan {
   refusals: string[];
   /** Called only after every operation of the pass was applied (e.g. to advance a cursor). */
   afterApply?: () => Promise<void>;
+  /**
+   * Set when the pass's main work failed (an invalid model reply, say) but `operations` still
+   * hold clean-up that must happen whatever happened (SPEC D11: the log is cleared even when
+   * inference failed). The operations are applied as usual; the outcome is recorded as failed
+   * with this error, and the run gets a dead letter.
+   */
+  failure?: string;
 }
 
 export interface PassSkip {
@@ -77,6 +84,13 @@ export interface PassContext {
   gateway: ModelGatewayLike | undefined;
   /** Aborts when the run is cancelled or a user turn preempts it. */
   signal: AbortSignal;
+  /**
+   * The highest conversation-log seq that every other log-reading pass of this engine is done
+   * with (see `DreamPass.conversationLogReadThrough`); `Infinity` when no other pass reads the
+   * log. A pass that clears the log clears no further than this, so turns another pass has not
+   * read yet survive (SPEC D11, D18).
+   */
+  conversationLogHorizon(): Promise<number>;
   /** Writes a named artifact into the run folder (prompts, replies…). */
   artifact(name: string, content: string): Promise<void>;
   now(): Date;
@@ -90,6 +104,11 @@ export interface DreamPass {
   /** 'required': skipped without a model; 'optional': runs, doing less, without one. */
   model: 'required' | 'optional' | 'none';
   plan(context: PassContext): Promise<PassPlan | PassSkip>;
+  /**
+   * For passes that read the conversation log with a cursor: the last seq this pass has
+   * finished with (0 when it has read nothing yet). Turns after it must survive a log clear.
+   */
+  conversationLogReadThrough?(services: DreamServices): Promise<number>;
 }
 
 /** The model gateway as passes see it (SPEC D15). */

@@ -1,7 +1,7 @@
 import { describeIssues, type MemoryEntry, ReverieValidationError } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
-import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens } from '../memory-consolidation/pack-calls';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
 import {
@@ -131,6 +131,11 @@ export class EpisodeExtractionPass implements DreamPass {
     const { created, reinforced } = ledger.counts();
     notes.push(`${calls.length} model call(s)`, `${created} new episode(s), ${reinforced} reinforced`, ...ledger.notes);
     return { operations: ledger.operations(), itemsProcessed: read.length, notes, refusals: ledger.refusals, afterApply };
+  }
+
+  /** The last logged turn this pass has turned into episodes; later turns must survive a log clear. */
+  async conversationLogReadThrough(services: DreamServices): Promise<number> {
+    return (await new PassCursor(services.dataPath, this.name, episodeCursorSchema).read())?.afterSeq ?? 0;
   }
 
   /** The recorded episodes most like a call's turns, best first, within the call's share for them. */

@@ -55,6 +55,7 @@ export class PassHarness {
       },
       gateway,
       signal: new AbortController().signal,
+      conversationLogHorizon: async () => Number.POSITIVE_INFINITY,
       artifact: async (name, content) => {
         this.artifacts.set(name, content);
       },
