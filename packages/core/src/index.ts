@@ -121,6 +121,7 @@ export { consoleLogger, RecordingLogger, silentLogger } from './logging/loggers'
 export { resolveMemoryDraft } from './memory/resolve-memory-draft';
 export { byCreation, byImportanceThenRecency } from './memory/memory-order';
 export { resolveSkillDraft, skillDocumentText } from './skills/resolve-skill-draft';
+export { matchesAnySkillPattern, skillNameMatches, skillNamePatternSchema } from './skills/skill-name-pattern';
 export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';
 export { byTimestamp, validateRange } from './stores/time-range';
 export { selectFeedback, selectSkillUsages, selectTurns, selectWorkflowExecutions } from './stores/record-selectors';

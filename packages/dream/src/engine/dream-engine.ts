@@ -182,6 +182,7 @@ export class DreamEngine {
       itemsProcessed: planned.itemsProcessed,
       notes: planned.notes,
       refusals: planned.refusals,
+      ...(planned.details === undefined ? {} : { details: planned.details }),
       tokens: tokens(),
     };
     const status = planned.failure === undefined ? ('ok' as const) : ('failed' as const);

@@ -70,6 +70,11 @@ export interface PassPlan {
    * with this error, and the run gets a dead letter.
    */
   failure?: string;
+  /**
+   * Structured findings for the cycle report (promotion candidates, say), JSON-serialisable;
+   * copied to the pass's outcome as `details`.
+   */
+  details?: Record<string, unknown>;
 }
 
 export interface PassSkip {
@@ -148,6 +153,8 @@ export type PassOutcome =
       notes: string[];
       refusals: string[];
       error?: string;
+      /** Structured findings of the pass (see `PassPlan.details`). */
+      details?: Record<string, unknown>;
       /** Dry runs only: what the pass would have done (SPEC O6). */
       planned?: DreamOperation[];
       tokens: { input: number; output: number };
