@@ -22,3 +22,5 @@ export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema 
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
 export { TOKENS } from '@reverie/core';
+export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
+export type { CycleReport, PassOutcome, UndoReport } from '@reverie/dream';

@@ -1,0 +1,98 @@
+import type { LanguageModel } from 'ai';
+import { createReverie, type CycleReport, type PassOutcome, type Reverie } from 'reverie';
+import { describeChanges, type StoreSnapshot } from './describe-changes';
+import { type SampleCounts, seedSampleHistory } from './sample-history';
+
+export interface DreamDemoOptions {
+  /** An empty or new directory the demo's agent lives in. */
+  dataPath: string;
+  /** The model the dream passes use; without one only the model-free passes run. */
+  model?: LanguageModel | undefined;
+  /** How the model was named (REVERIE_MODEL), for the printout. */
+  modelName?: string | undefined;
+  now: Date;
+  print: (line: string) => void;
+}
+
+export interface DreamDemoResult {
+  seeded: SampleCounts;
+  report: CycleReport;
+  changes: string[];
+}
+
+/**
+ * The `pnpm demo` story: an agent with a few weeks of history, one dream cycle, and what it did.
+ * Everything goes through the public API, the way a host would use it.
+ */
+export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemoResult> {
+  const { print, now } = options;
+  const reverie = openAgent(options);
+  try {
+    print(`Reverie dream demo — data in ${options.dataPath}`);
+    print(`Model: ${options.model ? (options.modelName ?? 'configured') : 'none (set REVERIE_MODEL to run every pass, see below)'}\n`);
+
+    const seeded = await seedSampleHistory(reverie, now);
+    print(
+      `Seeded a sample history: ${seeded.memories} memories, ${seeded.turns} logged turns in ${seeded.sessions} sessions, ` +
+        `${seeded.feedback} feedback signals, ${seeded.skills} skills (${seeded.skillUses} uses), ${seeded.workflowRuns} workflow runs.\n`,
+    );
+
+    print('Before the cycle, the agent recalls for "weekly status report units":');
+    await printRecall(reverie, 'weekly status report units', print);
+
+    const before = await snapshot(reverie);
+    const report = await reverie.dreams.run({ trigger: 'demo' });
+    const after = await snapshot(reverie);
+
+    print(`\nDream run ${report.runId}:`);
+    for (const outcome of report.passes) print(`  ${describeOutcome(outcome)}`);
+
+    const changes = describeChanges(before, after);
+    print(`\nWhat changed (${changes.length}):`);
+    for (const line of changes) print(`  ${line}`);
+
+    print('\nAfter the cycle, the same recall:');
+    await printRecall(reverie, 'weekly status report units', print);
+
+    const needModel = report.passes.filter((outcome) => outcome.status === 'skipped' && outcome.reason.includes('language model'));
+    if (needModel.length > 0) {
+      print(`\n${needModel.length} pass(es) need a language model: ${needModel.map((outcome) => outcome.name).join(', ')}.`);
+      print('Set REVERIE_MODEL to run them, e.g. REVERIE_MODEL=openai:gpt-4.1-mini (with OPENAI_API_KEY),');
+      print('REVERIE_MODEL=anthropic:claude-sonnet-4-5 (with ANTHROPIC_API_KEY) or REVERIE_MODEL=ollama:llama3.1, then run `pnpm demo` again.');
+    }
+    print(`\nEvery change can be reverted: reverie.dreams.undo('${report.runId}') (or \`reverie dream undo ${report.runId} --data ${options.dataPath}\`).`);
+    return { seeded, report, changes };
+  } finally {
+    await reverie.close();
+  }
+}
+
+function openAgent(options: DreamDemoOptions): Reverie {
+  return createReverie({ dataPath: options.dataPath, ...(options.model ? { model: options.model } : {}) })
+    .withMemory()
+    .withSkills()
+    .withConversationLog()
+    .withFeedback()
+    .withWorkflowLog()
+    .withDreaming({ enabled: false })
+    .build();
+}
+
+async function snapshot(reverie: Reverie): Promise<StoreSnapshot> {
+  return { memories: await reverie.memory!.list(), skills: await reverie.skills!.list() };
+}
+
+async function printRecall(reverie: Reverie, query: string, print: (line: string) => void): Promise<void> {
+  const results = await reverie.memory!.search({ text: query, maxResults: 4 });
+  for (const { entry } of results) print(`  • (${entry.category}, importance ${entry.importance.toFixed(2)}) ${entry.content}`);
+}
+
+/** One line per pass: what it did, or why it did not run. */
+export function describeOutcome(outcome: PassOutcome): string {
+  if (outcome.status === 'skipped') return `· ${outcome.name} — skipped: ${outcome.reason}`;
+  const mark = outcome.status === 'ok' ? '✓' : '✗';
+  const facts = [`${outcome.itemsProcessed} item(s) looked at`, `${outcome.applied} change(s) applied`];
+  if (outcome.tokens.input + outcome.tokens.output > 0) facts.push(`${outcome.tokens.input}/${outcome.tokens.output} tokens`);
+  const detail = [...outcome.notes, ...outcome.refusals.map((refusal) => `refused: ${refusal}`), ...(outcome.error ? [`error: ${outcome.error}`] : [])];
+  return `${mark} ${outcome.name} — ${facts.join(', ')}${detail.length > 0 ? `\n      ${detail.join('\n      ')}` : ''}`;
+}
