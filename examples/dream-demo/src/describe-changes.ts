@@ -8,8 +8,17 @@ export interface StoreSnapshot {
 
 /** Human lines saying what a cycle changed between two snapshots. Pure. */
 export function describeChanges(before: StoreSnapshot, after: StoreSnapshot): string[] {
+  const notMerged = (entry: MemoryEntry) => !mergedAway(entry, before.memories, after.memories);
   return [
-    ...diff('memory', before.memories, after.memories, (entry) => entry.id, describeMemory, memoryChange),
+    ...describeMerges(before.memories, after.memories),
+    ...diff(
+      'memory',
+      before.memories.filter(notMerged),
+      after.memories.filter(notMerged),
+      (entry) => entry.id,
+      describeMemory,
+      memoryChange,
+    ),
     ...diff('skill', before.skills, after.skills, (skill) => skill.name, (skill) => skill.name, skillChange),
   ];
 }
@@ -35,6 +44,36 @@ function diff<T>(
     }
   }
   return lines;
+}
+
+/**
+ * A merge replaces its sources with a new entry: a new entry whose words equal those of removed
+ * ones is shown as one merge line rather than as removals and an addition.
+ */
+function describeMerges(before: readonly MemoryEntry[], after: readonly MemoryEntry[]): string[] {
+  const live = new Set(after.map((entry) => entry.id));
+  const existed = new Set(before.map((entry) => entry.id));
+  const lines: string[] = [];
+  for (const entry of after) {
+    if (existed.has(entry.id)) continue;
+    const sources = before.filter((old) => !live.has(old.id) && sameWords(old.content, entry.content));
+    if (sources.length > 0) lines.push(`= merged ${sources.length} entries into: ${describeMemory(entry)} (reinforced ${entry.reinforcementCount}×)`);
+  }
+  return lines;
+}
+
+/** Whether `entry` is a merge source that went away or a merge result that replaced some. */
+function mergedAway(entry: MemoryEntry, before: readonly MemoryEntry[], after: readonly MemoryEntry[]): boolean {
+  const wasThere = before.some((old) => old.id === entry.id);
+  const isThere = after.some((now) => now.id === entry.id);
+  if (wasThere && !isThere) return after.some((now) => !before.some((old) => old.id === now.id) && sameWords(now.content, entry.content));
+  if (!wasThere && isThere) return before.some((old) => !after.some((now) => now.id === old.id) && sameWords(old.content, entry.content));
+  return false;
+}
+
+function sameWords(a: string, b: string): boolean {
+  const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return words(a) === words(b);
 }
 
 function describeMemory(entry: MemoryEntry): string {
