@@ -146,6 +146,7 @@ describe('bad options', () => {
     expectInvalid(() => createReverie({ dataPath }).withDreaming({ interval: 'often' }).build(), /withDreaming\.interval/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ store: {} as never }).build(), /withMemory\.store: must implement ILongTermMemory/);
     expectInvalid(() => createReverie({ dataPath: '' }).build(), /dataPath/);
+    expectInvalid(() => createReverie({ dataPath }).withSkills({ protected: ['/mcp/*'] }).build(), /withSkills\.protected\.0: .*relative/);
     expect(existsSync(dataPath)).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
+import { skillNamePatternSchema } from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -74,6 +75,11 @@ export const skillOptionsSchema = z
   .object({
     store: implementing<ISkillStore>('ISkillStore', ['get', 'save', 'delete', 'list', 'search', 'close']).optional(),
     usageStore: implementing<ISkillUsageStore>('ISkillUsageStore', ['record', 'list', 'close']).optional(),
+    /**
+     * Skill names the dream cycle must never merge, rewrite or delete, as glob patterns
+     * (`mcp/*`: one segment; `mcp/**`: any depth). Use it for skills that are live bindings.
+     */
+    protected: z.array(skillNamePatternSchema).default([]),
   })
   .strict();
 
