@@ -171,7 +171,7 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
   it('packs many candidates into several calls under the token budget, and each call may rewrite only its own', async () => {
     for (let n = 0; n < 6; n++) await h.skills.save({ name: `notes/s${n}`, summary: `Note ${n}`, content: `Short ${n}. ${'x'.repeat(150)}` });
     h.clock.set(NOW);
-    const gateway = new ScriptedGateway((data, call) => (call === 2 ? { toSave: [{ name: 'notes/s0', summary: 'Note 0', content: 'y'.repeat(400) }] } : { toSave: [] }));
+    const gateway = new ScriptedGateway((_data, call) => (call === 2 ? { toSave: [{ name: 'notes/s0', summary: 'Note 0', content: 'y'.repeat(400) }] } : { toSave: [] }));
 
     const plan = await h.plan(new SkillOptimizationPass({ tokenBudget: 1000, maxSkillsPerRun: 5 }), gateway);
 
