@@ -42,3 +42,11 @@ export {
   type EpisodeExtractionOptionsInput,
   episodeExtractionOptionsSchema,
 } from './passes/episode-extraction/episode-extraction-options';
+export { type SkillGapCursor, skillGapCursorSchema, SkillGapPass } from './passes/skill-gap/skill-gap-pass';
+export { type SkillGapOptions, type SkillGapOptionsInput, skillGapOptionsSchema } from './passes/skill-gap/skill-gap-options';
+export { SkillOptimizationPass } from './passes/skill-optimization/skill-optimization-pass';
+export {
+  type SkillOptimizationOptions,
+  type SkillOptimizationOptionsInput,
+  skillOptimizationOptionsSchema,
+} from './passes/skill-optimization/skill-optimization-options';

@@ -28,19 +28,13 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import {
-  ArchiveRetentionPass,
-  DreamEngine,
-  DreamScheduler,
-  EpisodeExtractionPass,
-  ImportanceDecayPass,
-  MemoryConsolidationPass,
-} from '@reverie/dream';
+import { DreamEngine, DreamScheduler } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
+import { createDreamPasses } from '../dreaming/create-dream-passes';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import { AgentTools } from '../tools/agent-tools';
 import {
@@ -282,12 +276,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       model,
       activity,
     },
-    [
-      new ImportanceDecayPass(dreamingOptions.importanceDecay),
-      new MemoryConsolidationPass(dreamingOptions.consolidation),
-      new EpisodeExtractionPass(dreamingOptions.episodes),
-      new ArchiveRetentionPass(dreamingOptions.archive),
-    ],
+    createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
   );
   const scheduler = new DreamScheduler({
     runCycle: (signal) => engine.run({ trigger: 'schedule', signal }),

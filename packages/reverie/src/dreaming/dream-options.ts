@@ -4,10 +4,19 @@ import {
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
+  skillGapOptionsSchema,
+  skillOptimizationOptionsSchema,
 } from '@reverie/dream';
 import { durationSchema } from '../options/duration';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
+
+/**
+ * The skill passes' options with an `enabled` switch beside them. `protectedSkills` is left out:
+ * the skill passes take it from `.withSkills({ protected })`, so it is written once.
+ */
+const skillGapSchema = switchSchema.extend(skillGapOptionsSchema.omit({ protectedSkills: true }).shape).strict();
+const skillOptimizationSchema = switchSchema.extend(skillOptimizationOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 
 /** SPEC D14: the dream cycle's options, validated with defaults. */
 export const dreamingOptionsSchema = z
@@ -18,8 +27,10 @@ export const dreamingOptionsSchema = z
     initialDelay: durationSchema.default(5 * 60_000),
     /** Time between cycles: ms or a string like "4h" (default 4 hours). */
     interval: durationSchema.default(4 * 60 * 60_000),
-    /** D8: create skills from requests that recur across sessions. */
-    skillGap: switchSchema.default({ enabled: true }),
+    /** D8: create skills from requests that recur across sessions (maxTurnsPerRun 2000, tokenBudget 12000, minSessions 2). */
+    skillGap: skillGapSchema.prefault({}),
+    /** D10: rewrite skills used in sessions that went wrong, and expand sparse ones. */
+    skillOptimization: skillOptimizationSchema.prefault({}),
     /** D11: infer durable preferences from the conversation log. */
     preferenceInference: switchSchema.default({ enabled: true }),
     /** D12: learn from recurring workflow failures. */

@@ -12,7 +12,7 @@ export interface DreamPassDescriptor {
   /** Whether the pass needs the host's language model to do its work. */
   model: 'required' | 'optional' | 'none';
   /** The switch in the dreaming options that turns the pass off, if any. */
-  switch?: keyof Pick<DreamingOptions, 'skillGap' | 'preferenceInference' | 'workflowFailureAnalysis'>;
+  switch?: keyof Pick<DreamingOptions, 'skillGap' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'>;
   spec: string;
 }
 
@@ -29,6 +29,7 @@ export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
     phase: 'rem',
     requires: [TOKENS.SkillStore, TOKENS.SkillUsageStore, TOKENS.FeedbackStore],
     model: 'required',
+    switch: 'skillOptimization',
     spec: 'D10',
   },
   {

@@ -1,0 +1,28 @@
+import {
+  ArchiveRetentionPass,
+  type DreamPass,
+  EpisodeExtractionPass,
+  ImportanceDecayPass,
+  MemoryConsolidationPass,
+  SkillGapPass,
+  SkillOptimizationPass,
+} from '@reverie/dream';
+import type { DreamingOptions } from './dream-options';
+
+/**
+ * The passes of a cycle in SPEC order ("Pass names and order"), built from the validated
+ * dreaming options. A pass whose switch is off is left out (`plan()` says why). The skill passes
+ * get the `.withSkills({ protected })` patterns.
+ */
+export function createDreamPasses(options: DreamingOptions, protectedSkills: readonly string[]): DreamPass[] {
+  const skillPass = <T extends { enabled: boolean }>({ enabled: _enabled, ...rest }: T) => ({ ...rest, protectedSkills: [...protectedSkills] });
+  const passes: Array<DreamPass | false> = [
+    new ImportanceDecayPass(options.importanceDecay),
+    new MemoryConsolidationPass(options.consolidation),
+    new EpisodeExtractionPass(options.episodes),
+    options.skillGap.enabled && new SkillGapPass(skillPass(options.skillGap)),
+    options.skillOptimization.enabled && new SkillOptimizationPass(skillPass(options.skillOptimization)),
+    new ArchiveRetentionPass(options.archive),
+  ];
+  return passes.filter((pass): pass is DreamPass => pass !== false);
+}
