@@ -195,6 +195,17 @@ describe('WorkflowFailureAnalysisPass (SPEC D12)', () => {
     expect(twice).toContain('## Known failure (2026-11-23): Sync the calendar\n\n6 of 7 run(s) failed between 2026-11-15 and 2026-11-23');
   });
 
+  it('annotates again next run when the save was skipped because the skill changed meanwhile', async () => {
+    await failingSync();
+    const planned = await plan(undefined);
+    await skills.save({ ...skill, content: `${skill.content}3. Check the result\n` });
+    await expect(apply(planned)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await planned.afterApply?.();
+
+    const retried = await plan(undefined);
+    expect(savedSkill(retried).content).toContain('3. Check the result\n\n## Known failure (2026-11-22): Sync the calendar');
+  });
+
   it('leaves protected and missing skills alone, and skills of groups under minFailures', async () => {
     await failingSync();
     await record('19', false, { description: 'Send the invoice', skill: 'billing/send' });

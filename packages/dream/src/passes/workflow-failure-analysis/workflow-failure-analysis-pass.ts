@@ -1,6 +1,7 @@
 import {
   describeIssues,
   isReverieError,
+  type ISkillStore,
   matchesAnySkillPattern,
   ReverieValidationError,
   type Skill,
@@ -130,17 +131,23 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       details.annotated.push({ description: item.group.description, skills: skillNames, failures: item.group.failures, note: item.source });
     }
     const done = annotated.filter((item) => item.skills.some((skill) => written.has(skill.name)));
+    const day = now.toISOString().slice(0, 10);
     const afterApply = async (): Promise<void> => {
       const next: Record<string, string> = {};
       for (const [key, at] of Object.entries(cursor.annotated)) if (timestampMs(at) >= timestampMs(windowStart)) next[key] = at;
-      for (const item of done) next[item.group.key] = item.group.failureTimes.at(-1)!;
+      for (const item of done) {
+        // A save skipped as a conflict (the skill changed meanwhile) leaves the failures unannotated.
+        const block = renderAnnotation(day, item.group.description, item.body).trim();
+        const landed = await Promise.all(item.skills.map(async (skill) => (await skills.get(skill.name))?.content.includes(block) ?? false));
+        if (landed.some(Boolean)) next[item.group.key] = item.group.failureTimes.at(-1)!;
+      }
       await cursorFile.write({ annotated: next });
     };
     return { operations, itemsProcessed: records.length, notes, refusals, details, ...(done.length > 0 ? { afterApply } : {}) };
   }
 
   /** The existing, unprotected skills that produced the group's failures (reported when none). */
-  private async targets(group: WorkflowGroup, skills: NonNullable<PassContext['services']['skills']>, notes: string[]): Promise<Skill[]> {
+  private async targets(group: WorkflowGroup, skills: ISkillStore, notes: string[]): Promise<Skill[]> {
     const description = JSON.stringify(group.description);
     if (group.failingSkills.length === 0) {
       notes.push(`${description}: ${group.failures} failure(s) but no producing skill recorded: nothing to annotate`);
