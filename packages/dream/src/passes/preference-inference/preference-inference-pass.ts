@@ -1,0 +1,171 @@
+import {
+  describeIssues,
+  type FeedbackSignal,
+  type IFeedbackStore,
+  isReverieError,
+  ReverieValidationError,
+} from '@reverie/core';
+import { z } from 'zod';
+import { PassCursor } from '../../cursors/pass-cursor';
+import type { DreamOperation, DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import { selectTurns } from '../episode-extraction/episode-turns';
+import { PreferenceLedger } from './preference-ledger';
+import {
+  type PreferenceInferenceOptions,
+  type PreferenceInferenceOptionsInput,
+  preferenceInferenceOptionsSchema,
+} from './preference-inference-options';
+import { preferenceReplySchema } from './preference-reply';
+import { groupBySession, PREFERENCE_DIRECTIVE, PREFERENCE_DIRECTIVE_FILE, renderPreferenceData } from './render-preference-prompt';
+
+/**
+ * The last seq whose turns this pass has already inferred from. Turns up to it that another
+ * log reader still needs survive a clear; the next run clears them without sending them again.
+ */
+export const preferenceCursorSchema = z.object({ inferredThroughSeq: z.number().int().min(0) });
+export type PreferenceCursor = z.infer<typeof preferenceCursorSchema>;
+
+/** Where the preferences on record live: every category under it (`user-preferences/**`). */
+const PREFERENCES_PREFIX = 'user-preferences';
+/** At most this many preferences on record are shown to the model, the most recently seen. */
+const SHOWN_PREFERENCES = 200;
+const DAY_MS = 86_400_000;
+
+/**
+ * SPEC D11, D16, D17, B4 (REM, the last reader of the conversation log): infers lasting user
+ * preferences from what the user said, then clears the log it read.
+ *
+ * 1. Reads the log after its cursor, oldest first, at most `maxTurnsPerRun` turns. Turns marked
+ *    `[skip]`, system and tool turns are not sent; other retention hints travel as hints.
+ * 2. One model call sees the turns (user turns numbered by seq), the feedback of the last
+ *    `feedbackDays` (at most `maxFeedback`) and the preferences on record (`user-preferences/**`).
+ * 3. The reply goes through `PreferenceLedger`: evidence thresholds by strength, permission
+ *    flag, no retention tags, reinforcement instead of copies.
+ * 4. The plan always ends by clearing the log through what was read, but never past what another
+ *    log reader has finished with (`conversationLogHorizon`): turns appended during the run and
+ *    turns still unread by others survive. When the model call fails, the plan holds only that
+ *    clear and reports the failure (the log is cleared whether inference succeeded or not). An
+ *    aborted run plans nothing and clears nothing.
+ */
+export class PreferenceInferencePass implements DreamPass {
+  readonly name = 'preference-inference';
+  readonly phase = 'rem' as const;
+  readonly requires = ['memory', 'conversationLog'] as const;
+  readonly model = 'required' as const;
+  readonly options: PreferenceInferenceOptions;
+
+  constructor(options: PreferenceInferenceOptionsInput = {}) {
+    const parsed = preferenceInferenceOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid preference-inference options: ${describeIssues(parsed.error)}`, {
+        cause: parsed.error,
+        details: { issues: parsed.error.issues },
+      });
+    }
+    this.options = parsed.data;
+  }
+
+  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
+    const { memory, conversationLog, dataPath } = context.services;
+    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
+    const gateway = context.gateway;
+    if (!gateway) return { skipped: 'needs a language model' };
+
+    const cursorFile = new PassCursor(dataPath, this.name, preferenceCursorSchema);
+    const afterSeq = (await cursorFile.read())?.inferredThroughSeq ?? 0;
+    const read = await conversationLog.read({ afterSeq, limit: this.options.maxTurnsPerRun });
+    const readThroughSeq = Math.max(afterSeq, ...read.map((turn) => turn.seq));
+    const notes: string[] = [];
+
+    if (read.length === 0) {
+      // Nothing new; turns already inferred from may still wait for another reader to finish.
+      const clear = await this.clearOperation(context, readThroughSeq, notes);
+      const oldest = (await conversationLog.read({ limit: 1 }))[0];
+      if (!clear || oldest === undefined || oldest.seq > clear.throughSeq) {
+        return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
+      }
+      return { operations: [clear], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`, ...notes], refusals: [] };
+    }
+
+    const afterApply = () => cursorFile.write({ inferredThroughSeq: readThroughSeq });
+    const selection = selectTurns(read);
+    const sessions = groupBySession(selection.sent);
+    notes.push(`${read.length} turn(s) read (seq ${read[0]!.seq}..${readThroughSeq}) from ${new Set(read.map((turn) => turn.sessionId)).size} session(s)`);
+    if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
+    if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
+    if (read.length === this.options.maxTurnsPerRun) notes.push(`maxTurnsPerRun (${this.options.maxTurnsPerRun}) reached: the next run continues after seq ${readThroughSeq}`);
+
+    const userSeqs = new Set(selection.sent.filter((turn) => turn.role === 'user').map((turn) => turn.seq));
+    if (userSeqs.size === 0) {
+      notes.push('no user turn to send to the model');
+      const clear = await this.clearOperation(context, readThroughSeq, notes);
+      return { operations: clear ? [clear] : [], itemsProcessed: read.length, notes, refusals: [], afterApply };
+    }
+
+    const now = context.now();
+    const preferences = await memory.list({ category: PREFERENCES_PREFIX });
+    const shown = [...preferences].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : a.lastSeenAt > b.lastSeenAt ? -1 : 0)).slice(0, SHOWN_PREFERENCES);
+    const feedback = await this.recentFeedback(context.services.feedback, now);
+    const data = renderPreferenceData({ today: now, sessions, feedback, preferences: shown, maxTurnChars: this.options.maxTurnChars });
+    await context.artifact(
+      `${this.name}.selection.json`,
+      `${JSON.stringify({ afterSeq, readThroughSeq, sentSeqs: selection.sent.map((turn) => turn.seq), feedback: feedback.map((signal) => signal.id), preferencesShown: shown.map((entry) => entry.id) }, null, 2)}\n`,
+    );
+
+    let reply;
+    try {
+      reply = await gateway.ask({
+        pass: this.name,
+        directiveFile: PREFERENCE_DIRECTIVE_FILE,
+        builtInDirective: PREFERENCE_DIRECTIVE,
+        data,
+        schema: preferenceReplySchema,
+        signal: context.signal,
+      });
+    } catch (error) {
+      if (isAbort(error, context.signal)) throw error;
+      // SPEC D11: the log is cleared whether inference succeeded or not. No cursor move: turns kept
+      // for other readers are sent again next time.
+      const message = isReverieError(error) ? `${error.code}: ${error.message}` : String((error as Error)?.message ?? error);
+      notes.push('model call failed: nothing inferred; the log is cleared anyway');
+      const clear = await this.clearOperation(context, readThroughSeq, notes);
+      return { operations: clear ? [clear] : [], itemsProcessed: read.length, notes, refusals: [], failure: message };
+    }
+    context.signal.throwIfAborted();
+
+    const ledger = new PreferenceLedger(preferences, { category: this.options.category, now, userSeqs });
+    ledger.review(reply);
+    const { created, reinforced } = ledger.counts();
+    notes.push(`${feedback.length} feedback signal(s) and ${shown.length} preference(s) on record shown`, `${created} new preference(s), ${reinforced} reinforced`, ...ledger.notes);
+    const operations: DreamOperation[] = ledger.operations();
+    const clear = await this.clearOperation(context, readThroughSeq, notes);
+    if (clear) operations.push(clear);
+    return { operations, itemsProcessed: read.length, notes, refusals: ledger.refusals, afterApply };
+  }
+
+  /**
+   * Clears through what this pass read, but no further than every other log reader has read
+   * (SPEC D11, D18); undefined when that is nothing.
+   */
+  private async clearOperation(context: PassContext, readThroughSeq: number, notes: string[]): Promise<Extract<DreamOperation, { op: 'conversation-log.clear' }> | undefined> {
+    const horizon = await context.conversationLogHorizon();
+    const throughSeq = Math.min(readThroughSeq, horizon);
+    if (throughSeq < readThroughSeq) notes.push(`turns after seq ${Math.max(0, throughSeq)} kept: another pass has not read them yet`);
+    if (throughSeq <= 0) return undefined;
+    notes.push(`conversation log cleared through seq ${throughSeq}`);
+    return { op: 'conversation-log.clear', throughSeq, reason: `preference-inference: turns through seq ${throughSeq} read by every log reader` };
+  }
+
+  /** Feedback from the last `feedbackDays`, at most `maxFeedback` (the most recent); none without a feedback store. */
+  private async recentFeedback(store: IFeedbackStore | undefined, now: Date): Promise<FeedbackSignal[]> {
+    if (!store || this.options.maxFeedback === 0 || this.options.feedbackDays === 0) return [];
+    const since = new Date(now.getTime() - this.options.feedbackDays * DAY_MS).toISOString();
+    return store.list({ since, limit: this.options.maxFeedback });
+  }
+}
+
+/** An aborted run (cancelled, or preempted by a user turn): it must not clear anything. */
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || isReverieError(error, 'ABORTED') || (error instanceof Error && error.name === 'AbortError');
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { skillNamePatternSchema } from '@reverie/core';
+
+/** SPEC D12, D14: the options of the workflow-failure-analysis pass, validated with defaults. */
+export const workflowFailureAnalysisOptionsSchema = z
+  .object({
+    /** How many past days of workflow records one run reads (default 14). */
+    windowDays: z.number().int().min(1).default(14),
+    /** New failures of one description needed before its skill is annotated (default 3). */
+    minFailures: z.number().int().min(1).default(3),
+    /** Runs of one description needed before it can be a promotion candidate (default 5). */
+    promotionMinRuns: z.number().int().min(1).default(5),
+    /** A promotion candidate succeeds more often than this share of its runs (default 0.8). */
+    promotionMinSuccessRate: z.number().min(0).max(1).default(0.8),
+    /** Longest annotation body written into a skill, in characters (default 1200). */
+    maxNoteChars: z.number().int().min(200).max(20_000).default(1200),
+    /** Skills never annotated, as name patterns (`mcp/*`, `ops/**`) (default none). */
+    protectedSkills: z.array(skillNamePatternSchema).default([]),
+  })
+  .strict();
+
+export type WorkflowFailureAnalysisOptions = z.output<typeof workflowFailureAnalysisOptionsSchema>;
+export type WorkflowFailureAnalysisOptionsInput = z.input<typeof workflowFailureAnalysisOptionsSchema>;
