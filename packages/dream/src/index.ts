@@ -50,3 +50,21 @@ export {
   type SkillOptimizationOptionsInput,
   skillOptimizationOptionsSchema,
 } from './passes/skill-optimization/skill-optimization-options';
+export { type PreferenceCursor, preferenceCursorSchema, PreferenceInferencePass } from './passes/preference-inference/preference-inference-pass';
+export {
+  type PreferenceInferenceOptions,
+  type PreferenceInferenceOptionsInput,
+  preferenceInferenceOptionsSchema,
+} from './passes/preference-inference/preference-inference-options';
+export { permissionKeyword, requiresUserPermission } from './passes/preference-inference/requires-user-permission';
+export {
+  type PromotionCandidate,
+  type WorkflowCursor,
+  workflowCursorSchema,
+  WorkflowFailureAnalysisPass,
+} from './passes/workflow-failure-analysis/workflow-failure-analysis-pass';
+export {
+  type WorkflowFailureAnalysisOptions,
+  type WorkflowFailureAnalysisOptionsInput,
+  workflowFailureAnalysisOptionsSchema,
+} from './passes/workflow-failure-analysis/workflow-failure-analysis-options';

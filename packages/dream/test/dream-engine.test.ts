@@ -316,4 +316,28 @@ describe('conversation-log horizon', () => {
     await new DreamEngine(services, [asker]).run({ trigger: 'manual' });
     expect(horizons).toEqual([25, Number.POSITIVE_INFINITY]);
   });
+
+  it('ignores readers that can never run here (a missing service, no model)', async () => {
+    const horizons: number[] = [];
+    const reader = (name: string, through: number, extra: Partial<DreamPass>): DreamPass => ({
+      ...mergePass(name),
+      ...extra,
+      conversationLogReadThrough: async () => through,
+    });
+    const asker: DreamPass = {
+      ...mergePass('preference-inference'),
+      async plan(context) {
+        horizons.push(await context.conversationLogHorizon());
+        return { operations: [], itemsProcessed: 0, notes: [], refusals: [] };
+      },
+    };
+    const passes = [
+      reader('episode-extraction', 40, {}),
+      reader('skill-gap', 0, { requires: ['skills'] }),
+      reader('modelled', 0, { model: 'required' }),
+      asker,
+    ];
+    await new DreamEngine({ ...services, skills: undefined, model: undefined }, passes).run({ trigger: 'manual', passes: ['preference-inference'] });
+    expect(horizons).toEqual([40]);
+  });
 });

@@ -71,7 +71,7 @@ describe('createReverie(...).build()', () => {
         const fullStatus = (name: string) => full.find((p) => p.name === name)!.status;
         expect(fullStatus('preference-inference')).toBe(has('withMemory') && has('withConversationLog') && withModel ? 'would-run' : 'skipped');
         expect(fullStatus('skill-optimization')).toBe(has('withSkills') && has('withFeedback') && withModel ? 'would-run' : 'skipped');
-        expect(fullStatus('workflow-failure-analysis')).toBe(has('withSkills') && has('withWorkflowLog') && withModel ? 'would-run' : 'skipped');
+        expect(fullStatus('workflow-failure-analysis')).toBe(has('withSkills') && has('withWorkflowLog') ? 'would-run' : 'skipped');
       }
     }
   });

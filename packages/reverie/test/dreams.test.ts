@@ -45,7 +45,8 @@ describe('reverie.dreams', () => {
 
   it('never writes what a dream run says into the conversation log (SPEC D16)', async () => {
     const model = scriptedModel(['{"toDelete": [], "toSave": []}']);
-    reverie = createReverie({ dataPath, model }).withMemory().withConversationLog().withDreaming().build();
+    // Preference inference would clear the log it read; off here, so what is left is what was logged.
+    reverie = createReverie({ dataPath, model }).withMemory().withConversationLog().withDreaming({ preferenceInference: { enabled: false } }).build();
     await reverie.context.forTurn({ sessionId: 's1', message: 'I moved to Porto last week' });
     await reverie.context.recordReply('s1', 'Noted.');
     await reverie.memory!.save({ content: 'The user moved to Porto' });

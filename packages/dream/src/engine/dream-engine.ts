@@ -209,10 +209,16 @@ export class DreamEngine {
   private async conversationLogHorizon(asking: DreamPass): Promise<number> {
     let horizon = Number.POSITIVE_INFINITY;
     for (const pass of this.passes) {
-      if (pass === asking || !pass.conversationLogReadThrough) continue;
+      // A reader that can never run here (a missing service, no model) holds nothing back.
+      if (pass === asking || !pass.conversationLogReadThrough || !this.canEverRun(pass)) continue;
       horizon = Math.min(horizon, await pass.conversationLogReadThrough(this.services));
     }
     return horizon;
+  }
+
+  private canEverRun(pass: DreamPass): boolean {
+    if (pass.requires.some((service) => this.services[service] === undefined)) return false;
+    return pass.model !== 'required' || this.services.model !== undefined;
   }
 
   private failed(pass: DreamPass, error: unknown, tokens: { input: number; output: number }, started: number): PassOutcome {

@@ -4,8 +4,10 @@ import {
   EpisodeExtractionPass,
   ImportanceDecayPass,
   MemoryConsolidationPass,
+  PreferenceInferencePass,
   SkillGapPass,
   SkillOptimizationPass,
+  WorkflowFailureAnalysisPass,
 } from '@reverie/dream';
 import type { DreamingOptions } from './dream-options';
 
@@ -15,14 +17,20 @@ import type { DreamingOptions } from './dream-options';
  * get the `.withSkills({ protected })` patterns.
  */
 export function createDreamPasses(options: DreamingOptions, protectedSkills: readonly string[]): DreamPass[] {
-  const skillPass = <T extends { enabled: boolean }>({ enabled: _enabled, ...rest }: T) => ({ ...rest, protectedSkills: [...protectedSkills] });
+  const skillPass = <T extends { enabled: boolean }>(passOptions: T) => ({ ...withoutSwitch(passOptions), protectedSkills: [...protectedSkills] });
   const passes: Array<DreamPass | false> = [
     new ImportanceDecayPass(options.importanceDecay),
     new MemoryConsolidationPass(options.consolidation),
     new EpisodeExtractionPass(options.episodes),
     options.skillGap.enabled && new SkillGapPass(skillPass(options.skillGap)),
     options.skillOptimization.enabled && new SkillOptimizationPass(skillPass(options.skillOptimization)),
+    options.workflowFailureAnalysis.enabled && new WorkflowFailureAnalysisPass(skillPass(options.workflowFailureAnalysis)),
+    options.preferenceInference.enabled && new PreferenceInferencePass(withoutSwitch(options.preferenceInference)),
     new ArchiveRetentionPass(options.archive),
   ];
   return passes.filter((pass): pass is DreamPass => pass !== false);
+}
+
+function withoutSwitch<T extends { enabled: boolean }>({ enabled: _enabled, ...rest }: T): Omit<T, 'enabled'> {
+  return rest;
 }

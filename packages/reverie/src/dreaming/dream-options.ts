@@ -4,8 +4,10 @@ import {
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
+  preferenceInferenceOptionsSchema,
   skillGapOptionsSchema,
   skillOptimizationOptionsSchema,
+  workflowFailureAnalysisOptionsSchema,
 } from '@reverie/dream';
 import { durationSchema } from '../options/duration';
 
@@ -17,6 +19,8 @@ const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
  */
 const skillGapSchema = switchSchema.extend(skillGapOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 const skillOptimizationSchema = switchSchema.extend(skillOptimizationOptionsSchema.omit({ protectedSkills: true }).shape).strict();
+const workflowFailureAnalysisSchema = switchSchema.extend(workflowFailureAnalysisOptionsSchema.omit({ protectedSkills: true }).shape).strict();
+const preferenceInferenceSchema = switchSchema.extend(preferenceInferenceOptionsSchema.shape).strict();
 
 /** SPEC D14: the dream cycle's options, validated with defaults. */
 export const dreamingOptionsSchema = z
@@ -31,10 +35,10 @@ export const dreamingOptionsSchema = z
     skillGap: skillGapSchema.prefault({}),
     /** D10: rewrite skills used in sessions that went wrong, and expand sparse ones. */
     skillOptimization: skillOptimizationSchema.prefault({}),
-    /** D11: infer durable preferences from the conversation log. */
-    preferenceInference: switchSchema.default({ enabled: true }),
-    /** D12: learn from recurring workflow failures. */
-    workflowFailureAnalysis: switchSchema.default({ enabled: true }),
+    /** D11: infer durable preferences from the conversation log, then clear what every reader has read. */
+    preferenceInference: preferenceInferenceSchema.prefault({}),
+    /** D12: annotate skills behind recurring workflow failures; report consistent successes. */
+    workflowFailureAnalysis: workflowFailureAnalysisSchema.prefault({}),
     /** D7: the importance-decay pass (graceDays 30, halfLifeDays 45, floor 0.1). */
     importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
     /** D3–D5, B1, B4, B7: the memory-consolidation pass. */

@@ -11,6 +11,8 @@ export interface DreamPassDescriptor {
   requires: readonly symbol[];
   /** Whether the pass needs the host's language model to do its work. */
   model: 'required' | 'optional' | 'none';
+  /** For `model: 'optional'`: what the pass still does without one. */
+  withoutModel?: string;
   /** The switch in the dreaming options that turns the pass off, if any. */
   switch?: keyof Pick<DreamingOptions, 'skillGap' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'>;
   spec: string;
@@ -20,7 +22,14 @@ export interface DreamPassDescriptor {
 export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
   { name: 'importance-decay', phase: 'light-sleep', requires: [TOKENS.LongTermMemory], model: 'none', spec: 'D7' },
   { name: 'recall-signals', phase: 'light-sleep', requires: [TOKENS.LongTermMemory], model: 'none', spec: 'O4, B1' },
-  { name: 'memory-consolidation', phase: 'rem', requires: [TOKENS.LongTermMemory], model: 'optional', spec: 'D3–D5, B7' },
+  {
+    name: 'memory-consolidation',
+    phase: 'rem',
+    requires: [TOKENS.LongTermMemory],
+    model: 'optional',
+    withoutModel: 'the deterministic merge of exact and near-exact duplicates only',
+    spec: 'D3–D5, B7',
+  },
   { name: 'episode-extraction', phase: 'rem', requires: [TOKENS.LongTermMemory, TOKENS.ConversationLog], model: 'required', spec: 'D6' },
   { name: 'skill-gap', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.ConversationLog], model: 'required', switch: 'skillGap', spec: 'D8' },
   { name: 'skill-consolidation', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.SkillUsageStore], model: 'required', spec: 'D9' },
@@ -36,7 +45,8 @@ export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
     name: 'workflow-failure-analysis',
     phase: 'rem',
     requires: [TOKENS.WorkflowLog, TOKENS.SkillStore],
-    model: 'required',
+    model: 'optional',
+    withoutModel: 'factual failure notes written by the host, and promotion candidates',
     switch: 'workflowFailureAnalysis',
     spec: 'D12',
   },
@@ -97,7 +107,7 @@ export function planDreamPasses(
       return { ...base, status: 'skipped', reason: 'needs a language model (createReverie({ model }))' };
     }
     if (pass.model === 'optional' && !hasModel) {
-      return { ...base, status: 'would-run', reason: 'without a model: the deterministic merge of exact and near-exact duplicates only' };
+      return { ...base, status: 'would-run', reason: `without a model: ${pass.withoutModel}` };
     }
     return { ...base, status: 'would-run' };
   });
