@@ -12,8 +12,8 @@ export const skillConsolidationOptionsSchema = z
     sparseMinAgeDays: z.number().min(0).default(7),
     /** How many co-used pairs the model is shown, most sessions first (default 10). */
     topPairs: z.number().int().min(0).default(10),
-    /** Input tokens per model call, estimated as characters / 4 (default 12000). */
-    tokenBudget: z.number().int().min(1000).default(12_000),
+    /** Input tokens per model call, directive included, estimated as characters / 4 (default 12000, at least 2000). */
+    tokenBudget: z.number().int().min(2000).default(12_000),
     /** The largest share of the library one run may delete, merge sources included (default 0.25). */
     maxDeleteShare: z.number().min(0).max(1).default(0.25),
     /** Skill name patterns (`mcp/*`, `billing/**`) the pass never merges, rewrites or deletes. */
