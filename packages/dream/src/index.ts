@@ -68,3 +68,9 @@ export {
   type WorkflowFailureAnalysisOptionsInput,
   workflowFailureAnalysisOptionsSchema,
 } from './passes/workflow-failure-analysis/workflow-failure-analysis-options';
+export { SkillConsolidationPass } from './passes/skill-consolidation/skill-consolidation-pass';
+export {
+  type SkillConsolidationOptions,
+  type SkillConsolidationOptionsInput,
+  skillConsolidationOptionsSchema,
+} from './passes/skill-consolidation/skill-consolidation-options';

@@ -5,6 +5,7 @@ import {
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
   preferenceInferenceOptionsSchema,
+  skillConsolidationOptionsSchema,
   skillGapOptionsSchema,
   skillOptimizationOptionsSchema,
   workflowFailureAnalysisOptionsSchema,
@@ -18,6 +19,7 @@ const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
  * the skill passes take it from `.withSkills({ protected })`, so it is written once.
  */
 const skillGapSchema = switchSchema.extend(skillGapOptionsSchema.omit({ protectedSkills: true }).shape).strict();
+const skillConsolidationSchema = switchSchema.extend(skillConsolidationOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 const skillOptimizationSchema = switchSchema.extend(skillOptimizationOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 const workflowFailureAnalysisSchema = switchSchema.extend(workflowFailureAnalysisOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 const preferenceInferenceSchema = switchSchema.extend(preferenceInferenceOptionsSchema.shape).strict();
@@ -33,6 +35,8 @@ export const dreamingOptionsSchema = z
     interval: durationSchema.default(4 * 60 * 60_000),
     /** D8: create skills from requests that recur across sessions (maxTurnsPerRun 2000, tokenBudget 12000, minSessions 2). */
     skillGap: skillGapSchema.prefault({}),
+    /** D9: merge overlapping skills, add guides per prefix cluster, fill seeAlso, prune. */
+    skillConsolidation: skillConsolidationSchema.prefault({}),
     /** D10: rewrite skills used in sessions that went wrong, and expand sparse ones. */
     skillOptimization: skillOptimizationSchema.prefault({}),
     /** D11: infer durable preferences from the conversation log, then clear what every reader has read. */

@@ -14,7 +14,7 @@ export interface DreamPassDescriptor {
   /** For `model: 'optional'`: what the pass still does without one. */
   withoutModel?: string;
   /** The switch in the dreaming options that turns the pass off, if any. */
-  switch?: keyof Pick<DreamingOptions, 'skillGap' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'>;
+  switch?: keyof Pick<DreamingOptions, 'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'>;
   spec: string;
 }
 
@@ -32,7 +32,14 @@ export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
   },
   { name: 'episode-extraction', phase: 'rem', requires: [TOKENS.LongTermMemory, TOKENS.ConversationLog], model: 'required', spec: 'D6' },
   { name: 'skill-gap', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.ConversationLog], model: 'required', switch: 'skillGap', spec: 'D8' },
-  { name: 'skill-consolidation', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.SkillUsageStore], model: 'required', spec: 'D9' },
+  {
+    name: 'skill-consolidation',
+    phase: 'rem',
+    requires: [TOKENS.SkillStore, TOKENS.SkillUsageStore],
+    model: 'required',
+    switch: 'skillConsolidation',
+    spec: 'D9',
+  },
   {
     name: 'skill-optimization',
     phase: 'rem',
