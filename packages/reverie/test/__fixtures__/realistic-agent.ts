@@ -138,8 +138,8 @@ export async function seedRealisticAgent(reverie: Reverie): Promise<RealisticAge
     ['reports/weekly-status', 'report-2', 4],
     ['reports/status-update', 'report-2', 4],
     ['reports/publish-wiki', 'report-2', 4],
-    ['data/budget-sheet', 'invoice-1', 12],
-    ['data/budget-sheet', 'invoice-2', 9],
+    ['work/budget-sheet', 'invoice-1', 12],
+    ['work/budget-sheet', 'invoice-2', 9],
     ['mcp/email', 'small-talk', 8],
   ];
   for (const [skill, sessionId, days] of uses) await usage.record({ skill, sessionId, timestamp: daysAgo(days) });
