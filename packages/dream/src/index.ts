@@ -1,4 +1,4 @@
-export { DreamEngine, type RunRequest } from './engine/dream-engine';
+export { DREAM_PHASES, DreamEngine, type RunRequest } from './engine/dream-engine';
 export type {
   CycleReport,
   DreamOperation,

@@ -12,6 +12,8 @@ import { undoRun, type UndoReport } from './undo-run';
 export interface RunRequest {
   /** Only these passes (by name), in cycle order. */
   passes?: string[];
+  /** Only this pass (same as `passes: [pass]`). */
+  pass?: string;
   /** Only the passes of this phase. */
   phase?: DreamPhase;
   /** Plan and report, write nothing (SPEC O6). */
@@ -21,7 +23,8 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-const PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
+/** The phases of a cycle, in the order they run (SPEC O1). */
+export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
 
 /**
  * Runs the dream passes in cycle order (SPEC "Pass names and order"). Each pass plans; the
@@ -133,17 +136,20 @@ export class DreamEngine {
   }
 
   private select(request: RunRequest): DreamPass[] {
-    if (request.phase !== undefined && !PHASES.includes(request.phase)) {
-      throw new ReverieValidationError('INVALID_INPUT', `Unknown phase ${JSON.stringify(request.phase)}: use one of ${PHASES.join(', ')}.`);
+    if (request.phase !== undefined && !DREAM_PHASES.includes(request.phase)) {
+      throw new ReverieValidationError('UNKNOWN_PHASE', `Unknown phase ${JSON.stringify(request.phase)}: use one of ${DREAM_PHASES.join(', ')}.`, {
+        details: { phase: request.phase, phases: [...DREAM_PHASES] },
+      });
     }
-    for (const name of request.passes ?? []) {
+    const names = request.pass === undefined ? request.passes : [...(request.passes ?? []), request.pass];
+    for (const name of names ?? []) {
       if (!this.passes.some((pass) => pass.name === name)) {
-        throw new ReverieValidationError('INVALID_INPUT', `Unknown pass ${JSON.stringify(name)}: the passes are ${this.passNames.join(', ')}.`);
+        throw new ReverieValidationError('UNKNOWN_PASS', `Unknown pass ${JSON.stringify(name)}: the passes are ${this.passNames.join(', ')}.`, {
+          details: { pass: name, passes: this.passNames },
+        });
       }
     }
-    return this.passes.filter(
-      (pass) => (request.phase === undefined || pass.phase === request.phase) && (request.passes === undefined || request.passes.includes(pass.name)),
-    );
+    return this.passes.filter((pass) => (request.phase === undefined || pass.phase === request.phase) && (names === undefined || names.includes(pass.name)));
   }
 
   private async runPass(
