@@ -17,7 +17,10 @@ export type {
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
 export { RunFolder, type RunManifest, type RunStatus } from './runs/run-folder';
-export { cursorsDir, dreamsDir, failuresDir, runsDir } from './runs/run-paths';
+export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, runsDir, sessionsPath } from './runs/run-paths';
+export { DreamLedger } from './ledger/dream-ledger';
+export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
+export { type JsonlContents } from './jsonl/jsonl-file';
 export { PassCursor } from './cursors/pass-cursor';
 export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './gateway/fence';
 export { loadDirective, type LoadedDirective } from './gateway/directives';

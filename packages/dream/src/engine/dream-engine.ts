@@ -2,6 +2,7 @@ import { writeFileAtomic } from '@reverie/file-store';
 import { join } from 'node:path';
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
+import { DreamLedger, ledgerLineFor } from '../ledger/dream-ledger';
 import { RunFolder } from '../runs/run-folder';
 import { failuresDir } from '../runs/run-paths';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
@@ -34,10 +35,14 @@ export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-
  * aborts the in-flight model call and ends the cycle cleanly. Every run can be undone.
  */
 export class DreamEngine {
+  private readonly ledger: DreamLedger;
+
   constructor(
     private readonly services: DreamServices,
     private readonly passes: readonly DreamPass[],
-  ) {}
+  ) {
+    this.ledger = new DreamLedger(services.dataPath);
+  }
 
   /** The passes this engine knows, in cycle order. */
   get passNames(): string[] {
@@ -71,17 +76,10 @@ export class DreamEngine {
         interrupted = describeAbort(signal);
         break;
       }
-      const missing = pass.requires.filter((service) => this.services[service] === undefined);
-      if (missing.length > 0) {
-        outcomes.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` });
-        continue;
-      }
-      if (pass.model === 'required' && !gateway) {
-        outcomes.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' });
-        continue;
-      }
-      const outcome = await this.runPass(pass, { runId, gateway, signal, folder, dryRun });
+      const passStartedAt = clock.now();
+      const outcome = await this.runOrSkip(pass, { runId, gateway, signal, folder, dryRun });
       outcomes.push(outcome);
+      if (!dryRun) await this.recordInLedger(outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
       if (signal.aborted && outcome.status === 'failed') {
         interrupted = describeAbort(signal);
         break;
@@ -150,6 +148,26 @@ export class DreamEngine {
       }
     }
     return this.passes.filter((pass) => (request.phase === undefined || pass.phase === request.phase) && (names === undefined || names.includes(pass.name)));
+  }
+
+  private async runOrSkip(pass: DreamPass, run: Parameters<DreamEngine['runPass']>[1]): Promise<PassOutcome> {
+    const missing = pass.requires.filter((service) => this.services[service] === undefined);
+    if (missing.length > 0) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` };
+    if (pass.model === 'required' && !run.gateway) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' };
+    return this.runPass(pass, run);
+  }
+
+  /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */
+  private async recordInLedger(outcome: PassOutcome, run: Parameters<typeof ledgerLineFor>[1]): Promise<void> {
+    try {
+      await this.ledger.append(ledgerLineFor(outcome, run));
+    } catch (error) {
+      this.services.logger.error('Could not append to the dream ledger; the run goes on, but status will not show this pass.', {
+        ledger: this.ledger.path,
+        pass: outcome.name,
+        error: String((error as Error)?.message ?? error),
+      });
+    }
   }
 
   private async runPass(
