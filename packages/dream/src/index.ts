@@ -21,6 +21,18 @@ export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, runsDir, sess
 export { DreamLedger } from './ledger/dream-ledger';
 export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
 export { type JsonlContents } from './jsonl/jsonl-file';
+export {
+  type DreamLockStatus,
+  type DreamStatus,
+  dreamStatusSchema,
+  lastSuccessfulRun,
+  type PassStatus,
+  type PhaseStatus,
+  summariseLedger,
+  type SummariseLedgerOptions,
+} from './ledger/dream-status';
+export { readDreamStatus, type ReadDreamStatusOptions } from './ledger/read-dream-status';
+export { type DreamStatusFormat, renderDreamStatus } from './ledger/render-dream-status';
 export { PassCursor } from './cursors/pass-cursor';
 export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './gateway/fence';
 export { loadDirective, type LoadedDirective } from './gateway/directives';
