@@ -1,4 +1,4 @@
-export { DREAM_PHASES, DreamEngine, type RunRequest } from './engine/dream-engine';
+export { DREAM_PHASES, DreamEngine, type DreamEngineOptions, type RunRequest } from './engine/dream-engine';
 export type {
   CycleReport,
   DreamOperation,
@@ -31,6 +31,8 @@ export {
   summariseLedger,
   type SummariseLedgerOptions,
 } from './ledger/dream-status';
+export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockHandle, type DreamLockOptions } from './lock/dream-lock';
+export { type LockHolder, lockHolderSchema } from './lock/lock-holder';
 export { readDreamStatus, type ReadDreamStatusOptions } from './ledger/read-dream-status';
 export { type DreamStatusFormat, renderDreamStatus } from './ledger/render-dream-status';
 export { PassCursor } from './cursors/pass-cursor';

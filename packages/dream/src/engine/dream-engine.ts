@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
 import { DreamLedger, ledgerLineFor } from '../ledger/dream-ledger';
+import type { DreamLockStatus } from '../ledger/dream-status';
+import { DreamLock } from '../lock/dream-lock';
 import { RunFolder } from '../runs/run-folder';
 import { failuresDir } from '../runs/run-paths';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
@@ -24,6 +26,11 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
+export interface DreamEngineOptions {
+  /** A lock held longer than this may be taken over by another runner (default 60). */
+  staleLockMinutes?: number;
+}
+
 /** The phases of a cycle, in the order they run (SPEC O1). */
 export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
 
@@ -36,12 +43,20 @@ export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-
  */
 export class DreamEngine {
   private readonly ledger: DreamLedger;
+  private readonly lock: DreamLock;
 
   constructor(
     private readonly services: DreamServices,
     private readonly passes: readonly DreamPass[],
+    options: DreamEngineOptions = {},
   ) {
     this.ledger = new DreamLedger(services.dataPath);
+    this.lock = new DreamLock({
+      dataPath: services.dataPath,
+      clock: services.clock,
+      logger: services.logger,
+      ...(options.staleLockMinutes === undefined ? {} : { staleLockMinutes: options.staleLockMinutes }),
+    });
   }
 
   /** The passes this engine knows, in cycle order. */
@@ -49,10 +64,24 @@ export class DreamEngine {
     return this.passes.map((pass) => pass.name);
   }
 
+  /**
+   * Runs the selected passes. A real run holds the data directory's lock throughout (SPEC O3)
+   * and throws LOCK_HELD when another runner has it; a dry run takes no lock and writes nothing.
+   */
   async run(request: RunRequest): Promise<CycleReport> {
     const selected = this.select(request);
-    const { clock, logger, dataPath } = this.services;
     const runId = newId();
+    if (request.dryRun) return this.cycle(request, selected, runId);
+    return this.lock.run(() => this.cycle(request, selected, runId), runId);
+  }
+
+  /** Whether a runner holds the lock of this data directory, and who. */
+  lockState(): Promise<DreamLockStatus> {
+    return this.lock.state();
+  }
+
+  private async cycle(request: RunRequest, selected: DreamPass[], runId: string): Promise<CycleReport> {
+    const { clock, logger, dataPath } = this.services;
     const startedAt = clock.now();
     const dryRun = request.dryRun ?? false;
     const folder = dryRun ? undefined : await RunFolder.create(dataPath, runId, request.trigger, startedAt);
@@ -101,21 +130,32 @@ export class DreamEngine {
     return report;
   }
 
-  /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). */
+  /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). Holds the lock. */
   async undo(runId: string): Promise<UndoReport> {
     const folder = await RunFolder.open(this.services.dataPath, runId);
     if (!folder) {
       throw new ReverieError('NOT_FOUND', `No dream run ${JSON.stringify(runId)} in ${this.services.dataPath}: list the runs in _system/dreams/runs/.`);
     }
-    return undoRun(folder, this.services);
+    return this.lock.run(() => undoRun(folder, this.services));
   }
 
   /**
    * Finishes runs that a crash interrupted (SPEC B2): the pass that was being applied is rolled
    * forward from its fsynced plan and journal, so no source is left deleted without its merge
-   * or merged without being deleted. Call at startup before the first run.
+   * or merged without being deleted. Call at startup before the first run. While another runner
+   * holds the lock, its run is not interrupted: nothing is recovered and the list is empty.
    */
   async recover(): Promise<string[]> {
+    try {
+      return await this.lock.run(() => this.recoverLocked());
+    } catch (error) {
+      if (!isReverieError(error, 'LOCK_HELD')) throw error;
+      this.services.logger.info('Another runner holds the dream lock; its runs are in progress, nothing to recover.', { error: error.message });
+      return [];
+    }
+  }
+
+  private async recoverLocked(): Promise<string[]> {
     const recovered: string[] = [];
     for (const { manifest } of await RunFolder.list(this.services.dataPath)) {
       if (manifest.status !== 'running') continue;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lockHolderSchema } from '../lock/lock-holder';
 import { type LedgerLine, ledgerLineSchema } from './ledger-line';
 
 const PHASES = ['light-sleep', 'rem', 'deep-sleep'] as const;
@@ -38,7 +39,7 @@ export const lockStatusSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('free') }),
   z.object({
     status: z.literal('held'),
-    holder: z.object({ pid: z.number(), host: z.string(), acquiredAt: z.string(), runId: z.string().optional() }).passthrough(),
+    holder: lockHolderSchema,
     /** True when another runner may take the lock over (too old, or its process is gone). */
     stale: z.boolean(),
     staleReason: z.string().optional(),
