@@ -44,7 +44,7 @@ describe('the engine and the lock (SPEC O3)', () => {
   });
 
   it('refuses a run, an undo and a recovery while another runner holds the lock; a dry run still plans', async () => {
-    const engine = new DreamEngine(services, [watching([], () => engine)]);
+    const engine: DreamEngine = new DreamEngine(services, [watching([], () => engine)]);
     const done = await engine.run({ trigger: 'manual' });
     const other = await new DreamLock({ dataPath, clock }).acquire('other-run');
     await expect(engine.run({ trigger: 'manual' })).rejects.toMatchObject({ code: 'LOCK_HELD', details: { holder: { runId: 'other-run' } } });
@@ -66,7 +66,7 @@ describe('the engine and the lock (SPEC O3)', () => {
 
   it('lets a run take over the lock of a runner that died, after staleLockMinutes', async () => {
     await new DreamLock({ dataPath, clock, host: 'another-host' }).acquire('crashed-run');
-    const engine = new DreamEngine(services, [watching([], () => engine)], { staleLockMinutes: 30 });
+    const engine: DreamEngine = new DreamEngine(services, [watching([], () => engine)], { staleLockMinutes: 30 });
     await expect(engine.run({ trigger: 'schedule' })).rejects.toMatchObject({ code: 'LOCK_HELD' });
     clock.advance(31 * 60_000);
     expect(await engine.lockState()).toMatchObject({ status: 'held', stale: true });
