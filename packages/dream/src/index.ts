@@ -17,6 +17,8 @@ export type {
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
 export { RunFolder, type RunManifest, type RunStatus } from './runs/run-folder';
+export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
+export type { RunDetails, RunSummary } from './runs/run-details';
 export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, runsDir, sessionsPath } from './runs/run-paths';
 export { DreamLedger } from './ledger/dream-ledger';
 export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';

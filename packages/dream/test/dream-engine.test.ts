@@ -95,7 +95,7 @@ describe('DreamEngine', () => {
     const strip = ({ updatedAt: _u, ...rest }: MemoryEntry) => rest;
     expect(after.map(strip).sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b, keep].map(strip).sort((x, y) => x.id.localeCompare(y.id)));
     await expect(engine.undo(runId)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
   });
 
   it('keeps, on undo, a record the agent changed after the run', async () => {

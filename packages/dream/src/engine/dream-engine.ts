@@ -1,12 +1,11 @@
-import { writeFileAtomic } from '@reverie/file-store';
-import { join } from 'node:path';
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
 import { DreamLedger, ledgerLineFor } from '../ledger/dream-ledger';
 import type { DreamLockStatus } from '../ledger/dream-status';
 import { DreamLock } from '../lock/dream-lock';
 import { RunFolder } from '../runs/run-folder';
-import { failuresDir } from '../runs/run-paths';
+import { readDeadLetter, removeDeadLetter, writeDeadLetter } from '../runs/dead-letter';
+import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { renderCycleSummary } from './render-cycle-summary';
@@ -75,16 +74,64 @@ export class DreamEngine {
     return this.lock.run(() => this.cycle(request, selected, runId), runId);
   }
 
+  /**
+   * Re-runs the passes that failed in `runId` (its dead letter, SPEC O7), as a new run with
+   * trigger 'retry'. When every one of them ends ok the dead letter is removed; otherwise the
+   * dead letter records this attempt and stays. RUN_NOT_FOUND when there is no such run;
+   * NOT_FOUND when the run has no dead letter (nothing failed, or it was already retried).
+   */
+  async retry(runId: string, options: { signal?: AbortSignal } = {}): Promise<CycleReport> {
+    const { dataPath, clock } = this.services;
+    const letter = await readDeadLetter(dataPath, runId);
+    if (!letter) {
+      if (!(await RunFolder.open(dataPath, runId))) throw runNotFound(dataPath, runId);
+      throw new ReverieError('NOT_FOUND', `Dream run ${runId} has no dead letter: none of its passes failed, or a retry already succeeded.`, { details: { runId } });
+    }
+    const request: RunRequest = { passes: letter.passes.map((pass) => pass.name), trigger: 'retry', ...(options.signal ? { signal: options.signal } : {}) };
+    const selected = this.select(request);
+    const retryId = newId();
+    const report = await this.lock.run(() => this.cycle(request, selected, retryId, runId), retryId);
+    const notOk = report.passes.filter((pass) => pass.status !== 'ok');
+    if (notOk.length === 0 && !report.interrupted) {
+      await removeDeadLetter(dataPath, runId);
+    } else {
+      await writeDeadLetter(dataPath, {
+        ...letter,
+        retries: (letter.retries ?? 0) + 1,
+        lastRetry: {
+          runId: retryId,
+          at: clock.now().toISOString(),
+          passes: notOk.map((pass) => ({
+            name: pass.name,
+            status: pass.status,
+            ...(pass.status === 'skipped' ? { error: pass.reason } : pass.error === undefined ? {} : { error: pass.error }),
+          })),
+        },
+      });
+    }
+    return report;
+  }
+
+  /** Every run folder, newest first, with whether it has a dead letter. */
+  listRuns(): Promise<RunSummary[]> {
+    return listRunSummaries(this.services.dataPath);
+  }
+
+  /** A run's manifest, pass outcomes, summary path and dead letter; RUN_NOT_FOUND when there is no such run. */
+  show(runId: string): Promise<RunDetails> {
+    return readRunDetails(this.services.dataPath, runId);
+  }
+
   /** Whether a runner holds the lock of this data directory, and who. */
   lockState(): Promise<DreamLockStatus> {
     return this.lock.state();
   }
 
-  private async cycle(request: RunRequest, selected: DreamPass[], runId: string): Promise<CycleReport> {
+  private async cycle(request: RunRequest, selected: DreamPass[], runId: string, retryOf?: string): Promise<CycleReport> {
     const { clock, logger, dataPath } = this.services;
     const startedAt = clock.now();
     const dryRun = request.dryRun ?? false;
-    const folder = dryRun ? undefined : await RunFolder.create(dataPath, runId, request.trigger, startedAt);
+    const folder = dryRun ? undefined : await RunFolder.create(dataPath, runId, request.trigger, startedAt, retryOf);
     const signals = [request.signal, this.services.activity?.userTurnSignal()].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
     const gateway = this.services.model
@@ -124,6 +171,7 @@ export class DreamEngine {
       passes: outcomes,
       ...(folder ? { runFolder: folder.dir } : {}),
       ...(interrupted ? { interrupted } : {}),
+      ...(retryOf ? { retryOf } : {}),
     };
     if (folder) await this.finish(folder, report);
     logger.info('Dream cycle finished.', { runId, trigger: request.trigger, dryRun, interrupted });
@@ -134,7 +182,7 @@ export class DreamEngine {
   async undo(runId: string): Promise<UndoReport> {
     const folder = await RunFolder.open(this.services.dataPath, runId);
     if (!folder) {
-      throw new ReverieError('NOT_FOUND', `No dream run ${JSON.stringify(runId)} in ${this.services.dataPath}: list the runs in _system/dreams/runs/.`);
+      throw runNotFound(this.services.dataPath, runId);
     }
     return this.lock.run(() => undoRun(folder, this.services));
   }
@@ -306,15 +354,15 @@ export class DreamEngine {
       completedAt: report.completedAt,
       applying: undefined,
     });
-    if (failed.length > 0) {
-      const deadLetter = {
+    // A retry's failures are recorded on the dead letter of the run it retried (see retry()).
+    if (failed.length > 0 && report.retryOf === undefined) {
+      await writeDeadLetter(this.services.dataPath, {
         runId: report.runId,
         trigger: report.trigger,
         failedAt: report.completedAt,
-        passes: failed.map((pass) => ({ name: pass.name, error: pass.status === 'failed' ? pass.error : undefined })),
+        passes: failed.map((pass) => ({ name: pass.name, ...(pass.status === 'failed' && pass.error !== undefined ? { error: pass.error } : {}) })),
         runFolder: folder.dir,
-      };
-      await writeFileAtomic(join(failuresDir(this.services.dataPath), `${report.runId}.json`), `${JSON.stringify(deadLetter, null, 2)}\n`);
+      });
     }
   }
 }
