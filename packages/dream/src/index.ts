@@ -35,6 +35,24 @@ export {
 } from './ledger/dream-status';
 export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockHandle, type DreamLockOptions } from './lock/dream-lock';
 export { type LockHolder, lockHolderSchema } from './lock/lock-holder';
+export {
+  type DreamGateOptions,
+  type DreamGateOptionsInput,
+  dreamGateOptionsSchema,
+  type SignalGateOptions,
+  signalGateOptionsSchema,
+} from './gates/gate-options';
+export type { SignalSource } from './gates/signal-source';
+export { type SessionEnd, SessionLog, sessionEndSchema } from './gates/session-log';
+export {
+  DreamTrigger,
+  type DreamTriggerOptions,
+  type GateName,
+  type GateOutcome,
+  type TriggerableEngine,
+  type TriggerRequest,
+  type TriggerResult,
+} from './gates/dream-trigger';
 export { readDreamStatus, type ReadDreamStatusOptions } from './ledger/read-dream-status';
 export { type DreamStatusFormat, renderDreamStatus } from './ledger/render-dream-status';
 export { PassCursor } from './cursors/pass-cursor';
