@@ -61,9 +61,11 @@ export { loadDirective, type LoadedDirective } from './gateway/directives';
 export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
 export {
   DEFAULT_ACTIVITY_POLL_MS,
+  DEFAULT_SESSION_END_DEBOUNCE_MS,
   DreamScheduler,
   type DreamSchedulerOptions,
   type SchedulerTimers,
+  type SchedulerTrigger,
 } from './scheduler/dream-scheduler';
 export { ImportanceDecayPass, type ImportanceDecayOptions, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-pass';
 export { ArchiveRetentionPass, archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-pass';
