@@ -38,7 +38,8 @@ export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-
  * engine writes the plan and an archive of everything it will replace or delete, fsynced,
  * before it touches a store; then applies the operations, saves first and deletes last,
  * journalling every step. A failing pass is recorded and the others still run; a user turn
- * aborts the in-flight model call and ends the cycle cleanly. Every run can be undone.
+ * aborts the in-flight model call and ends the cycle cleanly. Every run can be undone. A real
+ * run holds the data directory's lock (SPEC O3) and appends one ledger line per pass (SPEC O5).
  */
 export class DreamEngine {
   private readonly ledger: DreamLedger;

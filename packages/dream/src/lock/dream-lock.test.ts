@@ -104,6 +104,12 @@ describe('DreamLock', () => {
     expect(await lock().state()).toEqual({ status: 'free' });
   });
 
+  it('refuses a staleLockMinutes that is not a positive number', () => {
+    for (const staleLockMinutes of [0, -1, Number.NaN]) {
+      expect(() => lock({ staleLockMinutes })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    }
+  });
+
   it('clears a take-over guard abandoned by a crash', async () => {
     writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
     writeFileSync(`${lockPath(dataPath)}.takeover-old`, JSON.stringify({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z' }));

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type IClock, type ILogger, newId, ReverieLockHeldError } from '@reverie/core';
+import { type IClock, type ILogger, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
 import type { DreamLockStatus } from '../ledger/dream-status';
 import { lockPath } from '../runs/run-paths';
 import { type LockHolder, lockHolderSchema } from './lock-holder';
@@ -48,9 +48,15 @@ export class DreamLock {
   private readonly isProcessAlive: (pid: number) => boolean;
 
   constructor(options: DreamLockOptions) {
+    const staleLockMinutes = options.staleLockMinutes ?? DEFAULT_STALE_LOCK_MINUTES;
+    if (!(Number.isFinite(staleLockMinutes) && staleLockMinutes > 0)) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `staleLockMinutes must be a positive number of minutes, not ${String(staleLockMinutes)}.`, {
+        details: { fields: ['staleLockMinutes'] },
+      });
+    }
     this.path = lockPath(options.dataPath);
     this.clock = options.clock;
-    this.staleMs = (options.staleLockMinutes ?? DEFAULT_STALE_LOCK_MINUTES) * 60_000;
+    this.staleMs = staleLockMinutes * 60_000;
     this.logger = options.logger;
     this.pid = options.pid ?? process.pid;
     this.host = options.host ?? hostname();
