@@ -1,4 +1,4 @@
-export { DreamEngine, type RunRequest } from './engine/dream-engine';
+export { DREAM_PHASES, DreamEngine, type DreamEngineOptions, type RunRequest } from './engine/dream-engine';
 export type {
   CycleReport,
   DreamOperation,
@@ -17,16 +17,55 @@ export type {
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
 export { RunFolder, type RunManifest, type RunStatus } from './runs/run-folder';
-export { cursorsDir, dreamsDir, failuresDir, runsDir } from './runs/run-paths';
+export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
+export type { RunDetails, RunSummary } from './runs/run-details';
+export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, runsDir, sessionsPath } from './runs/run-paths';
+export { DreamLedger } from './ledger/dream-ledger';
+export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
+export { type JsonlContents } from './jsonl/jsonl-file';
+export {
+  type DreamLockStatus,
+  type DreamStatus,
+  dreamStatusSchema,
+  lastSuccessfulRun,
+  type PassStatus,
+  type PhaseStatus,
+  summariseLedger,
+  type SummariseLedgerOptions,
+} from './ledger/dream-status';
+export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockHandle, type DreamLockOptions } from './lock/dream-lock';
+export { type LockHolder, lockHolderSchema } from './lock/lock-holder';
+export {
+  type DreamGateOptions,
+  type DreamGateOptionsInput,
+  dreamGateOptionsSchema,
+  type SignalGateOptions,
+  signalGateOptionsSchema,
+} from './gates/gate-options';
+export type { SignalSource } from './gates/signal-source';
+export { type SessionEnd, SessionLog, sessionEndSchema } from './gates/session-log';
+export {
+  DreamTrigger,
+  type DreamTriggerOptions,
+  type GateName,
+  type GateOutcome,
+  type TriggerableEngine,
+  type TriggerRequest,
+  type TriggerResult,
+} from './gates/dream-trigger';
+export { readDreamStatus, type ReadDreamStatusOptions } from './ledger/read-dream-status';
+export { type DreamStatusFormat, renderDreamStatus } from './ledger/render-dream-status';
 export { PassCursor } from './cursors/pass-cursor';
 export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './gateway/fence';
 export { loadDirective, type LoadedDirective } from './gateway/directives';
 export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
 export {
   DEFAULT_ACTIVITY_POLL_MS,
+  DEFAULT_SESSION_END_DEBOUNCE_MS,
   DreamScheduler,
   type DreamSchedulerOptions,
   type SchedulerTimers,
+  type SchedulerTrigger,
 } from './scheduler/dream-scheduler';
 export { ImportanceDecayPass, type ImportanceDecayOptions, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-pass';
 export { ArchiveRetentionPass, archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-pass';

@@ -95,7 +95,7 @@ describe('DreamEngine', () => {
     const strip = ({ updatedAt: _u, ...rest }: MemoryEntry) => rest;
     expect(after.map(strip).sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b, keep].map(strip).sort((x, y) => x.id.localeCompare(y.id)));
     await expect(engine.undo(runId)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
   });
 
   it('keeps, on undo, a record the agent changed after the run', async () => {
@@ -215,10 +215,35 @@ describe('DreamEngine', () => {
     expect(await memory.list()).toHaveLength(2);
   });
 
-  it('refuses unknown passes and phases', async () => {
+  it('refuses unknown passes and phases, naming the valid ones', async () => {
     const engine = new DreamEngine(services, [mergePass()]);
-    await expect(engine.run({ trigger: 'manual', passes: ['nope'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(engine.run({ trigger: 'manual', phase: 'nap' as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(engine.run({ trigger: 'manual', passes: ['nope'] })).rejects.toMatchObject({
+      code: 'UNKNOWN_PASS',
+      message: expect.stringContaining('memory-consolidation'),
+    });
+    await expect(engine.run({ trigger: 'manual', pass: 'nope' })).rejects.toMatchObject({ code: 'UNKNOWN_PASS' });
+    await expect(engine.run({ trigger: 'manual', phase: 'nap' as never })).rejects.toMatchObject({
+      code: 'UNKNOWN_PHASE',
+      message: expect.stringContaining('light-sleep, rem, deep-sleep'),
+    });
+    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+  });
+
+  it('runs only the passes of one phase, or one named pass (SPEC O1)', async () => {
+    const engine = new DreamEngine(services, [
+      new ImportanceDecayPass(),
+      mergePass(),
+      mergePass('episode-extraction'),
+      new ArchiveRetentionPass(),
+    ]);
+    const rem = await engine.run({ trigger: 'manual', phase: 'rem' });
+    expect(rem.passes.map((p) => p.name)).toEqual(['memory-consolidation', 'episode-extraction']);
+    const deep = await engine.run({ trigger: 'manual', phase: 'deep-sleep' });
+    expect(deep.passes.map((p) => p.name)).toEqual(['archive-retention']);
+    const one = await engine.run({ trigger: 'manual', pass: 'episode-extraction' });
+    expect(one.passes.map((p) => p.name)).toEqual(['episode-extraction']);
+    const named = await engine.run({ trigger: 'manual', passes: ['archive-retention', 'importance-decay'] });
+    expect(named.passes.map((p) => p.name)).toEqual(['importance-decay', 'archive-retention']);
   });
 });
 

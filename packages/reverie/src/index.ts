@@ -21,6 +21,19 @@ export { AgentTools } from './tools/agent-tools';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
+export { renderDreamStatus } from '@reverie/dream';
+export type {
+  DreamLockStatus,
+  DreamStatus,
+  DreamStatusFormat,
+  GateName,
+  GateOutcome,
+  RunDetails,
+  RunSummary,
+  SignalSource,
+  TriggerRequest,
+  TriggerResult,
+} from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
 export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
 export type { CycleReport, PassOutcome, UndoReport } from '@reverie/dream';

@@ -70,6 +70,6 @@ describe('reverie.dreams', () => {
     expect(planned?.status === 'ok' && planned.planned?.length).toBe(3);
     expect(await reverie.memory!.list()).toHaveLength(2);
     expect(existsSync(join(dataPath, '_system'))).toBe(false);
-    await expect(reverie.dreams.run({ passes: ['no-such-pass'] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(reverie.dreams.run({ passes: ['no-such-pass'] })).rejects.toMatchObject({ code: 'UNKNOWN_PASS' });
   });
 });

@@ -10,6 +10,9 @@ export type ReverieErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_OPTIONS'
   | 'NOT_FOUND'
+  | 'RUN_NOT_FOUND'
+  | 'UNKNOWN_PASS'
+  | 'UNKNOWN_PHASE'
   | 'CONFLICT'
   | 'NAMESPACE_VIOLATION'
   | 'STORE_CORRUPT'
@@ -43,7 +46,14 @@ export class ReverieValidationError extends ReverieError {
   constructor(
     code: Extract<
       ReverieErrorCode,
-      'INVALID_CATEGORY' | 'INVALID_NAME' | 'INVALID_KEY' | 'INVALID_ID' | 'INVALID_INPUT' | 'INVALID_OPTIONS'
+      | 'INVALID_CATEGORY'
+      | 'INVALID_NAME'
+      | 'INVALID_KEY'
+      | 'INVALID_ID'
+      | 'INVALID_INPUT'
+      | 'INVALID_OPTIONS'
+      | 'UNKNOWN_PASS'
+      | 'UNKNOWN_PHASE'
     >,
     message: string,
     options?: ReverieErrorOptions,

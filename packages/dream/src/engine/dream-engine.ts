@@ -1,9 +1,11 @@
-import { writeFileAtomic } from '@reverie/file-store';
-import { join } from 'node:path';
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
+import { DreamLedger, ledgerLineFor } from '../ledger/dream-ledger';
+import type { DreamLockStatus } from '../ledger/dream-status';
+import { DreamLock } from '../lock/dream-lock';
 import { RunFolder } from '../runs/run-folder';
-import { failuresDir } from '../runs/run-paths';
+import { readDeadLetter, removeDeadLetter, writeDeadLetter } from '../runs/dead-letter';
+import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { renderCycleSummary } from './render-cycle-summary';
@@ -12,6 +14,8 @@ import { undoRun, type UndoReport } from './undo-run';
 export interface RunRequest {
   /** Only these passes (by name), in cycle order. */
   passes?: string[];
+  /** Only this pass (same as `passes: [pass]`). */
+  pass?: string;
   /** Only the passes of this phase. */
   phase?: DreamPhase;
   /** Plan and report, write nothing (SPEC O6). */
@@ -21,33 +25,114 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-const PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
+export interface DreamEngineOptions {
+  /** A lock held longer than this may be taken over by another runner (default 60). */
+  staleLockMinutes?: number;
+}
+
+/** The phases of a cycle, in the order they run (SPEC O1). */
+export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
 
 /**
  * Runs the dream passes in cycle order (SPEC "Pass names and order"). Each pass plans; the
  * engine writes the plan and an archive of everything it will replace or delete, fsynced,
  * before it touches a store; then applies the operations, saves first and deletes last,
  * journalling every step. A failing pass is recorded and the others still run; a user turn
- * aborts the in-flight model call and ends the cycle cleanly. Every run can be undone.
+ * aborts the in-flight model call and ends the cycle cleanly. Every run can be undone. A real
+ * run holds the data directory's lock (SPEC O3) and appends one ledger line per pass (SPEC O5).
  */
 export class DreamEngine {
+  private readonly ledger: DreamLedger;
+  private readonly lock: DreamLock;
+
   constructor(
     private readonly services: DreamServices,
     private readonly passes: readonly DreamPass[],
-  ) {}
+    options: DreamEngineOptions = {},
+  ) {
+    this.ledger = new DreamLedger(services.dataPath);
+    this.lock = new DreamLock({
+      dataPath: services.dataPath,
+      clock: services.clock,
+      logger: services.logger,
+      ...(options.staleLockMinutes === undefined ? {} : { staleLockMinutes: options.staleLockMinutes }),
+    });
+  }
 
   /** The passes this engine knows, in cycle order. */
   get passNames(): string[] {
     return this.passes.map((pass) => pass.name);
   }
 
+  /**
+   * Runs the selected passes. A real run holds the data directory's lock throughout (SPEC O3)
+   * and throws LOCK_HELD when another runner has it; a dry run takes no lock and writes nothing.
+   */
   async run(request: RunRequest): Promise<CycleReport> {
     const selected = this.select(request);
-    const { clock, logger, dataPath } = this.services;
     const runId = newId();
+    if (request.dryRun) return this.cycle(request, selected, runId);
+    return this.lock.run(() => this.cycle(request, selected, runId), runId);
+  }
+
+  /**
+   * Re-runs the passes that failed in `runId` (its dead letter, SPEC O7), as a new run with
+   * trigger 'retry'. When every one of them ends ok the dead letter is removed; otherwise the
+   * dead letter records this attempt and stays. RUN_NOT_FOUND when there is no such run;
+   * NOT_FOUND when the run has no dead letter (nothing failed, or it was already retried).
+   */
+  async retry(runId: string, options: { signal?: AbortSignal } = {}): Promise<CycleReport> {
+    const { dataPath, clock } = this.services;
+    const letter = await readDeadLetter(dataPath, runId);
+    if (!letter) {
+      if (!(await RunFolder.open(dataPath, runId))) throw runNotFound(dataPath, runId);
+      throw new ReverieError('NOT_FOUND', `Dream run ${runId} has no dead letter: none of its passes failed, or a retry already succeeded.`, { details: { runId } });
+    }
+    const request: RunRequest = { passes: letter.passes.map((pass) => pass.name), trigger: 'retry', ...(options.signal ? { signal: options.signal } : {}) };
+    const selected = this.select(request);
+    const retryId = newId();
+    const report = await this.lock.run(() => this.cycle(request, selected, retryId, runId), retryId);
+    const notOk = report.passes.filter((pass) => pass.status !== 'ok');
+    if (notOk.length === 0 && !report.interrupted) {
+      await removeDeadLetter(dataPath, runId);
+    } else {
+      await writeDeadLetter(dataPath, {
+        ...letter,
+        retries: (letter.retries ?? 0) + 1,
+        lastRetry: {
+          runId: retryId,
+          at: clock.now().toISOString(),
+          passes: notOk.map((pass) => ({
+            name: pass.name,
+            status: pass.status,
+            ...(pass.status === 'skipped' ? { error: pass.reason } : pass.error === undefined ? {} : { error: pass.error }),
+          })),
+        },
+      });
+    }
+    return report;
+  }
+
+  /** Every run folder, newest first, with whether it has a dead letter. */
+  listRuns(): Promise<RunSummary[]> {
+    return listRunSummaries(this.services.dataPath);
+  }
+
+  /** A run's manifest, pass outcomes, summary path and dead letter; RUN_NOT_FOUND when there is no such run. */
+  show(runId: string): Promise<RunDetails> {
+    return readRunDetails(this.services.dataPath, runId);
+  }
+
+  /** Whether a runner holds the lock of this data directory, and who. */
+  lockState(): Promise<DreamLockStatus> {
+    return this.lock.state();
+  }
+
+  private async cycle(request: RunRequest, selected: DreamPass[], runId: string, retryOf?: string): Promise<CycleReport> {
+    const { clock, logger, dataPath } = this.services;
     const startedAt = clock.now();
     const dryRun = request.dryRun ?? false;
-    const folder = dryRun ? undefined : await RunFolder.create(dataPath, runId, request.trigger, startedAt);
+    const folder = dryRun ? undefined : await RunFolder.create(dataPath, runId, request.trigger, startedAt, retryOf);
     const signals = [request.signal, this.services.activity?.userTurnSignal()].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
     const gateway = this.services.model
@@ -68,17 +153,10 @@ export class DreamEngine {
         interrupted = describeAbort(signal);
         break;
       }
-      const missing = pass.requires.filter((service) => this.services[service] === undefined);
-      if (missing.length > 0) {
-        outcomes.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` });
-        continue;
-      }
-      if (pass.model === 'required' && !gateway) {
-        outcomes.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' });
-        continue;
-      }
-      const outcome = await this.runPass(pass, { runId, gateway, signal, folder, dryRun });
+      const passStartedAt = clock.now();
+      const outcome = await this.runOrSkip(pass, { runId, gateway, signal, folder, dryRun });
       outcomes.push(outcome);
+      if (!dryRun) await this.recordInLedger(outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
       if (signal.aborted && outcome.status === 'failed') {
         interrupted = describeAbort(signal);
         break;
@@ -94,27 +172,39 @@ export class DreamEngine {
       passes: outcomes,
       ...(folder ? { runFolder: folder.dir } : {}),
       ...(interrupted ? { interrupted } : {}),
+      ...(retryOf ? { retryOf } : {}),
     };
     if (folder) await this.finish(folder, report);
     logger.info('Dream cycle finished.', { runId, trigger: request.trigger, dryRun, interrupted });
     return report;
   }
 
-  /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). */
+  /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). Holds the lock. */
   async undo(runId: string): Promise<UndoReport> {
     const folder = await RunFolder.open(this.services.dataPath, runId);
     if (!folder) {
-      throw new ReverieError('NOT_FOUND', `No dream run ${JSON.stringify(runId)} in ${this.services.dataPath}: list the runs in _system/dreams/runs/.`);
+      throw runNotFound(this.services.dataPath, runId);
     }
-    return undoRun(folder, this.services);
+    return this.lock.run(() => undoRun(folder, this.services));
   }
 
   /**
    * Finishes runs that a crash interrupted (SPEC B2): the pass that was being applied is rolled
    * forward from its fsynced plan and journal, so no source is left deleted without its merge
-   * or merged without being deleted. Call at startup before the first run.
+   * or merged without being deleted. Call at startup before the first run. While another runner
+   * holds the lock, its run is not interrupted: nothing is recovered and the list is empty.
    */
   async recover(): Promise<string[]> {
+    try {
+      return await this.lock.run(() => this.recoverLocked());
+    } catch (error) {
+      if (!isReverieError(error, 'LOCK_HELD')) throw error;
+      this.services.logger.info('Another runner holds the dream lock; its runs are in progress, nothing to recover.', { error: error.message });
+      return [];
+    }
+  }
+
+  private async recoverLocked(): Promise<string[]> {
     const recovered: string[] = [];
     for (const { manifest } of await RunFolder.list(this.services.dataPath)) {
       if (manifest.status !== 'running') continue;
@@ -133,17 +223,40 @@ export class DreamEngine {
   }
 
   private select(request: RunRequest): DreamPass[] {
-    if (request.phase !== undefined && !PHASES.includes(request.phase)) {
-      throw new ReverieValidationError('INVALID_INPUT', `Unknown phase ${JSON.stringify(request.phase)}: use one of ${PHASES.join(', ')}.`);
+    if (request.phase !== undefined && !DREAM_PHASES.includes(request.phase)) {
+      throw new ReverieValidationError('UNKNOWN_PHASE', `Unknown phase ${JSON.stringify(request.phase)}: use one of ${DREAM_PHASES.join(', ')}.`, {
+        details: { phase: request.phase, phases: [...DREAM_PHASES] },
+      });
     }
-    for (const name of request.passes ?? []) {
+    const names = request.pass === undefined ? request.passes : [...(request.passes ?? []), request.pass];
+    for (const name of names ?? []) {
       if (!this.passes.some((pass) => pass.name === name)) {
-        throw new ReverieValidationError('INVALID_INPUT', `Unknown pass ${JSON.stringify(name)}: the passes are ${this.passNames.join(', ')}.`);
+        throw new ReverieValidationError('UNKNOWN_PASS', `Unknown pass ${JSON.stringify(name)}: the passes are ${this.passNames.join(', ')}.`, {
+          details: { pass: name, passes: this.passNames },
+        });
       }
     }
-    return this.passes.filter(
-      (pass) => (request.phase === undefined || pass.phase === request.phase) && (request.passes === undefined || request.passes.includes(pass.name)),
-    );
+    return this.passes.filter((pass) => (request.phase === undefined || pass.phase === request.phase) && (names === undefined || names.includes(pass.name)));
+  }
+
+  private async runOrSkip(pass: DreamPass, run: Parameters<DreamEngine['runPass']>[1]): Promise<PassOutcome> {
+    const missing = pass.requires.filter((service) => this.services[service] === undefined);
+    if (missing.length > 0) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` };
+    if (pass.model === 'required' && !run.gateway) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' };
+    return this.runPass(pass, run);
+  }
+
+  /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */
+  private async recordInLedger(outcome: PassOutcome, run: Parameters<typeof ledgerLineFor>[1]): Promise<void> {
+    try {
+      await this.ledger.append(ledgerLineFor(outcome, run));
+    } catch (error) {
+      this.services.logger.error('Could not append to the dream ledger; the run goes on, but status will not show this pass.', {
+        ledger: this.ledger.path,
+        pass: outcome.name,
+        error: String((error as Error)?.message ?? error),
+      });
+    }
   }
 
   private async runPass(
@@ -248,15 +361,15 @@ export class DreamEngine {
       completedAt: report.completedAt,
       applying: undefined,
     });
-    if (failed.length > 0) {
-      const deadLetter = {
+    // A retry's failures are recorded on the dead letter of the run it retried (see retry()).
+    if (failed.length > 0 && report.retryOf === undefined) {
+      await writeDeadLetter(this.services.dataPath, {
         runId: report.runId,
         trigger: report.trigger,
         failedAt: report.completedAt,
-        passes: failed.map((pass) => ({ name: pass.name, error: pass.status === 'failed' ? pass.error : undefined })),
+        passes: failed.map((pass) => ({ name: pass.name, ...(pass.status === 'failed' && pass.error !== undefined ? { error: pass.error } : {}) })),
         runFolder: folder.dir,
-      };
-      await writeFileAtomic(join(failuresDir(this.services.dataPath), `${report.runId}.json`), `${JSON.stringify(deadLetter, null, 2)}\n`);
+      });
     }
   }
 }

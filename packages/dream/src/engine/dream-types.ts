@@ -172,4 +172,6 @@ export interface CycleReport {
   runFolder?: string;
   /** Why the cycle stopped early (a user turn, a cancellation), if it did. */
   interrupted?: string;
+  /** The run whose failed passes this run retried. */
+  retryOf?: string;
 }

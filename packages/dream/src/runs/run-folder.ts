@@ -21,6 +21,8 @@ export const runManifestSchema = z.object({
   /** A pass whose plan is written and whose apply has not finished. */
   applying: z.string().optional(),
   undoneAt: z.string().optional(),
+  /** The run whose failed passes this run retried. */
+  retryOf: z.string().optional(),
 });
 export type RunManifest = z.infer<typeof runManifestSchema>;
 
@@ -62,7 +64,7 @@ export class RunFolder {
     private manifest: RunManifest,
   ) {}
 
-  static async create(dataPath: string, runId: string, trigger: string, startedAt: Date): Promise<RunFolder> {
+  static async create(dataPath: string, runId: string, trigger: string, startedAt: Date, retryOf?: string): Promise<RunFolder> {
     const dir = join(runsDir(dataPath), runFolderName(runId, startedAt));
     await mkdir(join(dir, 'archive'), { recursive: true });
     const folder = new RunFolder(dir, {
@@ -72,6 +74,7 @@ export class RunFolder {
       startedAt: startedAt.toISOString(),
       status: 'running',
       passes: [],
+      ...(retryOf === undefined ? {} : { retryOf }),
     });
     await folder.saveManifest();
     return folder;

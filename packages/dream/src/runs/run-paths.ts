@@ -21,3 +21,18 @@ export function cursorsDir(dataPath: string): string {
 export function runFolderName(runId: string, startedAt: Date): string {
   return `${startedAt.toISOString().slice(0, 10)}-${runId}`;
 }
+
+/** The telemetry ledger: one JSON line per pass run (SPEC O5). */
+export function ledgerPath(dataPath: string): string {
+  return join(dreamsDir(dataPath), 'ledger.jsonl');
+}
+
+/** Completed agent sessions, for the session gate (SPEC O3). */
+export function sessionsPath(dataPath: string): string {
+  return join(dreamsDir(dataPath), 'sessions.jsonl');
+}
+
+/** The lock that keeps one runner per data directory, across processes (SPEC O3). */
+export function lockPath(dataPath: string): string {
+  return join(dreamsDir(dataPath), 'lock');
+}

@@ -382,6 +382,93 @@ describe('DreamScheduler timers', () => {
   });
 });
 
+describe('DreamScheduler triggers (SPEC O2)', () => {
+  const triggers = (runCycle: ReturnType<typeof fakeCycles>['runCycle']) => runCycle.mock.calls.map((call) => (call as unknown[])[1]);
+
+  it('ticks every checkIntervalMs on top of the interval, each tick a cycle of its own', async () => {
+    const cycles = fakeCycles({ durationMs: MINUTE });
+    const { scheduler } = create({ runCycle: cycles.runCycle, checkIntervalMs: 30 * MINUTE });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(95 * MINUTE);
+    expect(cycles.starts).toEqual([5 * MINUTE, 30 * MINUTE, 60 * MINUTE, 90 * MINUTE]);
+    expect(triggers(cycles.runCycle)).toEqual(['schedule', 'tick', 'tick', 'tick']);
+    expect(cycles.maxInFlight()).toBe(1);
+  });
+
+  it('skips a tick while a cycle runs or the user is active; the next tick checks again', async () => {
+    const activity = new FakeActivity();
+    const cycles = fakeCycles({ durationMs: 40 * MINUTE });
+    const { scheduler } = create({ runCycle: cycles.runCycle, checkIntervalMs: 30 * MINUTE, initialDelayMs: 0, activity });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(35 * MINUTE);
+    expect(cycles.starts).toEqual([0]);
+    activity.active = true;
+    await vi.advanceTimersByTimeAsync(30 * MINUTE);
+    expect(cycles.starts).toEqual([0]);
+    activity.active = false;
+    await vi.advanceTimersByTimeAsync(30 * MINUTE);
+    expect(cycles.starts).toEqual([0, 90 * MINUTE]);
+    expect(triggers(cycles.runCycle)).toEqual(['schedule', 'tick']);
+  });
+
+  it('has no ticker without checkIntervalMs', async () => {
+    const cycles = fakeCycles();
+    const { scheduler } = create({ runCycle: cycles.runCycle });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(3 * HOUR);
+    expect(triggers(cycles.runCycle)).toEqual(['schedule']);
+  });
+
+  it('triggers once sessions stop ending for sessionEndDebounceMs; each session end restarts the wait', async () => {
+    const cycles = fakeCycles({ durationMs: MINUTE });
+    const { scheduler } = create({ runCycle: cycles.runCycle, initialDelayMs: 4 * HOUR });
+    scheduler.start();
+    scheduler.sessionEnded();
+    await vi.advanceTimersByTimeAsync(6 * MINUTE);
+    scheduler.sessionEnded();
+    await vi.advanceTimersByTimeAsync(9 * MINUTE);
+    scheduler.sessionEnded();
+    await vi.advanceTimersByTimeAsync(10 * MINUTE - 1);
+    expect(cycles.runCycle).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(cycles.starts).toEqual([25 * MINUTE]);
+    expect(triggers(cycles.runCycle)).toEqual(['session-end']);
+    // The interval now counts from that cycle's end.
+    await vi.advanceTimersByTimeAsync(4 * HOUR + MINUTE);
+    expect(cycles.starts).toEqual([25 * MINUTE, 4 * HOUR + 26 * MINUTE]);
+  });
+
+  it('honours a custom debounce, waits while the user is active, and ignores session ends when not started', async () => {
+    const activity = new FakeActivity();
+    const cycles = fakeCycles();
+    const { scheduler } = create({ runCycle: cycles.runCycle, initialDelayMs: 4 * HOUR, sessionEndDebounceMs: MINUTE, activity });
+    scheduler.sessionEnded();
+    await vi.advanceTimersByTimeAsync(2 * MINUTE);
+    expect(cycles.runCycle).not.toHaveBeenCalled();
+
+    scheduler.start();
+    scheduler.sessionEnded();
+    activity.active = true;
+    await vi.advanceTimersByTimeAsync(MINUTE + 12 * SECOND);
+    expect(cycles.runCycle).not.toHaveBeenCalled();
+    activity.active = false;
+    await vi.advanceTimersByTimeAsync(5 * SECOND);
+    expect(cycles.starts).toEqual([2 * MINUTE + MINUTE + 15 * SECOND]);
+  });
+
+  it('stop() cancels a pending session-end trigger and the ticker', async () => {
+    const cycles = fakeCycles();
+    const { scheduler } = create({ runCycle: cycles.runCycle, initialDelayMs: 4 * HOUR, checkIntervalMs: 30 * MINUTE });
+    scheduler.start();
+    scheduler.sessionEnded();
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    await scheduler.stop();
+    await vi.advanceTimersByTimeAsync(5 * HOUR);
+    expect(cycles.runCycle).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
 describe('DreamScheduler options', () => {
   it.each([
     ['intervalMs', { intervalMs: 0 }],
@@ -391,6 +478,8 @@ describe('DreamScheduler options', () => {
     ['initialDelayMs', { initialDelayMs: -1 }],
     ['initialDelayMs', { initialDelayMs: Number.POSITIVE_INFINITY }],
     ['activityPollMs', { activityPollMs: 0 }],
+    ['checkIntervalMs', { checkIntervalMs: 0 }],
+    ['sessionEndDebounceMs', { sessionEndDebounceMs: -5 }],
     ['enabled', { enabled: 'yes' }],
     ['runCycle', { runCycle: 'not a function' }],
     ['logger', { logger: undefined }],

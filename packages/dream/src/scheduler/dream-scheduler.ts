@@ -4,6 +4,11 @@ import type { UserActivity } from '../engine/dream-types';
 
 /** How often a waiting cycle checks again whether the user is still being served (SPEC D1). */
 export const DEFAULT_ACTIVITY_POLL_MS = 5000;
+/** Quiet time after the last session end before the session-end trigger fires (SPEC O2). */
+export const DEFAULT_SESSION_END_DEBOUNCE_MS = 10 * 60_000;
+
+/** What started a cycle: the interval schedule, the gate ticker, a session end, or a call. */
+export type SchedulerTrigger = 'schedule' | 'tick' | 'session-end' | 'manual';
 
 /** The longest delay a JavaScript timer honours (about 24.8 days); longer ones fire at once. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -15,8 +20,11 @@ export interface SchedulerTimers {
 }
 
 export interface DreamSchedulerOptions {
-  /** Runs one dream cycle. The signal aborts when a user turn starts or the scheduler stops. */
-  runCycle: (signal: AbortSignal) => Promise<unknown>;
+  /**
+   * Runs one dream cycle (through the gates, typically `DreamTrigger.trigger`). The signal aborts
+   * when a user turn starts or the scheduler stops; `trigger` says what started it.
+   */
+  runCycle: (signal: AbortSignal, trigger: SchedulerTrigger) => Promise<unknown>;
   /** Wait after `start()` before the first cycle. */
   initialDelayMs: number;
   /** Wait between the end of one cycle and the start of the next. */
@@ -27,6 +35,13 @@ export interface DreamSchedulerOptions {
   activity?: UserActivity | undefined;
   /** While the user is active, how long a due cycle waits before checking again (default 5 s). */
   activityPollMs?: number | undefined;
+  /**
+   * The gate ticker (SPEC O2): while started, a cycle is triggered this often, on top of the
+   * interval, so the gates are re-checked. Undefined: no ticker.
+   */
+  checkIntervalMs?: number | undefined;
+  /** After `sessionEnded()`, wait this long without another session end, then trigger (default 10 min). */
+  sessionEndDebounceMs?: number | undefined;
   logger: ILogger;
   timers?: SchedulerTimers | undefined;
 }
@@ -56,6 +71,8 @@ const schedulerOptionsSchema = z.object({
     )
     .optional(),
   activityPollMs: delay('activityPollMs', 'positive').optional(),
+  checkIntervalMs: delay('checkIntervalMs', 'positive').optional(),
+  sessionEndDebounceMs: delay('sessionEndDebounceMs', 'zero').optional(),
   logger: z.custom<ILogger>(
     (value) => typeof value === 'object' && value !== null && ['debug', 'info', 'warn', 'error'].every((level) => isFunction((value as Record<string, unknown>)[level])),
     'logger must be an ILogger (debug, info, warn, error)',
@@ -83,10 +100,12 @@ interface CycleInFlight {
 }
 
 /**
- * Runs the dream cycle in the background (SPEC D1): after `initialDelayMs`, then `intervalMs`
- * after the previous cycle ended, never two at once. A due cycle waits while the user is being
- * served, re-checking every `activityPollMs`; a user turn that starts mid-cycle aborts the
- * cycle's signal, so the user never waits behind a dream. Timers are unref'ed: the scheduler
+ * Runs the dream cycle in the background (SPEC D1, O2): after `initialDelayMs`, then `intervalMs`
+ * after the previous cycle ended, never two at once. On top of that, an optional ticker triggers
+ * every `checkIntervalMs` (the gates decide whether anything runs), and `sessionEnded()` triggers
+ * once sessions have stopped ending for `sessionEndDebounceMs`. A due cycle waits while the user
+ * is being served, re-checking every `activityPollMs`; a user turn that starts mid-cycle aborts
+ * the cycle's signal, so the user never waits behind a dream. Timers are unref'ed: the scheduler
  * never keeps a process alive.
  */
 export class DreamScheduler {
@@ -96,11 +115,15 @@ export class DreamScheduler {
   private readonly enabled: boolean;
   private readonly activity: UserActivity | undefined;
   private readonly activityPollMs: number;
+  private readonly checkIntervalMs: number | undefined;
+  private readonly sessionEndDebounceMs: number;
   private readonly logger: ILogger;
   private readonly timers: SchedulerTimers;
 
   private running = false;
   private timer: { handle: unknown } | undefined;
+  private ticker: { handle: unknown } | undefined;
+  private debounce: { handle: unknown } | undefined;
   private current: CycleInFlight | undefined;
 
   constructor(options: DreamSchedulerOptions) {
@@ -120,6 +143,8 @@ export class DreamScheduler {
     this.enabled = options.enabled;
     this.activity = options.activity;
     this.activityPollMs = options.activityPollMs ?? DEFAULT_ACTIVITY_POLL_MS;
+    this.checkIntervalMs = options.checkIntervalMs;
+    this.sessionEndDebounceMs = options.sessionEndDebounceMs ?? DEFAULT_SESSION_END_DEBOUNCE_MS;
     this.logger = options.logger;
     this.timers = options.timers ?? globalTimers;
   }
@@ -137,9 +162,19 @@ export class DreamScheduler {
     }
     if (this.running) return;
     this.running = true;
-    this.logger.info('Dream scheduler started.', { initialDelayMs: this.initialDelayMs, intervalMs: this.intervalMs });
+    this.logger.info('Dream scheduler started.', { initialDelayMs: this.initialDelayMs, intervalMs: this.intervalMs, checkIntervalMs: this.checkIntervalMs });
     // A cycle already in flight (from runNow) schedules the next one when it ends.
     if (!this.current) this.schedule(this.initialDelayMs);
+    if (this.checkIntervalMs !== undefined) this.ticker = this.arm(this.checkIntervalMs, () => this.tick());
+  }
+
+  /**
+   * A session ended (SPEC O2): once no other session has ended for `sessionEndDebounceMs`, a
+   * cycle is triggered. Each call restarts the wait. Does nothing unless the scheduler is running.
+   */
+  sessionEnded(): void {
+    if (!this.running) return;
+    this.armDebounce(this.sessionEndDebounceMs);
   }
 
   /** Cancels the pending timer, aborts a cycle in flight and waits for it to settle. */
@@ -147,6 +182,10 @@ export class DreamScheduler {
     const wasRunning = this.running;
     this.running = false;
     this.clearTimer();
+    this.disarm(this.ticker);
+    this.ticker = undefined;
+    this.disarm(this.debounce);
+    this.debounce = undefined;
     const cycle = this.current;
     if (cycle) {
       cycle.controller.abort(new ReverieError('ABORTED', 'The dream scheduler was stopped; the cycle was cancelled.'));
@@ -183,6 +222,53 @@ export class DreamScheduler {
     this.timer = undefined;
   }
 
+  /** A one-shot, unref'ed timer of its own (the ticker's, the debounce's). */
+  private arm(ms: number, callback: () => void): { handle: unknown } {
+    const slot: { handle: unknown } = { handle: undefined };
+    slot.handle = this.timers.setTimeout(callback, ms);
+    unref(slot.handle);
+    return slot;
+  }
+
+  private disarm(slot: { handle: unknown } | undefined): void {
+    if (slot) this.timers.clearTimeout(slot.handle);
+  }
+
+  private armDebounce(ms: number): void {
+    this.disarm(this.debounce);
+    const slot = this.arm(ms, () => {
+      if (this.debounce !== slot) return;
+      this.debounce = undefined;
+      this.sessionEndDue();
+    });
+    this.debounce = slot;
+  }
+
+  /** The ticker fired: trigger a cycle unless one is running or the user is being served (the next tick checks again). */
+  private tick(): void {
+    if (!this.running || this.checkIntervalMs === undefined) return;
+    this.ticker = this.arm(this.checkIntervalMs, () => this.tick());
+    if (this.current) {
+      this.logger.debug('Gate check skipped: a dream cycle is running.');
+      return;
+    }
+    if (this.activity?.isUserActive()) {
+      this.logger.debug('Gate check skipped: the user is active; the next tick checks again.');
+      return;
+    }
+    this.launch('tick');
+  }
+
+  /** The session-end wait is over: trigger, or wait a little more while a cycle runs or the user is active. */
+  private sessionEndDue(): void {
+    if (!this.running) return;
+    if (this.current || this.activity?.isUserActive()) {
+      this.armDebounce(this.activityPollMs);
+      return;
+    }
+    this.launch('session-end');
+  }
+
   /** A scheduled cycle is due: run it, or wait while the user is being served. */
   private due(): void {
     if (!this.running || this.current) return;
@@ -194,14 +280,14 @@ export class DreamScheduler {
     this.launch('schedule');
   }
 
-  private launch(trigger: 'schedule' | 'manual'): CycleInFlight {
+  private launch(trigger: SchedulerTrigger): CycleInFlight {
     this.clearTimer();
     const controller = new AbortController();
     const stopWatching = this.preemptOnUserTurn(controller);
     this.logger.debug('Dream cycle starting.', { trigger });
     const promise = (async () => {
       try {
-        return await this.runCycle(controller.signal);
+        return await this.runCycle(controller.signal, trigger);
       } finally {
         stopWatching();
       }

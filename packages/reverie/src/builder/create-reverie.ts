@@ -28,7 +28,7 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import { DreamEngine, DreamScheduler } from '@reverie/dream';
+import { DreamEngine, DreamScheduler, DreamTrigger, readDreamStatus } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
@@ -277,14 +277,30 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       activity,
     },
     createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
+    { staleLockMinutes: dreamingOptions.staleLockMinutes },
   );
+  const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
+  const { gates } = dreamingOptions;
+  const dreamTrigger = new DreamTrigger({
+    engine,
+    dataPath,
+    clock,
+    logger,
+    enabled: dreamsEnabled,
+    gates,
+    signalSource: dreamingOptions.signalSource,
+  });
+  const hasGates = gates.minHours !== undefined || gates.minSessions !== undefined || gates.signal !== undefined;
   const scheduler = new DreamScheduler({
-    runCycle: (signal) => engine.run({ trigger: 'schedule', signal }),
+    runCycle: (signal, trigger) => dreamTrigger.trigger({ reason: trigger, signal }),
     initialDelayMs: dreamingOptions.initialDelay,
     intervalMs: dreamingOptions.interval,
-    enabled: dreamingOptions.enabled && options.dreaming !== undefined,
+    enabled: dreamsEnabled,
     activity,
     logger,
+    // Without a gate the ticker would only repeat the interval's job: it runs only when a gate is set.
+    checkIntervalMs: hasGates ? dreamingOptions.checkInterval : undefined,
+    sessionEndDebounceMs: dreamingOptions.sessionEndDebounce,
   });
   let closed = false;
 
@@ -307,6 +323,21 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       options: dreamingOptions,
       plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions, engine.passNames),
       run: (request = {}) => engine.run({ trigger: 'manual', ...request }),
+      trigger: (request = {}) => dreamTrigger.trigger({ reason: 'manual', ...request }),
+      async onSessionEnd(sessionId) {
+        if (typeof sessionId !== 'string' || sessionId.trim() === '') {
+          throw new ReverieValidationError('INVALID_INPUT', 'onSessionEnd(sessionId) needs the id of the session that ended (a non-empty string).');
+        }
+        if (options.dreaming === undefined) return;
+        await dreamTrigger.recordSessionEnd(sessionId);
+        scheduler.sessionEnded();
+      },
+      status: async ({ windowHours } = {}) =>
+        readDreamStatus({ dataPath, now: clock.now(), lock: await engine.lockState(), ...(windowHours === undefined ? {} : { windowHours }) }),
+      lockState: () => engine.lockState(),
+      listRuns: () => engine.listRuns(),
+      show: (runId) => engine.show(runId),
+      retry: (runId) => engine.retry(runId),
       undo: (runId) => engine.undo(runId),
       recover: () => engine.recover(),
       async start() {

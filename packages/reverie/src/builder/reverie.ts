@@ -13,7 +13,17 @@ import type { ConversationMemory } from '../conversation/conversation-memory';
 import type { TurnContextBuilder } from '../context/turn-context-builder';
 import type { DreamingOptions } from '../dreaming/dream-options';
 import type { DreamPassPlan } from '../dreaming/dream-pass-catalog';
-import type { CycleReport, RunRequest, UndoReport } from '@reverie/dream';
+import type {
+  CycleReport,
+  DreamLockStatus,
+  DreamStatus,
+  RunDetails,
+  RunRequest,
+  RunSummary,
+  TriggerRequest,
+  TriggerResult,
+  UndoReport,
+} from '@reverie/dream';
 import type { AgentTools } from '../tools/agent-tools';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
@@ -54,13 +64,37 @@ export interface ReverieDreams {
   readonly options: DreamingOptions;
   /** Which passes a cycle would run with the registered services, and why others are skipped. */
   plan(): DreamPassPlan[];
-  /** Runs a cycle now (all passes, one phase, or named passes; `dryRun` writes nothing). */
+  /**
+   * Runs a cycle now, without the gates (all passes, one `phase`, one `pass` or named `passes`;
+   * `dryRun` writes nothing). Holds the data directory's lock: LOCK_HELD while another run has it.
+   */
   run(request?: Partial<RunRequest>): Promise<CycleReport>;
+  /**
+   * Asks for a cycle through the gates (SPEC O2, O3): disabled, time, sessions, lock, signal.
+   * A blocked trigger resolves with `{ triggered: false, gate, reason }`; otherwise the cycle
+   * runs and `{ triggered: true, report }` comes back. `reason` is recorded as the run's trigger.
+   */
+  trigger(request?: TriggerRequest): Promise<TriggerResult>;
+  /**
+   * Tells the dream cycle a session ended: it counts for the session gate, and once no session
+   * has ended for `sessionEndDebounce` a trigger runs (when the schedule is started).
+   */
+  onSessionEnd(sessionId: string): Promise<void>;
+  /** The ledger aggregated per phase over the last `windowHours` (default 24), and the lock (SPEC O5). */
+  status(options?: { windowHours?: number }): Promise<DreamStatus>;
+  /** Whether a run holds the data directory's dream lock, and who. */
+  lockState(): Promise<DreamLockStatus>;
+  /** Every run folder, newest first. */
+  listRuns(): Promise<RunSummary[]>;
+  /** A run's manifest, pass outcomes, summary path and dead letter; RUN_NOT_FOUND when unknown. */
+  show(runId: string): Promise<RunDetails>;
+  /** Re-runs the failed passes of a dead-lettered run; the dead letter is removed once they succeed. */
+  retry(runId: string): Promise<CycleReport>;
   /** Reverses a run: restores what it deleted or replaced, removes what it created (unless changed since). */
   undo(runId: string): Promise<UndoReport>;
   /** Finishes runs a crash interrupted; `start()` calls it first. */
   recover(): Promise<string[]>;
-  /** Starts the schedule (initial delay, then the interval), waiting while the user is active. */
+  /** Starts the schedule (initial delay, then the interval; the gate ticker when gates are set), waiting while the user is active. */
   start(): Promise<void>;
   /** Stops the schedule and aborts a cycle in flight. */
   stop(): Promise<void>;

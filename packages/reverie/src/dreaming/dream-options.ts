@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import {
   archiveRetentionOptionsSchema,
+  DEFAULT_STALE_LOCK_MINUTES,
+  dreamGateOptionsSchema,
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
   preferenceInferenceOptionsSchema,
+  type SignalSource,
   skillConsolidationOptionsSchema,
   skillGapOptionsSchema,
   skillOptimizationOptionsSchema,
@@ -33,6 +36,20 @@ export const dreamingOptionsSchema = z
     initialDelay: durationSchema.default(5 * 60_000),
     /** Time between cycles: ms or a string like "4h" (default 4 hours). */
     interval: durationSchema.default(4 * 60 * 60_000),
+    /** O3: gates every trigger goes through (time, sessions, recall signal); none by default. */
+    gates: dreamGateOptionsSchema.default({}),
+    /** O2: how often the ticker re-checks the gates while started (default "30m"); only runs when a gate is set. */
+    checkInterval: durationSchema.refine((ms) => ms > 0, 'checkInterval must be positive').default(30 * 60_000),
+    /** O2: quiet time after the last `onSessionEnd` before the session-end trigger fires (default "10m"). */
+    sessionEndDebounce: durationSchema.default(10 * 60_000),
+    /** O3: a dream lock held longer than this many minutes may be taken over (default 60). */
+    staleLockMinutes: z.number().positive().default(DEFAULT_STALE_LOCK_MINUTES),
+    /** O3: where the signal gate counts unpromoted recall candidates; without one the signal gate passes. */
+    signalSource: z
+      .custom<SignalSource>((value) => typeof value === 'object' && value !== null && typeof (value as SignalSource).unpromotedCandidates === 'function', {
+        message: 'must have unpromotedCandidates({ minRecallCount, minScore })',
+      })
+      .optional(),
     /** D8: create skills from requests that recur across sessions (maxTurnsPerRun 2000, tokenBudget 12000, minSessions 2). */
     skillGap: skillGapSchema.prefault({}),
     /** D9: merge overlapping skills, add guides per prefix cluster, fill seeAlso, prune. */

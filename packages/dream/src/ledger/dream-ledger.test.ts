@@ -1,0 +1,96 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ledgerPath } from '../runs/run-paths';
+import { DreamLedger, ledgerLineFor } from './dream-ledger';
+import type { LedgerLine } from './ledger-line';
+
+let dataPath: string;
+beforeEach(() => {
+  dataPath = mkdtempSync(join(tmpdir(), 'reverie-ledger-'));
+});
+afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
+
+const line = (overrides: Partial<LedgerLine> = {}): LedgerLine => ({
+  schemaVersion: 1,
+  runId: 'run000000001',
+  startedAt: '2026-06-01T00:00:00.000Z',
+  completedAt: '2026-06-01T00:00:02.000Z',
+  durationMs: 2000,
+  phase: 'rem',
+  pass: 'memory-consolidation',
+  status: 'ok',
+  itemsProcessed: 12,
+  applied: 3,
+  dryRun: false,
+  trigger: 'manual',
+  tokens: { input: 900, output: 120 },
+  notes: ['1 duplicate group merged'],
+  ...overrides,
+});
+
+describe('DreamLedger', () => {
+  it('appends one JSON line per record at <dataPath>/_system/dreams/ledger.jsonl and reads them back in order', async () => {
+    const ledger = new DreamLedger(dataPath);
+    expect(await ledger.read()).toEqual({ lines: [], invalidLines: 0 });
+    await ledger.append(line());
+    await ledger.append(line({ pass: 'archive-retention', phase: 'deep-sleep', status: 'skipped' }));
+    expect(ledger.path).toBe(join(dataPath, '_system', 'dreams', 'ledger.jsonl'));
+    const text = readFileSync(ledgerPath(dataPath), 'utf8');
+    expect(text.split('\n')).toHaveLength(3);
+    expect(JSON.parse(text.split('\n')[0]!)).toEqual(line());
+    expect((await ledger.read()).lines.map((l) => l.pass)).toEqual(['memory-consolidation', 'archive-retention']);
+  });
+
+  it('skips and counts a torn last line and lines that do not match the schema', async () => {
+    const ledger = new DreamLedger(dataPath);
+    await ledger.append(line());
+    appendFileSync(ledgerPath(dataPath), `${JSON.stringify({ ...line(), schemaVersion: 2 })}\n`);
+    appendFileSync(ledgerPath(dataPath), '{"schemaVersion":1,"runId":"run0000');
+    const read = await ledger.read();
+    expect(read.lines).toHaveLength(1);
+    expect(read.invalidLines).toBe(2);
+  });
+
+  it('refuses to append a record that breaks the schema (a dry-run line, say)', async () => {
+    const ledger = new DreamLedger(dataPath);
+    await expect(ledger.append({ ...line(), dryRun: true } as never)).rejects.toThrow();
+    expect((await ledger.read()).lines).toEqual([]);
+  });
+});
+
+describe('ledgerLineFor', () => {
+  const run = { runId: 'r1', trigger: 'schedule', startedAt: new Date('2026-06-01T00:00:00Z'), completedAt: new Date('2026-06-01T00:00:01Z') };
+
+  it('records a skipped pass with its reason as the note', () => {
+    expect(ledgerLineFor({ name: 'skill-gap', phase: 'rem', status: 'skipped', reason: 'needs a language model' }, run)).toMatchObject({
+      status: 'skipped',
+      itemsProcessed: 0,
+      applied: 0,
+      tokens: { input: 0, output: 0 },
+      notes: ['needs a language model'],
+      trigger: 'schedule',
+    });
+  });
+
+  it('records a failed pass with its error', () => {
+    const failed = ledgerLineFor(
+      {
+        name: 'episode-extraction',
+        phase: 'rem',
+        status: 'failed',
+        itemsProcessed: 0,
+        applied: 0,
+        conflicts: 0,
+        notes: [],
+        refusals: [],
+        error: 'MODEL_REPLY_INVALID: not JSON',
+        tokens: { input: 10, output: 5 },
+        durationMs: 12.4,
+      },
+      run,
+    );
+    expect(failed).toMatchObject({ status: 'failed', error: 'MODEL_REPLY_INVALID: not JSON', durationMs: 12, tokens: { input: 10, output: 5 } });
+  });
+});

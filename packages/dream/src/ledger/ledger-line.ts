@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+const phaseSchema = z.enum(['light-sleep', 'rem', 'deep-sleep']);
+
+/**
+ * One line of the telemetry ledger (SPEC O5): what one pass of one run did. Dry runs write no
+ * line, so `dryRun` is always false; it is kept so a reader never has to guess.
+ */
+export const ledgerLineSchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string().min(1),
+  /** When the pass started and ended (the engine's clock, ISO 8601). */
+  startedAt: z.string(),
+  completedAt: z.string(),
+  /** Wall time the pass took. */
+  durationMs: z.number().nonnegative(),
+  phase: phaseSchema,
+  pass: z.string().min(1),
+  status: z.enum(['ok', 'failed', 'skipped']),
+  /** Items the pass looked at (entries, skills, turns…); 0 when skipped. */
+  itemsProcessed: z.number().int().nonnegative(),
+  /** Operations applied to the stores. */
+  applied: z.number().int().nonnegative(),
+  dryRun: z.literal(false),
+  /** What started the run: 'schedule', 'tick', 'session-end', 'manual', 'retry'… */
+  trigger: z.string(),
+  tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }),
+  /** The pass's notes; for a skipped pass, why it was skipped. */
+  notes: z.array(z.string()),
+  /** Why the pass failed. */
+  error: z.string().optional(),
+});
+export type LedgerLine = z.infer<typeof ledgerLineSchema>;

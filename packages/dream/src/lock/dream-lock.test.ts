@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, RecordingLogger } from '@reverie/core';
+import { dreamsDir, lockPath } from '../runs/run-paths';
+import { DreamLock } from './dream-lock';
+
+let dataPath: string;
+let clock: ManualClock;
+beforeEach(() => {
+  dataPath = mkdtempSync(join(tmpdir(), 'reverie-lock-'));
+  clock = new ManualClock('2026-06-01T00:00:00.000Z');
+});
+afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
+
+const lock = (extra: Partial<ConstructorParameters<typeof DreamLock>[0]> = {}) => new DreamLock({ dataPath, clock, host: 'box', ...extra });
+
+function writeForeignLock(holder: Record<string, unknown>): void {
+  mkdirSync(dirname(lockPath(dataPath)), { recursive: true });
+  writeFileSync(lockPath(dataPath), JSON.stringify(holder));
+}
+
+describe('DreamLock', () => {
+  it('creates _system/dreams/lock holding pid, host, time and run, and removes it on release', async () => {
+    const handle = await lock({ pid: 321, isProcessAlive: () => true }).acquire('run-1');
+    const onDisk = JSON.parse(readFileSync(lockPath(dataPath), 'utf8'));
+    expect(onDisk).toMatchObject({ pid: 321, host: 'box', acquiredAt: '2026-06-01T00:00:00.000Z', runId: 'run-1' });
+    expect(await lock({ isProcessAlive: () => true }).state()).toMatchObject({ status: 'held', holder: { pid: 321, runId: 'run-1' }, stale: false });
+    await handle.release();
+    await handle.release();
+    expect(existsSync(lockPath(dataPath))).toBe(false);
+    expect(readdirSync(dreamsDir(dataPath))).toEqual([]);
+    expect(await lock().state()).toEqual({ status: 'free' });
+  });
+
+  it('refuses a second runner with LOCK_HELD naming the holder, in one process too', async () => {
+    const first = await lock().acquire('run-1');
+    const error = await lock().acquire('run-2').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'LOCK_HELD', details: { holder: { pid: process.pid, host: 'box', runId: 'run-1' } } });
+    expect((error as Error).message).toContain('run run-1');
+    await first.release();
+    const second = await lock().acquire('run-2');
+    await second.release();
+  });
+
+  it('releases in run() even when the work throws', async () => {
+    await expect(lock().run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await lock().state()).toEqual({ status: 'free' });
+    expect(await lock().run(async (holder) => holder.runId, 'r9')).toBe('r9');
+  });
+
+  it('takes over a lock older than staleLockMinutes', async () => {
+    writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-31T22:00:00.000Z', token: 'old' });
+    expect(await lock().state()).toMatchObject({ status: 'held', stale: true, staleReason: expect.stringContaining('over 60 minutes') });
+    await expect(lock({ staleLockMinutes: 180 }).acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    const logger = new RecordingLogger();
+    const handle = await lock({ logger }).acquire('run-new');
+    expect(handle.holder.runId).toBe('run-new');
+    expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).runId).toBe('run-new');
+    expect(logger.records.some((entry) => entry.message.includes('Took over a stale dream lock'))).toBe(true);
+    await handle.release();
+    expect(readdirSync(dreamsDir(dataPath))).toEqual([]);
+  });
+
+  it('takes over a fresh lock whose process is gone from this host, but not one of another host', async () => {
+    writeForeignLock({ pid: 4242, host: 'box', acquiredAt: '2026-06-01T00:00:00.000Z', token: 'dead' });
+    const isProcessAlive = (pid: number) => pid !== 4242;
+    expect(await lock({ isProcessAlive }).state()).toMatchObject({ stale: true, staleReason: 'process 4242 is gone from box' });
+    await (await lock({ isProcessAlive }).acquire()).release();
+
+    rmSync(lockPath(dataPath), { force: true });
+    writeForeignLock({ pid: 4242, host: 'elsewhere', acquiredAt: '2026-06-01T00:00:00.000Z', token: 'remote' });
+    await expect(lock({ isProcessAlive }).acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+  });
+
+  it('treats an unreadable lock file as stale after a short wait', async () => {
+    writeForeignLock({});
+    writeFileSync(lockPath(dataPath), '');
+    expect(await lock().state()).toMatchObject({ status: 'held', stale: true });
+    const handle = await lock().acquire();
+    expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).token).toBe(handle.holder.token);
+    await handle.release();
+  });
+
+  it('lets only one of many in-process contenders take over the same stale lock', async () => {
+    writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => lock().acquire(`run-${i}`)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'LOCK_HELD' });
+    const winner = results.find((r) => r.status === 'fulfilled')!.value;
+    expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).token).toBe(winner.holder.token);
+    await winner.release();
+    expect(readdirSync(dreamsDir(dataPath))).toEqual([]);
+  });
+
+  it('does not delete, at release, a lock that another runner took over meanwhile', async () => {
+    const mine = await lock().acquire('slow-run');
+    clock.advance(2 * 60 * 60_000);
+    const theirs = await lock({ pid: 777, isProcessAlive: () => true }).acquire('new-run');
+    await mine.release();
+    expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).runId).toBe('new-run');
+    await theirs.release();
+    expect(await lock().state()).toEqual({ status: 'free' });
+  });
+
+  it('refuses a staleLockMinutes that is not a positive number', () => {
+    for (const staleLockMinutes of [0, -1, Number.NaN]) {
+      expect(() => lock({ staleLockMinutes })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    }
+  });
+
+  it('clears a take-over guard abandoned by a crash', async () => {
+    writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
+    writeFileSync(`${lockPath(dataPath)}.takeover-old`, JSON.stringify({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z' }));
+    const handle = await lock().acquire();
+    await handle.release();
+    expect(readdirSync(dreamsDir(dataPath))).toEqual([]);
+  });
+});

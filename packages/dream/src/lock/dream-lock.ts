@@ -1,0 +1,263 @@
+import { hostname } from 'node:os';
+import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { type IClock, type ILogger, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
+import type { DreamLockStatus } from '../ledger/dream-status';
+import { lockPath } from '../runs/run-paths';
+import { type LockHolder, lockHolderSchema } from './lock-holder';
+
+export const DEFAULT_STALE_LOCK_MINUTES = 60;
+/** A take-over guard is held for a few file operations; one this old was left by a crash. */
+const GUARD_STALE_MS = 60_000;
+const MAX_ATTEMPTS = 50;
+
+export interface DreamLockOptions {
+  dataPath: string;
+  clock: IClock;
+  /** A lock held longer than this may be taken over (default 60). */
+  staleLockMinutes?: number;
+  logger?: ILogger;
+  /** This process, as the lock file records it (defaults: `process.pid`, `os.hostname()`). */
+  pid?: number;
+  host?: string;
+  /** Whether a process of this host is alive (default: `process.kill(pid, 0)`). */
+  isProcessAlive?: (pid: number) => boolean;
+}
+
+/** A held lock; `release()` is idempotent. */
+export interface DreamLockHandle {
+  readonly holder: LockHolder;
+  release(): Promise<void>;
+}
+
+/**
+ * One runner per data directory, across processes (SPEC O3): the file
+ * `_system/dreams/lock`, created with the `wx` flag (fails when it exists) and holding who took
+ * it. A lock older than `staleLockMinutes`, or whose process is gone from this host, may be taken
+ * over. Taking over is serialised by a guard file named after the stale holder's token (also
+ * created with `wx`): only the guard's winner moves the stale file aside, after checking it is
+ * still the same one, and every contender then races on `wx` again — exactly one wins.
+ */
+export class DreamLock {
+  readonly path: string;
+  private readonly clock: IClock;
+  private readonly staleMs: number;
+  private readonly logger: ILogger | undefined;
+  private readonly pid: number;
+  private readonly host: string;
+  private readonly isProcessAlive: (pid: number) => boolean;
+
+  constructor(options: DreamLockOptions) {
+    const staleLockMinutes = options.staleLockMinutes ?? DEFAULT_STALE_LOCK_MINUTES;
+    if (!(Number.isFinite(staleLockMinutes) && staleLockMinutes > 0)) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `staleLockMinutes must be a positive number of minutes, not ${String(staleLockMinutes)}.`, {
+        details: { fields: ['staleLockMinutes'] },
+      });
+    }
+    this.path = lockPath(options.dataPath);
+    this.clock = options.clock;
+    this.staleMs = staleLockMinutes * 60_000;
+    this.logger = options.logger;
+    this.pid = options.pid ?? process.pid;
+    this.host = options.host ?? hostname();
+    this.isProcessAlive = options.isProcessAlive ?? processAlive;
+  }
+
+  /** Takes the lock or throws LOCK_HELD naming the holder. */
+  async acquire(runId?: string): Promise<DreamLockHandle> {
+    await mkdir(dirname(this.path), { recursive: true });
+    let unreadableSeen = 0;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const holder: LockHolder = {
+        pid: this.pid,
+        host: this.host,
+        acquiredAt: this.clock.now().toISOString(),
+        ...(runId === undefined ? {} : { runId }),
+        token: newId(),
+      };
+      if (await createExclusive(this.path, `${JSON.stringify(holder)}\n`)) return this.handle(holder);
+
+      const current = await readLockFile(this.path);
+      if (current.kind === 'gone') continue;
+      if (current.kind === 'unreadable' && unreadableSeen++ < 5) {
+        // Its creator may be between `open` and `write`: give it a moment.
+        await sleep(20);
+        continue;
+      }
+      const verdict = current.kind === 'held' ? this.judge(current.holder) : { stale: true, reason: 'the lock file is unreadable' };
+      if (!verdict.stale) throw this.heldError(current.kind === 'held' ? current.holder : undefined);
+      await this.takeOver(current, verdict.reason);
+    }
+    const last = await readLockFile(this.path);
+    throw this.heldError(last.kind === 'held' ? last.holder : undefined);
+  }
+
+  /** Runs `work` while holding the lock. */
+  async run<T>(work: (holder: LockHolder) => Promise<T>, runId?: string): Promise<T> {
+    const handle = await this.acquire(runId);
+    try {
+      return await work(handle.holder);
+    } finally {
+      await handle.release();
+    }
+  }
+
+  /** Whether the lock is free or held, by whom, and whether it could be taken over. */
+  async state(): Promise<DreamLockStatus> {
+    const current = await readLockFile(this.path);
+    if (current.kind === 'gone') return { status: 'free' };
+    if (current.kind === 'unreadable') {
+      return { status: 'held', holder: { pid: 0, host: 'unknown', acquiredAt: 'unknown' }, stale: true, staleReason: 'the lock file is unreadable' };
+    }
+    const verdict = this.judge(current.holder);
+    return { status: 'held', holder: current.holder, stale: verdict.stale, ...(verdict.stale ? { staleReason: verdict.reason } : {}) };
+  }
+
+  private judge(holder: LockHolder): { stale: false } | { stale: true; reason: string } {
+    const age = this.clock.now().getTime() - Date.parse(holder.acquiredAt);
+    if (!(age < this.staleMs)) return { stale: true, reason: `held for over ${Math.round(this.staleMs / 60_000)} minutes (staleLockMinutes)` };
+    if (holder.host === this.host && !this.isProcessAlive(holder.pid)) return { stale: true, reason: `process ${holder.pid} is gone from ${holder.host}` };
+    return { stale: false };
+  }
+
+  /**
+   * Moves a stale lock file aside. The guard `<lock>.takeover-<token>` admits one contender per
+   * stale lock; that one re-reads the lock and moves it only if it is still the stale one (a
+   * token is never reused, so a lock that has changed since is never moved by mistake).
+   */
+  private async takeOver(stale: Exclude<LockFile, { kind: 'gone' }>, reason: string): Promise<void> {
+    const key = stale.kind === 'held' ? (stale.holder.token ?? `${stale.holder.pid}-${Date.parse(stale.holder.acquiredAt)}`) : 'unreadable';
+    const guard = `${this.path}.takeover-${key}`;
+    const guardHolder = { pid: this.pid, host: this.host, acquiredAt: this.clock.now().toISOString() };
+    if (!(await createExclusive(guard, `${JSON.stringify(guardHolder)}\n`))) {
+      await this.clearAbandonedGuard(guard);
+      await sleep(5 + Math.random() * 20);
+      return;
+    }
+    try {
+      const again = await readLockFile(this.path);
+      if (again.kind === 'gone' || again.raw !== stale.raw) return;
+      const aside = `${this.path}.stale-${newId()}`;
+      await rename(this.path, aside);
+      const moved = await readLockFile(aside);
+      if (moved.kind !== 'gone' && moved.raw !== stale.raw) {
+        // Only a release by the stale holder itself can get here: put back what we moved.
+        await link(aside, this.path).catch(() => undefined);
+      } else {
+        this.logger?.warn('Took over a stale dream lock.', { lock: this.path, reason, holder: stale.kind === 'held' ? stale.holder : undefined });
+      }
+      await unlink(aside).catch(() => undefined);
+    } finally {
+      await unlink(guard).catch(() => undefined);
+    }
+  }
+
+  /** A guard whose holder crashed mid take-over would block every later one: remove it. */
+  private async clearAbandonedGuard(guard: string): Promise<void> {
+    const text = await readFile(guard, 'utf8').catch(() => undefined);
+    if (text === undefined) return;
+    const parsed = lockHolderSchema.safeParse(safeJson(text));
+    const abandoned = parsed.success
+      ? this.clock.now().getTime() - Date.parse(parsed.data.acquiredAt) > GUARD_STALE_MS ||
+        (parsed.data.host === this.host && !this.isProcessAlive(parsed.data.pid))
+      : false;
+    if (abandoned) await unlink(guard).catch(() => undefined);
+  }
+
+  private handle(holder: LockHolder): DreamLockHandle {
+    let released = false;
+    return {
+      holder,
+      release: async () => {
+        if (released) return;
+        released = true;
+        await this.release(holder);
+      },
+    };
+  }
+
+  /** Moves the lock aside and deletes it if it is still ours; puts back a lock that is not. */
+  private async release(holder: LockHolder): Promise<void> {
+    const aside = `${this.path}.release-${holder.token}`;
+    try {
+      await rename(this.path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.logger?.warn('The dream lock was gone at release: another runner took it over as stale.', { lock: this.path, holder });
+      return;
+    }
+    const moved = await readLockFile(aside);
+    if (moved.kind === 'held' && moved.holder.token === holder.token) {
+      await unlink(aside);
+      return;
+    }
+    this.logger?.warn('The dream lock had been taken over by another runner; it is left to that runner.', { lock: this.path, holder });
+    await link(aside, this.path).catch((error: unknown) => {
+      this.logger?.error('Could not put back the dream lock of another runner.', { lock: this.path, error: String(error) });
+    });
+    await unlink(aside).catch(() => undefined);
+  }
+
+  private heldError(holder: LockHolder | undefined): ReverieLockHeldError {
+    const who = holder
+      ? `process ${holder.pid} on ${holder.host} since ${holder.acquiredAt}${holder.runId ? ` (run ${holder.runId})` : ''}`
+      : 'another runner';
+    return new ReverieLockHeldError(
+      `Another dream run holds ${this.path}: ${who}. Wait for it to finish; a lock held over ${Math.round(this.staleMs / 60_000)} minutes, or whose process is gone, is taken over automatically.`,
+      { details: { lock: this.path, ...(holder ? { holder } : {}) } },
+    );
+  }
+}
+
+type LockFile = { kind: 'gone' } | { kind: 'unreadable'; raw: string } | { kind: 'held'; raw: string; holder: LockHolder };
+
+async function readLockFile(path: string): Promise<LockFile> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
+    throw error;
+  }
+  const parsed = lockHolderSchema.safeParse(safeJson(raw));
+  return parsed.success ? { kind: 'held', raw, holder: parsed.data } : { kind: 'unreadable', raw };
+}
+
+/** Creates `path` with `content` unless it exists (`wx`); false when it exists. */
+async function createExclusive(path: string, content: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

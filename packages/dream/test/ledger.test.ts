@@ -1,0 +1,64 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
+import { DreamEngine } from '../src/engine/dream-engine';
+import type { DreamPass, DreamServices } from '../src/engine/dream-types';
+import { DreamLedger } from '../src/ledger/dream-ledger';
+import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
+import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
+
+let dataPath: string;
+let clock: ManualClock;
+let memory: ILongTermMemory;
+let services: DreamServices;
+beforeEach(() => {
+  dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-ledger-'));
+  clock = new ManualClock('2026-06-01T00:00:00.000Z');
+  memory = new InMemoryLongTermMemory({ clock });
+  services = { dataPath, clock, logger: new RecordingLogger(), memory };
+});
+afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
+
+const failing: DreamPass = {
+  name: 'episode-extraction',
+  phase: 'rem',
+  requires: ['memory'],
+  model: 'none',
+  async plan() {
+    throw new Error('model exploded');
+  },
+};
+const needsModel: DreamPass = { ...failing, name: 'skill-gap', model: 'required' };
+
+describe('the engine and the ledger (SPEC O5)', () => {
+  it('appends one line per pass run, ok, failed or skipped, with the run id and trigger', async () => {
+    await memory.save({ content: 'old fact', importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+    const engine = new DreamEngine(services, [new ImportanceDecayPass(), failing, needsModel, new ArchiveRetentionPass()]);
+    const report = await engine.run({ trigger: 'schedule' });
+    const { lines, invalidLines } = await new DreamLedger(dataPath).read();
+    expect(invalidLines).toBe(0);
+    expect(lines.map((l) => [l.pass, l.phase, l.status])).toEqual([
+      ['importance-decay', 'light-sleep', 'ok'],
+      ['episode-extraction', 'rem', 'failed'],
+      ['skill-gap', 'rem', 'skipped'],
+      ['archive-retention', 'deep-sleep', 'ok'],
+    ]);
+    for (const line of lines) expect(line).toMatchObject({ runId: report.runId, trigger: 'schedule', dryRun: false, schemaVersion: 1 });
+    expect(lines[0]).toMatchObject({ itemsProcessed: 1, applied: 1, startedAt: '2026-06-01T00:00:00.000Z' });
+    expect(lines[1]).toMatchObject({ error: 'model exploded' });
+    expect(lines[2]!.notes).toEqual(['needs a language model']);
+  });
+
+  it('writes no line and no file in a dry run (SPEC O6)', async () => {
+    await memory.save({ content: 'old fact', importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
+    const before = await memory.list();
+    const engine = new DreamEngine(services, [new ImportanceDecayPass(), failing, new ArchiveRetentionPass()]);
+    const report = await engine.run({ trigger: 'manual', dryRun: true });
+    expect(report.passes.find((p) => p.name === 'importance-decay')).toMatchObject({ status: 'ok', applied: 0 });
+    expect(await memory.list()).toEqual(before);
+    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+    expect((await new DreamLedger(dataPath).read()).lines).toEqual([]);
+  });
+});
