@@ -183,7 +183,7 @@ describe('background triggers through the builder (SPEC O2)', { timeout: 30_000 
     expect(existsSync(ledgerPath(dataPath))).toBe(false);
     await vi.advanceTimersByTimeAsync(60_000);
     // One cycle: a line per pass, all of one run.
-    await eventually(async () => expect((await ledgerLines()).length).toBe(reverie.dreams.plan().filter((p) => p.reason !== 'not part of this release of the dream engine yet').length));
+    await eventually(async () => expect((await ledgerLines()).length).toBe(reverie!.dreams.plan().filter((p) => p.reason !== 'not part of this release of the dream engine yet').length));
     expect(new Set((await ledgerLines()).map((l) => l.runId)).size).toBe(1);
     expect(new Set((await ledgerLines()).map((l) => l.trigger))).toEqual(new Set(['session-end']));
 
