@@ -113,3 +113,18 @@ export {
   type SkillConsolidationOptionsInput,
   skillConsolidationOptionsSchema,
 } from './passes/skill-consolidation/skill-consolidation-options';
+export { recallEventsPath, recallSignalsPath } from './runs/run-paths';
+export {
+  type PromotionOptions,
+  type PromotionOptionsInput,
+  promotionOptionsSchema,
+  type RecallSignalsOptions,
+  type RecallSignalsOptionsInput,
+  recallSignalsOptionsSchema,
+} from './recall/recall-options';
+export { type RecallSignals, type RecallTally, recallSignals } from './recall/recall-score';
+export { type RecalledResult, type RecallEvent, RecallEventLog, type RecallRecorder, type RecallSource } from './recall/recall-events';
+export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './recall/recall-signal-store';
+export { RecallSignalsPass } from './recall/recall-signals-pass';
+export { PromotionPass } from './recall/promotion-pass';
+export { explainPromotion, type PromotionExplanation } from './recall/explain-promotion';

@@ -36,3 +36,13 @@ export function sessionsPath(dataPath: string): string {
 export function lockPath(dataPath: string): string {
   return join(dreamsDir(dataPath), 'lock');
 }
+
+/** What searches returned, one JSON line per recalled entry (SPEC O4). */
+export function recallEventsPath(dataPath: string): string {
+  return join(dreamsDir(dataPath), 'recall-events.jsonl');
+}
+
+/** The recall events folded per entry by the recall-signals pass (SPEC O4). */
+export function recallSignalsPath(dataPath: string): string {
+  return join(dreamsDir(dataPath), 'recall-signals.json');
+}

@@ -1,0 +1,83 @@
+import { describeIssues, type MemoryEntry, ReverieValidationError } from '@reverie/core';
+import type { DreamOperation, DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
+import { RecallSignalStore } from './recall-signal-store';
+
+/**
+ * SPEC O4 (deep sleep): raises the importance of entries the recall signals validate — recalled
+ * at least `minRecallCount` times since their last promotion, with a score of at least
+ * `minScore` — by `importanceStep` (up to 1), best score first, at most `maxPerRun`. Only
+ * `importance` changes: never the content, never `lastSeenAt` (D4), never `_system`.
+ */
+export class PromotionPass implements DreamPass {
+  readonly name = 'promotion';
+  readonly phase = 'deep-sleep' as const;
+  readonly requires = ['memory'] as const;
+  readonly model = 'none' as const;
+  readonly options: PromotionOptions;
+  private readonly signals;
+
+  constructor(options: PromotionOptionsInput = {}, signalOptions: RecallSignalsOptionsInput = {}) {
+    const parsed = promotionOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid promotion options: ${describeIssues(parsed.error)}`, {
+        cause: parsed.error,
+        details: { issues: parsed.error.issues },
+      });
+    }
+    this.options = parsed.data;
+    this.signals = recallSignalsOptionsSchema.parse(signalOptions);
+  }
+
+  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
+    const { memory, dataPath } = context.services;
+    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    const store = new RecallSignalStore(dataPath, this.signals);
+    const now = context.now();
+    const candidates = await store.candidates(memory, this.options, now);
+    const operations: DreamOperation[] = [];
+    const promoted: Array<{ id: string; importance: number; hits: number }> = [];
+    const notes: string[] = [];
+    let atTop = 0;
+    for (const { entry, tally, signals } of candidates) {
+      if (promoted.length >= this.options.maxPerRun) break;
+      if (entry.importance >= 1) {
+        atTop += 1;
+        continue;
+      }
+      const importance = Math.min(1, round(entry.importance + this.options.importanceStep));
+      const raised: MemoryEntry = { ...entry, importance };
+      operations.push({
+        op: 'memory.save',
+        entry: raised,
+        expectUpdatedAt: entry.updatedAt,
+        reason: `recalled ${tally.hits}× with score ${signals.score.toFixed(2)}: importance ${entry.importance.toFixed(2)} → ${importance.toFixed(2)}`,
+      });
+      promoted.push({ id: entry.id, importance, hits: tally.hits });
+    }
+    notes.push(`${candidates.length} candidate(s) (≥ ${this.options.minRecallCount} recalls since their last promotion, score ≥ ${this.options.minScore})`, `${promoted.length} promoted`);
+    if (atTop > 0) notes.push(`${atTop} candidate(s) already at importance 1`);
+    if (candidates.length - atTop > promoted.length) notes.push(`maxPerRun (${this.options.maxPerRun}) reached: the rest wait for the next run`);
+    return {
+      operations,
+      itemsProcessed: candidates.length,
+      notes,
+      refusals: [],
+      details: { promoted: promoted.map(({ id, importance }) => ({ id, importance })) },
+      afterApply: async () => {
+        // Mark only what landed: a promotion skipped as a conflict stays a candidate.
+        const file = await store.read();
+        const at = now.toISOString();
+        for (const { id, importance, hits } of promoted) {
+          const tally = file.entries[id];
+          if (tally && (await memory.get(id))?.importance === importance) Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
+        }
+        await store.write(file);
+      },
+    };
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,54 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock, silentLogger } from '@reverie/core';
+import { recallEventsPath } from '../runs/run-paths';
+import { RecallEventLog } from './recall-events';
+
+let dataPath: string;
+beforeEach(async () => {
+  dataPath = await mkdtemp(join(tmpdir(), 'reverie-recall-events-'));
+});
+afterEach(async () => {
+  await rm(dataPath, { recursive: true, force: true });
+});
+
+describe('RecallEventLog', () => {
+  it('buffers what searches returned and writes it off the hot path, relevance relative to the best result', async () => {
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z'), logger: silentLogger });
+    log.record([{ entryId: 'a', score: 4 }, { entryId: 'b', score: 1 }], 'turn');
+    log.record([{ entryId: 'a', score: 0.5 }], 'tool');
+    await expect(readFile(recallEventsPath(dataPath), 'utf8')).rejects.toThrow();
+    await log.flush();
+    const lines = (await readFile(recallEventsPath(dataPath), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { at: '2026-06-01T00:00:00.000Z', entryId: 'a', relevance: 1, source: 'turn' },
+      { at: '2026-06-01T00:00:00.000Z', entryId: 'b', relevance: 0.25, source: 'turn' },
+      { at: '2026-06-01T00:00:00.000Z', entryId: 'a', relevance: 1, source: 'tool' },
+    ]);
+  });
+
+  it('flushes by itself on the next turn of the event loop', async () => {
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: silentLogger });
+    log.record([{ entryId: 'a', score: 1 }], 'api');
+    await vi.waitFor(async () => expect(await readFile(recallEventsPath(dataPath), 'utf8')).toContain('"a"'));
+  });
+
+  it('logs a failed write and never throws into the caller', async () => {
+    await writeFile(join(dataPath, '_system'), 'a file where a directory should be');
+    const warn = vi.fn();
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: { ...silentLogger, warn } });
+    expect(() => log.record([{ entryId: 'a', score: 1 }], 'turn')).not.toThrow();
+    await log.flush();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Could not record recall events'), expect.objectContaining({ events: 1 }));
+  });
+
+  it('records nothing after close', async () => {
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: silentLogger });
+    await log.close();
+    log.record([{ entryId: 'a', score: 1 }], 'turn');
+    await log.flush();
+    await expect(readFile(recallEventsPath(dataPath), 'utf8')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,49 @@
+import { describeIssues, ReverieValidationError } from '@reverie/core';
+import type { DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
+import { foldRecallEvents, RecallSignalStore } from './recall-signal-store';
+
+/**
+ * SPEC O4 (light sleep): folds the recall events written since the last run into the per-entry
+ * signals (`_system/dreams/recall-signals.json`), dropping entries that no longer exist. It
+ * changes no memory; the aggregate and the event offset are written together in `afterApply`,
+ * so every event is counted once, and a dry run writes nothing.
+ */
+export class RecallSignalsPass implements DreamPass {
+  readonly name = 'recall-signals';
+  readonly phase = 'light-sleep' as const;
+  readonly requires = ['memory'] as const;
+  readonly model = 'none' as const;
+  readonly options: RecallSignalsOptions;
+
+  constructor(options: RecallSignalsOptionsInput = {}) {
+    this.options = parseOptions(options);
+  }
+
+  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
+    const { memory, dataPath } = context.services;
+    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    const store = new RecallSignalStore(dataPath, this.options);
+    const file = await store.read();
+    const { events, nextOffset, invalid } = await store.eventsAfter(file.offset);
+    foldRecallEvents(file.entries, events);
+    const live = new Set((await memory.list()).map((entry) => entry.id));
+    const gone = Object.keys(file.entries).filter((id) => !live.has(id));
+    for (const id of gone) delete file.entries[id];
+    file.offset = nextOffset;
+
+    const notes = [`${events.length} recall event(s) folded into the signals of ${Object.keys(file.entries).length} entr(y/ies)`];
+    if (gone.length > 0) notes.push(`${gone.length} entr(y/ies) no longer in memory dropped from the signals`);
+    if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
+    return { operations: [], itemsProcessed: events.length, notes, refusals: [], afterApply: () => store.write(file) };
+  }
+}
+
+function parseOptions(options: RecallSignalsOptionsInput): RecallSignalsOptions {
+  const parsed = recallSignalsOptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new ReverieValidationError('INVALID_OPTIONS', `Invalid recall-signals options: ${describeIssues(parsed.error)}`, {
+    cause: parsed.error,
+    details: { issues: parsed.error.issues },
+  });
+}
