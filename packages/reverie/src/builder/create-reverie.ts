@@ -14,6 +14,7 @@ import {
   type IWorkflowLog,
   type IWorkingMemory,
   ReverieValidationError,
+  ReverieError,
   silentLogger,
   systemClock,
   TOKENS,
@@ -28,7 +29,16 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import { DreamEngine, DreamScheduler, DreamTrigger, readDreamStatus } from '@reverie/dream';
+import {
+  DreamEngine,
+  DreamScheduler,
+  DreamTrigger,
+  explainPromotion,
+  RecallEventLog,
+  RecallSignalStore,
+  readDreamStatus,
+  type SignalSource,
+} from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
@@ -253,15 +263,18 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
 
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
   container.register(RUNTIME_TOKENS.ConversationMemory, { useValue: conversation });
-  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context });
+  const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
+  // Recall events feed the recall-signals pass, so they are recorded only when a cycle can read them.
+  const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ dataPath, clock, logger }) : undefined;
+  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall });
   const tools = new AgentTools({
     memory,
     workingMemory,
     logger,
+    recall,
     ...(model ? { model } : {}),
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });
-  const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   const engine = new DreamEngine(
     {
       dataPath,
@@ -288,7 +301,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     logger,
     enabled: dreamsEnabled,
     gates,
-    signalSource: dreamingOptions.signalSource,
+    signalSource: dreamingOptions.signalSource ?? (memory ? recallSignalSource(dataPath, memory, dreamingOptions, clock) : undefined),
   });
   const hasGates = gates.minHours !== undefined || gates.minSessions !== undefined || gates.signal !== undefined;
   const scheduler = new DreamScheduler({
@@ -322,8 +335,14 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       configured: options.dreaming !== undefined,
       options: dreamingOptions,
       plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions, engine.passNames),
-      run: (request = {}) => engine.run({ trigger: 'manual', ...request }),
-      trigger: (request = {}) => dreamTrigger.trigger({ reason: 'manual', ...request }),
+      async run(request = {}) {
+        await recall?.flush();
+        return engine.run({ trigger: 'manual', ...request });
+      },
+      async trigger(request = {}) {
+        await recall?.flush();
+        return dreamTrigger.trigger({ reason: 'manual', ...request });
+      },
       async onSessionEnd(sessionId) {
         if (typeof sessionId !== 'string' || sessionId.trim() === '') {
           throw new ReverieValidationError('INVALID_INPUT', 'onSessionEnd(sessionId) needs the id of the session that ended (a non-empty string).');
@@ -338,6 +357,11 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       listRuns: () => engine.listRuns(),
       show: (runId) => engine.show(runId),
       retry: (runId) => engine.retry(runId),
+      async explain(entryId) {
+        if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
+        await recall?.flush();
+        return explainPromotion(entryId, { dataPath, memory, now: clock.now() }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
+      },
       undo: (runId) => engine.undo(runId),
       recover: () => engine.recover(),
       async start() {
@@ -351,7 +375,14 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       closed = true;
       await scheduler.stop();
       await tools.idle();
+      await recall?.close();
       await Promise.all(owned.map((store) => store.close()));
     },
   };
+}
+
+/** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */
+function recallSignalSource(dataPath: string, memory: ILongTermMemory, options: DreamingOptions, clock: IClock): SignalSource {
+  const store = new RecallSignalStore(dataPath, options.recallSignals);
+  return { unpromotedCandidates: async (query) => (await store.candidates(memory, query, clock.now())).length };
 }

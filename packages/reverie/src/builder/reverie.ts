@@ -17,6 +17,7 @@ import type {
   CycleReport,
   DreamLockStatus,
   DreamStatus,
+  PromotionExplanation,
   RunDetails,
   RunRequest,
   RunSummary,
@@ -90,6 +91,8 @@ export interface ReverieDreams {
   show(runId: string): Promise<RunDetails>;
   /** Re-runs the failed passes of a dead-lettered run; the dead letter is removed once they succeed. */
   retry(runId: string): Promise<CycleReport>;
+  /** Why an entry was or was not promoted by its recall signals (SPEC O4). */
+  explain(entryId: string): Promise<PromotionExplanation>;
   /** Reverses a run: restores what it deleted or replaced, removes what it created (unless changed since). */
   undo(runId: string): Promise<UndoReport>;
   /** Finishes runs a crash interrupted; `start()` calls it first. */

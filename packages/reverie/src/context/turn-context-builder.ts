@@ -7,6 +7,7 @@ import {
   type IWorkingMemory,
   type MemoryEntry,
   type MemorySearchQuery,
+  type MemorySearchResult,
   parseRecord,
   pathNameProblem,
   ReverieValidationError,
@@ -15,6 +16,7 @@ import {
   type WorkingMemoryEntry,
 } from '@reverie/core';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
+import type { RecallRecorder } from '@reverie/dream';
 import type { ContextOptions } from './context-options';
 import { INVENTORY_TITLES, renderInventory, renderRecall } from './render-context';
 
@@ -53,6 +55,8 @@ export interface TurnContextServices {
   clock: IClock;
   logger: ILogger;
   options: ContextOptions;
+  /** Told what each recall search returned (SPEC O4); never awaited, never slows the turn. */
+  recall?: RecallRecorder | undefined;
 }
 
 const MAX_MESSAGE_LENGTH = 1_000_000;
@@ -174,9 +178,18 @@ export class TurnContextBuilder {
     firstTurn: boolean,
   ): Promise<MemoryEntry[]> {
     const { recallResults, firstTurnFallback } = this.services.options;
-    let found = message.trim() === '' ? [] : await recallable(memory, { text: message.slice(0, MAX_QUERY_LENGTH) }, recallResults);
+    let found: MemorySearchResult[] = [];
+    if (message.trim() !== '') {
+      found = await recallable(memory, { text: message.slice(0, MAX_QUERY_LENGTH) }, recallResults);
+      this.services.recall?.record(
+        found.map(({ entry, score }) => ({ entryId: entry.id, score })),
+        'turn',
+      );
+    }
+    // The browse fallback is not a recall: it matched nothing, so it records nothing.
     if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await recallable(memory, {}, firstTurnFallback);
-    return seen ? found.filter((entry) => !seen.has(entry.id)) : found;
+    const entries = found.map((result) => result.entry);
+    return seen ? entries.filter((entry) => !seen.has(entry.id)) : entries;
   }
 }
 
@@ -184,11 +197,11 @@ export class TurnContextBuilder {
  * The best `wanted` results of `query` outside `_system`. When `_system` entries take places in
  * the ranking, it asks again for more, so they never crowd out entries that may be recalled.
  */
-async function recallable(memory: ILongTermMemory, query: Omit<MemorySearchQuery, 'maxResults'>, wanted: number): Promise<MemoryEntry[]> {
+async function recallable(memory: ILongTermMemory, query: Omit<MemorySearchQuery, 'maxResults'>, wanted: number): Promise<MemorySearchResult[]> {
   let asked = Math.min(wanted, MAX_SEARCH_RESULTS);
   for (;;) {
     const results = await memory.search({ ...query, maxResults: asked });
-    const kept = results.map((result) => result.entry).filter((entry) => !entry.category.startsWith(SYSTEM_CATEGORY_PREFIX));
+    const kept = results.filter((result) => !result.entry.category.startsWith(SYSTEM_CATEGORY_PREFIX));
     if (kept.length >= wanted || results.length < asked || asked >= MAX_SEARCH_RESULTS) return kept.slice(0, wanted);
     asked = Math.min(asked * 2, MAX_SEARCH_RESULTS);
   }

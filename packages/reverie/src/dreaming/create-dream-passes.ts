@@ -5,6 +5,8 @@ import {
   ImportanceDecayPass,
   MemoryConsolidationPass,
   PreferenceInferencePass,
+  PromotionPass,
+  RecallSignalsPass,
   SkillConsolidationPass,
   SkillGapPass,
   SkillOptimizationPass,
@@ -21,6 +23,7 @@ export function createDreamPasses(options: DreamingOptions, protectedSkills: rea
   const skillPass = <T extends { enabled: boolean }>(passOptions: T) => ({ ...withoutSwitch(passOptions), protectedSkills: [...protectedSkills] });
   const passes: Array<DreamPass | false> = [
     new ImportanceDecayPass(options.importanceDecay),
+    new RecallSignalsPass(options.recallSignals),
     new MemoryConsolidationPass(options.consolidation),
     new EpisodeExtractionPass(options.episodes),
     options.skillGap.enabled && new SkillGapPass(skillPass(options.skillGap)),
@@ -28,6 +31,7 @@ export function createDreamPasses(options: DreamingOptions, protectedSkills: rea
     options.skillOptimization.enabled && new SkillOptimizationPass(skillPass(options.skillOptimization)),
     options.workflowFailureAnalysis.enabled && new WorkflowFailureAnalysisPass(skillPass(options.workflowFailureAnalysis)),
     options.preferenceInference.enabled && new PreferenceInferencePass(withoutSwitch(options.preferenceInference)),
+    new PromotionPass(options.promotion, options.recallSignals),
     new ArchiveRetentionPass(options.archive),
   ];
   return passes.filter((pass): pass is DreamPass => pass !== false);

@@ -7,6 +7,8 @@ import {
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
   preferenceInferenceOptionsSchema,
+  promotionOptionsSchema,
+  recallSignalsOptionsSchema,
   type SignalSource,
   skillConsolidationOptionsSchema,
   skillGapOptionsSchema,
@@ -62,6 +64,10 @@ export const dreamingOptionsSchema = z
     workflowFailureAnalysis: workflowFailureAnalysisSchema.prefault({}),
     /** D7: the importance-decay pass (graceDays 30, halfLifeDays 45, floor 0.1). */
     importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
+    /** O4: how recall events become a score (weights 0.30/0.35/0.20/0.15, recency half-life 14 days). */
+    recallSignals: recallSignalsOptionsSchema.prefault({}),
+    /** O4: the deep-sleep promotion pass (minRecallCount 3, minScore 0.6, maxPerRun 20, importanceStep 0.15). */
+    promotion: promotionOptionsSchema.prefault({}),
     /** D3–D5, B1, B4, B7: the memory-consolidation pass. */
     consolidation: memoryConsolidationOptionsSchema.default(memoryConsolidationOptionsSchema.parse({})),
     /** D6: the episode-extraction pass (maxTurnsPerRun 400, tokenBudget 12000, category "episodes"). */

@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import type { RecallRecorder } from '@reverie/dream';
 import { type ILogger, type ILongTermMemory, type IWorkingMemory, ReverieError } from '@reverie/core';
 import { createMemoryTools, type MemoryExpansionOptions, type MemoryTools } from './memory-tools';
 import { createWorkingMemoryTools, type WorkingMemoryTools } from './working-memory-tools';
@@ -10,6 +11,8 @@ export interface AgentToolServices {
   model?: LanguageModel;
   logger: ILogger;
   expansion?: MemoryExpansionOptions;
+  /** Told what search_memory returned (SPEC O4). */
+  recall?: RecallRecorder | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export class AgentTools {
 
   /** save_memory, search_memory, delete_memory and list_memory_categories. */
   memory(): MemoryTools {
-    const { memory, model, logger, expansion } = this.services;
+    const { memory, model, logger, expansion, recall } = this.services;
     if (memory === undefined) {
       throw new ReverieError('INVALID_OPTIONS', 'Memory tools need a long-term memory store: call .withMemory() on the builder.');
     }
@@ -35,6 +38,7 @@ export class AgentTools {
       ...(model === undefined ? {} : { model }),
       ...(expansion === undefined ? {} : { expansion }),
       onBackgroundTask: (task) => this.track(task),
+      recall,
     });
   }
 

@@ -13,6 +13,7 @@ import {
   tagsSchema,
 } from '@reverie/core';
 import { extractJsonObject } from '@reverie/core';
+import type { RecallRecorder } from '@reverie/dream';
 import { answerOrExplain, type ToolError } from './tool-error';
 
 
@@ -37,6 +38,8 @@ export interface MemoryToolServices {
   expansion?: MemoryExpansionOptions;
   /** Receives each background expansion, so an owner can wait for them (`AgentTools.idle()`). */
   onBackgroundTask?: (task: Promise<void>) => void;
+  /** Told what each search_memory call returned (SPEC O4); never awaited. */
+  recall?: RecallRecorder | undefined;
 }
 
 const saveMemoryInput = z.object({
@@ -117,6 +120,10 @@ export function createMemoryTools(services: MemoryToolServices) {
           ...(category == null ? {} : { category }),
           ...(tags == null ? {} : { tags }),
         });
+        services.recall?.record(
+          results.filter(({ entry }) => !entry.category.startsWith('_system')).map(({ entry, score }) => ({ entryId: entry.id, score })),
+          'tool',
+        );
         return results.map(({ entry, score }) => ({
           id: entry.id,
           category: entry.category,
