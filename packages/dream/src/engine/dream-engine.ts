@@ -19,7 +19,17 @@ export interface RunRequest {
   /** What started the run: 'schedule', 'manual', 'session-end'… (recorded in the report). */
   trigger: string;
   signal?: AbortSignal;
+  /**
+   * Told when a pass starts and when it has an outcome (skipped ones only finish), so a host
+   * can show progress on long runs. A callback that throws is logged and otherwise ignored.
+   */
+  onPass?: (progress: PassProgress) => void;
 }
+
+/** What `RunRequest.onPass` is told: `index` counts from 0 among the `total` selected passes. */
+export type PassProgress =
+  | { type: 'start'; name: string; phase: DreamPhase; index: number; total: number }
+  | { type: 'finish'; outcome: PassOutcome; index: number; total: number };
 
 const PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
 
@@ -62,23 +72,35 @@ export class DreamEngine {
       : undefined;
 
     const outcomes: PassOutcome[] = [];
+    const tell = (progress: PassProgress) => {
+      try {
+        request.onPass?.(progress);
+      } catch (error) {
+        logger.warn('A dream progress callback threw; the run goes on.', { error: String(error) });
+      }
+    };
+    const record = (outcome: PassOutcome, index: number) => {
+      outcomes.push(outcome);
+      tell({ type: 'finish', outcome, index, total: selected.length });
+    };
     let interrupted: string | undefined;
-    for (const pass of selected) {
+    for (const [index, pass] of selected.entries()) {
       if (signal.aborted) {
         interrupted = describeAbort(signal);
         break;
       }
       const missing = pass.requires.filter((service) => this.services[service] === undefined);
       if (missing.length > 0) {
-        outcomes.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` });
+        record({ name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` }, index);
         continue;
       }
       if (pass.model === 'required' && !gateway) {
-        outcomes.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' });
+        record({ name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' }, index);
         continue;
       }
+      tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
       const outcome = await this.runPass(pass, { runId, gateway, signal, folder, dryRun });
-      outcomes.push(outcome);
+      record(outcome, index);
       if (signal.aborted && outcome.status === 'failed') {
         interrupted = describeAbort(signal);
         break;
