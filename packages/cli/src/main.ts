@@ -38,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
       throw new UsageError('missing command');
     }
 
+    if (commands.some((c) => c.group === word)) helpHint = `run 'reverie ${word} --help' to see its commands`;
     const { command, rest } = findCommand(word, argv.slice(index + 1), commands, io);
     if (command === 'help-shown') return EXIT.OK;
     helpHint = `see '${commandPath(command)} --help'`;
@@ -70,7 +71,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     return (await command.run(context)) ?? EXIT.OK;
   } catch (error) {
     const { exitCode, message } = describeFailure(error);
-    io.stderr.write(`reverie: ${message}${exitCode === EXIT.USAGE ? `; ${helpHint}` : ''}\n`);
+    const hint = exitCode === EXIT.USAGE ? `; ${helpHint}` : '';
+    io.stderr.write(`reverie: ${hint ? message.replace(/\.$/, '') : message}${hint}\n`);
     return exitCode;
   } finally {
     for (const reverie of opened) await reverie.close().catch(() => undefined);

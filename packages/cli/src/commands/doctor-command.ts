@@ -41,8 +41,10 @@ export const doctorCommand: Command = {
     const finish = () => {
       if (context.options.format === 'json') context.printJson(report);
       else context.print(renderDoctorReport(report));
-      if (report.checks.some((c) => c.name === 'data directory' && c.status === 'fail')) return EXIT.DATA_DIR;
-      return report.checks.some((c) => c.status === 'fail') ? EXIT.FAILED : EXIT.OK;
+      const failed = report.checks.filter((c) => c.status === 'fail').map((c) => c.name);
+      if (failed.length === 0) return EXIT.OK;
+      context.note(`reverie: doctor found problems with: ${failed.join(', ')}`);
+      return failed.includes('data directory') ? EXIT.DATA_DIR : EXIT.FAILED;
     };
 
     checkModel(context.io.env, check);

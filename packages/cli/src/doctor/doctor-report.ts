@@ -42,9 +42,13 @@ export function renderDoctorReport(report: DoctorReport): string {
     lines.push('', 'Dream passes with this setup:');
     const nameWidth = Math.max(...report.plan.map((pass) => pass.name.length));
     for (const pass of report.plan) {
-      lines.push(`  ${(pass.status === 'would-run' ? 'runs' : 'skips').padEnd(5)}  ${pass.name.padEnd(nameWidth)}${pass.reason ? `  ${pass.reason}` : ''}`);
+      lines.push(`  ${(pass.status === 'would-run' ? 'runs' : 'skips').padEnd(5)}  ${pass.name.padEnd(nameWidth)}  ${pass.reason ?? ''}`.trimEnd());
     }
   }
-  if (report.options) lines.push('', 'Dreaming options in force:', ...flattenOptions(report.options).map((line) => `  ${line}`));
+  if (report.options) {
+    // The schedule switch is the CLI's own (always off: it runs cycles only when asked).
+    const { enabled: _schedule, ...options } = report.options;
+    lines.push('', 'Dreaming options in force:', ...flattenOptions(options).map((line) => `  ${line}`));
+  }
   return lines.join('\n');
 }
