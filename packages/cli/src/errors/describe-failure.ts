@@ -2,7 +2,7 @@ import { CliError } from './cli-error';
 import { EXIT, type ExitCode } from './exit-codes';
 
 /** Node's error codes that mean the data directory cannot be used as it is. */
-const DATA_DIR_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'ENOSPC', 'EDQUOT']);
+const DATA_DIR_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOSPC', 'EDQUOT']);
 
 interface CodedError {
   code?: unknown;
