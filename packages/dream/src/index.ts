@@ -1,4 +1,4 @@
-export { DreamEngine, type PassProgress, type RunRequest } from './engine/dream-engine';
+export { DreamEngine, type RunRequest } from './engine/dream-engine';
 export type {
   CycleReport,
   DreamOperation,

@@ -13,6 +13,13 @@ describe('describeFailure', () => {
     expect(describeFailure(new ReverieError('MODEL_UNAVAILABLE', 'down')).exitCode).toBe(EXIT.FAILED);
   });
 
+  it('reads the code family, so newer codes of a family map the same way', () => {
+    const coded = (code: string) => Object.assign(new Error(code), { code });
+    expect(describeFailure(coded('UNKNOWN_PASS')).exitCode).toBe(EXIT.USAGE);
+    expect(describeFailure(coded('UNKNOWN_PHASE')).exitCode).toBe(EXIT.USAGE);
+    expect(describeFailure(coded('RUN_NOT_FOUND')).exitCode).toBe(EXIT.NOT_FOUND);
+  });
+
   it('maps file-system permission errors to the data-directory code', () => {
     const denied = Object.assign(new Error("EACCES: permission denied, open '/data/memory/x.json'"), { code: 'EACCES' });
     expect(describeFailure(denied)).toEqual({ exitCode: EXIT.DATA_DIR, message: "EACCES: permission denied, open '/data/memory/x.json'" });

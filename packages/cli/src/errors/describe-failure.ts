@@ -20,8 +20,8 @@ export function describeFailure(error: unknown): { exitCode: ExitCode; message: 
   const code = typeof coded.code === 'string' ? coded.code : undefined;
   const message = oneLine(typeof coded.message === 'string' && coded.message ? coded.message : String(error));
   if (code === undefined) return { exitCode: EXIT.FAILED, message };
-  if (code.startsWith('INVALID_')) return { exitCode: EXIT.USAGE, message };
-  if (code === 'NOT_FOUND') return { exitCode: EXIT.NOT_FOUND, message };
+  if (code.startsWith('INVALID_') || code.startsWith('UNKNOWN_')) return { exitCode: EXIT.USAGE, message };
+  if (code === 'NOT_FOUND' || code.endsWith('_NOT_FOUND')) return { exitCode: EXIT.NOT_FOUND, message };
   if (code === 'LOCK_HELD') return { exitCode: EXIT.LOCK_HELD, message };
   if (code === 'IO_ERROR' || DATA_DIR_ERRNOS.has(code)) return { exitCode: EXIT.DATA_DIR, message };
   return { exitCode: EXIT.FAILED, message };

@@ -1,6 +1,9 @@
-import type { PassProgress } from '@reverie/dream';
+import type { RunRequest } from '@reverie/dream';
 import { describeOutcome, formatDuration } from '../output/describe-outcome';
 import type { OutputStream } from '../runtime/cli-io';
+
+/** What the dream engine's `onPass` hook is told. */
+export type PassProgress = Parameters<NonNullable<RunRequest['onPass']>>[0];
 
 const CLEAR_LINE = '\r\x1b[2K';
 
