@@ -145,6 +145,23 @@ describe('DreamEngine', () => {
     ]);
   });
 
+  it('tells onPass when each pass starts and finishes, and survives a callback that throws', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const needsModel: DreamPass = { ...mergePass('skill-gap'), requires: [], model: 'required' };
+    const seen: string[] = [];
+    const report = await new DreamEngine(services, [mergePass(), needsModel]).run({
+      trigger: 'manual',
+      onPass(progress) {
+        seen.push(progress.type === 'start' ? `start ${progress.name} ${progress.index + 1}/${progress.total}` : `finish ${progress.outcome.name} ${progress.outcome.status}`);
+        throw new Error('a broken progress line');
+      },
+    });
+    expect(seen).toEqual(['start memory-consolidation 1/2', 'finish memory-consolidation ok', 'finish skill-gap skipped']);
+    expect(report.passes.map((pass) => pass.status)).toEqual(['ok', 'skipped']);
+    expect((await memory.list()).map((e) => e.content)).toEqual(['merged duplicate']);
+  });
+
   it('does nothing in a dry run but report the plan', async () => {
     await memory.save({ content: 'dup: one' });
     await memory.save({ content: 'dup: two' });

@@ -23,6 +23,11 @@ export interface RunRequest {
   /** What started the run: 'schedule', 'manual', 'session-end'… (recorded in the report). */
   trigger: string;
   signal?: AbortSignal;
+  /**
+   * Told when a pass starts and when it has an outcome (skipped ones only finish), so a host
+   * can show progress on long runs. A callback that throws is logged and otherwise ignored.
+   */
+  onPass?: (progress: PassProgress) => void;
 }
 
 export interface DreamEngineOptions {
@@ -32,6 +37,11 @@ export interface DreamEngineOptions {
 
 /** The phases of a cycle, in the order they run (SPEC O1). */
 export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
+
+/** What `RunRequest.onPass` is told: `index` counts from 0 among the `total` selected passes. */
+export type PassProgress =
+  | { type: 'start'; name: string; phase: DreamPhase; index: number; total: number }
+  | { type: 'finish'; outcome: PassOutcome; index: number; total: number };
 
 /**
  * Runs the dream passes in cycle order (SPEC "Pass names and order"). Each pass plans; the
@@ -147,15 +157,29 @@ export class DreamEngine {
       : undefined;
 
     const outcomes: PassOutcome[] = [];
+    const tell = (progress: PassProgress) => {
+      try {
+        request.onPass?.(progress);
+      } catch (error) {
+        logger.warn('A dream progress callback threw; the run goes on.', { error: String(error) });
+      }
+    };
+    const record = (outcome: PassOutcome, index: number) => {
+      outcomes.push(outcome);
+      tell({ type: 'finish', outcome, index, total: selected.length });
+    };
     let interrupted: string | undefined;
-    for (const pass of selected) {
+    for (const [index, pass] of selected.entries()) {
       if (signal.aborted) {
         interrupted = describeAbort(signal);
         break;
       }
       const passStartedAt = clock.now();
-      const outcome = await this.runOrSkip(pass, { runId, gateway, signal, folder, dryRun });
-      outcomes.push(outcome);
+      const skipped = this.skipReason(pass, gateway);
+      if (skipped === undefined) tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
+      const outcome: PassOutcome =
+        skipped === undefined ? await this.runPass(pass, { runId, gateway, signal, folder, dryRun }) : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
+      record(outcome, index);
       if (!dryRun) await this.recordInLedger(outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
       if (signal.aborted && outcome.status === 'failed') {
         interrupted = describeAbort(signal);
@@ -239,11 +263,12 @@ export class DreamEngine {
     return this.passes.filter((pass) => (request.phase === undefined || pass.phase === request.phase) && (names === undefined || names.includes(pass.name)));
   }
 
-  private async runOrSkip(pass: DreamPass, run: Parameters<DreamEngine['runPass']>[1]): Promise<PassOutcome> {
+  /** Why the pass cannot run in this cycle (a missing service, no model), or undefined. */
+  private skipReason(pass: DreamPass, gateway: ModelGateway | undefined): string | undefined {
     const missing = pass.requires.filter((service) => this.services[service] === undefined);
-    if (missing.length > 0) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: `needs ${missing.join(', ')}` };
-    if (pass.model === 'required' && !run.gateway) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: 'needs a language model' };
-    return this.runPass(pass, run);
+    if (missing.length > 0) return `needs ${missing.join(', ')}`;
+    if (pass.model === 'required' && !gateway) return 'needs a language model';
+    return undefined;
   }
 
   /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */

@@ -1,0 +1,29 @@
+import { parseInteger } from '../args/parse-args';
+import { renderMemorySearch } from '../output/render-memory';
+import { type Command, formatOption } from './command';
+
+export const memorySearchCommand: Command = {
+  group: 'memory',
+  name: 'search',
+  summary: 'Ranked recall over long-term memory',
+  description: 'Searches long-term memory the way the agent recalls: BM25 over content, tags and category, best first.',
+  args: [{ name: 'query', required: true, rest: true, description: 'What to look for (several words are joined)' }],
+  options: [
+    { name: 'limit', type: 'string', value: 'N', description: 'At most N results (default 8)' },
+    { name: 'category', type: 'string', value: 'C', description: 'Only entries in category C or below it' },
+    formatOption(),
+  ],
+  examples: ['reverie memory search "metric units"', 'reverie memory search deploy --category projects --limit 3 --format json'],
+  async run(context) {
+    const { options } = context;
+    const limit = typeof options.limit === 'string' ? parseInteger(options.limit, 'limit', 1) : 8;
+    const reverie = await context.open('read');
+    const results = await reverie.memory!.search({
+      text: context.args.query!,
+      maxResults: Math.min(limit, 1000),
+      ...(typeof options.category === 'string' ? { category: options.category } : {}),
+    });
+    if (options.format === 'json') context.printJson(results);
+    else context.print(renderMemorySearch(results));
+  },
+};

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { createReverie, type DreamingOptionsInput, type Reverie } from 'reverie';
+import { UsageError } from '../errors/cli-error';
+import type { LoadedModel } from '../model/load-model';
+
+/** What a command may add to the Reverie it opens. */
+export interface ReverieSetup {
+  model?: LoadedModel | undefined;
+  /** The host app's `withDreaming()` options (validated by the builder: bad ones exit 2). */
+  dreaming?: DreamingOptionsInput | undefined;
+}
+
+/**
+ * A Reverie over the file stores of `dataPath`: long-term memory, skills and skill usage, the
+ * conversation log, feedback and the workflow log — everything a dream pass may read — with
+ * the dream cycle configured but its schedule off (the CLI runs cycles only when asked).
+ */
+export function openReverie(dataPath: string, setup: ReverieSetup = {}): Reverie {
+  return createReverie({ dataPath, ...(setup.model ? { model: setup.model.model } : {}) })
+    .withMemory()
+    .withSkills()
+    .withConversationLog()
+    .withFeedback()
+    .withWorkflowLog()
+    .withDreaming({ ...setup.dreaming, enabled: false })
+    .build();
+}
+
+/** Reads `--options FILE`: a JSON object of dreaming options. Unreadable or not JSON: usage error. */
+export async function readDreamingOptions(file: string | undefined): Promise<DreamingOptionsInput | undefined> {
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the options file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the options file ${file} is not valid JSON (${(error as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(`the options file ${file} must hold a JSON object of dreaming options`);
+  }
+  return parsed as DreamingOptionsInput;
+}

@@ -1,0 +1,123 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CategoryCount, MemoryEntry, MemorySearchResult, Skill } from '@reverie/core';
+import { FileSkillStore } from '@reverie/file-store';
+import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
+
+let dir: ReturnType<typeof tempDir>;
+let data: string[];
+beforeEach(() => {
+  dir = tempDir();
+  data = ['--data', dir.dataPath];
+});
+afterEach(() => dir.remove());
+
+describe('reverie memory', () => {
+  it('adds, lists, searches, counts and deletes entries', async () => {
+    const added = await runReverie([...data, 'memory', 'add', 'The user wants answers in metric units', '--category', 'preferences/units', '--tags', 'units, format']);
+    expect(added.code, added.stderr).toBe(0);
+    const id = /^Saved ([0-9a-f]{12}) in preferences\/units\.$/.exec(added.stdout.trim())?.[1];
+    expect(id).toBeDefined();
+    const deploy = await runJson<MemoryEntry>([...data, 'memory', 'add', 'Deploys', 'go', 'out', 'on', 'Tuesdays', '--importance', '0.9']);
+    expect(deploy).toMatchObject({ content: 'Deploys go out on Tuesdays', category: 'general', importance: 0.9, tags: [] });
+
+    const listed = await runJson<MemoryEntry[]>([...data, 'memory', 'list']);
+    expect(listed.map((entry) => [entry.id, entry.tags])).toEqual([
+      [id, ['units', 'format']],
+      [deploy.id, []],
+    ]);
+    expect((await runJson<MemoryEntry[]>([...data, 'memory', 'list', '--category', 'preferences'])).map((entry) => entry.id)).toEqual([id]);
+    const text = await runReverie([...data, 'memory', 'list']);
+    expect(text.stdout).toBe(
+      [`${id}  preferences/units  0.50  The user wants answers in metric units #units #format`, `${deploy.id}  general            0.90  Deploys go out on Tuesdays`, '2 entries', ''].join('\n'),
+    );
+
+    const hits = await runJson<MemorySearchResult[]>([...data, 'memory', 'search', 'metric', 'units']);
+    expect(hits.map((hit) => hit.entry.id)).toEqual([id]);
+    expect(hits[0]!.score).toBeGreaterThan(0);
+    expect(await runJson([...data, 'memory', 'search', 'tuesdays', '--category', 'preferences'])).toEqual([]);
+    expect((await runReverie([...data, 'memory', 'search', 'nothing-like-this'])).stdout).toBe('No memories match.\n');
+
+    expect(await runJson<CategoryCount[]>([...data, 'memory', 'categories'])).toEqual([
+      { category: 'general', count: 1 },
+      { category: 'preferences/units', count: 1 },
+    ]);
+
+    expect(await runReverie([...data, 'memory', 'delete', id!])).toEqual({ code: 0, stdout: `Deleted ${id}.\n`, stderr: '' });
+    expect((await runJson<MemoryEntry[]>([...data, 'memory', 'list'])).map((entry) => entry.id)).toEqual([deploy.id]);
+    expectOneLineError(await runReverie([...data, 'memory', 'delete', id!]), 4, new RegExp(`no memory ${id} in `));
+  });
+
+  it('reads the content from stdin with -', async () => {
+    const saved = await runJson<MemoryEntry>([...data, 'memory', 'add', '-', '--category', 'notes'], { input: 'The staging database is restored every night\n' });
+    expect(saved).toMatchObject({ content: 'The staging database is restored every night', category: 'notes' });
+    expectOneLineError(await runReverie([...data, 'memory', 'add', '-'], { input: '  \n' }), 2, /the content to remember is empty/);
+  });
+
+  it('refuses an invalid category or id as a usage error', async () => {
+    expectOneLineError(await runReverie([...data, 'memory', 'add', 'x', '--category', '../etc']), 2, /categor/i);
+    expectOneLineError(await runReverie([...data, 'memory', 'add', 'first']).then(() => runReverie([...data, 'memory', 'delete', 'not-an-id'])), 2, /Invalid memory id "not-an-id"/);
+  });
+});
+
+describe('reverie skills list', () => {
+  it('lists the skills of the library, with a prefix filter', async () => {
+    mkdirSync(dir.dataPath);
+    expect((await runReverie([...data, 'skills', 'list'])).stdout).toBe('No skills.\n');
+    const store = new FileSkillStore({ dataPath: dir.dataPath });
+    await store.save({ name: 'mcp/email', summary: 'Send and search email through the MCP server', content: '1. ...' });
+    await store.save({ name: 'deploy', summary: 'Ship a release', content: '1. ...' });
+    await store.close();
+
+    const skills = await runJson<Skill[]>([...data, 'skills', 'list']);
+    expect(skills.map((skill) => skill.name)).toEqual(['deploy', 'mcp/email']);
+    expect((await runJson<Skill[]>([...data, 'skills', 'list', '--prefix', 'mcp'])).map((skill) => skill.name)).toEqual(['mcp/email']);
+    expect((await runReverie([...data, 'skills', 'list'])).stdout).toBe(
+      ['deploy     Ship a release', 'mcp/email  Send and search email through the MCP server', '2 skills', ''].join('\n'),
+    );
+  });
+});
+
+describe('the data directory', () => {
+  it('must exist for reading commands, and is created by writing ones', async () => {
+    for (const args of [['memory', 'list'], ['memory', 'search', 'x'], ['memory', 'categories'], ['skills', 'list'], ['dream', 'show', 'latest']]) {
+      expectOneLineError(await runReverie([...data, ...args]), 3, /no data directory at .*: pass --data DIR \(or set REVERIE_DATA\)/);
+    }
+    expect((await runReverie([...data, 'memory', 'add', 'first fact'])).code).toBe(0);
+    expect((await runReverie([...data, 'memory', 'list'])).code).toBe(0);
+  });
+
+  it('defaults to $REVERIE_DATA, then ./.reverie', async () => {
+    await runReverie(['memory', 'add', 'kept in the env data dir'], { env: { REVERIE_DATA: dir.dataPath } });
+    expect(await runJson<MemoryEntry[]>([...data, 'memory', 'list'])).toHaveLength(1);
+    await runReverie(['memory', 'add', 'kept in ./.reverie'], { cwd: dir.root });
+    const local = await runJson<MemoryEntry[]>(['memory', 'list'], { cwd: dir.root });
+    expect(local.map((entry) => entry.content)).toEqual(['kept in ./.reverie']);
+  });
+
+  it('exits 3 when it is a file', async () => {
+    writeFileSync(dir.dataPath, 'not a directory');
+    expectOneLineError(await runReverie([...data, 'memory', 'list']), 3, /cannot use the data directory .*: it is not a directory/);
+    expectOneLineError(await runReverie([...data, 'memory', 'add', 'x']), 3, /it is not a directory/);
+    expectOneLineError(await runReverie([...data, 'dream', 'run']), 3, /it is not a directory/);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('exits 3 when it cannot be read or written', async () => {
+    mkdirSync(dir.dataPath);
+    chmodSync(dir.dataPath, 0o500);
+    try {
+      expectOneLineError(await runReverie([...data, 'memory', 'add', 'x']), 3, /not readable and writable/);
+      chmodSync(dir.dataPath, 0o000);
+      expectOneLineError(await runReverie([...data, 'memory', 'list']), 3, /not readable/);
+    } finally {
+      chmodSync(dir.dataPath, 0o700);
+    }
+  });
+
+  it('exits 3 when a store folder inside it cannot be read', async () => {
+    mkdirSync(dir.dataPath);
+    writeFileSync(join(dir.dataPath, 'memory'), 'a file where the memory folder should be');
+    expectOneLineError(await runReverie([...data, 'memory', 'add', 'x']), 3, /EEXIST/);
+  });
+});
