@@ -12,4 +12,5 @@ export const sourceAliases = [
   { find: /^@reverie\/file-store$/, replacement: root('./packages/file-store/src/index.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },
   { find: /^reverie$/, replacement: root('./packages/reverie/src/index.ts') },
+  { find: /^@reverie\/cli$/, replacement: root('./packages/cli/src/index.ts') },
 ];

@@ -22,6 +22,9 @@ it('without a model runs the model-free passes, shows what changed and says how 
   // The deterministic pre-pass folds the exact duplicates; decay lowers the stale entries.
   expect(result.changes).toContain('= merged 3 entries into: (user-preferences/units) The user prefers metric units! (reinforced 3×)');
   expect(result.changes.some((line) => /standing desks.*importance 0\.60 → 0\.\d\d/.test(line))).toBe(true);
+  // The entry recalled on every turn today is promoted (after a little decay).
+  expect(byName.get('promotion')).toMatchObject({ status: 'ok', applied: 1 });
+  expect(result.changes.some((line) => /Atlas wiki lives.*importance 0\.50 → 0\.6\d/.test(line))).toBe(true);
   // Look-alike trips at different times stay apart.
   expect(result.changes.filter((line) => line.includes('Lisbon') && line.startsWith('- removed'))).toEqual([]);
 
@@ -29,4 +32,5 @@ it('without a model runs the model-free passes, shows what changed and says how 
   expect(text).toContain('need a language model');
   expect(text).toContain('REVERIE_MODEL=openai:');
   expect(text).toContain(`reverie.dreams.undo('${result.report.runId}')`);
+  expect(text).toMatch(/Dream status, last 24 h/);
 });

@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import { createReverie, type CycleReport, type PassOutcome, type Reverie } from 'reverie';
+import { createReverie, type CycleReport, type PassOutcome, renderDreamStatus, type Reverie } from 'reverie';
 import { describeChanges, type StoreSnapshot } from './describe-changes';
 import { type SampleCounts, seedSampleHistory } from './sample-history';
 
@@ -40,6 +40,12 @@ export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemo
     print('Before the cycle, the agent recalls for "weekly status report units":');
     await printRecall(reverie, 'weekly status report units', print);
 
+    // Today the agent is asked about the wiki three times: each turn's recall is recorded, and the
+    // cycle's recall-signals and promotion passes turn that into importance.
+    const questions = ['Where do we publish the Atlas report?', 'How do I publish a page to the Atlas wiki?', 'Which token does the Atlas wiki need?'];
+    for (const [index, message] of questions.entries()) await reverie.context.forTurn({ sessionId: `today-${index + 1}`, message });
+    print(`\nThe agent answered ${questions.length} questions about the Atlas wiki today; what each turn recalled was recorded.`);
+
     const before = await snapshot(reverie);
     const report = await reverie.dreams.run({ trigger: 'demo' });
     const after = await snapshot(reverie);
@@ -60,6 +66,9 @@ export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemo
       print('Set REVERIE_MODEL to run them, e.g. REVERIE_MODEL=openai:gpt-4.1-mini (with OPENAI_API_KEY),');
       print('REVERIE_MODEL=anthropic:claude-sonnet-4-5 (with ANTHROPIC_API_KEY) or REVERIE_MODEL=ollama:llama3.1, then run `pnpm demo` again.');
     }
+    print('\nStatus of the dream cycle (reverie.dreams.status()):');
+    for (const line of renderDreamStatus(await reverie.dreams.status(), 'text').trimEnd().split('\n')) print(`  ${line}`);
+
     print(`\nEvery change can be reverted: reverie.dreams.undo('${report.runId}') (or \`reverie dream undo ${report.runId} --data ${options.dataPath}\`).`);
     return { seeded, report, changes };
   } finally {
