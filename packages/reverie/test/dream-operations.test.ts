@@ -165,7 +165,7 @@ describe('reverie.dreams.trigger and gates (SPEC O2, O3)', () => {
     const signalSource = { unpromotedCandidates: vi.fn(async () => 0) };
     reverie = createReverie({ dataPath }).withMemory().withDreaming({ gates: { signal: { minUnpromoted: 2 } }, signalSource }).build();
     expect(await reverie.dreams.trigger()).toMatchObject({ triggered: false, gate: 'signal' });
-    expect(signalSource.unpromotedCandidates).toHaveBeenCalledWith({ minRecallCount: 3, minScore: 0.8 });
+    expect(signalSource.unpromotedCandidates).toHaveBeenCalledWith({ minRecallCount: 3, minScore: 0.6 });
     signalSource.unpromotedCandidates.mockResolvedValue(2);
     expect((await reverie.dreams.trigger()).triggered).toBe(true);
   });
@@ -239,7 +239,7 @@ describe('dreaming options for operations', () => {
     expect(dreamingOptionsSchema.parse({ checkInterval: '1h', sessionEndDebounce: '90s', gates: { minHours: 6, signal: {} } })).toMatchObject({
       checkInterval: 3_600_000,
       sessionEndDebounce: 90_000,
-      gates: { minHours: 6, signal: { minUnpromoted: 1, minRecallCount: 3, minScore: 0.8 } },
+      gates: { minHours: 6, signal: { minUnpromoted: 1, minRecallCount: 3, minScore: 0.6 } },
     });
   });
 

@@ -162,7 +162,7 @@ describe('DreamTrigger (SPEC O2, O3)', () => {
 describe('dreamGateOptionsSchema', () => {
   it('sets no gate by default and fills the signal thresholds when the signal gate is on', () => {
     expect(dreamGateOptionsSchema.parse({})).toEqual({});
-    expect(dreamGateOptionsSchema.parse({ signal: {} })).toEqual({ signal: { minUnpromoted: 1, minRecallCount: 3, minScore: 0.8 } });
+    expect(dreamGateOptionsSchema.parse({ signal: {} })).toEqual({ signal: { minUnpromoted: 1, minRecallCount: 3, minScore: 0.6 } });
   });
 
   it('refuses nonsense', () => {

@@ -7,8 +7,8 @@ export const signalGateOptionsSchema = z
     minUnpromoted: z.number().int().positive().default(1),
     /** A candidate counts once recalled at least this many times (default 3). */
     minRecallCount: z.number().int().positive().default(3),
-    /** …and with a recall score at least this high, 0–1 (default 0.8). */
-    minScore: z.number().min(0).max(1).default(0.8),
+    /** …and with a recall score at least this high, 0–1 (default 0.6, the promotion pass's threshold). */
+    minScore: z.number().min(0).max(1).default(0.6),
   })
   .strict();
 export type SignalGateOptions = z.output<typeof signalGateOptionsSchema>;

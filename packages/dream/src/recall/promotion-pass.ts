@@ -1,7 +1,8 @@
-import { describeIssues, type MemoryEntry, ReverieValidationError } from '@reverie/core';
+import { type MemoryEntry } from '@reverie/core';
 import type { DreamOperation, DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { RecallSignalStore } from './recall-signal-store';
+import { parsePassOptions } from '../passes/parse-pass-options';
 
 /**
  * SPEC O4 (deep sleep): raises the importance of entries the recall signals validate — recalled
@@ -18,14 +19,7 @@ export class PromotionPass implements DreamPass {
   private readonly signals;
 
   constructor(options: PromotionOptionsInput = {}, signalOptions: RecallSignalsOptionsInput = {}) {
-    const parsed = promotionOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid promotion options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('promotion', promotionOptionsSchema, options);
     this.signals = recallSignalsOptionsSchema.parse(signalOptions);
   }
 

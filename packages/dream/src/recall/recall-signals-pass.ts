@@ -1,6 +1,6 @@
-import { describeIssues, ReverieValidationError } from '@reverie/core';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
+import { parsePassOptions } from '../passes/parse-pass-options';
 import { foldRecallEvents, RecallSignalStore } from './recall-signal-store';
 
 /**
@@ -17,7 +17,7 @@ export class RecallSignalsPass implements DreamPass {
   readonly options: RecallSignalsOptions;
 
   constructor(options: RecallSignalsOptionsInput = {}) {
-    this.options = parseOptions(options);
+    this.options = parsePassOptions('recall-signals', recallSignalsOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
@@ -37,13 +37,4 @@ export class RecallSignalsPass implements DreamPass {
     if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
     return { operations: [], itemsProcessed: events.length, notes, refusals: [], afterApply: () => store.write(file) };
   }
-}
-
-function parseOptions(options: RecallSignalsOptionsInput): RecallSignalsOptions {
-  const parsed = recallSignalsOptionsSchema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  throw new ReverieValidationError('INVALID_OPTIONS', `Invalid recall-signals options: ${describeIssues(parsed.error)}`, {
-    cause: parsed.error,
-    details: { issues: parsed.error.issues },
-  });
 }

@@ -1,4 +1,4 @@
-import { describeIssues, type MemoryEntry, ReverieValidationError } from '@reverie/core';
+import { type MemoryEntry } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
@@ -20,6 +20,7 @@ import {
   renderTurnLine,
   type SessionPiece,
 } from './render-episode-prompt';
+import { parsePassOptions } from '../parse-pass-options';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
 export const episodeCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
@@ -55,14 +56,7 @@ export class EpisodeExtractionPass implements DreamPass {
   readonly options: EpisodeExtractionOptions;
 
   constructor(options: EpisodeExtractionOptionsInput = {}) {
-    const parsed = episodeExtractionOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid episode-extraction options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('episode-extraction', episodeExtractionOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

@@ -3,9 +3,7 @@ import {
   type IFeedbackStore,
   isUnderPrefix,
   type MemoryEntry,
-  ReverieValidationError,
-  describeIssues,
-} from '@reverie/core';
+  } from '@reverie/core';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { assembleOperations } from './assemble-operations';
@@ -36,6 +34,7 @@ import {
   renderRepairNote,
 } from './render-consolidation-prompt';
 import { type CallReview, reviewReply } from './review-reply';
+import { parsePassOptions } from '../parse-pass-options';
 
 /** Categories under this prefix belong to the host's own bookkeeping and are never consolidated. */
 const SYSTEM_CATEGORY = '_system';
@@ -75,14 +74,7 @@ export class MemoryConsolidationPass implements DreamPass {
   readonly options: MemoryConsolidationOptions;
 
   constructor(options: MemoryConsolidationOptionsInput = {}) {
-    const parsed = memoryConsolidationOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid memory-consolidation options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('memory-consolidation', memoryConsolidationOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

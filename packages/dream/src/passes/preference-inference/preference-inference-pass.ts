@@ -1,10 +1,8 @@
 import {
-  describeIssues,
   type FeedbackSignal,
   type IFeedbackStore,
   isReverieError,
-  ReverieValidationError,
-} from '@reverie/core';
+  } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamOperation, DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
@@ -17,6 +15,7 @@ import {
 } from './preference-inference-options';
 import { preferenceReplySchema } from './preference-reply';
 import { groupBySession, PREFERENCE_DIRECTIVE, PREFERENCE_DIRECTIVE_FILE, renderPreferenceData } from './render-preference-prompt';
+import { parsePassOptions } from '../parse-pass-options';
 
 /**
  * The last seq whose turns this pass has already inferred from. Turns up to it that another
@@ -55,14 +54,7 @@ export class PreferenceInferencePass implements DreamPass {
   readonly options: PreferenceInferenceOptions;
 
   constructor(options: PreferenceInferenceOptionsInput = {}) {
-    const parsed = preferenceInferenceOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid preference-inference options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('preference-inference', preferenceInferenceOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

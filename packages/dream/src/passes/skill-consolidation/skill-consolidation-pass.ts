@@ -1,4 +1,3 @@
-import { describeIssues, ReverieValidationError } from '@reverie/core';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens, packIntoCalls } from '../memory-consolidation/pack-calls';
 import { assembleSkillOperations, deletionCap } from './assemble-skill-operations';
@@ -21,6 +20,7 @@ import {
 import { skillConsolidationReplySchema } from './skill-consolidation-reply';
 import { buildSkillProfiles, type SkillProfile } from './skill-profile';
 import { usagesInWindow, usageWindow } from './usage-window';
+import { parsePassOptions } from '../parse-pass-options';
 
 /** Room kept in every call for the intro, labels and fences. */
 const FRAME_TOKENS = 200;
@@ -49,14 +49,7 @@ export class SkillConsolidationPass implements DreamPass {
   readonly options: SkillConsolidationOptions;
 
   constructor(options: SkillConsolidationOptionsInput = {}) {
-    const parsed = skillConsolidationOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid skill-consolidation options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('skill-consolidation', skillConsolidationOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

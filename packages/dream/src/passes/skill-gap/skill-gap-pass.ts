@@ -1,4 +1,4 @@
-import { Bm25Index, describeIssues, ReverieValidationError, type Skill, skillDocumentText } from '@reverie/core';
+import { Bm25Index, type Skill, skillDocumentText } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
@@ -17,6 +17,7 @@ import {
 import { type SkillGapOptions, type SkillGapOptionsInput, skillGapOptionsSchema } from './skill-gap-options';
 import { skillGapReplySchema } from './skill-gap-reply';
 import { SkillGapReview } from './skill-gap-review';
+import { parsePassOptions } from '../parse-pass-options';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
 export const skillGapCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
@@ -52,14 +53,7 @@ export class SkillGapPass implements DreamPass {
   readonly options: SkillGapOptions;
 
   constructor(options: SkillGapOptionsInput = {}) {
-    const parsed = skillGapOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid skill-gap options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('skill-gap', skillGapOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

@@ -1,4 +1,3 @@
-import { describeIssues, ReverieValidationError } from '@reverie/core';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens, packIntoCalls } from '../memory-consolidation/pack-calls';
 import { type OptimizationCandidate, selectOptimizationCandidates } from './optimization-candidates';
@@ -15,6 +14,7 @@ import {
 } from './skill-optimization-options';
 import { skillOptimizationReplySchema } from './skill-optimization-reply';
 import { SkillOptimizationReview } from './skill-optimization-review';
+import { parsePassOptions } from '../parse-pass-options';
 
 const DAY_MS = 86_400_000;
 /** Room kept in every call for the intro and labels. */
@@ -41,14 +41,7 @@ export class SkillOptimizationPass implements DreamPass {
   readonly options: SkillOptimizationOptions;
 
   constructor(options: SkillOptimizationOptionsInput = {}) {
-    const parsed = skillOptimizationOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid skill-optimization options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('skill-optimization', skillOptimizationOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

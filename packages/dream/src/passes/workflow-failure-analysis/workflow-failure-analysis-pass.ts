@@ -1,9 +1,7 @@
 import {
-  describeIssues,
   isReverieError,
   type ISkillStore,
   matchesAnySkillPattern,
-  ReverieValidationError,
   type Skill,
   skillSchema,
   timestampMs,
@@ -20,6 +18,7 @@ import {
   workflowFailureAnalysisOptionsSchema,
 } from './workflow-failure-analysis-options';
 import { workflowReplySchema } from './workflow-reply';
+import { parsePassOptions } from '../parse-pass-options';
 
 /**
  * Per workflow description (its grouping key), the time of the latest failure already written
@@ -74,14 +73,7 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
   readonly options: WorkflowFailureAnalysisOptions;
 
   constructor(options: WorkflowFailureAnalysisOptionsInput = {}) {
-    const parsed = workflowFailureAnalysisOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid workflow-failure-analysis options: ${describeIssues(parsed.error)}`, {
-        cause: parsed.error,
-        details: { issues: parsed.error.issues },
-      });
-    }
-    this.options = parsed.data;
+    this.options = parsePassOptions('workflow-failure-analysis', workflowFailureAnalysisOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
