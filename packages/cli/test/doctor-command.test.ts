@@ -40,8 +40,11 @@ describe('reverie doctor', () => {
       'conversation log': 'ok',
       quarantine: 'ok',
       'dream runs': 'ok',
+      'dream lock': 'ok',
+      'last runs': 'ok',
     });
     expect(report.checks.find((check) => check.name === 'memory')!.detail).toBe('1 entry in 1 category');
+    expect(report.checks.find((check) => check.name === 'last runs')!.detail).toBe('light-sleep never ran; rem never ran; deep-sleep never ran');
     expect(report.plan.find((pass) => pass.name === 'episode-extraction')).toMatchObject({ status: 'skipped', reason: 'needs a language model: set REVERIE_MODEL' });
     expect(report.plan.find((pass) => pass.name === 'importance-decay')).toMatchObject({ status: 'would-run' });
     expect(report.options).toMatchObject({ archive: { retentionDays: 90 } });

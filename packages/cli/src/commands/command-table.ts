@@ -1,11 +1,14 @@
 import type { Command } from './command';
 import { doctorCommand } from './doctor-command';
+import { dreamRetryCommand } from './dream-retry-command';
 import { dreamRunCommand } from './dream-run-command';
 import { dreamShowCommand } from './dream-show-command';
+import { dreamStatusCommand } from './dream-status-command';
 import { dreamUndoCommand } from './dream-undo-command';
 import { memoryAddCommand } from './memory-add-command';
 import { memoryCategoriesCommand } from './memory-categories-command';
 import { memoryDeleteCommand } from './memory-delete-command';
+import { memoryExplainCommand } from './memory-explain-command';
 import { memoryListCommand } from './memory-list-command';
 import { memorySearchCommand } from './memory-search-command';
 import { skillsListCommand } from './skills-list-command';
@@ -13,13 +16,16 @@ import { skillsListCommand } from './skills-list-command';
 /** Every command of `reverie`, in the order help lists them. Adding one is adding a line. */
 export const COMMANDS: readonly Command[] = [
   dreamRunCommand,
+  dreamStatusCommand,
   dreamShowCommand,
   dreamUndoCommand,
+  dreamRetryCommand,
   memorySearchCommand,
   memoryListCommand,
   memoryAddCommand,
   memoryDeleteCommand,
   memoryCategoriesCommand,
+  memoryExplainCommand,
   skillsListCommand,
   doctorCommand,
 ];

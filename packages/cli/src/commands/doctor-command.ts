@@ -77,6 +77,7 @@ export const doctorCommand: Command = {
       report.quarantined.length > 0 ? `${plural(report.quarantined.length, 'file')} set aside as unreadable (listed below)` : 'no file set aside as unreadable',
     );
     await checkRuns(context, check);
+    await checkLockAndLedger(reverie, check);
     return finish();
   },
 };
@@ -133,4 +134,17 @@ async function checkRuns(context: CommandContext, check: Check): Promise<void> {
   if (running.length > 0) facts.push(`${running.join(', ')} still marked running: if no process is dreaming now, 'reverie dream run' recovers ${running.length === 1 ? 'it' : 'them'} first`);
   if (failures.length > 0) facts.push(`${plural(failures.length, 'failed run')} left a dead letter in _system/dreams/failures/`);
   check('dream runs', running.length > 0 || failures.length > 0 ? 'warn' : 'ok', facts.join('; '));
+}
+
+async function checkLockAndLedger(reverie: Reverie, check: Check): Promise<void> {
+  const lock = await reverie.dreams.lockState();
+  if (lock.status === 'free') check('dream lock', 'ok', 'free: no process is dreaming on this data directory');
+  else {
+    const who = `pid ${lock.holder.pid} on ${lock.holder.host} since ${lock.holder.acquiredAt}${lock.holder.runId ? ` (run ${lock.holder.runId})` : ''}`;
+    check('dream lock', 'warn', lock.stale ? `held by ${who}, stale (${lock.staleReason ?? 'too old'}): the next run may take it over` : `held by ${who}: a dream run is in progress`);
+  }
+  const status = await reverie.dreams.status({ windowHours: 24 * 7 });
+  const phases = status.phases.map((phase) => `${phase.phase} ${phase.lastRunAt ? `last ran ${phase.lastRunAt}${phase.lastSuccessAt ? `, last ok ${phase.lastSuccessAt}` : ', never ok'}` : 'never ran'}`);
+  const failed = status.phases.reduce((sum, phase) => sum + phase.failed, 0);
+  check('last runs', failed > 0 ? 'warn' : 'ok', `${phases.join('; ')}${failed > 0 ? `; ${plural(failed, 'failed pass run')} in the last 7 days` : ''}`);
 }

@@ -15,6 +15,8 @@ export const dreamUndoCommand: Command = {
   examples: ['reverie dream undo 3f9c2a7b1d04'],
   async run(context) {
     const reverie = await context.open('write');
+    // A run a crash interrupted is finished first, so undo works from a complete journal.
+    await reverie.dreams.recover();
     const report = await reverie.dreams.undo(context.args.runId!);
     if (context.options.format === 'json') context.printJson(report);
     else context.print(renderUndoReport(report));

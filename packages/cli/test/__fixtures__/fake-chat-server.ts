@@ -14,7 +14,7 @@ export type ChatAnswer = { content: string } | { status: number; error: string }
  * A local OpenAI-compatible chat endpoint (`POST <url>/chat/completions`) for process-level
  * tests: answers each request with `answer(request)` and records the requests.
  */
-export async function startFakeChatServer(answer: (request: ChatRequest) => ChatAnswer): Promise<{
+export async function startFakeChatServer(answer: (request: ChatRequest) => ChatAnswer | Promise<ChatAnswer>): Promise<{
   /** The base URL to put in REVERIE_MODEL (`<url>#<model>`). */
   url: string;
   requests: ChatRequest[];
@@ -24,10 +24,10 @@ export async function startFakeChatServer(answer: (request: ChatRequest) => Chat
   const server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const request: ChatRequest = { path: req.url ?? '', headers: req.headers, body: JSON.parse(raw || '{}') as ChatRequest['body'] };
       requests.push(request);
-      const reply = answer(request);
+      const reply = await answer(request);
       res.setHeader('content-type', 'application/json');
       if ('status' in reply) {
         res.statusCode = reply.status;
