@@ -2,13 +2,14 @@
 // For each size: cold open + first search, search p50/p99 over 1000 queries, save throughput,
 // RSS. Entries are written to disk directly (as an existing data directory would hold them),
 // then opened through FileMemoryStore exactly as an agent would.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { Bm25Index, memoryDocumentText, normaliseTerm } from '@reverie/core';
 import { FileMemoryStore } from '@reverie/file-store';
 import { fmt, percentile, rssMiB, timed } from './measure';
+import { writeMemoryFixture } from './memory-fixture';
 import { syntheticEntry, syntheticQuery } from './synthetic-memory';
 
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
@@ -16,27 +17,10 @@ const QUERIES = 1000;
 const SAVES = 1000;
 const now = new Date('2026-11-01T00:00:00Z');
 
-function writeFixture(dataPath: string, size: number): number {
-  let bytes = 0;
-  const made = new Set<string>();
-  for (let i = 0; i < size; i++) {
-    const entry = syntheticEntry(i, now);
-    const dir = join(dataPath, 'memory', ...entry.category.split('/'));
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
-    const text = `${JSON.stringify(entry, null, 2)}\n`;
-    bytes += text.length;
-    writeFileSync(join(dir, `${entry.id}.json`), text);
-  }
-  return bytes;
-}
-
 async function benchSize(size: number): Promise<void> {
   const dataPath = mkdtempSync(join(tmpdir(), `reverie-bench-${size}-`));
   try {
-    const bytes = writeFixture(dataPath, size);
+    const bytes = writeMemoryFixture(dataPath, size, now);
     const rssBefore = rssMiB();
     const store = new FileMemoryStore({ dataPath });
     const [first, coldMs] = await timed(() => store.search({ text: syntheticQuery(0) }));
