@@ -1,6 +1,7 @@
 import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
 import type { JournalLine, RunFolder } from '../runs/run-folder';
 import type { DreamOperation, DreamServices } from './dream-types';
+import { faultPoint } from './fault-points';
 
 /** Saves first, then deletes, then log clears: a crash in between never loses a source (SPEC B2). */
 export function orderOperations(operations: readonly DreamOperation[]): DreamOperation[] {
@@ -116,8 +117,11 @@ export async function applyJournalled(
   let applied = 0;
   let conflicts = 0;
   for (let index = fromIndex; index < operations.length; index++) {
+    faultPoint('operation-before');
     const result = await applyOperation(operations[index]!, services);
+    faultPoint('operation-after');
     await folder.journal({ pass, index, ...result });
+    faultPoint('journal-written');
     if (result.outcome === 'applied') applied++;
     if (result.outcome === 'conflict') conflicts++;
   }
