@@ -238,6 +238,10 @@ export class DreamEngine {
         const plan = await folder.readPlan(manifest.applying);
         const done = (await folder.readJournal()).filter((line) => line.pass === manifest.applying);
         const next = done.length === 0 ? 0 : Math.max(...done.map((line) => line.index)) + 1;
+        // The crash may have come before the archive was complete: archive again what has not
+        // changed since the plan (a record already applied has a new updatedAt and keeps the
+        // pre-image archived before it), so undo can restore everything the roll-forward touches.
+        await archiveOperations(folder, manifest.applying, plan.operations, this.services);
         await applyJournalled(folder, manifest.applying, plan.operations, this.services, next);
       }
       await folder.update({ status: 'interrupted', completedAt: this.services.clock.now().toISOString() });
