@@ -242,7 +242,7 @@ export class DreamEngine {
         // changed since the plan (a record already applied has a new updatedAt and keeps the
         // pre-image archived before it), so undo can restore everything the roll-forward touches.
         await archiveOperations(folder, manifest.applying, plan.operations, this.services);
-        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next);
+        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true });
       }
       await folder.update({ status: 'interrupted', completedAt: this.services.clock.now().toISOString() });
       this.services.logger.warn('Finished a dream run that was interrupted by a crash.', { runId: manifest.runId, pass: manifest.applying });

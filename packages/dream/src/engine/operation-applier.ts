@@ -106,6 +106,12 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
 /**
  * Applies a pass's operations from `fromIndex` on, journalling each one (fsynced) as soon as it
  * is done. Returns how many were applied and how many were skipped as conflicts.
+ *
+ * `resumed` says the operation at `fromIndex` may already have been applied by a run that
+ * crashed before journalling it (recovery). A save recognises that by itself; a delete only
+ * finds the record gone, so when the archive holds the record's pre-image for this pass (it
+ * existed, unchanged, when the run archived it), the delete is counted as applied: otherwise
+ * undo would never restore what the crashed run deleted.
  */
 export async function applyJournalled(
   folder: RunFolder,
@@ -113,12 +119,17 @@ export async function applyJournalled(
   operations: readonly DreamOperation[],
   services: DreamServices,
   fromIndex = 0,
+  options: { resumed?: boolean } = {},
 ): Promise<{ applied: number; conflicts: number }> {
   let applied = 0;
   let conflicts = 0;
   for (let index = fromIndex; index < operations.length; index++) {
+    const operation = operations[index]!;
     faultPoint('operation-before');
-    const result = await applyOperation(operations[index]!, services);
+    let result = await applyOperation(operation, services);
+    if (options.resumed && index === fromIndex && result.outcome === 'noop' && (await deletedBeforeCrash(folder, pass, operation))) {
+      result = { outcome: 'applied' };
+    }
     faultPoint('operation-after');
     await folder.journal({ pass, index, ...result });
     faultPoint('journal-written');
@@ -126,4 +137,11 @@ export async function applyJournalled(
     if (result.outcome === 'conflict') conflicts++;
   }
   return { applied, conflicts };
+}
+
+/** Whether a delete that found nothing to delete was applied by the crashed run (see applyJournalled). */
+async function deletedBeforeCrash(folder: RunFolder, pass: string, operation: DreamOperation): Promise<boolean> {
+  if (operation.op === 'memory.delete') return (await folder.readArchive(pass, 'memory', operation.id)) !== undefined;
+  if (operation.op === 'skill.delete') return (await folder.readArchive(pass, 'skill', operation.name)) !== undefined;
+  return false;
 }
