@@ -4,8 +4,8 @@
 //   dream-child.ts dream <dataPath> [delayMs]   runs `reverie.dreams.run()`; the scripted model
 //                                                merges near-duplicates by their "topic-N" mark
 //                                                (and two report skills), after delayMs.
-//   dream-child.ts agent <dataPath> <ms>         for <ms>, saves/updates/deletes and searches
-//                                                memory through the API; prints every write.
+//   dream-child.ts agent <dataPath>              until its stdin closes, saves/updates/deletes and
+//                                                searches memory through the API; prints every write.
 //
 // The fault-point environment variables (REVERIE_FAULT_KILL_AT, REVERIE_FAULT_TRACE) are
 // read by the engine itself.
@@ -34,10 +34,12 @@ if (mode === 'dream') {
 } else if (mode === 'agent') {
   const reverie = createReverie({ dataPath }).withMemory().build();
   const memory = reverie.memory!;
-  const until = Date.now() + Number(arg ?? 1000);
+  let open = true;
+  process.stdin.on('data', () => undefined);
+  process.stdin.on('end', () => (open = false));
   let round = 0;
   out({ started: true });
-  while (Date.now() < until) {
+  while (open) {
     round += 1;
     // Re-save the contested near-duplicates with new content, so the dream's plan goes stale.
     for (const entry of await memory.list({ category: 'contested' })) {
