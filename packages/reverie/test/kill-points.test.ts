@@ -1,26 +1,26 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunFolder } from '@reverie/dream';
 import { createReverie, type Reverie } from 'reverie';
+import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { memoryImage, type MemoryImage, seedCrashFixture, skillImage, type SkillImage, unreadableFiles } from './__fixtures__/crash-fixture';
 import { dreamModel } from './__fixtures__/dream-model';
 
-// SPEC B2, process level: a real `node` child runs a whole dream cycle over a copy of a seeded
+// SPEC B2, process level: a real `node` child (dream-child.ts bundled with the workspace
+// sources, see child-bundle.ts) runs a whole dream cycle over a copy of a seeded
 // data directory and is SIGKILLed at one fault point of the engine's write path (see
 // packages/dream/src/engine/fault-points.ts); the test then recovers in a fresh Reverie, checks
 // the invariants, and undoes the run. Every point × occurrence a clean run reaches is one trial.
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
-const child = join(here, '__fixtures__', 'dream-child.ts');
-// tsx is a dev dependency of @reverie/dream; its loader runs the TypeScript sources in the child.
-const tsx = pathToFileURL(createRequire(resolve(packageDir, '..', 'dream', 'package.json')).resolve('tsx')).href;
-const env = { ...process.env, TSX_TSCONFIG_PATH: resolve(packageDir, '..', '..', 'tsconfig.json') };
+/** Trials run this many children at a time. */
 const PARALLEL = 4;
+/** The child (`__fixtures__/dream-child.ts` and the workspace sources), bundled once in beforeAll. */
+let child: string;
 
 interface ChildResult {
   code: number | null;
@@ -31,7 +31,7 @@ interface ChildResult {
 
 function runChild(args: string[], extraEnv: Record<string, string>): Promise<ChildResult> {
   return new Promise((resolveRun, reject) => {
-    const proc = spawn(process.execPath, ['--import', tsx, child, ...args], { cwd: packageDir, env: { ...env, ...extraEnv } });
+    const proc = spawn(process.execPath, [child, ...args], { cwd: packageDir, env: { ...process.env, ...extraEnv } });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -78,6 +78,7 @@ const fixtures: Fixture[] = [];
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'reverie-kill-points-'));
+  child = await bundleDreamChild(root);
   for (const options of FIXTURES) {
     const label = `seed${options.seed}-pairs${options.pairs}`;
     const pristine = join(root, label);
