@@ -18,7 +18,8 @@ export interface CrashFixtureOptions {
 /**
  * Writes a data directory through the public API: exact duplicates (merged by the host's
  * deterministic pre-pass), near-duplicates marked `topic-<n>` (merged by the scripted model of
- * `dream-model.ts`), unrelated entries, and pairs of overlapping skills.
+ * `dream-model.ts`), unrelated entries, pairs of overlapping skills, and two sessions in the
+ * conversation log (a trip for episode-extraction, a preference for preference-inference).
  */
 export async function seedCrashFixture(dataPath: string, options: CrashFixtureOptions): Promise<void> {
   const reverie = createReverie({ dataPath }).withMemory().withSkills().withConversationLog().build();
@@ -46,6 +47,11 @@ export async function seedCrashFixture(dataPath: string, options: CrashFixtureOp
     await reverie.skills!.save({ name: `howto/pair${i}-a`, summary: `Pair ${i}, first half.`, content: `howto howto/pair${i}-a step: open tool ${seed}-${i} and press start.` });
     await reverie.skills!.save({ name: `howto/pair${i}-b`, summary: `Pair ${i}, second half.`, content: `howto howto/pair${i}-b step: check result ${seed}-${i} and save it.` });
   }
+  const log = reverie.conversationLog!;
+  await log.append({ sessionId: `chat-${seed}-1`, role: 'user', content: `I came back from my trip to Madeira${seed} yesterday. Please always answer in bullet points.` });
+  await log.append({ sessionId: `chat-${seed}-1`, role: 'assistant', content: 'Welcome back. Noted.' });
+  await log.append({ sessionId: `chat-${seed}-2`, role: 'user', content: 'Again: bullet points, always, I find them easier to read.' });
+  await log.append({ sessionId: `chat-${seed}-2`, role: 'assistant', content: 'Understood.' });
   await reverie.close();
 }
 

@@ -11,6 +11,8 @@ const USAGE = { inputTokens: { total: 50, noCache: 50, cacheRead: 0, cacheWrite:
  * - memory-consolidation: entries whose content carries the same `topic-<n>` mark are merged
  *   into one (their contents joined, so no fact is lost), all of them as sources;
  * - skill-consolidation: skills `howto/pair<n>-a` and `howto/pair<n>-b` are merged into the `-a` one;
+ * - episode-extraction: one episode per session that mentions a trip;
+ * - preference-inference: the user turns that ask for bullet points become one strong preference;
  * - any other pass: empty lists.
  */
 export function dreamModel(options: { delayMs?: number } = {}): MockLanguageModelV3 {
@@ -27,6 +29,8 @@ export function dreamModel(options: { delayMs?: number } = {}): MockLanguageMode
       let reply: object = NOTHING;
       if (system.startsWith('You look after the long-term memory')) reply = mergeMemories(user);
       else if (system.startsWith('You tidy the skill library')) reply = mergeSkills(user);
+      else if (system.startsWith('You keep the diary')) reply = tripEpisodes(user);
+      else if (system.startsWith('You learn how the user')) reply = bulletPreference(user);
       return { content: [{ type: 'text', text: JSON.stringify(reply) }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] };
     },
   });
@@ -68,6 +72,21 @@ function mergeSkills(user: string): object {
     });
   }
   return { toDelete: [], toSave };
+}
+
+function tripEpisodes(user: string): object {
+  const episodes = [];
+  for (const session of user.split(/^(?=Session ")/m).slice(1)) {
+    const header = /^Session "([^"]+)": \d+ turn\(s\) from (\d{4}-\d{2}-\d{2})/.exec(session);
+    const place = /trip to (\w+)/.exec(session)?.[1];
+    if (header && place) episodes.push({ content: `The user came back from a trip to ${place}.`, when: { point: header[2] }, tags: ['travel'], sessionIds: [header[1]] });
+  }
+  return { episodes };
+}
+
+function bulletPreference(user: string): object {
+  const evidence = [...user.matchAll(/^#(\d+) \S+ user: ".*bullet points/gm)].map((match) => Number(match[1]));
+  return { preferences: evidence.length === 0 ? [] : [{ content: 'The user wants answers as bullet points.', strength: 'strong', evidence, tags: ['format'] }] };
 }
 
 function escape(text: string): string {
