@@ -156,6 +156,10 @@ async function trial({ fixture, point }: Trial, index: number): Promise<string[]
         if (!skills.some((skill) => skill.content.includes(before.content))) problems.push(`skill ${before.name} lost`);
       }
 
+      // A crash before a pass moved its cursor must not make the next cycle add what it already
+      // added: on a copy, run one more cycle and look for entries saved twice.
+      if (/^(pass-applied|before-after-apply)#/.test(point)) problems.push(...(await duplicatesAfterAnotherCycle(dataPath, `${dataPath}-next`)));
+
       // Undo gives back the memory and the skills exactly as they were before the run.
       await reverie.dreams.undo(manifest.runId);
       problems.push(...differences('memory', fixture.memory, memoryImage(await reverie.memory!.list())));
@@ -169,6 +173,26 @@ async function trial({ fixture, point }: Trial, index: number): Promise<string[]
     rmSync(dataPath, { recursive: true, force: true });
   }
   return problems;
+}
+
+/** Entries with the same category and content after one more clean cycle over a copy of `dataPath`. */
+async function duplicatesAfterAnotherCycle(dataPath: string, copy: string): Promise<string[]> {
+  cpSync(dataPath, copy, { recursive: true });
+  const reverie = open(copy);
+  try {
+    await reverie.dreams.run({ trigger: 'test' });
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    for (const entry of await reverie.memory!.list()) {
+      const key = `${entry.category} ${entry.content}`;
+      if (seen.has(key)) problems.push(`the next cycle saved ${JSON.stringify(entry.content)} (${entry.category}) twice`);
+      seen.add(key);
+    }
+    return problems;
+  } finally {
+    await reverie.close();
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 
 /** Two contents are of one merge group when they share their `topic-<n>` mark, or are equal. */
