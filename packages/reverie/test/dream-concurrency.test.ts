@@ -1,11 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createReverie, type CycleReport, type PassOutcome } from 'reverie';
+import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { seedCrashFixture } from './__fixtures__/crash-fixture';
 
 // SPEC B2/O3 across processes: an agent process writes and searches memory through the API
@@ -14,9 +14,14 @@ import { seedCrashFixture } from './__fixtures__/crash-fixture';
 // dream's read and its apply: the engine's optimistic checks must turn those into conflicts.
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
-const child = join(here, '__fixtures__', 'dream-child.ts');
-const tsx = pathToFileURL(createRequire(resolve(packageDir, '..', 'dream', 'package.json')).resolve('tsx')).href;
-const env = { ...process.env, TSX_TSCONFIG_PATH: resolve(packageDir, '..', '..', 'tsconfig.json') };
+/** `__fixtures__/dream-child.ts` bundled with the workspace sources (see child-bundle.ts). */
+let child: string;
+let bundleDir: string;
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'reverie-dream-concurrency-bundle-'));
+  child = await bundleDreamChild(bundleDir);
+}, 60_000);
+afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 interface Running {
   proc: ChildProcessWithoutNullStreams;
@@ -26,7 +31,7 @@ interface Running {
 }
 
 function start(args: string[]): Running {
-  const proc = spawn(process.execPath, ['--import', tsx, child, ...args], { cwd: packageDir, env });
+  const proc = spawn(process.execPath, [child, ...args], { cwd: packageDir });
   const lines: Array<Record<string, unknown>> = [];
   let buffer = '';
   let stderr = '';
