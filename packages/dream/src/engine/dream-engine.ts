@@ -7,6 +7,7 @@ import { RunFolder } from '../runs/run-folder';
 import { readDeadLetter, removeDeadLetter, writeDeadLetter } from '../runs/dead-letter';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
+import { faultPoint } from './fault-points';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { renderCycleSummary } from './render-cycle-summary';
 import { undoRun, type UndoReport } from './undo-run';
@@ -237,7 +238,11 @@ export class DreamEngine {
         const plan = await folder.readPlan(manifest.applying);
         const done = (await folder.readJournal()).filter((line) => line.pass === manifest.applying);
         const next = done.length === 0 ? 0 : Math.max(...done.map((line) => line.index)) + 1;
-        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next);
+        // The crash may have come before the archive was complete: archive again what has not
+        // changed since the plan (a record already applied has a new updatedAt and keeps the
+        // pre-image archived before it), so undo can restore everything the roll-forward touches.
+        await archiveOperations(folder, manifest.applying, plan.operations, this.services);
+        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true });
       }
       await folder.update({ status: 'interrupted', completedAt: this.services.clock.now().toISOString() });
       this.services.logger.warn('Finished a dream run that was interrupted by a crash.', { runId: manifest.runId, pass: manifest.applying });
@@ -330,10 +335,15 @@ export class DreamEngine {
     }
     try {
       await run.folder.writePlan({ pass: pass.name, operations, notes: planned.notes, refusals: planned.refusals });
+      faultPoint('plan-written');
       await archiveOperations(run.folder, pass.name, operations, this.services);
+      faultPoint('archive-written');
       const { applied, conflicts } = await applyJournalled(run.folder, pass.name, operations, this.services);
+      faultPoint('pass-applied');
       await run.folder.update({ applying: undefined });
+      faultPoint('before-after-apply');
       await planned.afterApply?.();
+      faultPoint('after-apply');
       if (planned.failure !== undefined) {
         this.services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
       }
@@ -381,6 +391,7 @@ export class DreamEngine {
     const failed = report.passes.filter((pass) => pass.status === 'failed');
     await folder.writeArtifact('report.json', `${JSON.stringify(report, null, 2)}\n`);
     await folder.writeArtifact('summary.md', renderCycleSummary(report));
+    faultPoint('run-finishing');
     await folder.update({
       status: report.interrupted ? 'interrupted' : failed.length > 0 ? 'failed' : 'complete',
       completedAt: report.completedAt,

@@ -1,6 +1,7 @@
 import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
 import type { JournalLine, RunFolder } from '../runs/run-folder';
 import type { DreamOperation, DreamServices } from './dream-types';
+import { faultPoint } from './fault-points';
 
 /** Saves first, then deletes, then log clears: a crash in between never loses a source (SPEC B2). */
 export function orderOperations(operations: readonly DreamOperation[]): DreamOperation[] {
@@ -105,6 +106,12 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
 /**
  * Applies a pass's operations from `fromIndex` on, journalling each one (fsynced) as soon as it
  * is done. Returns how many were applied and how many were skipped as conflicts.
+ *
+ * `resumed` says the operation at `fromIndex` may already have been applied by a run that
+ * crashed before journalling it (recovery). A save recognises that by itself; a delete only
+ * finds the record gone, so when the archive holds the record's pre-image for this pass (it
+ * existed, unchanged, when the run archived it), the delete is counted as applied: otherwise
+ * undo would never restore what the crashed run deleted.
  */
 export async function applyJournalled(
   folder: RunFolder,
@@ -112,14 +119,29 @@ export async function applyJournalled(
   operations: readonly DreamOperation[],
   services: DreamServices,
   fromIndex = 0,
+  options: { resumed?: boolean } = {},
 ): Promise<{ applied: number; conflicts: number }> {
   let applied = 0;
   let conflicts = 0;
   for (let index = fromIndex; index < operations.length; index++) {
-    const result = await applyOperation(operations[index]!, services);
+    const operation = operations[index]!;
+    faultPoint('operation-before');
+    let result = await applyOperation(operation, services);
+    if (options.resumed && index === fromIndex && result.outcome === 'noop' && (await deletedBeforeCrash(folder, pass, operation))) {
+      result = { outcome: 'applied' };
+    }
+    faultPoint('operation-after');
     await folder.journal({ pass, index, ...result });
+    faultPoint('journal-written');
     if (result.outcome === 'applied') applied++;
     if (result.outcome === 'conflict') conflicts++;
   }
   return { applied, conflicts };
+}
+
+/** Whether a delete that found nothing to delete was applied by the crashed run (see applyJournalled). */
+async function deletedBeforeCrash(folder: RunFolder, pass: string, operation: DreamOperation): Promise<boolean> {
+  if (operation.op === 'memory.delete') return (await folder.readArchive(pass, 'memory', operation.id)) !== undefined;
+  if (operation.op === 'skill.delete') return (await folder.readArchive(pass, 'skill', operation.name)) !== undefined;
+  return false;
 }
