@@ -4,7 +4,7 @@
 // scheduled open-loop: each request starts at its planned time whether or not earlier ones have
 // finished, so a slow server shows as queueing latency, not as a lower request rate. Latency is
 // measured from the planned start. Heap and RSS are sampled every 5 s; growth is measured from
-// the end of the warm-up (10 s) to the end.
+// the end of the warm-up (10 s) to the end, each after a full collection.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,11 @@ async function main(): Promise<void> {
     let issued = 0;
     const total = Math.round(RATE * SECONDS);
     const start = performance.now();
+    // With --expose-gc (the bench:load script sets it) each sample follows a full collection, so
+    // heap figures are live memory, not garbage waiting for the collector.
+    const collect = (globalThis as { gc?: () => void }).gc;
     const sample = () => {
+      collect?.();
       const usage = process.memoryUsage();
       samples.push({ atS: (performance.now() - start) / 1000, heapMiB: usage.heapUsed / MiB, rssMiB: usage.rss / MiB });
     };
