@@ -170,4 +170,4 @@ export {
 } from './in-memory/in-memory-working-memory';
 
 // Model replies
-export { extractJsonObject } from './json/extract-json-object';
+export { type ExtractionStats, extractJsonObject } from './json/extract-json-object';

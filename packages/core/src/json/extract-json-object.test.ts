@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractJsonObject } from './extract-json-object';
+import { type ExtractionStats, extractJsonObject } from './extract-json-object';
 
 /** Prose that cannot contain an object of its own: no braces, no reasoning tags. */
 const prose = fc.string({ maxLength: 80 }).filter((text) => !/[{}]/.test(text) && !text.includes('think>'));
@@ -59,5 +59,42 @@ describe('extractJsonObject', () => {
     ['a brace span that is not JSON', '{not json}'],
   ])('returns undefined for %s', (_name, reply) => {
     expect(extractJsonObject(reply)).toBeUndefined();
+  });
+});
+
+describe('extractJsonObject is linear in the reply (SPEC B11)', () => {
+  const costOf = (reply: string) => {
+    const stats: ExtractionStats = { scanned: 0, parsed: 0 };
+    extractJsonObject(reply, stats);
+    return stats;
+  };
+
+  it.each([
+    ['150,000 opening braces', '{'.repeat(150_000)],
+    ['150,000 opening braces, then an object', `${'{'.repeat(150_000)}{"ok": true}`],
+    ['nested braces that never close', `${'{"a": '.repeat(30_000)}1`],
+    ['many closed spans that are not JSON', '{x} '.repeat(40_000)],
+    ['unclosed braces around closed spans', `{ ${'{x} { '.repeat(20_000)}`],
+    ['quotes and braces', '{"\\"{'.repeat(30_000)],
+  ])('visits each character once and parses each at most once: %s', (_name, reply) => {
+    const { scanned, parsed } = costOf(reply);
+    expect(scanned).toBeLessThanOrEqual(reply.length);
+    expect(parsed).toBeLessThanOrEqual(reply.length);
+  });
+
+  it('stays linear on any mix of braces, quotes, backslashes and think tags', () => {
+    const piece = fc.constantFrom('{', '}', '"', '\\', ' ', 'a', ':', ',', '1', '<think>', '</think>', '{"k": 1}', '[');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
+        const reply = pieces.join('');
+        const { scanned, parsed } = costOf(reply);
+        expect(scanned).toBeLessThanOrEqual(reply.length);
+        expect(parsed).toBeLessThanOrEqual(reply.length);
+      }),
+    );
+  });
+
+  it('still finds the object after a pathological prefix', () => {
+    expect(extractJsonObject(`${'{'.repeat(10_000)} prose {"ok": true}`)).toEqual({ ok: true });
   });
 });
