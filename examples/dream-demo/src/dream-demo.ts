@@ -99,9 +99,9 @@ async function printRecall(reverie: Reverie, query: string, print: (line: string
 /** One line per pass: what it did, or why it did not run. */
 export function describeOutcome(outcome: PassOutcome): string {
   if (outcome.status === 'skipped') return `· ${outcome.name} — skipped: ${outcome.reason}`;
-  const mark = outcome.status === 'ok' ? '✓' : '✗';
+  const mark = outcome.status === 'ok' ? '✓' : outcome.status === 'warning' ? '!' : '✗';
   const facts = [`${outcome.itemsProcessed} item(s) looked at`, `${outcome.applied} change(s) applied`];
   if (outcome.tokens.input + outcome.tokens.output > 0) facts.push(`${outcome.tokens.input}/${outcome.tokens.output} tokens`);
-  const detail = [...outcome.notes, ...outcome.refusals.map((refusal) => `refused: ${refusal}`), ...(outcome.error ? [`error: ${outcome.error}`] : [])];
+  const detail = [...(outcome.warning ? [`warning: ${outcome.warning}`] : []), ...outcome.notes, ...outcome.refusals.map((refusal) => `refused: ${refusal}`), ...(outcome.error ? [`error: ${outcome.error}`] : [])];
   return `${mark} ${outcome.name} — ${facts.join(', ')}${detail.length > 0 ? `\n      ${detail.join('\n      ')}` : ''}`;
 }

@@ -9,6 +9,7 @@ export type {
   ModelGatewayLike,
   PassContext,
   PassOutcome,
+  RanPassOutcome,
   PassPlan,
   PassSkip,
   ServiceName,

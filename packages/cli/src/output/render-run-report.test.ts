@@ -37,7 +37,7 @@ describe('renderRunReport', () => {
     expect(text.split('\n')).toEqual([
       'Dream run a1b2c3d4e5f6 — manual, 1.5 s, model: none',
       'Recovered interrupted run ffffffffffff first.',
-      '  memory-consolidation  ok — 3 items, 3 applied (40 ms)',
+      '  memory-consolidation  ok — 3 items, 3 applied, 1 refused (40 ms)',
       '      note: 1 duplicate group merged',
       '      refused: merge of x refused: protected category',
       '  episode-extraction    skipped — needs a language model',

@@ -103,7 +103,7 @@ export class DreamEngine {
     const selected = this.select(request);
     const retryId = newId();
     const report = await this.lock.run(() => this.cycle(request, selected, retryId, runId), retryId);
-    const notOk = report.passes.filter((pass) => pass.status !== 'ok');
+    const notOk = report.passes.filter((pass) => pass.status !== 'ok' && pass.status !== 'warning');
     if (notOk.length === 0 && !report.interrupted) {
       await removeDeadLetter(dataPath, runId);
     } else {
@@ -295,6 +295,7 @@ export class DreamEngine {
   ): Promise<PassOutcome> {
     const started = performance.now();
     const tokensBefore = { ...(run.gateway?.usage ?? { inputTokens: 0, outputTokens: 0 }) };
+    const refusedBefore = run.gateway?.refusals.length ?? 0;
     const tokens = () => ({
       input: (run.gateway?.usage.inputTokens ?? 0) - tokensBefore.inputTokens,
       output: (run.gateway?.usage.outputTokens ?? 0) - tokensBefore.outputTokens,
@@ -319,22 +320,25 @@ export class DreamEngine {
     if ('skipped' in planned) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: planned.skipped };
 
     const operations = orderOperations(planned.operations);
+    // Replies the gateway refused (too long, no JSON, not the contract) are refusals of this pass too.
+    const refusals = [...(run.gateway?.refusals.slice(refusedBefore) ?? []), ...planned.refusals];
     const base = {
       name: pass.name,
       phase: pass.phase,
       itemsProcessed: planned.itemsProcessed,
       notes: planned.notes,
-      refusals: planned.refusals,
+      refusals,
+      ...(planned.misbehaviour && planned.misbehaviour.length > 0 ? { misbehaviour: planned.misbehaviour } : {}),
       ...(planned.details === undefined ? {} : { details: planned.details }),
       tokens: tokens(),
     };
-    const status = planned.failure === undefined ? ('ok' as const) : ('failed' as const);
     const failure = planned.failure === undefined ? {} : { error: planned.failure };
+    const status = (applied: number | undefined) => outcomeStatus(planned, applied);
     if (run.dryRun || !run.folder) {
-      return { ...base, status, ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
+      return { ...base, ...status(undefined), ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
     }
     try {
-      await run.folder.writePlan({ pass: pass.name, operations, notes: planned.notes, refusals: planned.refusals });
+      await run.folder.writePlan({ pass: pass.name, operations, notes: planned.notes, refusals, ...(base.misbehaviour ? { misbehaviour: base.misbehaviour } : {}) });
       faultPoint('plan-written');
       await archiveOperations(run.folder, pass.name, operations, this.services);
       faultPoint('archive-written');
@@ -347,7 +351,7 @@ export class DreamEngine {
       if (planned.failure !== undefined) {
         this.services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
       }
-      return { ...base, status, ...failure, applied, conflicts, durationMs: performance.now() - started };
+      return { ...base, ...status(applied), ...failure, applied, conflicts, durationMs: performance.now() - started };
     } catch (error) {
       return this.failed(pass, error, tokens(), started);
     }
@@ -408,6 +412,23 @@ export class DreamEngine {
       });
     }
   }
+}
+
+/**
+ * `failed` when the pass's main work failed; `warning` when the model proposed changes and none
+ * was accepted by the guards or (in a real run, `applied` known) none was applied; else `ok`.
+ */
+function outcomeStatus(planned: PassPlan, applied: number | undefined): { status: 'ok' | 'warning' | 'failed'; warning?: string } {
+  if (planned.failure !== undefined) return { status: 'failed' };
+  const proposals = planned.proposals;
+  if (!proposals || proposals.proposed === 0) return { status: 'ok' };
+  if (proposals.accepted === 0) {
+    return { status: 'warning', warning: `the model proposed ${proposals.proposed} change(s) and the guards accepted none (see refusals)` };
+  }
+  if (applied === 0) {
+    return { status: 'warning', warning: `the model proposed ${proposals.proposed} change(s), ${proposals.accepted} passed the guards, and none was applied (see conflicts)` };
+  }
+  return { status: 'ok' };
 }
 
 function describeAbort(signal: AbortSignal): string {

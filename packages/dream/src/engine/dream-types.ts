@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import type {
   IClock,
   IConversationLog,
+  IEmbedder,
   IFeedbackStore,
   ILogger,
   ILongTermMemory,
@@ -33,9 +34,11 @@ export interface DreamServices {
   feedback?: IFeedbackStore | undefined;
   workflowLog?: IWorkflowLog | undefined;
   model?: LanguageModel | undefined;
+  /** When embeddings are configured: lets the guards check that merged entries are similar (SPEC B11). */
+  embedder?: IEmbedder | undefined;
   activity?: UserActivity | undefined;
 }
-export type ServiceName = Exclude<keyof DreamServices, 'dataPath' | 'clock' | 'logger' | 'activity'>;
+export type ServiceName = Exclude<keyof DreamServices, 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder'>;
 
 /**
  * One change a pass wants, as data. Passes never write to stores themselves: they return
@@ -61,6 +64,16 @@ export interface PassPlan {
   notes: string[];
   /** Things the guards refused, recorded in the run folder. */
   refusals: string[];
+  /**
+   * Replies refused whole because they broke a run-level budget (SPEC B11): more outright
+   * deletions or more saves than the pass allows. Recorded as misbehaviour of the model.
+   */
+  misbehaviour?: string[];
+  /**
+   * How many changes the model proposed and how many of them passed the guards. A pass that
+   * received proposals and accepted (or applied) none ends as a `warning`, not a plain `ok`.
+   */
+  proposals?: { proposed: number; accepted: number };
   /** Called only after every operation of the pass was applied (e.g. to advance a cursor). */
   afterApply?: () => Promise<void>;
   /**
@@ -126,6 +139,8 @@ export interface ModelGatewayLike {
   ask<T>(request: GatewayRequest<T>): Promise<T>;
   /** Tokens spent so far by this gateway. */
   readonly usage: { inputTokens: number; outputTokens: number; calls: number };
+  /** Every reply refused so far (too long, no JSON object, not the contract), in order. */
+  readonly refusals: readonly string[];
 }
 
 export interface GatewayRequest<T> {
@@ -138,6 +153,8 @@ export interface GatewayRequest<T> {
   data: string;
   schema: import('zod').ZodType<T>;
   signal?: AbortSignal;
+  /** The longest reply the model may write, in tokens (passed to the model call); unlimited when absent. */
+  maxOutputTokens?: number;
 }
 
 export type PassOutcome =
@@ -145,13 +162,18 @@ export type PassOutcome =
   | {
       name: string;
       phase: DreamPhase;
-      status: 'ok' | 'failed';
+      /** `warning`: the model proposed changes and none was applied (see `warning` and `refusals`). */
+      status: 'ok' | 'warning' | 'failed';
       itemsProcessed: number;
       applied: number;
       /** Operations not applied because the record changed since it was read (B3). */
       conflicts: number;
       notes: string[];
       refusals: string[];
+      /** Replies refused whole for breaking a run-level budget (see `PassPlan.misbehaviour`). */
+      misbehaviour?: string[];
+      /** Why the outcome is a warning. */
+      warning?: string;
       error?: string;
       /** Structured findings of the pass (see `PassPlan.details`). */
       details?: Record<string, unknown>;
@@ -160,6 +182,9 @@ export type PassOutcome =
       tokens: { input: number; output: number };
       durationMs: number;
     };
+
+/** The outcome of a pass that ran (ok, warning or failed). */
+export type RanPassOutcome = Exclude<PassOutcome, { status: 'skipped' }>;
 
 export interface CycleReport {
   runId: string;

@@ -18,7 +18,13 @@ export function renderCycleSummary(report: CycleReport): string {
       lines.push(`| ${pass.name} | ${pass.phase} | skipped | | | | | ${pass.reason} |`);
       continue;
     }
-    const notes = [...pass.notes, ...pass.refusals.map((refusal) => `refused: ${refusal}`), ...(pass.error ? [`error: ${pass.error}`] : [])];
+    const notes = [
+      ...(pass.warning ? [`warning: ${pass.warning}`] : []),
+      ...pass.notes,
+      ...(pass.misbehaviour ?? []).map((reply) => `misbehaviour: ${reply}`),
+      ...pass.refusals.map((refusal) => `refused: ${refusal}`),
+      ...(pass.error ? [`error: ${pass.error}`] : []),
+    ];
     lines.push(
       `| ${pass.name} | ${pass.phase} | ${pass.status} | ${pass.itemsProcessed} | ${pass.applied} | ${pass.conflicts} | ${pass.tokens.input}/${pass.tokens.output} | ${notes.join('; ').replace(/\|/g, '\\|')} |`,
     );

@@ -280,3 +280,48 @@ describe('correctionRequest', () => {
     `);
   });
 });
+
+describe('ModelGateway: bounded replies (SPEC B11)', () => {
+  it('refuses a reply over maxReplyChars before parsing it, keeps only the limit on disk, and asks once for a shorter one', async () => {
+    const huge = `${'{'.repeat(150_000)}${JSON.stringify(VALID)}`;
+    const model = scriptedModel([huge, JSON.stringify(VALID)]);
+    const gw = gateway(model);
+    await expect(gw.ask(request())).resolves.toEqual(VALID);
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(textOf(model.doGenerateCalls[1]!.prompt.at(-1)!)).toContain('more than the 100000 allowed');
+    expect(gw.refusals).toHaveLength(1);
+    expect(gw.refusals[0]).toMatch(/memory-consolidation: reply memory-consolidation\.1\.reply\.md refused: the reply is 150\d+ characters long/);
+    expect(artifacts.get('memory-consolidation.1.reply.md')!.length).toBeLessThan(100_200);
+  });
+
+  it('fails the pass when the correction is oversized too, with both refusals recorded', async () => {
+    const model = scriptedModel(['x'.repeat(200_000)]);
+    const gw = gateway(model);
+    const error = await failure(gw.ask(request()));
+    expect(isReverieError(error, 'MODEL_REPLY_INVALID')).toBe(true);
+    expect(gw.refusals).toHaveLength(2);
+  });
+
+  it('passes maxOutputTokens to the model and tells it when its reply was cut off', async () => {
+    let call = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        call += 1;
+        const cut = call === 1;
+        return {
+          content: [{ type: 'text', text: cut ? '{"toDelete": [], "toSave": [{"content": "Likes' : JSON.stringify(VALID) }],
+          finishReason: { unified: cut ? 'length' : 'stop', raw: cut ? 'length' : 'stop' },
+          usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+          warnings: [],
+        };
+      },
+    });
+    await expect(gateway(model).ask(request({ maxOutputTokens: 1234 }))).resolves.toEqual(VALID);
+    expect(model.doGenerateCalls[0]!.maxOutputTokens).toBe(1234);
+    expect(textOf(model.doGenerateCalls[1]!.prompt.at(-1)!)).toContain('cut off at the output limit');
+  });
+
+  it('rejects an absurd maxReplyChars', () => {
+    expect(() => new ModelGateway({ model: scriptedModel([]), dataPath, logger, artifact: async () => {}, maxReplyChars: 10 })).toThrow(/maxReplyChars/);
+  });
+});

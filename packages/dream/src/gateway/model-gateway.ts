@@ -24,9 +24,15 @@ export interface ModelGatewayOptions {
    * aborted calls are never retried.
    */
   maxRetries?: number;
+  /**
+   * The longest reply, in characters, that is read at all (default 100,000). A longer reply is
+   * refused before it is parsed, and the model is asked once for a shorter one (SPEC B11).
+   */
+  maxReplyChars?: number;
 }
 
 const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_REPLY_CHARS = 100_000;
 
 type Validation<T> = { ok: true; value: T } | { ok: false; problems: string };
 
@@ -34,6 +40,8 @@ interface ModelReply {
   text: string;
   /** The artifact name the reply was saved under. */
   artifact: string;
+  /** True when the model stopped because it reached its output limit. */
+  cutOff: boolean;
 }
 
 /**
@@ -49,6 +57,8 @@ export class ModelGateway implements ModelGatewayLike {
   private readonly logger: ILogger;
   private readonly artifact: (name: string, content: string) => Promise<void>;
   private readonly maxRetries: number;
+  private readonly maxReplyChars: number;
+  private readonly refused: string[] = [];
   private readonly callsPerPass = new Map<string, number>();
   private readonly totals = { inputTokens: 0, outputTokens: 0, calls: 0 };
 
@@ -59,6 +69,13 @@ export class ModelGateway implements ModelGatewayLike {
         details: { maxRetries: options.maxRetries },
       });
     }
+    const maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
+    if (!Number.isInteger(maxReplyChars) || maxReplyChars < 1_000 || maxReplyChars > 10_000_000) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `maxReplyChars must be a whole number from 1000 to 10000000, got ${String(options.maxReplyChars)}.`, {
+        details: { maxReplyChars: options.maxReplyChars },
+      });
+    }
+    this.maxReplyChars = maxReplyChars;
     this.model = options.model;
     this.dataPath = options.dataPath;
     this.logger = options.logger;
@@ -71,13 +88,18 @@ export class ModelGateway implements ModelGatewayLike {
     return { ...this.totals };
   }
 
+  /** Every reply refused so far (too long, no JSON object, not the contract), one line each, in order. */
+  get refusals(): readonly string[] {
+    return this.refused;
+  }
+
   async ask<T>(request: GatewayRequest<T>): Promise<T> {
     const directive = await loadDirective(this.dataPath, request.directiveFile, request.builtInDirective);
     if (directive.source === 'file') this.logger.debug(`Pass ${request.pass} uses the directive file ${request.directiveFile}.`);
 
     const conversation: ModelMessage[] = [{ role: 'user', content: request.data }];
     const first = await this.call(request, directive.text, conversation);
-    const firstCheck = validateReply(request.schema, first.text);
+    const firstCheck = this.validate(request, first);
     if (firstCheck.ok) return firstCheck.value;
 
     this.logger.warn(`The model's reply to pass ${request.pass} was invalid; asking once for a correction.`, {
@@ -90,7 +112,7 @@ export class ModelGateway implements ModelGatewayLike {
       { role: 'user', content: correctionRequest(firstCheck.problems) },
     ];
     const second = await this.call(request, directive.text, correction);
-    const secondCheck = validateReply(request.schema, second.text);
+    const secondCheck = this.validate(request, second);
     if (secondCheck.ok) return secondCheck.value;
 
     throw new ReverieModelReplyError(
@@ -121,6 +143,7 @@ export class ModelGateway implements ModelGatewayLike {
         system,
         messages,
         maxRetries: this.maxRetries,
+        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
         ...(request.signal ? { abortSignal: request.signal } : {}),
       });
     } catch (error) {
@@ -136,12 +159,30 @@ export class ModelGateway implements ModelGatewayLike {
     this.totals.outputTokens += result.totalUsage.outputTokens ?? 0;
     this.totals.calls += 1;
     const artifact = `${request.pass}.${n}.reply.md`;
-    await this.artifact(artifact, result.text);
-    return { text: result.text, artifact };
+    const oversized = result.text.length > this.maxReplyChars;
+    // An oversized reply is kept only up to the limit: a hostile reply must not fill the disk either.
+    await this.artifact(artifact, oversized ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n` : result.text);
+    return { text: result.text, artifact, cutOff: result.finishReason === 'length' };
+  }
+
+  /** Size check, then extraction and the schema (SPEC B11); a refusal is recorded and says what to fix. */
+  private validate<T>(request: GatewayRequest<T>, reply: ModelReply): Validation<T> {
+    const checked = validateReply(request.schema, reply.text, this.maxReplyChars);
+    if (checked.ok) return checked;
+    const problems = reply.cutOff ? `${checked.problems} (the reply was cut off at the output limit: propose fewer changes per reply)` : checked.problems;
+    this.refused.push(`${request.pass}: reply ${reply.artifact} refused: ${problems}`);
+    return { ok: false, problems };
   }
 }
 
-function validateReply<T>(schema: z.ZodType<T>, text: string): Validation<T> {
+/**
+ * The first stages every reply goes through, in order: the size check (before any parsing),
+ * the linear extraction of its JSON object, the pass's schema. Pure.
+ */
+export function validateReply<T>(schema: z.ZodType<T>, text: string, maxChars: number = DEFAULT_MAX_REPLY_CHARS): Validation<T> {
+  if (text.length > maxChars) {
+    return { ok: false, problems: `the reply is ${text.length} characters long, more than the ${maxChars} allowed; reply with a shorter JSON object` };
+  }
   const json = extractJsonObject(text);
   if (json === undefined) return { ok: false, problems: 'the reply holds no JSON object' };
   const parsed = schema.safeParse(json);

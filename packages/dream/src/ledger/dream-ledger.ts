@@ -55,5 +55,9 @@ export function ledgerLineFor(
     tokens: outcome.tokens,
     notes: outcome.notes,
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    ...(outcome.warning === undefined ? {} : { warning: outcome.warning }),
+    ...(outcome.refusals.length === 0 ? {} : { refusals: outcome.refusals.length }),
+    ...(outcome.misbehaviour === undefined ? {} : { misbehaviour: outcome.misbehaviour.length }),
+    ...(typeof outcome.details?.pendingRetries === 'number' ? { pendingRetries: outcome.details.pendingRetries } : {}),
   };
 }

@@ -7,8 +7,24 @@ import { NOW, THREE_RUNS, ledgerLine } from './__fixtures__/ledger-lines';
 import { DreamLedger } from './dream-ledger';
 import { dreamStatusSchema, lastSuccessfulRun, summariseLedger } from './dream-status';
 import { readDreamStatus } from './read-dream-status';
+import { renderDreamStatus } from './render-dream-status';
 
 describe('summariseLedger', () => {
+  it('counts warnings, refusals and misbehaviour, and a warning still counts as a run that completed', () => {
+    const lines = [
+      ledgerLine({ runId: 'run-w', completedAt: '2026-06-03T10:00:00.000Z', status: 'warning', warning: 'the model proposed 3 change(s) and the guards accepted none', applied: 0, refusals: 4, misbehaviour: 1, pendingRetries: 6 }),
+    ];
+    const status = summariseLedger(lines, { now: NOW });
+    expect(status.phases[1]).toMatchObject({ runs: 1, ok: 0, warnings: 1, failed: 0, refusals: 4, misbehaviour: 1, lastSuccessAt: '2026-06-03T10:00:00.000Z' });
+    expect(status.lastSuccessfulRunAt).toBe('2026-06-03T10:00:00.000Z');
+    const text = renderDreamStatus(status, 'text');
+    expect(text).toContain('warnings 1');
+    expect(text).toContain('refused 4, misbehaviour 1');
+    expect(text).toContain('6 refused merge(s) pending a retry');
+    expect(text).toContain('warning: the model proposed 3 change(s) and the guards accepted none');
+    expect(renderDreamStatus(status, 'markdown')).toContain('| rem | 1 | 0 | 1 | 0 | 0 | 10 | 0 | 4 | 1 |');
+  });
+
   it('counts pass runs per phase within the window, and last times over the whole ledger', () => {
     const status = summariseLedger(THREE_RUNS, { now: NOW });
     expect(status.windowHours).toBe(24);
@@ -18,16 +34,31 @@ describe('summariseLedger', () => {
       phase: 'light-sleep',
       runs: 2,
       ok: 2,
+      warnings: 0,
       failed: 0,
       skipped: 0,
       itemsProcessed: 100,
       applied: 1,
       tokens: { input: 0, output: 0 },
+      refusals: 0,
+      misbehaviour: 0,
       lastRunAt: '2026-06-03T11:00:00.000Z',
       lastSuccessAt: '2026-06-03T11:00:00.000Z',
     });
     expect(rem).toMatchObject({ runs: 2, ok: 1, failed: 1, skipped: 1, itemsProcessed: 12, applied: 3, tokens: { input: 1300, output: 180 } });
-    expect(deep).toEqual({ phase: 'deep-sleep', runs: 0, ok: 0, failed: 0, skipped: 0, itemsProcessed: 0, applied: 0, tokens: { input: 0, output: 0 } });
+    expect(deep).toEqual({
+      phase: 'deep-sleep',
+      runs: 0,
+      ok: 0,
+      warnings: 0,
+      failed: 0,
+      skipped: 0,
+      itemsProcessed: 0,
+      applied: 0,
+      tokens: { input: 0, output: 0 },
+      refusals: 0,
+      misbehaviour: 0,
+    });
     expect(status.lastRunAt).toBe('2026-06-03T11:00:04.000Z');
     expect(dreamStatusSchema.parse(status)).toEqual(status);
   });

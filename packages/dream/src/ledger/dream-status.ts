@@ -12,11 +12,16 @@ export const phaseStatusSchema = z.object({
   runs: z.number().int().nonnegative(),
   /** Pass runs of this phase within the window, by outcome. */
   ok: z.number().int().nonnegative(),
+  /** Pass runs where the model proposed changes and none was applied. */
+  warnings: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
   itemsProcessed: z.number().int().nonnegative(),
   applied: z.number().int().nonnegative(),
   tokens: tokensSchema,
+  /** What the guards refused within the window, and replies refused whole for breaking a budget. */
+  refusals: z.number().int().nonnegative(),
+  misbehaviour: z.number().int().nonnegative(),
   /** The latest pass run of this phase, any time (not only within the window). */
   lastRunAt: z.string().optional(),
   /** The latest ok pass run of this phase, any time. */
@@ -95,13 +100,16 @@ export function summariseLedger(lines: readonly LedgerLine[], options: Summarise
       phase,
       runs: new Set(mine.map((line) => line.runId)).size,
       ok: mine.filter((line) => line.status === 'ok').length,
+      warnings: mine.filter((line) => line.status === 'warning').length,
       failed: mine.filter((line) => line.status === 'failed').length,
       skipped: mine.filter((line) => line.status === 'skipped').length,
       itemsProcessed: sum(mine.map((line) => line.itemsProcessed)),
       applied: sum(mine.map((line) => line.applied)),
       tokens: { input: sum(mine.map((line) => line.tokens.input)), output: sum(mine.map((line) => line.tokens.output)) },
+      refusals: sum(mine.map((line) => line.refusals ?? 0)),
+      misbehaviour: sum(mine.map((line) => line.misbehaviour ?? 0)),
       ...optional('lastRunAt', latest(all.map((line) => line.completedAt))),
-      ...optional('lastSuccessAt', latest(all.filter((line) => line.status === 'ok').map((line) => line.completedAt))),
+      ...optional('lastSuccessAt', latest(all.filter((line) => completedWell(line)).map((line) => line.completedAt))),
     };
   });
 
@@ -110,7 +118,7 @@ export function summariseLedger(lines: readonly LedgerLine[], options: Summarise
   const passes = [...byPass.entries()]
     .map(([pass, own]): PassStatus => {
       const lastRun = own.reduce((a, b) => (Date.parse(b.completedAt) >= Date.parse(a.completedAt) ? b : a));
-      return { pass, phase: lastRun.phase, lastRun, ...optional('lastSuccessAt', latest(own.filter((l) => l.status === 'ok').map((l) => l.completedAt))) };
+      return { pass, phase: lastRun.phase, lastRun, ...optional('lastSuccessAt', latest(own.filter(completedWell).map((l) => l.completedAt))) };
     })
     .sort((a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase));
 
@@ -131,13 +139,18 @@ export function lastSuccessfulRun(lines: readonly LedgerLine[]): string | undefi
   const runs = new Map<string, { ok: boolean; failed: boolean; end: number }>();
   for (const line of lines) {
     const run = runs.get(line.runId) ?? { ok: false, failed: false, end: 0 };
-    run.ok ||= line.status === 'ok';
+    run.ok ||= completedWell(line);
     run.failed ||= line.status === 'failed';
     run.end = Math.max(run.end, Date.parse(line.completedAt));
     runs.set(line.runId, run);
   }
   const ends = [...runs.values()].filter((run) => run.ok && !run.failed).map((run) => run.end);
   return ends.length === 0 ? undefined : new Date(Math.max(...ends)).toISOString();
+}
+
+/** A pass that ran to its end: ok, or a warning (it ran, the guards refused what the model proposed). */
+function completedWell(line: LedgerLine): boolean {
+  return line.status === 'ok' || line.status === 'warning';
 }
 
 function sum(values: number[]): number {

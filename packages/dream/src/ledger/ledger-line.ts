@@ -16,7 +16,8 @@ export const ledgerLineSchema = z.object({
   durationMs: z.number().nonnegative(),
   phase: phaseSchema,
   pass: z.string().min(1),
-  status: z.enum(['ok', 'failed', 'skipped']),
+  /** `warning`: the model proposed changes and none was applied (`warning` says why). */
+  status: z.enum(['ok', 'warning', 'failed', 'skipped']),
   /** Items the pass looked at (entries, skills, turns…); 0 when skipped. */
   itemsProcessed: z.number().int().nonnegative(),
   /** Operations applied to the stores. */
@@ -29,5 +30,12 @@ export const ledgerLineSchema = z.object({
   notes: z.array(z.string()),
   /** Why the pass failed. */
   error: z.string().optional(),
+  /** Why the outcome is a warning. */
+  warning: z.string().optional(),
+  /** What the guards refused (items and replies), and replies refused whole for breaking a budget (SPEC B11). */
+  refusals: z.number().int().nonnegative().optional(),
+  misbehaviour: z.number().int().nonnegative().optional(),
+  /** Entries whose refused merge will be offered to the model again on a later run. */
+  pendingRetries: z.number().int().nonnegative().optional(),
 });
 export type LedgerLine = z.infer<typeof ledgerLineSchema>;

@@ -40,8 +40,8 @@ describe('renderDreamStatus', () => {
   it('renders markdown tables per phase and per pass', () => {
     const markdown = renderDreamStatus(status, 'markdown');
     expect(markdown).toContain('## Dream status: last 24 h');
-    expect(markdown).toContain('| rem | 2 | 1 | 1 | 1 | 12 | 3 | 1300 | 180 | 2026-06-03T11:00:04.000Z |');
-    expect(markdown).toContain('| deep-sleep | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — |');
+    expect(markdown).toContain('| rem | 2 | 1 | 0 | 1 | 1 | 12 | 3 | 0 | 0 | 1300 | 180 | 2026-06-03T11:00:04.000Z |');
+    expect(markdown).toContain('| deep-sleep | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — |');
     expect(markdown).toContain('| episode-extraction | rem | failed | 2026-06-03T08:00:09.000Z | schedule | 0 | 0 | MODEL_REPLY_INVALID: not JSON |');
     expect(markdown).toContain('- Invalid ledger lines skipped: 1');
   });

@@ -38,9 +38,15 @@ function renderMarkdown(status: DreamStatus): string {
   out.push(`- Last successful run: ${status.lastSuccessfulRunAt ?? 'never'}`);
   if (status.lock) out.push(`- Lock: ${describeLock(status.lock)}`);
   if (status.invalidLines > 0) out.push(`- Invalid ledger lines skipped: ${status.invalidLines}`);
-  out.push('', '| phase | runs | ok | failed | skipped | items | applied | tokens in | tokens out | last ok |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  out.push(
+    '',
+    '| phase | runs | ok | warnings | failed | skipped | items | applied | refused | misbehaviour | tokens in | tokens out | last ok |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
   for (const p of status.phases) {
-    out.push(`| ${p.phase} | ${p.runs} | ${p.ok} | ${p.failed} | ${p.skipped} | ${p.itemsProcessed} | ${p.applied} | ${p.tokens.input} | ${p.tokens.output} | ${p.lastSuccessAt ?? '—'} |`);
+    out.push(
+      `| ${p.phase} | ${p.runs} | ${p.ok} | ${p.warnings} | ${p.failed} | ${p.skipped} | ${p.itemsProcessed} | ${p.applied} | ${p.refusals} | ${p.misbehaviour} | ${p.tokens.input} | ${p.tokens.output} | ${p.lastSuccessAt ?? '—'} |`,
+    );
   }
   out.push('', '### Last run of each pass', '');
   if (status.passes.length === 0) {
@@ -48,7 +54,7 @@ function renderMarkdown(status: DreamStatus): string {
   } else {
     out.push('| pass | phase | status | ended | trigger | items | applied | note |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const { pass, phase, lastRun } of status.passes) {
-      const note = lastRun.error ?? lastRun.notes[0] ?? '';
+      const note = [lastRun.error ?? lastRun.warning ?? lastRun.notes[0] ?? '', retriesNote(lastRun)].filter(Boolean).join('; ');
       out.push(`| ${pass} | ${phase} | ${lastRun.status} | ${lastRun.completedAt} | ${lastRun.trigger} | ${lastRun.itemsProcessed} | ${lastRun.applied} | ${escapeCell(note)} |`);
     }
   }
@@ -59,10 +65,13 @@ function describePhase(phase: PhaseStatus): string {
   return [
     `${phase.runs} run(s)`,
     `ok ${phase.ok}`,
+    ...(phase.warnings > 0 ? [`warnings ${phase.warnings}`] : []),
     `failed ${phase.failed}`,
     `skipped ${phase.skipped}`,
     `items ${phase.itemsProcessed}`,
     `applied ${phase.applied}`,
+    ...(phase.refusals > 0 ? [`refused ${phase.refusals}`] : []),
+    ...(phase.misbehaviour > 0 ? [`misbehaviour ${phase.misbehaviour}`] : []),
     `tokens ${phase.tokens.input} in / ${phase.tokens.output} out`,
     `last ok ${phase.lastSuccessAt ?? 'never'}`,
   ].join(', ');
@@ -71,8 +80,19 @@ function describePhase(phase: PhaseStatus): string {
 function describePass({ pass, phase, lastRun }: PassStatus): string {
   const head = `${pass} (${phase}): ${lastRun.status} at ${lastRun.completedAt}, trigger ${lastRun.trigger}`;
   if (lastRun.status === 'skipped') return `${head}; ${lastRun.notes[0] ?? 'skipped'}`;
-  const facts = `items ${lastRun.itemsProcessed}, applied ${lastRun.applied}, ${lastRun.durationMs} ms`;
-  return lastRun.error ? `${head}; ${facts}; error: ${lastRun.error}` : `${head}; ${facts}`;
+  const facts = [
+    `items ${lastRun.itemsProcessed}, applied ${lastRun.applied}`,
+    ...(lastRun.refusals ? [`refused ${lastRun.refusals}`] : []),
+    ...(lastRun.misbehaviour ? [`misbehaviour ${lastRun.misbehaviour}`] : []),
+    `${lastRun.durationMs} ms`,
+    ...(retriesNote(lastRun) ? [retriesNote(lastRun)] : []),
+  ].join(', ');
+  if (lastRun.error) return `${head}; ${facts}; error: ${lastRun.error}`;
+  return lastRun.warning ? `${head}; ${facts}; warning: ${lastRun.warning}` : `${head}; ${facts}`;
+}
+
+function retriesNote(line: PassStatus['lastRun']): string {
+  return line.pendingRetries ? `${line.pendingRetries} refused merge(s) pending a retry` : '';
 }
 
 function describeLock(lock: DreamLockStatus): string {

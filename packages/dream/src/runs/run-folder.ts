@@ -39,6 +39,8 @@ export const passPlanFileSchema = z.object({
   operations: z.array(operationSchema),
   notes: z.array(z.string()),
   refusals: z.array(z.string()),
+  /** Replies refused whole for breaking a run-level budget (SPEC B11). */
+  misbehaviour: z.array(z.string()).optional(),
 });
 export type PassPlanFile = z.infer<typeof passPlanFileSchema>;
 

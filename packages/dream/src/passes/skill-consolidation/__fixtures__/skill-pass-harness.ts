@@ -18,6 +18,7 @@ export type Script = (data: string, call: number) => unknown;
 export class ScriptedGateway implements ModelGatewayLike {
   readonly requests: Array<GatewayRequest<unknown>> = [];
   readonly usage = { inputTokens: 0, outputTokens: 0, calls: 0 };
+  readonly refusals: string[] = [];
 
   constructor(private readonly script: Script = () => ({ toDelete: [], toSave: [] })) {}
 
