@@ -36,4 +36,4 @@ export type {
 } from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
 export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
-export type { CycleReport, PassOutcome, PromotionExplanation, UndoReport } from '@reverie/dream';
+export type { CycleReport, PassOutcome, PromotionExplanation, RanPassOutcome, UndoReport } from '@reverie/dream';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   type IClock,
   type IConversationLog,
+  type IEmbedder,
   type IFeedbackStore,
   type ILogger,
   type ILongTermMemory,
@@ -287,6 +288,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       feedback: optional<IFeedbackStore>(TOKENS.FeedbackStore),
       workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
       model,
+      embedder: optional<IEmbedder>(TOKENS.Embedder),
       activity,
     },
     createDreamPasses(dreamingOptions, options.skills?.protected ?? []),

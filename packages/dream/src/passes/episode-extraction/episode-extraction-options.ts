@@ -10,6 +10,11 @@ export const episodeExtractionOptionsSchema = z
     tokenBudget: z.number().int().min(1000).default(12_000),
     /** Where new episodes are filed; existing episodes are looked for under it (default `episodes`). */
     category: categorySchema.default('episodes'),
+    /**
+     * The most new episodes one session may yield (default 10). A reply proposing more than this ×
+     * the sessions of its call, plus one revisit per episode shown, is refused whole (SPEC B11).
+     */
+    maxEpisodesPerSession: z.number().int().min(1).max(100).default(10),
   })
   .strict();
 

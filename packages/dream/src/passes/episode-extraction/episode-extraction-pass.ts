@@ -20,6 +20,7 @@ import {
   renderTurnLine,
   type SessionPiece,
 } from './render-episode-prompt';
+import { RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
@@ -87,6 +88,8 @@ export class EpisodeExtractionPass implements DreamPass {
     const calls = packSessions(selection.sent, (turn) => estimateTokens(`${renderTurnLine(turn, budget.maxTurnChars)}\n`), budget.turns);
 
     const shownPerCall: string[][] = [];
+    const replyBudget = new RunBudget(0);
+    let proposed = 0;
     for (const [index, sessions] of calls.entries()) {
       context.signal.throwIfAborted();
       const episodes = this.similarEpisodes(ledger, sessions, budget.episodes);
@@ -100,6 +103,10 @@ export class EpisodeExtractionPass implements DreamPass {
         schema: episodeReplySchema,
         signal: context.signal,
       });
+      proposed += reply.episodes.length;
+      // New episodes: at most maxEpisodesPerSession per session sent; revisits: one per episode shown (SPEC B11).
+      const bound = sessions.length * this.options.maxEpisodesPerSession + episodes.length;
+      if (!replyBudget.admit(index + 1, { saves: reply.episodes.length, deletions: 0 }, bound)) continue;
       ledger.review(reply, {
         call: index + 1,
         sessions: new Set(sessions.map((piece) => piece.sessionId)),
@@ -124,7 +131,15 @@ export class EpisodeExtractionPass implements DreamPass {
     );
     const { created, reinforced } = ledger.counts();
     notes.push(`${calls.length} model call(s)`, `${created} new episode(s), ${reinforced} reinforced`, ...ledger.notes);
-    return { operations: ledger.operations(), itemsProcessed: read.length, notes, refusals: ledger.refusals, afterApply };
+    return {
+      operations: ledger.operations(),
+      itemsProcessed: read.length,
+      notes,
+      refusals: ledger.refusals,
+      misbehaviour: replyBudget.misbehaviour,
+      proposals: { proposed, accepted: created + reinforced },
+      afterApply,
+    };
   }
 
   /** The last logged turn this pass has turned into episodes; later turns must survive a log clear. */

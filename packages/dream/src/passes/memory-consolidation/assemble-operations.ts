@@ -1,8 +1,7 @@
-import { DEFAULT_IMPORTANCE, isUnderPrefix, type MemoryEntry, mergeSubjectTimeMetadata, newId, timestampMs } from '@reverie/core';
+import { DEFAULT_IMPORTANCE, type MemoryEntry, mergeSubjectTimeMetadata, newId } from '@reverie/core';
 import type { DreamOperation } from '../../engine/dream-types';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';
-import type { MemoryConsolidationOptions } from './memory-consolidation-options';
 import { duplicateKey } from './normalise-content';
 import type { CallReview, ProposedSave } from './review-reply';
 
@@ -14,7 +13,6 @@ export interface AssembledPlan {
   ownWrites: MemoryEntry[];
 }
 
-type Protection = Pick<MemoryConsolidationOptions, 'deletionCap' | 'protectImportance' | 'protectReinforcement' | 'protectedCategories'>;
 
 /**
  * Turns the pre-pass groups and the reviewed replies of every call into the run's operations
@@ -27,21 +25,17 @@ type Protection = Pick<MemoryConsolidationOptions, 'deletionCap' | 'protectImpor
  *   metadata kept); every other save is a new entry with the D4 arithmetic of all the live
  *   entries behind its sources, and every one of them is deleted (exhaustive deletion); a save
  *   without sources is new: createdAt = lastSeenAt = now, reinforced once;
- * - outright deletions spare protected entries (importance, reinforcement, category) and are
- *   capped at `deletionCap` × the entries shown (at least one when the cap is above 0), the
- *   least important going first;
+ * - outright deletions come reviewed (protections) and within the run's budget (`RunBudget`);
  * - a pre-pass group the model left alone is saved as merged by the pre-pass.
  */
 export function assembleOperations(input: {
   items: readonly ConsolidationItem[];
   reviews: readonly CallReview[];
-  shownCount: number;
   /** Items the model step looked at (seeds and shown); their pre-pass saves count as own writes. */
   considered: ReadonlySet<string>;
-  options: Protection;
   now: Date;
 }): AssembledPlan {
-  const { items, options, now } = input;
+  const { items, now } = input;
   const notes: string[] = [];
   const refusals = input.reviews.flatMap((review) => review.refusals);
   const stamp = now.toISOString();
@@ -86,27 +80,9 @@ export function assembleOperations(input: {
   if (kept.length < folded.length) notes.push(`${folded.length - kept.length} rewrite(s) identical to their entry ignored`);
   const consumed = new Set(kept.flatMap((save) => save.sources.map((source) => source.id)));
 
-  // 3. Outright deletions: protections, then the cap.
-  const pure = new Map<string, ConsolidationItem>();
-  for (const review of input.reviews) for (const item of review.deletions) if (!consumed.has(item.id)) pure.set(item.id, item);
-  const allowed: ConsolidationItem[] = [];
-  for (const item of pure.values()) {
-    const reason = protectionOf(item, options);
-    if (reason) refusals.push(`delete ${item.id} refused: ${reason}`);
-    else allowed.push(item);
-  }
-  const cap = options.deletionCap === 0 ? 0 : Math.max(1, Math.floor(options.deletionCap * input.shownCount));
-  allowed.sort(
-    (a, b) =>
-      a.view.importance - b.view.importance ||
-      a.view.reinforcementCount - b.view.reinforcementCount ||
-      timestampMs(a.view.lastSeenAt) - timestampMs(b.view.lastSeenAt) ||
-      (a.id < b.id ? -1 : 1),
-  );
-  for (const item of allowed.slice(cap)) {
-    refusals.push(`delete ${item.id} refused: over the cap of ${cap} outright deletion(s) per run (${options.deletionCap} × ${input.shownCount} shown)`);
-  }
-  const deleted = new Set(allowed.slice(0, cap).map((item) => item.id));
+  // 3. Outright deletions the reviews let through (protected items were refused there).
+  const deleted = new Map<string, ConsolidationItem>();
+  for (const review of input.reviews) for (const item of review.deletions) if (!consumed.has(item.id)) deleted.set(item.id, item);
 
   // 4. Operations.
   const saveOps: DreamOperation[] = [];
@@ -159,7 +135,7 @@ export function assembleOperations(input: {
       deleteMembers(source, `consolidation: replaced by ${entry.id}`);
     }
   }
-  for (const item of allowed.slice(0, cap)) deleteMembers(item, 'consolidation: deleted by the model as noise or superseded');
+  for (const item of deleted.values()) deleteMembers(item, 'consolidation: deleted by the model as noise or superseded');
 
   return { operations: [...saveOps, ...deleteOps], notes, refusals, ownWrites };
 }
@@ -178,15 +154,6 @@ function isNoOp(save: ProposedSave, only: ConsolidationItem | undefined): boolea
 /** The subject time a save will carry: its sources' merged subject time (none for a new entry). */
 function subjectOf(save: ProposedSave): Record<string, string> {
   return mergeSubjectTimeMetadata(save.sources.map((source) => source.view.metadata));
-}
-
-function protectionOf(item: ConsolidationItem, options: Protection): string | undefined {
-  const entries = [item.view, ...item.members];
-  if (entries.some((entry) => entry.importance >= options.protectImportance)) return `importance ≥ ${options.protectImportance} is protected`;
-  if (item.view.reinforcementCount >= options.protectReinforcement) return `reinforced ${item.view.reinforcementCount}× (≥ ${options.protectReinforcement}) is protected`;
-  const category = entries.map((entry) => entry.category).find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
-  if (category !== undefined) return `the category ${category} is protected`;
-  return undefined;
 }
 
 function newEntry(save: ProposedSave, stamp: string): MemoryEntry {

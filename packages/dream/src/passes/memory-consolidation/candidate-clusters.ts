@@ -50,6 +50,13 @@ class UnionFind {
   }
 }
 
+/** A BM25 index over items as recall sees them (content, tags and category). */
+export function itemIndex(items: readonly ConsolidationItem[]): Bm25Index {
+  const index = new Bm25Index();
+  index.setAll(items.map((item) => ({ id: item.id, text: memoryDocumentText(item.view) })));
+  return index;
+}
+
 /**
  * SPEC B1: candidate clusters around what changed. Every item goes into a BM25 index (content,
  * tags and category, as recall sees them); each seed queries it with its own content and keeps
@@ -66,10 +73,9 @@ export function findCandidateClusters(
   seeds: readonly string[],
   corrections: readonly string[],
   options: ClusterOptions,
+  index: Bm25Index = itemIndex(items),
 ): CandidateCluster[] {
   const byId = new Map(items.map((item) => [item.id, item]));
-  const index = new Bm25Index();
-  index.setAll(items.map((item) => ({ id: item.id, text: memoryDocumentText(item.view) })));
 
   const sets = new UnionFind();
   const edges = new Map<string, string[]>();

@@ -27,10 +27,15 @@ export const consolidationCursorSchema = z.object({
    * pass, a promotion — has a newer `updatedAt` but is not a change worth a model call (B1).
    */
   seen: z.record(idSchema, z.string()).default({}),
+  /**
+   * Items whose merge or rewrite the guards refused for a reason the model can fix: offered to
+   * the model again once `after` has passed, at most `maxRetries` times (SPEC B11).
+   */
+  retry: z.record(z.string(), z.object({ attempts: z.number().int().min(1), after: timestampSchema })).default({}),
 });
 export type ConsolidationCursor = z.output<typeof consolidationCursorSchema>;
 
-export const EMPTY_CURSOR: ConsolidationCursor = { version: 1, written: {}, seen: {} };
+export const EMPTY_CURSOR: ConsolidationCursor = { version: 1, written: {}, seen: {}, retry: {} };
 
 /** A short hash of what the model would see of an entry: its content, category and tags. */
 export function wordingFingerprint(entry: Pick<MemoryEntry, 'content' | 'category' | 'tags'>): string {
@@ -66,6 +71,8 @@ export function advanceCursor(
     feedback?: CursorPosition | undefined;
     /** Entries considered by this run, and the ids still live (to forget the rest). */
     seen?: { entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>; live: ReadonlySet<string> };
+    /** The retry queue after this run (see `nextRetries`); unchanged when absent. */
+    retry?: ConsolidationCursor['retry'];
   },
 ): ConsolidationCursor {
   const entries = latest(cursor.entries, change.through);
@@ -77,7 +84,45 @@ export function advanceCursor(
   const seen: Record<string, string> = {};
   for (const [id, fingerprint] of Object.entries(cursor.seen)) if (!change.seen || change.seen.live.has(id)) seen[id] = fingerprint;
   for (const entry of change.seen?.entries ?? []) seen[entry.id] = wordingFingerprint(entry);
-  return { version: 1, ...(entries ? { entries } : {}), written, ...(feedback ? { feedback } : {}), seen };
+  return { version: 1, ...(entries ? { entries } : {}), written, ...(feedback ? { feedback } : {}), seen, retry: change.retry ?? cursor.retry };
+}
+
+/**
+ * The retry queue after a run (SPEC B11). Items refused again get one more attempt, due after
+ * `retryAfterHours` × 2^(attempts − 1); past `maxRetries` attempts they are given up (listed in
+ * `givenUp`). Items that were due and shown but not refused again, and items no longer live,
+ * leave the queue. Pure.
+ */
+export function nextRetries(
+  queue: ConsolidationCursor['retry'],
+  run: { refused: ReadonlySet<string>; shown: ReadonlySet<string>; live: ReadonlySet<string>; now: Date },
+  options: { maxRetries: number; retryAfterHours: number },
+): { retry: ConsolidationCursor['retry']; givenUp: string[] } {
+  const retry: ConsolidationCursor['retry'] = {};
+  const givenUp: string[] = [];
+  for (const [id, state] of Object.entries(queue)) {
+    if (!run.live.has(id) || run.refused.has(id) || run.shown.has(id)) continue;
+    retry[id] = state;
+  }
+  for (const id of run.refused) {
+    if (!run.live.has(id)) continue;
+    const attempts = (queue[id]?.attempts ?? 0) + 1;
+    if (attempts > options.maxRetries) {
+      givenUp.push(id);
+      continue;
+    }
+    const wait = options.retryAfterHours * 3_600_000 * 2 ** (attempts - 1);
+    retry[id] = { attempts, after: new Date(run.now.getTime() + wait).toISOString() };
+  }
+  return { retry, givenUp };
+}
+
+/** The queued items due for another attempt at `now`, oldest due first. Pure. */
+export function dueRetries(queue: ConsolidationCursor['retry'], now: Date): string[] {
+  return Object.entries(queue)
+    .filter(([, state]) => timestampMs(state.after) <= now.getTime())
+    .sort(([a, x], [b, y]) => timestampMs(x.after) - timestampMs(y.after) || (a < b ? -1 : 1))
+    .map(([id]) => id);
 }
 
 function latest(a: CursorPosition | undefined, b: CursorPosition | undefined): CursorPosition | undefined {

@@ -15,8 +15,21 @@ export const memoryConsolidationOptionsSchema = z
     maxEntriesFull: z.number().int().min(1).default(1000),
     /** The most changed entries one incremental run works through, oldest first (default 500). */
     maxChangedPerRun: z.number().int().min(1).default(500),
-    /** Pure deletions per run as a share of the entries shown to the model (default 0.2). */
+    /**
+     * The run's budget of outright deletions (entries deleted without being merged), as a share of
+     * the entries shown to the model (default 0.2). A reply that would go over it is refused whole
+     * and recorded as misbehaviour (SPEC B11).
+     */
     deletionCap: z.number().min(0).max(1).default(0.2),
+    /**
+     * Output tokens one call may need (default 4000): calls are packed so that restating every
+     * entry shown fits in it, and it is passed to the model as its output limit.
+     */
+    maxOutputTokens: z.number().int().min(256).max(200_000).default(4000),
+    /** How often entries whose merge was refused are offered to the model again (default 3; 0: never). */
+    maxRetries: z.number().int().min(0).max(10).default(3),
+    /** Hours before the first retry of a refused merge, doubled after each further refusal (default 12). */
+    retryAfterHours: z.number().min(0).max(24 * 365).default(12),
     /** Entries at or above this importance are never purely deleted (default 0.8). */
     protectImportance: z.number().min(0).max(1).default(0.8),
     /** Entries reinforced at least this often are never purely deleted (default 5). */

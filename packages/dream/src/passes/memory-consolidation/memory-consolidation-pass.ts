@@ -1,13 +1,10 @@
-import {
-  type FeedbackSignal,
-  type IFeedbackStore,
-  isUnderPrefix,
-  type MemoryEntry,
-  } from '@reverie/core';
+import { type Bm25Index, type FeedbackSignal, type IFeedbackStore, isUnderPrefix, type MemoryEntry } from '@reverie/core';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import { deletionBudget, RunBudget } from '../../review/run-budget';
+import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
-import { findCandidateClusters } from './candidate-clusters';
+import { findCandidateClusters, itemIndex } from './candidate-clusters';
 import {
   advanceCursor,
   changedSince,
@@ -15,8 +12,10 @@ import {
   type ConsolidationCursor,
   consolidationCursorSchema,
   type CursorPosition,
+  dueRetries,
   EMPTY_CURSOR,
   entryPosition,
+  nextRetries,
 } from './consolidation-cursor';
 import { buildConsolidationItems, type ConsolidationItem } from './consolidation-item';
 import { consolidationReplySchema } from './consolidation-reply';
@@ -33,14 +32,16 @@ import {
   renderEntryLine,
   renderRepairNote,
 } from './render-consolidation-prompt';
-import { type CallReview, reviewReply } from './review-reply';
+import { type CallReview, reviewReply, SYSTEM_CATEGORY } from './review-reply';
 import { parsePassOptions } from '../parse-pass-options';
 
-/** Categories under this prefix belong to the host's own bookkeeping and are never consolidated. */
-const SYSTEM_CATEGORY = '_system';
 /** Room kept in every call for the fence lines and labels around the entries. */
 const FRAME_TOKENS = 100;
 const DAY_MS = 86_400_000;
+/** Output tokens a reply spends per entry besides its content (id, category, tags, JSON punctuation). */
+const REPLY_TOKENS_PER_ENTRY = 30;
+/** Embeddings count two entries as similar from this cosine similarity on (SPEC M4's minSimilarity). */
+const MIN_COSINE = 0.5;
 
 /** Which items the model step looks at in one run, grouped as they should travel. */
 interface Selection {
@@ -52,6 +53,12 @@ interface Selection {
   /** The entries whose wording the cursor records as seen once the run is applied. */
   seen: MemoryEntry[];
   notes: string[];
+}
+
+/** One call's reviewed reply, after the run-level budgets. */
+interface BudgetedReview extends CallReview {
+  /** The reply was refused whole for breaking a budget: its shown items are retried. */
+  refusedWhole: boolean;
 }
 
 /**
@@ -83,11 +90,10 @@ export class MemoryConsolidationPass implements DreamPass {
     const now = context.now();
     const entries = (await memory.list()).filter((entry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY));
     const items = buildConsolidationItems(entries, now);
-    const protection = this.options;
 
     const gateway = context.gateway;
     if (!gateway) {
-      const assembled = assembleOperations({ items, reviews: [], shownCount: 0, considered: new Set(), options: protection, now });
+      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now });
       return {
         operations: assembled.operations,
         itemsProcessed: entries.length,
@@ -100,30 +106,48 @@ export class MemoryConsolidationPass implements DreamPass {
     const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
     const feedback = await this.unseenFeedback(context.services.feedback, cursor, now);
     const corrections = feedback.filter((signal) => signal.kind === 'correction');
-    const selection =
-      this.options.strategy === 'full' ? this.selectAll(items) : this.selectChanged(items, entries, cursor, corrections);
-
+    const index = itemIndex(items);
     const byId = new Map(items.map((item) => [item.id, item]));
+    const retrying = dueRetries(cursor.retry, now).filter((id) => byId.has(id));
+    const selection =
+      this.options.strategy === 'full' ? this.selectAll(items) : this.selectChanged(items, entries, cursor, corrections, retrying, index);
+
     const calls = this.pack(selection.groups, byId, feedback, now);
     if (calls.length === 0 && corrections.length > 0) calls.push([]);
     const sentFeedback = calls.length > 0 ? feedback : [];
+    const shownIds = calls.flat();
+    const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length));
 
-    const reviews: CallReview[] = [];
-    for (const [index, ids] of calls.entries()) {
+    const reviews: BudgetedReview[] = [];
+    for (const [index_, ids] of calls.entries()) {
       context.signal.throwIfAborted();
       const shown = new Map(ids.map((id) => [id, byId.get(id)!]));
-      const withFeedback = index === 0 ? sentFeedback : [];
+      const withFeedback = index_ === 0 ? sentFeedback : [];
       const data = renderConsolidationData({ entries: ids.map((id) => byId.get(id)!.view), feedback: withFeedback, today: now });
-      const withCorrections = withFeedback.some((signal) => signal.kind === 'correction');
-      reviews.push(await this.askAndReview(context, data, shown, { call: index + 1, withCorrections }));
+      const correctionsShown = withFeedback.filter((signal) => signal.kind === 'correction').length;
+      const similarity = new SourceSimilarity(
+        index,
+        (id) => byId.get(id)?.view.content,
+        { neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize), minNeighbourScore: this.options.minNeighbourScore, minCosine: MIN_COSINE },
+        await embeddingsOf(context, shown),
+      );
+      reviews.push(
+        await this.askAndReview(context, data, shown, {
+          call: index_ + 1,
+          withCorrections: correctionsShown > 0,
+          similarity,
+          budget,
+          // A reply rewrites at most every entry shown, plus one anti-pattern per correction.
+          savesPerReply: ids.length + correctionsShown,
+        }),
+      );
     }
 
-    const shownIds = calls.flat();
     for (const id of shownIds) selection.considered.add(id);
-    const assembled = assembleOperations({ items, reviews, shownCount: shownIds.length, considered: selection.considered, options: protection, now });
+    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now });
     await context.artifact(
       `${this.name}.selection.json`,
-      `${JSON.stringify({ strategy: this.options.strategy, considered: [...selection.considered], calls, feedback: sentFeedback.map((signal) => signal.id) }, null, 2)}\n`,
+      `${JSON.stringify({ strategy: this.options.strategy, considered: [...selection.considered], retried: retrying, calls, feedback: sentFeedback.map((signal) => signal.id) }, null, 2)}\n`,
     );
 
     const notes = [...selection.notes, `${calls.length} model call(s), ${shownIds.length} entries shown`];
@@ -132,17 +156,29 @@ export class MemoryConsolidationPass implements DreamPass {
     if (groupsShown > 0) {
       notes.push(`${groupsShown} pre-pass group(s) shown as their merged form under a member's id (the merged entry itself is not saved yet)`);
     }
+    const refused = new Set(reviews.flatMap((review) => review.retry));
+    const retries = nextRetries(cursor.retry, { refused, shown: new Set(shownIds), live: new Set(byId.keys()), now }, this.options);
+    if (refused.size > 0) notes.push(`${refused.size - retries.givenUp.length} entr(y/ies) whose merge was refused will be offered to the model again`);
+    if (retries.givenUp.length > 0) notes.push(`gave up on ${retries.givenUp.length} entr(y/ies) refused ${this.options.maxRetries + 1} times: ${retries.givenUp.join(', ')}`);
     const lastFeedback = sentFeedback.at(-1);
     const next = {
       through: selection.through,
       feedback: lastFeedback && { at: lastFeedback.timestamp, id: lastFeedback.id },
       seen: { entries: selection.seen, live: new Set(entries.map((entry) => entry.id)) },
+      retry: retries.retry,
     };
+    const admitted = reviews.filter((review) => !review.refusedWhole);
     return {
       operations: assembled.operations,
       itemsProcessed: entries.length,
       notes: [...notes, ...assembled.notes],
       refusals: assembled.refusals,
+      misbehaviour: budget.misbehaviour,
+      proposals: {
+        proposed: reviews.reduce((sum, review) => sum + review.proposed, 0),
+        accepted: admitted.reduce((sum, review) => sum + review.saves.length + review.deletions.length, 0),
+      },
+      details: { pendingRetries: Object.keys(retries.retry).length },
       afterApply: async () => {
         const written: MemoryEntry[] = [];
         for (const entry of assembled.ownWrites) {
@@ -172,6 +208,8 @@ export class MemoryConsolidationPass implements DreamPass {
     entries: readonly MemoryEntry[],
     cursor: ConsolidationCursor,
     corrections: readonly FeedbackSignal[],
+    retrying: readonly string[],
+    index: Bm25Index,
   ): Selection {
     const itemOf = new Map<string, string>();
     for (const item of items) for (const member of item.members) itemOf.set(member.id, item.id);
@@ -179,17 +217,19 @@ export class MemoryConsolidationPass implements DreamPass {
       .filter((entry) => changedSince(cursor, entry))
       .sort((a, b) => comparePositions(entryPosition(a), entryPosition(b)));
     const batch = changed.slice(0, this.options.maxChangedPerRun);
-    const seeds = [...new Set(batch.map((entry) => itemOf.get(entry.id)!))];
+    const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
     const clusters = findCandidateClusters(
       items,
       seeds,
       corrections.map((signal) => signal.text),
       this.options,
+      index,
     );
     const inClusters = new Set(clusters.flatMap((cluster) => cluster.ids));
     const alone = seeds.filter((seed) => !inClusters.has(seed)).length;
     const notes = [`incremental: ${changed.length} of ${entries.length} entries changed since the cursor, ${batch.length} taken this run`];
     if (changed.length > batch.length) notes.push(`${changed.length - batch.length} changed entries left for the next run`);
+    if (retrying.length > 0) notes.push(`${retrying.length} entr(y/ies) whose merge was refused earlier offered again`);
     if (alone > 0) notes.push(`${alone} changed entries have no similar entry: no model call needed for them`);
     const last = batch.at(-1);
     return {
@@ -217,7 +257,12 @@ export class MemoryConsolidationPass implements DreamPass {
     };
   }
 
-  /** Packs the groups into calls: the directive and frame come off the budget, the feedback off the first call's. */
+  /**
+   * Packs the groups into calls (SPEC B1, B11): the directive and frame come off the input budget,
+   * the feedback off the first call's; and a call holds no more than a reply restating every one
+   * of its entries can write within `maxOutputTokens`. Each entry costs the larger of its two
+   * shares, so a call fits both budgets.
+   */
   private pack(groups: string[][], byId: ReadonlyMap<string, ConsolidationItem>, feedback: readonly FeedbackSignal[], now: Date): string[][] {
     const budget = this.options.tokenBudget;
     const floor = Math.floor(budget / 4);
@@ -225,17 +270,28 @@ export class MemoryConsolidationPass implements DreamPass {
     const entryBudget = Math.max(floor, budget - frame);
     const feedbackTokens = feedback.length === 0 ? 0 : estimateTokens(renderConsolidationData({ entries: [], feedback, today: now }));
     const firstBudget = Math.max(floor, entryBudget - feedbackTokens);
-    const cost = (id: string) => estimateTokens(`${renderEntryLine(byId.get(id)!.view)}\n`);
-    return packIntoCalls(groups, cost, entryBudget, firstBudget);
+    const outputBudget = this.options.maxOutputTokens;
+    const unit = 1_000_000;
+    const cost = (id: string) => {
+      const view = byId.get(id)!.view;
+      const input = estimateTokens(`${renderEntryLine(view)}\n`) / entryBudget;
+      const output = (estimateTokens(view.content) + REPLY_TOKENS_PER_ENTRY) / outputBudget;
+      return Math.ceil(Math.max(input, output) * unit);
+    };
+    return packIntoCalls(groups, cost, unit, Math.floor((unit * firstBudget) / entryBudget));
   }
 
-  /** One call, with at most one repair request when a merge dropped facts (B4). */
+  /**
+   * One call through the review pipeline (SPEC B11): the gateway's size check, extraction and
+   * schema; the item rules (`reviewReply`), with at most one repair request naming exactly what
+   * the refused merges lost or added; then the run-level budgets, which refuse a reply whole.
+   */
   private async askAndReview(
     context: PassContext,
     data: string,
     shown: ReadonlyMap<string, ConsolidationItem>,
-    call: { call: number; withCorrections: boolean },
-  ): Promise<CallReview> {
+    call: { call: number; withCorrections: boolean; similarity: SourceSimilarity; budget: RunBudget; savesPerReply: number },
+  ): Promise<BudgetedReview> {
     const gateway = context.gateway!;
     const request = {
       pass: this.name,
@@ -243,16 +299,52 @@ export class MemoryConsolidationPass implements DreamPass {
       builtInDirective: CONSOLIDATION_DIRECTIVE,
       schema: consolidationReplySchema,
       signal: context.signal,
+      maxOutputTokens: this.options.maxOutputTokens,
     };
-    const first = reviewReply(await gateway.ask({ ...request, data }), shown, call);
-    if (first.factLosses.length === 0) return first;
-    context.signal.throwIfAborted();
-    const repaired = reviewReply(await gateway.ask({ ...request, data: `${data}\n\n${renderRepairNote(first.factLosses)}` }), shown, call);
+    const rules = { protection: this.options, unconnected: (ids: readonly string[]) => call.similarity.unconnected(ids) };
+    const scope = { call: call.call, withCorrections: call.withCorrections };
+    let reply = await gateway.ask({ ...request, data });
+    let review = reviewReply(reply, shown, scope, rules);
+    if (review.factLosses.length > 0) {
+      context.signal.throwIfAborted();
+      const first = review;
+      reply = await gateway.ask({ ...request, data: `${data}\n\n${renderRepairNote(first.factLosses)}` });
+      review = reviewReply(reply, shown, scope, rules);
+      review.refusals.unshift(`call ${call.call}: ${first.factLosses.length} merge(s) did not keep the facts of their sources; asked the model once to repair the reply`, ...first.refusals);
+    }
+    if (call.budget.admit(call.call, { saves: reply.toSave.length, deletions: review.deletions.length }, call.savesPerReply)) {
+      return { ...review, refusedWhole: false };
+    }
     return {
-      ...repaired,
-      refusals: [`call ${call.call}: ${first.factLosses.length} merge(s) dropped facts; asked the model once to repair the reply`, ...repaired.refusals],
+      saves: [],
+      deletions: [],
+      factLosses: [],
+      refusals: [...review.refusals, `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`],
+      retry: [...shown.keys()],
+      proposed: review.proposed,
+      refusedWhole: true,
     };
   }
+}
+
+/** Embeddings of the shown items when an embedder is configured; none (BM25 alone) without one or when it fails. */
+async function embeddingsOf(context: PassContext, shown: ReadonlyMap<string, ConsolidationItem>): Promise<Map<string, number[]>> {
+  const { embedder, logger } = context.services;
+  const signal = context.signal;
+  const vectors = new Map<string, number[]>();
+  if (!embedder || shown.size < 2) return vectors;
+  const ids = [...shown.keys()];
+  try {
+    const embedded = await embedder.embed(ids.map((id) => shown.get(id)!.view.content), { signal });
+    ids.forEach((id, position) => {
+      const vector = embedded[position];
+      if (vector) vectors.set(id, vector);
+    });
+  } catch (error) {
+    signal.throwIfAborted();
+    logger.warn('Embedding the shown entries failed; merges are checked for similarity with BM25 alone in this call.', { error: String((error as Error)?.message ?? error) });
+  }
+  return vectors;
 }
 
 /** True when the stored entry still reads as the pass wrote it (nobody changed it since). */

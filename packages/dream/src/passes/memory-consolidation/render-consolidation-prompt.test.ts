@@ -100,9 +100,13 @@ describe('renderConsolidationData', () => {
 });
 
 describe('renderRepairNote', () => {
-  it('names each merge and the facts it lost', () => {
-    const note = renderRepairNote([{ position: 2, sourceIds: ['abc123def456', 'bbb123def456'], missing: ['Porto', '2025'] }]);
-    expect(note).toContain('toSave item 2 (from abc123def456, bbb123def456) is missing: "Porto", "2025"');
+  it('names each merge, exactly what it lost and what it added', () => {
+    const note = renderRepairNote([
+      { position: 2, sourceIds: ['abc123def456', 'bbb123def456'], missing: ['Porto', '2025'], added: [] },
+      { position: 3, sourceIds: ['ccc123def456'], missing: [], added: ['attacker'] },
+    ]);
+    expect(note).toContain('toSave item 2 (from abc123def456, bbb123def456) is missing "Porto", "2025"');
+    expect(note).toContain('toSave item 3 (from ccc123def456) adds "attacker", which none of its sources says');
   });
 });
 

@@ -19,6 +19,7 @@ What to do:
 Rules:
 - Use only what the entries and the feedback say; never add facts of your own.
 - A folded entry keeps every name, number and date of the entries it replaces. When a newer fact supersedes an older one, keep both in the wording (for example "moved from Lyon to Porto in 2025").
+- When you reword an entry that uses a relative time ("yesterday", "last week", "next month"), anchor it to the day the entry was first noted (its first= day): "last week" in an entry first noted 2026-03-09 becomes "the week before 2026-03-09".
 - Refer only to ids shown in square brackets in this request.
 - Do not write dates, counts or importance into the reply: the host works them out from the sources.
 - Leave retention marks such as [durable] or [skip] out of what you save.
@@ -91,18 +92,25 @@ export interface FactLoss {
   /** 1-based position of the save in the reply. */
   position: number;
   sourceIds: readonly string[];
+  /** What the merged text lost, exactly (names, numbers, dates, negations, words). */
   missing: readonly string[];
+  /** What the merged text says that none of its sources says. */
+  added: readonly string[];
 }
 
 /** The note of the one repair request: which merged entries lost which facts. Pure. */
 export function renderRepairNote(losses: readonly FactLoss[]): string {
-  const lines = losses.map(
-    (loss) =>
-      `- toSave item ${loss.position} (from ${loss.sourceIds.join(', ')}) is missing: ${loss.missing.map((fact) => JSON.stringify(fact)).join(', ')}`,
-  );
+  const quote = (items: readonly string[]) => items.map((item) => JSON.stringify(item)).join(', ');
+  const lines = losses.map((loss) => {
+    const problems = [
+      ...(loss.missing.length > 0 ? [`is missing ${quote(loss.missing)}`] : []),
+      ...(loss.added.length > 0 ? [`adds ${quote(loss.added)}, which none of its sources says`] : []),
+    ];
+    return `- toSave item ${loss.position} (from ${loss.sourceIds.join(', ')}) ${problems.join(' and ')}`;
+  });
   return [
-    'Repair needed. These merged entries dropped names, numbers or dates of the entries they replace, so they cannot be accepted:',
+    'Repair needed. These merged entries do not say what the entries they replace say, so they cannot be accepted:',
     ...lines,
-    'Send the whole JSON object again. Put every listed item back into the merged text, or leave those entries unmerged.',
+    'Send the whole JSON object again. Put every missing item back into the merged text and leave out what the sources do not say, or leave those entries unmerged.',
   ].join('\n');
 }

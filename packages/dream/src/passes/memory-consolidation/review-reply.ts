@@ -1,11 +1,15 @@
-import { CATEGORY_RULES, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, pathNameProblem, tagSchema } from '@reverie/core';
+import { CATEGORY_RULES, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, pathNameProblem, tagSchema } from '@reverie/core';
+import { checkMergeFacts } from '../../review/fact-check';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
-import { missingFacts } from './fact-tokens';
+import type { MemoryConsolidationOptions } from './memory-consolidation-options';
 import { conflictingSubjectTimes } from './subject-time-conflict';
 import { deepestCategory, unionTags } from './merge-entries';
 import { stripRetentionTags } from './normalise-content';
 import type { FactLoss } from './render-consolidation-prompt';
+
+/** Categories under this prefix belong to the host's own bookkeeping: no model reply may write there. */
+export const SYSTEM_CATEGORY = '_system';
 
 export const ANTI_PATTERN_CATEGORY = 'anti-patterns';
 export const ANTI_PATTERN_TAG = 'anti-pattern';
@@ -21,26 +25,50 @@ export interface ProposedSave {
 
 export interface CallReview {
   saves: ProposedSave[];
-  /** Items the model deleted outright (not a source of an accepted save, not kept by a refused one). */
+  /** Items the model deleted outright (not a source of an accepted save, not kept by a refused one, not protected). */
   deletions: ConsolidationItem[];
   refusals: string[];
-  /** Accepted nothing for these saves: they dropped facts of their sources. */
+  /** Accepted nothing for these saves: they lost facts of their sources or added some. */
   factLosses: FactLoss[];
+  /** Items whose merge or rewrite was refused for a reason the model can fix: offered again on a later run. */
+  retry: string[];
+  /** How many changes the reply proposed (saves and deletions), accepted or not. */
+  proposed: number;
+}
+
+export type Protection = Pick<MemoryConsolidationOptions, 'protectImportance' | 'protectReinforcement' | 'protectedCategories'>;
+
+/** What the guards of a call need besides the reply. */
+export interface ReviewRules {
+  protection: Protection;
+  /** The sources of a merge that are not similar to the rest (empty when they all are). */
+  unconnected(ids: readonly string[]): string[];
 }
 
 /**
- * SPEC B4, the guards one call's reply goes through. Ids not shown in this call are ignored and
- * reported. A save needs non-empty content (retention hints stripped), a valid category (its
- * sources' deepest one when it gives none or an empty one) and valid tags (invalid ones are
- * dropped); a save without sources is only accepted as an anti-pattern (`anti-patterns/…`,
- * tagged `anti-pattern`) in a call that carried correction feedback;
- * a save with sources must keep every fact token of them (`missingFacts`). A refused save keeps
- * its sources alive: they are also taken out of toDelete. Pure.
+ * SPEC B4, B11: the guards one call's reply goes through, one item at a time. Ids not shown in
+ * this call are ignored and reported. A save needs non-empty content (retention hints stripped),
+ * a valid category outside `_system/` (its sources' deepest one when it gives none) and valid
+ * tags (invalid ones are dropped). A save without sources is only accepted as an anti-pattern
+ * (`anti-patterns/…`, tagged `anti-pattern`) in a call that carried correction feedback. A save
+ * with sources is a merge or a rewrite the host verifies:
+ *
+ * - its sources must be similar to one another (`rules.unconnected`, the relation the candidate
+ *   clusters come from) and must not describe different moments (subject time);
+ * - a protected source (importance, reinforcement or category) is never moved out of its
+ *   category — one protected by a category prefix stays under it, any other stays under its own
+ *   top-level category — and is merged only when every fact is kept (strict check);
+ * - the text must keep the facts of its sources and add none (`checkMergeFacts`).
+ *
+ * A refused save keeps its sources alive (they are also taken out of toDelete); when the reason
+ * is one the model can fix, its sources are listed in `retry`. An outright deletion of a
+ * protected item is refused. Pure.
  */
 export function reviewReply(
   reply: ConsolidationReply,
   shown: ReadonlyMap<string, ConsolidationItem>,
   context: { call: number; withCorrections: boolean },
+  rules: ReviewRules,
 ): CallReview {
   const refusals: string[] = [];
   const refuse = (message: string) => refusals.push(`call ${context.call}: ${message}`);
@@ -57,14 +85,18 @@ export function reviewReply(
   const saves: ProposedSave[] = [];
   const factLosses: FactLoss[] = [];
   const kept = new Set<string>();
+  const retry = new Set<string>();
   reply.toSave.forEach((save, index) => {
     const position = index + 1;
     const where = `toSave item ${position}`;
     const givenSources = save.sourceIds ?? [];
     const sources = known(givenSources, where);
-    const keepSources = (reason: string) => {
+    const keepSources = (reason: string, options: { retry?: boolean } = {}) => {
       refuse(`${where} refused: ${reason}${sources.length > 0 ? `; its sources stay (${sources.map((s) => s.id).join(', ')})` : ''}`);
-      for (const source of sources) kept.add(source.id);
+      for (const source of sources) {
+        kept.add(source.id);
+        if (options.retry) retry.add(source.id);
+      }
     };
     if (givenSources.length > 0 && sources.length === 0) return keepSources('none of its sourceIds was shown in this call');
 
@@ -77,6 +109,7 @@ export function reviewReply(
     if (category === undefined) return keepSources('a new entry needs a category');
     const problem = pathNameProblem(category, CATEGORY_RULES);
     if (problem) return keepSources(`invalid category ${JSON.stringify(category)}: ${problem}`);
+    if (isUnderPrefix(category, SYSTEM_CATEGORY)) return keepSources(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
 
     const antiPattern = isUnderPrefix(category, ANTI_PATTERN_CATEGORY);
     if (sources.length === 0 && !(antiPattern && context.withCorrections)) {
@@ -96,11 +129,26 @@ export function reviewReply(
 
     const moments = conflictingSubjectTimes(sources.map((source) => source.view));
     if (moments) return keepSources(`its sources describe different moments (subject time ${moments[0]} and ${moments[1]})`);
+    const unrelated = sources.length > 1 ? rules.unconnected(sources.map((source) => source.id)) : [];
+    if (unrelated.length > 0) {
+      return keepSources(`the host does not find ${unrelated.join(', ')} similar to the other sources; only entries that say the same thing may be merged`);
+    }
+    const guarded = sources.filter((source) => protectionOf(source, rules.protection) !== undefined);
+    for (const source of guarded) {
+      const home = protectedHome(source, rules.protection);
+      if (!isUnderPrefix(category, home)) {
+        return keepSources(`${source.id} is protected (${protectionOf(source, rules.protection)}) and may not leave ${home}/ (the save files it under ${category})`);
+      }
+    }
 
-    const missing = missingFacts(sources.map((source) => source.view.content), content);
-    if (missing.length > 0) {
-      factLosses.push({ position, sourceIds: sources.map((source) => source.id), missing });
-      return keepSources(`it drops facts of its sources: ${missing.map((fact) => JSON.stringify(fact)).join(', ')}`);
+    const verdict = checkMergeFacts(
+      sources.map((source) => source.view),
+      content,
+      { strict: guarded.length > 0 },
+    );
+    if (!verdict.ok) {
+      factLosses.push({ position, sourceIds: sources.map((source) => source.id), missing: verdict.missing, added: verdict.added });
+      return keepSources(verdict.reason, { retry: true });
     }
     saves.push({ content, category, tags: unionTags(tags), sources });
   });
@@ -113,7 +161,28 @@ export function reviewReply(
       refuse(`toDelete: ${item.id} kept, because the entry that was to replace it was refused`);
       continue;
     }
+    const protectedBy = protectionOf(item, rules.protection);
+    if (protectedBy) {
+      refuse(`delete ${item.id} refused: ${protectedBy}`);
+      continue;
+    }
     deletions.push(item);
   }
-  return { saves, deletions, refusals, factLosses };
+  return { saves, deletions, refusals, factLosses, retry: [...retry], proposed: reply.toSave.length + new Set(reply.toDelete).size };
+}
+
+/** Why an item may not be deleted outright or changed loosely, or undefined when it is not protected. */
+export function protectionOf(item: ConsolidationItem, options: Protection): string | undefined {
+  const entries: MemoryEntry[] = [item.view, ...item.members];
+  if (entries.some((entry) => entry.importance >= options.protectImportance)) return `importance ≥ ${options.protectImportance} is protected`;
+  if (item.view.reinforcementCount >= options.protectReinforcement) return `reinforced ${item.view.reinforcementCount}× (≥ ${options.protectReinforcement}) is protected`;
+  const category = entries.map((entry) => entry.category).find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
+  if (category !== undefined) return `the category ${category} is protected`;
+  return undefined;
+}
+
+/** Where a protected item must stay: under the protected prefix that covers it, else under its own top-level category. */
+function protectedHome(item: ConsolidationItem, options: Protection): string {
+  const prefix = options.protectedCategories.find((candidate) => isUnderPrefix(item.view.category, candidate));
+  return prefix ?? item.view.category.split('/')[0]!;
 }

@@ -14,7 +14,7 @@ import {
   type TurnRole,
 } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
-import type { CycleReport, DreamPass, PassContext, PassOutcome, PassPlan } from '../../engine/dream-types';
+import type { CycleReport, DreamPass, PassContext, RanPassOutcome, PassPlan } from '../../engine/dream-types';
 import { cursorsDir } from '../../runs/run-paths';
 import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
 import { PreferenceInferencePass } from './preference-inference-pass';
@@ -91,7 +91,7 @@ async function say(sessionId: string, role: TurnRole, content: string): Promise<
   return (await log.append({ sessionId, role, content })).seq;
 }
 
-function outcome(report: CycleReport): Extract<PassOutcome, { status: 'ok' | 'failed' }> {
+function outcome(report: CycleReport): RanPassOutcome {
   const pass = report.passes.find((p) => p.name === 'preference-inference')!;
   if (pass.status === 'skipped') throw new Error(`pass skipped: ${pass.reason}`);
   return pass;

@@ -15,6 +15,7 @@ import {
 } from './preference-inference-options';
 import { preferenceReplySchema } from './preference-reply';
 import { groupBySession, PREFERENCE_DIRECTIVE, PREFERENCE_DIRECTIVE_FILE, renderPreferenceData } from './render-preference-prompt';
+import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
 
 /**
@@ -127,13 +128,23 @@ export class PreferenceInferencePass implements DreamPass {
     context.signal.throwIfAborted();
 
     const ledger = new PreferenceLedger(preferences, { category: this.options.category, now, userSeqs });
-    ledger.review(reply);
+    const replyBudget = new RunBudget(0);
+    // Every preference cites user turns as evidence: one per user turn sent, within the reply allowance (SPEC B11).
+    if (replyBudget.admit(1, { saves: reply.preferences.length, deletions: 0 }, replyAllowance(userSeqs.size))) ledger.review(reply);
     const { created, reinforced } = ledger.counts();
     notes.push(`${feedback.length} feedback signal(s) and ${shown.length} preference(s) on record shown`, `${created} new preference(s), ${reinforced} reinforced`, ...ledger.notes);
     const operations: DreamOperation[] = ledger.operations();
     const clear = await this.clearOperation(context, readThroughSeq, notes);
     if (clear) operations.push(clear);
-    return { operations, itemsProcessed: read.length, notes, refusals: ledger.refusals, afterApply };
+    return {
+      operations,
+      itemsProcessed: read.length,
+      notes,
+      refusals: ledger.refusals,
+      misbehaviour: replyBudget.misbehaviour,
+      proposals: { proposed: reply.preferences.length, accepted: created + reinforced },
+      afterApply,
+    };
   }
 
   /**

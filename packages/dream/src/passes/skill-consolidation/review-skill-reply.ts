@@ -48,6 +48,8 @@ export interface SkillCallReview {
   refusals: string[];
   /** The whole reply was refused: it deleted with nothing saved. */
   rejected: boolean;
+  /** Refused whole by the run's budgets (not by the pass's own rules). */
+  overBudget?: boolean;
 }
 
 /**

@@ -224,7 +224,7 @@ describe('SkillConsolidationPass (SPEC D9)', () => {
     expect(deletedNames(plan)).toEqual(['bravo']);
   });
 
-  it('caps deletions at maxDeleteShare of the library: over the cap, outright deletes are refused by name and a merge is refused whole', async () => {
+  it('caps deletions at maxDeleteShare of the library: a reply deleting outright over the cap is refused whole, and so is a merge over it', async () => {
     for (const name of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel']) await harness.add({ name });
     const capped = await harness.plan(
       new SkillConsolidationPass(),
@@ -233,11 +233,9 @@ describe('SkillConsolidationPass (SPEC D9)', () => {
         toSave: [{ name: 'alpha', summary: 'Alpha', content: 'Alpha and bravo.', sourceNames: ['alpha', 'bravo'] }],
       }),
     );
-    expect(deletedNames(capped)).toEqual(['bravo', 'charlie']);
-    expect(capped.refusals).toEqual([
-      'call 1: delete "delta" refused: over the cap of 2 deletion(s) per run (maxDeleteShare 0.25 × 8 skills)',
-      'call 1: delete "echo" refused: over the cap of 2 deletion(s) per run (maxDeleteShare 0.25 × 8 skills)',
-    ]);
+    expect(capped.operations).toEqual([]);
+    expect(capped.misbehaviour).toEqual(["call 1: reply refused whole: it deletes 3 entries outright, over the run's budget of 2"]);
+    expect(capped.notes).toContain("call 1: reply rejected whole (over the run's budgets; see misbehaviour)");
 
     const tooBig = await harness.plan(
       new SkillConsolidationPass(),

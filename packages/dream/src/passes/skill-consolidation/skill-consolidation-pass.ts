@@ -1,3 +1,4 @@
+import { replyAllowance, RunBudget } from '../../review/run-budget';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens, packIntoCalls } from '../memory-consolidation/pack-calls';
 import { assembleSkillOperations, deletionCap } from './assemble-skill-operations';
@@ -83,6 +84,8 @@ export class SkillConsolidationPass implements DreamPass {
     const calls = packIntoCalls(groupRelatedSkills([...names], clusters, pairs), cost, budget.skills);
 
     const reviews: SkillCallReview[] = [];
+    const replyBudget = new RunBudget(deleteCap);
+    let proposed = 0;
     const scopes: Array<{ skills: string[]; pairs: CoUsedPair[]; clusters: PrefixCluster[] }> = [];
     for (const [index, callNames] of calls.entries()) {
       context.signal.throwIfAborted();
@@ -99,15 +102,18 @@ export class SkillConsolidationPass implements DreamPass {
         schema: skillConsolidationReplySchema,
         signal: context.signal,
       });
-      reviews.push(
-        reviewSkillReply(reply, {
-          call: index + 1,
-          shown: new Map(shown.map((profile) => [profile.skill.name, profile])),
-          library: names,
-          clusters: scope.clusters,
-          protectedSkills: options.protectedSkills,
-        }),
-      );
+      const review = reviewSkillReply(reply, {
+        call: index + 1,
+        shown: new Map(shown.map((profile) => [profile.skill.name, profile])),
+        library: names,
+        clusters: scope.clusters,
+        protectedSkills: options.protectedSkills,
+      });
+      proposed += reply.toSave.length + reply.toDelete.length;
+      // A reply saves every skill shown plus one guide per cluster, within the reply allowance; its outright
+      // deletions stay within the run's cap; otherwise it is refused whole (SPEC B11).
+      const counts = { saves: reply.toSave.length, deletions: review.deletions.length };
+      reviews.push(replyBudget.admit(index + 1, counts, replyAllowance(shown.length + scope.clusters.length)) ? review : { ...review, saves: [], deletions: [], rejected: true, overBudget: true });
     }
 
     await context.artifact(
@@ -119,10 +125,19 @@ export class SkillConsolidationPass implements DreamPass {
       `${library.length} skill(s), ${usages.length} use(s) in the last ${options.usageWindowDays} days, ${pairs.length} co-used pair(s), ${clusters.length} prefix cluster(s)`,
       ...this.markNotes(profiles),
       `${calls.length} model call(s)`,
-      ...reviews.filter((review) => review.rejected).map((review) => `call ${review.call}: reply rejected whole (deletes with nothing saved)`),
+      ...reviews.filter((review) => review.rejected).map((review) => `call ${review.call}: reply rejected whole (${review.overBudget ? "over the run's budgets; see misbehaviour" : 'deletes with nothing saved'})`),
       ...assembled.notes,
     ];
-    return { operations: assembled.operations, itemsProcessed: library.length, notes, refusals: assembled.refusals, details: assembled.details };
+    const accepted = reviews.reduce((sum, review) => sum + review.saves.length + review.deletions.length, 0);
+    return {
+      operations: assembled.operations,
+      itemsProcessed: library.length,
+      notes,
+      refusals: assembled.refusals,
+      misbehaviour: replyBudget.misbehaviour,
+      proposals: { proposed, accepted },
+      details: assembled.details,
+    };
   }
 
   private markNotes(profiles: readonly SkillProfile[]): string[] {

@@ -17,6 +17,7 @@ import {
 import { type SkillGapOptions, type SkillGapOptionsInput, skillGapOptionsSchema } from './skill-gap-options';
 import { skillGapReplySchema } from './skill-gap-reply';
 import { SkillGapReview } from './skill-gap-review';
+import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
@@ -96,6 +97,8 @@ export class SkillGapPass implements DreamPass {
       .sort((a, b) => rank.get(a.sessionId)! - rank.get(b.sessionId)! || a.seq - b.seq);
     const calls = packSessions(ordered, (turn) => estimateTokens(`${renderTurnLine(turn, budget.maxTurnChars)}\n`), budget.turns);
     const catalogueIndex = new CatalogueIndex(catalogue);
+    const replyBudget = new RunBudget(0);
+    let proposed = 0;
 
     const asked: Array<{ sessions: SessionPiece[]; terms: CallTerm[]; skillsListed: string[] } | { sessions: SessionPiece[]; notAsked: string }> = [];
     let callNumber = 0;
@@ -125,7 +128,11 @@ export class SkillGapPass implements DreamPass {
         schema: skillGapReplySchema,
         signal: context.signal,
       });
-      review.review(reply, { call: callNumber, sessions: new Set(sessions.map((piece) => piece.sessionId)) });
+      proposed += reply.skills.length;
+      // One new skill per recurring term shown in the call, within the reply allowance (SPEC B11).
+      if (replyBudget.admit(callNumber, { saves: reply.skills.length, deletions: 0 }, replyAllowance(callTerms.length))) {
+        review.review(reply, { call: callNumber, sessions: new Set(sessions.map((piece) => piece.sessionId)) });
+      }
       asked.push({ sessions, terms: callTerms, skillsListed: listed.map((skill) => skill.name) });
     }
 
@@ -152,6 +159,8 @@ export class SkillGapPass implements DreamPass {
       itemsProcessed: read.length,
       notes,
       refusals: review.refusals,
+      misbehaviour: replyBudget.misbehaviour,
+      proposals: { proposed, accepted: review.created },
       afterApply,
       details: { recurringTerms: terms.slice(0, MAX_TERMS_PER_CALL).map(({ term, count }) => ({ term, count })) },
     };

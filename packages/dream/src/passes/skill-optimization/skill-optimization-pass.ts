@@ -14,6 +14,7 @@ import {
 } from './skill-optimization-options';
 import { skillOptimizationReplySchema } from './skill-optimization-reply';
 import { SkillOptimizationReview } from './skill-optimization-review';
+import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
 
 const DAY_MS = 86_400_000;
@@ -72,6 +73,8 @@ export class SkillOptimizationPass implements DreamPass {
     ).map((names) => names.map((name) => byName.get(name)!));
 
     const review = new SkillOptimizationReview(new Set(library.map((skill) => skill.name)), now);
+    const replyBudget = new RunBudget(0);
+    let proposed = 0;
     for (const [index, candidates] of calls.entries()) {
       context.signal.throwIfAborted();
       const reply = await gateway.ask({
@@ -82,6 +85,9 @@ export class SkillOptimizationPass implements DreamPass {
         schema: skillOptimizationReplySchema,
         signal: context.signal,
       });
+      proposed += reply.toSave.length;
+      // One rewrite per skill sent in the call, within the reply allowance (SPEC B11).
+      if (!replyBudget.admit(index + 1, { saves: reply.toSave.length, deletions: 0 }, replyAllowance(candidates.length))) continue;
       review.review(reply, { call: index + 1, candidates: new Map(candidates.map((candidate) => [candidate.skill.name, candidate])) });
     }
 
@@ -91,6 +97,8 @@ export class SkillOptimizationPass implements DreamPass {
       itemsProcessed: selection.candidates.length,
       notes,
       refusals: review.refusals,
+      misbehaviour: replyBudget.misbehaviour,
+      proposals: { proposed, accepted: review.rewritten },
       details: {
         atRisk: selection.candidates.filter(isAtRisk).map((candidate) => ({ name: candidate.skill.name, sessions: candidate.failedSessions })),
         sparse: selection.candidates.filter((candidate) => candidate.sparse).map((candidate) => candidate.skill.name),

@@ -14,7 +14,7 @@ import {
   type WorkflowExecutionDraft,
 } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
-import type { CycleReport, ModelGatewayLike, PassContext, PassOutcome, PassPlan } from '../../engine/dream-types';
+import type { CycleReport, ModelGatewayLike, PassContext, RanPassOutcome, PassPlan } from '../../engine/dream-types';
 import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
 import { WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE } from './render-workflow-prompt';
 import { WorkflowFailureAnalysisPass } from './workflow-failure-analysis-pass';
@@ -253,7 +253,7 @@ describe('WorkflowFailureAnalysisPass (SPEC D12)', () => {
 });
 
 describe('WorkflowFailureAnalysisPass in the engine', () => {
-  function outcome(report: CycleReport): Extract<PassOutcome, { status: 'ok' | 'failed' }> {
+  function outcome(report: CycleReport): RanPassOutcome {
     const pass = report.passes[0]!;
     if (pass.status === 'skipped') throw new Error(`pass skipped: ${pass.reason}`);
     return pass;

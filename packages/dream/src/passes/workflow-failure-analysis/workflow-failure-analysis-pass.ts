@@ -8,6 +8,7 @@ import {
 } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
+import { replyAllowance, RunBudget } from '../../review/run-budget';
 import type { DreamOperation, DreamPass, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { groupWorkflowRuns, type WorkflowGroup, workflowKey } from './group-workflow-runs';
 import { renderWorkflowData, WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE, type WorkflowPromptItem } from './render-workflow-prompt';
@@ -109,7 +110,8 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       return { operations: [], itemsProcessed: records.length, notes: [...notes, 'no recurring failure to annotate'], refusals, details };
     }
 
-    const bodies = await this.notes(context, due, notes, refusals);
+    const tally = { budget: new RunBudget(0), proposed: 0 };
+    const bodies = await this.notes(context, due, notes, refusals, tally);
     const annotated: Annotated[] = due.map((item) => {
       const fromModel = bodies.get(item.group.key);
       const body = fromModel === undefined ? factualNote(item.group, windowDays) : `${failureCounts(item.group, windowDays)}\n\n${fromModel}`;
@@ -135,7 +137,16 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       }
       await cursorFile.write({ annotated: next });
     };
-    return { operations, itemsProcessed: records.length, notes, refusals, details, ...(done.length > 0 ? { afterApply } : {}) };
+    return {
+      operations,
+      itemsProcessed: records.length,
+      notes,
+      refusals,
+      misbehaviour: tally.budget.misbehaviour,
+      proposals: { proposed: tally.proposed, accepted: bodies.size },
+      details,
+      ...(done.length > 0 ? { afterApply } : {}),
+    };
   }
 
   /** The existing, unprotected skills that produced the group's failures (reported when none). */
@@ -162,7 +173,13 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
    * The model's notes by group key, for the groups it wrote a usable one for. Empty without a
    * model or when the call fails (the host then writes factual notes); an abort is rethrown.
    */
-  private async notes(context: PassContext, due: readonly WorkflowPromptItem[], notes: string[], refusals: string[]): Promise<Map<string, string>> {
+  private async notes(
+    context: PassContext,
+    due: readonly WorkflowPromptItem[],
+    notes: string[],
+    refusals: string[],
+    tally: { budget: RunBudget; proposed: number },
+  ): Promise<Map<string, string>> {
     const bodies = new Map<string, string>();
     const gateway: ModelGatewayLike | undefined = context.gateway;
     if (!gateway) {
@@ -186,6 +203,12 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       return bodies;
     }
     context.signal.throwIfAborted();
+    tally.proposed += reply.annotations.length;
+    // One note per workflow sent, within the reply allowance (SPEC B11).
+    if (!tally.budget.admit(1, { saves: reply.annotations.length, deletions: 0 }, replyAllowance(due.length))) {
+      notes.push('the reply was refused whole (see misbehaviour): the host wrote factual annotations');
+      return bodies;
+    }
 
     const sent = new Set(due.map((item) => item.group.key));
     reply.annotations.forEach((annotation, index) => {

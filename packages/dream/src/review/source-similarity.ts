@@ -1,0 +1,73 @@
+import { type Bm25Index, cosineSimilarity } from '@reverie/core';
+
+export interface SourceSimilarityOptions {
+  /** Hits looked at per source when checking its neighbours. */
+  neighbours: number;
+  /** A hit counts when it scores at least this share of the best hit of the same query. */
+  minNeighbourScore: number;
+  /** With embeddings: a pair at or above this cosine similarity counts as similar too (M4: 0.5). */
+  minCosine: number;
+}
+
+/**
+ * SPEC B11: a merge may only join entries the host itself finds similar. Two items are similar
+ * when either one, used as a BM25 query over every item, finds the other among its first
+ * `neighbours` hits scoring at least `minNeighbourScore` of the best hit — the same relation the
+ * candidate clusters are built from — or, when vectors are given, when their cosine similarity
+ * is at least `minCosine`. The sources of a merge must be connected under that relation. Queries
+ * are made lazily, once per item.
+ */
+export class SourceSimilarity {
+  private readonly neighbourCache = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly index: Bm25Index,
+    private readonly textOf: (id: string) => string | undefined,
+    private readonly options: SourceSimilarityOptions,
+    private readonly vectors: ReadonlyMap<string, readonly number[]> = new Map(),
+  ) {}
+
+  /** True when `a` and `b` are similar (see the class). */
+  similar(a: string, b: string): boolean {
+    if (a === b) return true;
+    if (this.neighboursOf(a).has(b) || this.neighboursOf(b).has(a)) return true;
+    const va = this.vectors.get(a);
+    const vb = this.vectors.get(b);
+    return va !== undefined && vb !== undefined && cosineSimilarity(va, vb) >= this.options.minCosine;
+  }
+
+  /** The sources that are not connected to the first one through similar pairs (empty: all are). */
+  unconnected(ids: readonly string[]): string[] {
+    const [first, ...rest] = [...new Set(ids)];
+    if (first === undefined) return [];
+    const reached = new Set([first]);
+    const queue = [first];
+    let pending = rest;
+    while (queue.length > 0 && pending.length > 0) {
+      const current = queue.shift()!;
+      const next: string[] = [];
+      for (const id of pending) {
+        if (this.similar(current, id)) {
+          reached.add(id);
+          queue.push(id);
+        } else next.push(id);
+      }
+      pending = next;
+    }
+    return pending;
+  }
+
+  private neighboursOf(id: string): Set<string> {
+    let found = this.neighbourCache.get(id);
+    if (found) return found;
+    found = new Set();
+    const text = this.textOf(id);
+    if (text !== undefined) {
+      const hits = this.index.search(text, { limit: this.options.neighbours + 1 });
+      const best = hits[0]?.score ?? 0;
+      for (const hit of hits) if (hit.id !== id && hit.score > 0 && hit.score >= this.options.minNeighbourScore * best) found.add(hit.id);
+    }
+    this.neighbourCache.set(id, found);
+    return found;
+  }
+}
