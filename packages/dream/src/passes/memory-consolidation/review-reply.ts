@@ -57,7 +57,9 @@ export interface ReviewRules {
  *   clusters come from) and must not describe different moments (subject time);
  * - a protected source (importance, reinforcement or category) is never moved out of its
  *   category — one protected by a category prefix stays under it, any other stays under its own
- *   top-level category — and is merged only when every fact is kept (strict check);
+ *   top-level category: a save filing it elsewhere is filed under the protected source's category
+ *   instead (protected sources with different homes refuse the merge) — and is merged only
+ *   when every fact is kept (strict check);
  * - the text must keep the facts of its sources and add none (`checkMergeFacts`).
  *
  * A refused save keeps its sources alive (they are also taken out of toDelete); when the reason
@@ -105,7 +107,7 @@ export function reviewReply(
     if (content.length > MAX_MEMORY_CONTENT_LENGTH) return keepSources(`its content is longer than ${MAX_MEMORY_CONTENT_LENGTH} characters`);
 
     const given = save.category?.trim() ? save.category : undefined;
-    const category = given ?? (sources.length > 0 ? deepestCategory(sources.map((source) => source.view)) : undefined);
+    let category = given ?? (sources.length > 0 ? deepestCategory(sources.map((source) => source.view)) : undefined);
     if (category === undefined) return keepSources('a new entry needs a category');
     const problem = pathNameProblem(category, CATEGORY_RULES);
     if (problem) return keepSources(`invalid category ${JSON.stringify(category)}: ${problem}`);
@@ -134,11 +136,15 @@ export function reviewReply(
       return keepSources(`the host does not find ${unrelated.join(', ')} similar to the other sources; only entries that say the same thing may be merged`);
     }
     const guarded = sources.filter((source) => protectionOf(source, rules.protection) !== undefined);
-    for (const source of guarded) {
-      const home = protectedHome(source, rules.protection);
-      if (!isUnderPrefix(category, home)) {
-        return keepSources(`${source.id} is protected (${protectionOf(source, rules.protection)}) and may not leave ${home}/ (the save files it under ${category})`);
-      }
+    const homes = [...new Set(guarded.map((source) => protectedHome(source, rules.protection)))];
+    if (homes.length > 1) {
+      return keepSources(`its protected sources live under different categories (${homes.map((home) => `${home}/`).join(', ')}) and none may leave its own`);
+    }
+    if (homes.length === 1 && !isUnderPrefix(category, homes[0]!)) {
+      // A protected entry never leaves its category; the merge itself is kept, filed where the protected source is.
+      const stay = guarded[0]!;
+      refuse(`${where}: filed under ${stay.view.category}, not ${category}: ${stay.id} is protected (${protectionOf(stay, rules.protection)}) and stays under ${homes[0]}/`);
+      category = stay.view.category;
     }
 
     const verdict = checkMergeFacts(
