@@ -1,0 +1,201 @@
+import { LONGEST_ABBREVIATION, lookupAbbreviation } from './abbreviations';
+import { matchDate } from './date-terms';
+import { FUNCTION_WORDS, NEGATION_PHRASES, NEGATION_SKIP_WORDS, NEGATION_WORDS, NEGATIVE_VERBS } from './function-words';
+import { matchNumber } from './number-terms';
+import { stemWord } from './stem-word';
+import { type RawToken, tokeniseText } from './tokenise-text';
+
+export type TermKind = 'word' | 'name' | 'number' | 'date' | 'negation';
+
+/** One fact-bearing piece of a text, normalised. */
+export interface Term {
+  kind: TermKind;
+  /** What it means, normalised: a stem ("prefer"), "1000", "12:30", "2024-03-05", "not eat". */
+  key: string;
+  /** How the text wrote it (for messages). */
+  text: string;
+  /** A date said relative to the day it was written ("last week", "3 days ago"). */
+  relative?: boolean;
+  /** Index of its sentence in the text. */
+  sentence: number;
+  /** A negation's reach: the keys of the terms it negates (`NEGATION_SCOPE` at most, one sentence). */
+  scope?: string[];
+}
+
+/** How many terms after a negation it is taken to reach ("does not drink coffee": drink, coffee). */
+export const NEGATION_SCOPE = 3;
+
+/** What a text says, normalised (see `analyseText`). */
+export interface TextAnalysis {
+  /** Fact-bearing terms in reading order; function words are left out. */
+  terms: Term[];
+  /** Words and numbers read, function words included. */
+  tokenCount: number;
+  functionWordCount: number;
+  /** Distinct keys per kind. `words` holds every content word, names included. */
+  words: string[];
+  names: string[];
+  numbers: string[];
+  dates: string[];
+  negations: string[];
+  /** The number inside a relative date ("3" of "3 days ago"): not a fact to keep, but said. */
+  impliedNumbers: string[];
+}
+
+/** A word that reads as a name: capitalised inside a sentence, or mixed or upper case ("iOS", "AWS"). */
+function looksLikeName(token: RawToken): boolean {
+  const text = token.text;
+  const first = text[0] ?? '';
+  if (first === first.toLowerCase()) return /\p{Lu}/u.test(text.slice(1)) || /[\p{L}][\d]|\d[\p{L}]|\.\p{L}/u.test(text);
+  if (text.length > 1 && text === text.toUpperCase() && /\p{L}{2}/u.test(text)) return true;
+  if (/\p{Lu}/u.test(text.slice(1))) return true;
+  return !token.sentenceStart;
+}
+
+/**
+ * What a text says, normalised so that two wordings of one fact meet:
+ * - case, possessives ("Alice's"), punctuation and hyphens are dropped;
+ * - inflection (plural, tense) through the Porter2 stemmer and a table of irregular forms;
+ * - numbers: "three"/"3", "1,000"/"1000"/"1k", "3rd"/"third", "12:30"/"12.30"/"12:30 pm";
+ * - dates: "2024-03-05"/"March 5, 2024"/"5 Mar 2024", "Mondays"/"Monday", "last week";
+ * - abbreviations and units from `ABBREVIATIONS` ("JS"/"JavaScript", "20°C"/"20 degrees Celsius");
+ * - negations ("not", "no", "never", "n't", "without", …) become a term "not <what they negate>".
+ * Names are words capitalised inside a sentence, or written in mixed or upper case (a word that
+ * starts a sentence is a name when the text capitalises it elsewhere too). Linear in the text.
+ */
+export function analyseText(text: string): TextAnalysis {
+  const tokens = tokeniseText(text);
+  const capitalisedInside = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === 'word' && !token.sentenceStart && token.text[0] !== token.text[0]?.toLowerCase()) capitalisedInside.add(token.text.toLowerCase());
+  }
+  const terms: Term[] = [];
+  let tokenCount = 0;
+  let functionWordCount = 0;
+  let sentence = 0;
+  let pendingNegation: string | undefined;
+  const impliedNumbers = new Set<string>();
+
+  const emit = (term: Omit<Term, 'sentence'>) => {
+    const placed = { ...term, sentence };
+    if (pendingNegation !== undefined && term.kind !== 'negation') {
+      terms.push({ kind: 'negation', key: `not ${term.key}`, text: `${pendingNegation} ${term.text}`, sentence });
+      pendingNegation = undefined;
+    }
+    terms.push(placed);
+  };
+
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    if (token.kind === 'break') {
+      if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence });
+      pendingNegation = undefined;
+      sentence += 1;
+      i += 1;
+      continue;
+    }
+    if (token.kind === 'comma') {
+      i += 1;
+      continue;
+    }
+    const date = matchDate(tokens, i);
+    if (date) {
+      const read = tokens.slice(i, i + date.length);
+      emit({ kind: 'date', key: date.key, text: read.map((t) => t.text).join(' '), ...(date.relative ? { relative: true } : {}) });
+      if (date.relative) for (const t of read) if (t.kind === 'number') impliedNumbers.add(t.text);
+      if (date.relative) {
+        const count = matchNumber(read, 0);
+        if (count) impliedNumbers.add(count.key);
+      }
+      tokenCount += date.length;
+      i += date.length;
+      continue;
+    }
+    const negationPhrase = NEGATION_PHRASES.find((words) => words.every((word, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]!.text.toLowerCase() === word));
+    if (negationPhrase) {
+      pendingNegation ??= negationPhrase.join(' ');
+      functionWordCount += negationPhrase.length;
+      tokenCount += negationPhrase.length;
+      i += negationPhrase.length;
+      continue;
+    }
+    const number = matchNumber(tokens, i);
+    if (number) {
+      emit({ kind: 'number', key: number.key, text: tokens.slice(i, i + number.length).map((t) => t.text).join(' ') });
+      tokenCount += number.length;
+      i += number.length;
+      continue;
+    }
+    const phrase = matchAbbreviation(tokens, i);
+    if (phrase) {
+      tokenCount += phrase.length;
+      const read = tokens.slice(i, i + phrase.length);
+      if (phrase.canonical === '') functionWordCount += phrase.length;
+      else emit({ kind: read.some(looksLikeName) ? 'name' : 'word', key: phrase.canonical, text: read.map((t) => t.text).join(' ') });
+      i += phrase.length;
+      continue;
+    }
+    i += 1;
+    if (token.kind !== 'word') continue;
+    tokenCount += 1;
+    const lower = token.text.toLowerCase();
+    if (NEGATION_WORDS.has(lower)) {
+      functionWordCount += 1;
+      pendingNegation ??= token.text;
+      continue;
+    }
+    if (FUNCTION_WORDS.has(lower) || (pendingNegation !== undefined && NEGATION_SKIP_WORDS.has(lower))) {
+      functionWordCount += 1;
+      continue;
+    }
+    if (lower.length < 2 && !/\p{Lu}/u.test(token.text)) continue;
+    const negatedVerb = NEGATIVE_VERBS[lower];
+    if (negatedVerb !== undefined) {
+      const key = stemWord(negatedVerb);
+      terms.push({ kind: 'negation', key: `not ${key}`, text: token.text, sentence });
+    }
+    const name = looksLikeName(token) || (token.sentenceStart && capitalisedInside.has(lower));
+    const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
+    emit({ kind: name ? 'name' : 'word', key, text: token.text });
+  }
+  if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence });
+  terms.forEach((term, index) => {
+    if (term.kind !== 'negation') return;
+    const scope: string[] = [];
+    const target = term.key.slice(4);
+    if (target) scope.push(target);
+    for (let k = index + 1; k < terms.length && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
+      if (terms[k]!.kind !== 'negation' && !scope.includes(terms[k]!.key)) scope.push(terms[k]!.key);
+    }
+    term.scope = scope;
+  });
+
+  const distinct = (kinds: ReadonlySet<string>) => [...new Set(terms.filter((term) => kinds.has(term.kind)).map((term) => term.key))];
+  return {
+    terms,
+    tokenCount,
+    functionWordCount,
+    words: distinct(new Set(['word', 'name'])),
+    names: distinct(new Set(['name'])),
+    numbers: distinct(new Set(['number'])),
+    dates: distinct(new Set(['date'])),
+    negations: distinct(new Set(['negation'])),
+    impliedNumbers: [...impliedNumbers],
+  };
+}
+
+function matchAbbreviation(tokens: readonly RawToken[], index: number): { canonical: string; length: number } | undefined {
+  for (let length = LONGEST_ABBREVIATION; length >= 1; length -= 1) {
+    const read = tokens.slice(index, index + length);
+    if (read.length < length || read.some((token) => token.kind !== 'word' && token.kind !== 'symbol')) continue;
+    const canonical = lookupAbbreviation(read.map((token) => token.text));
+    if (canonical !== undefined) return { canonical, length };
+  }
+  return undefined;
+}
+
+/** The normalised keys of a text's fact-bearing terms, in reading order (see `analyseText`). */
+export function normaliseTerms(text: string): string[] {
+  return analyseText(text).terms.map((term) => term.key);
+}
