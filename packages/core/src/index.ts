@@ -187,9 +187,11 @@ export {
   type JudgeOptions,
   MAX_NOVELTY,
   MIN_ORDER_AGREEMENT,
+  MIN_SOURCE_COVERAGE,
   MIN_WORD_COVERAGE,
   ORDER_WINDOW,
   STRICT_MAX_NOVELTY,
+  STRICT_MIN_SOURCE_COVERAGE,
   STRICT_MIN_WORD_COVERAGE,
 } from './text/judge-fact-preservation';
 export { RELATIVE_DATE_TOLERANCE_DAYS } from './text/relative-dates';

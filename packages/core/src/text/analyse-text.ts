@@ -1,9 +1,10 @@
 import { LONGEST_ABBREVIATION, lookupAbbreviation } from './abbreviations';
 import { matchDate } from './date-terms';
-import { FUNCTION_WORDS, NEGATION_PHRASES, NEGATION_SKIP_WORDS, NEGATION_WORDS, NEGATIVE_VERBS } from './function-words';
+import { FUNCTION_WORDS, GENERIC_SUBJECTS, NEGATION_PHRASES, NEGATION_SKIP_WORDS, NEGATION_WORDS, NEGATIVE_VERBS } from './function-words';
 import { matchNumber } from './number-terms';
 import { stemWord } from './stem-word';
 import { type RawToken, tokeniseText } from './tokenise-text';
+import { noWork, type WorkMeter } from './work-meter';
 
 export type TermKind = 'word' | 'name' | 'number' | 'date' | 'negation';
 
@@ -18,6 +19,8 @@ export interface Term {
   relative?: boolean;
   /** Index of its sentence in the text. */
   sentence: number;
+  /** Index of its clause: sentences split further at commas and conjunctions ("and", "but"…). */
+  clause: number;
   /** A negation's reach: the keys of the terms it negates (`NEGATION_SCOPE` at most, one sentence). */
   scope?: string[];
 }
@@ -31,6 +34,7 @@ export interface TextAnalysis {
   terms: Term[];
   /** Words and numbers read, function words included. */
   tokenCount: number;
+  /** Function words read (the generic subject "user" is not one: it makes no sentence). */
   functionWordCount: number;
   /** Distinct keys per kind. `words` holds every content word, names included. */
   words: string[];
@@ -38,9 +42,15 @@ export interface TextAnalysis {
   numbers: string[];
   dates: string[];
   negations: string[];
-  /** The number inside a relative date ("3" of "3 days ago"): not a fact to keep, but said. */
-  impliedNumbers: string[];
+  /** Pairs of words joined by "and", "or" or "&" ("peanuts and shellfish"). */
+  pairs: [string, string][];
+  /** Numbers and words inside a relative date ("3" and "day" of "3 days ago"): not facts to keep, but said. */
+  impliedKeys: string[];
 }
+
+/** Words that start a new clause ("and" and "or" also pair their neighbours). */
+const CONJUNCTIONS = new Set(['and', 'but', 'or', 'while', 'whereas', 'because', 'although', 'though', 'so', 'yet']);
+const ARTICLES = new Set(['a', 'an', 'the']);
 
 /** A word that reads as a name: capitalised inside a sentence, or mixed or upper case ("iOS", "AWS"). */
 function looksLikeName(token: RawToken): boolean {
@@ -61,10 +71,12 @@ function looksLikeName(token: RawToken): boolean {
  * - abbreviations and units from `ABBREVIATIONS` ("JS"/"JavaScript", "20°C"/"20 degrees Celsius");
  * - negations ("not", "no", "never", "n't", "without", …) become a term "not <what they negate>".
  * Names are words capitalised inside a sentence, or written in mixed or upper case (a word that
- * starts a sentence is a name when the text capitalises it elsewhere too). Linear in the text.
+ * starts a sentence is a name when the text capitalises it elsewhere too). Linear in the text;
+ * `meter` counts its steps (for tests).
  */
-export function analyseText(text: string): TextAnalysis {
+export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalysis {
   const tokens = tokeniseText(text);
+  meter.count += tokens.length;
   const capitalisedInside = new Set<string>();
   for (const token of tokens) {
     if (token.kind === 'word' && !token.sentenceStart && token.text[0] !== token.text[0]?.toLowerCase()) capitalisedInside.add(token.text.toLowerCase());
@@ -74,14 +86,29 @@ export function analyseText(text: string): TextAnalysis {
   let functionWordCount = 0;
   let sentence = 0;
   let pendingNegation: string | undefined;
-  const impliedNumbers = new Set<string>();
+  const impliedKeys = new Set<string>();
+  let clause = 0;
+  const pairs: [string, string][] = [];
+  /** The last term emitted, while only a conjunction (and articles) have been read since it. */
+  let pairLeft: Term | undefined;
+  let afterConjunction = false;
+  const boundary = () => {
+    clause += 1;
+    pairLeft = undefined;
+    afterConjunction = false;
+  };
 
-  const emit = (term: Omit<Term, 'sentence'>) => {
-    const placed = { ...term, sentence };
+  const emit = (term: Omit<Term, 'sentence' | 'clause'>) => {
+    const placed = { ...term, sentence, clause };
     if (pendingNegation !== undefined && term.kind !== 'negation') {
-      terms.push({ kind: 'negation', key: `not ${term.key}`, text: `${pendingNegation} ${term.text}`, sentence });
+      terms.push({ kind: 'negation', key: `not ${term.key}`, text: `${pendingNegation} ${term.text}`, sentence, clause });
       pendingNegation = undefined;
     }
+    if (afterConjunction && pairLeft && (term.kind === 'word' || term.kind === 'name') && (pairLeft.kind === 'word' || pairLeft.kind === 'name')) {
+      pairs.push([pairLeft.key, placed.key]);
+    }
+    afterConjunction = false;
+    pairLeft = placed;
     terms.push(placed);
   };
 
@@ -89,13 +116,15 @@ export function analyseText(text: string): TextAnalysis {
   while (i < tokens.length) {
     const token = tokens[i]!;
     if (token.kind === 'break') {
-      if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence });
+      if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
       pendingNegation = undefined;
       sentence += 1;
+      boundary();
       i += 1;
       continue;
     }
     if (token.kind === 'comma') {
+      boundary();
       i += 1;
       continue;
     }
@@ -103,10 +132,12 @@ export function analyseText(text: string): TextAnalysis {
     if (date) {
       const read = tokens.slice(i, i + date.length);
       emit({ kind: 'date', key: date.key, text: read.map((t) => t.text).join(' '), ...(date.relative ? { relative: true } : {}) });
-      if (date.relative) for (const t of read) if (t.kind === 'number') impliedNumbers.add(t.text);
       if (date.relative) {
-        const count = matchNumber(read, 0);
-        if (count) impliedNumbers.add(count.key);
+        read.forEach((part, k) => {
+          const count = matchNumber(read, k);
+          if (count) impliedKeys.add(count.key);
+          else if (part.kind === 'word') impliedKeys.add(stemWord(part.text));
+        });
       }
       tokenCount += date.length;
       i += date.length;
@@ -137,35 +168,49 @@ export function analyseText(text: string): TextAnalysis {
       continue;
     }
     i += 1;
+    if (token.kind === 'symbol' && token.text === '&') afterConjunction = pairLeft !== undefined;
     if (token.kind !== 'word') continue;
     tokenCount += 1;
     const lower = token.text.toLowerCase();
+    if (CONJUNCTIONS.has(lower)) {
+      functionWordCount += 1;
+      const left = pairLeft;
+      boundary();
+      if (lower === 'and' || lower === 'or') {
+        pairLeft = left;
+        afterConjunction = left !== undefined;
+      }
+      continue;
+    }
+    if (afterConjunction && !ARTICLES.has(lower)) afterConjunction = FUNCTION_WORDS.has(lower) ? false : afterConjunction;
     if (NEGATION_WORDS.has(lower)) {
       functionWordCount += 1;
       pendingNegation ??= token.text;
       continue;
     }
     if (FUNCTION_WORDS.has(lower) || (pendingNegation !== undefined && NEGATION_SKIP_WORDS.has(lower))) {
-      functionWordCount += 1;
+      if (!GENERIC_SUBJECTS.has(lower)) functionWordCount += 1;
       continue;
     }
     if (lower.length < 2 && !/\p{Lu}/u.test(token.text)) continue;
     const negatedVerb = NEGATIVE_VERBS[lower];
     if (negatedVerb !== undefined) {
       const key = stemWord(negatedVerb);
-      terms.push({ kind: 'negation', key: `not ${key}`, text: token.text, sentence });
+      terms.push({ kind: 'negation', key: `not ${key}`, text: token.text, sentence, clause });
     }
     const name = looksLikeName(token) || (token.sentenceStart && capitalisedInside.has(lower));
     const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
     emit({ kind: name ? 'name' : 'word', key, text: token.text });
   }
-  if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence });
+  if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
   terms.forEach((term, index) => {
     if (term.kind !== 'negation') return;
     const scope: string[] = [];
     const target = term.key.slice(4);
     if (target) scope.push(target);
-    for (let k = index + 1; k < terms.length && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
+    const end = Math.min(terms.length, index + 1 + 2 * NEGATION_SCOPE);
+    for (let k = index + 1; k < end && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
+      meter.count += 1;
       if (terms[k]!.kind !== 'negation' && !scope.includes(terms[k]!.key)) scope.push(terms[k]!.key);
     }
     term.scope = scope;
@@ -181,7 +226,8 @@ export function analyseText(text: string): TextAnalysis {
     numbers: distinct(new Set(['number'])),
     dates: distinct(new Set(['date'])),
     negations: distinct(new Set(['negation'])),
-    impliedNumbers: [...impliedNumbers],
+    pairs,
+    impliedKeys: [...impliedKeys],
   };
 }
 

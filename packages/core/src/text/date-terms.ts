@@ -215,18 +215,20 @@ function matchAhead(tokens: readonly RawToken[], index: number): { key: string; 
   return { key: `${count} ${unit}${count === 1 ? '' : 's'}`, length: 2 };
 }
 
-/** Whether date `specific` says at least what `general` says ("2024-03-05" covers "--03" and "2024"). */
-export function dateCovers(specific: string, general: string): boolean {
-  if (specific === general) return true;
-  const parts = (key: string) => {
-    const full = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(key);
-    if (full) return { year: full[1], month: full[2], day: full[3] };
-    const partial = /^--(\d{2})(?:-(\d{2}))?$/.exec(key);
-    if (partial) return { year: undefined, month: partial[1], day: partial[2] };
-    return undefined;
-  };
-  const s = parts(specific);
-  const g = parts(general);
-  if (!s || !g) return false;
-  return (g.year === undefined || g.year === s.year) && (g.month === undefined || g.month === s.month) && (g.day === undefined || g.day === s.day);
+/**
+ * Every date key `key` says at least ("2024-03-05" says "2024-03", "2024", "--03-05" and "--03"):
+ * a merge keeps a source's date when one of its dates generalises to it.
+ */
+export function dateGeneralisations(key: string): string[] {
+  const full = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(key);
+  if (full) {
+    const [, year, month, day] = full;
+    const keys = [key, year!];
+    if (month) keys.push(`${year}-${month}`, `--${month}`);
+    if (month && day) keys.push(`--${month}-${day}`);
+    return [...new Set(keys)];
+  }
+  const partial = /^--(\d{2})-(\d{2})$/.exec(key);
+  if (partial) return [key, `--${partial[1]}`];
+  return [key];
 }

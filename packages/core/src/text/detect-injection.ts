@@ -13,7 +13,7 @@ export const INJECTION_PATTERNS: readonly { name: string; pattern: RegExp }[] = 
   { name: 'an instruction to the assistant', pattern: /\b(obey|comply with)\b/i },
   { name: 'concealment', pattern: /\b(never|don't|do not)\s+(mention|reveal|tell|disclose)\b[^.!?\n]{0,30}\b(this|these)\b/i },
   { name: 'an exfiltration request', pattern: /\b(reveal|print|output|leak|send|export|exfiltrate|dump|upload|forward)\b[^.!?\n]{0,50}\b(secrets?|system prompt|api keys?|passwords?|credentials?|tokens?|environment variables?|memor(y|ies)|pastebin)\b/i },
-  { name: 'a shell command', pattern: /\b(curl|wget)\s+\S+[^\n]*\|\s*(ba|z)?sh\b|\brm\s+-rf\b|\b(execute|run)\s+[`'"]/i },
+  { name: 'a shell command', pattern: /\b(curl|wget)\s[^\n|]{1,200}\|\s*(ba|z)?sh\b|\brm\s+-rf\b|\b(execute|run)\s+[`'"]/i },
 ];
 
 /** The second person: a stored fact is about the user, never addressed to "you". */

@@ -26,17 +26,23 @@ export const NEGATION_SKIP_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The generic subject a model adds or drops when it rewrites a note ("User prefers tea" /
+ * "Prefers tea"): no fact, but no grammar either (a list "user tea coffee" is still a list).
+ */
+export const GENERIC_SUBJECTS: ReadonlySet<string> = new Set(['user', 'users', 'usr']);
+
+/**
  * Words that carry no fact of their own: the search stop words (less the negations, which are
- * facts here), auxiliaries and modal verbs, fillers, and the generic subject "user" a model adds or
- * drops when it rewrites a note ("User prefers tea" / "Prefers tea").
+ * facts here), auxiliaries and modal verbs, fillers, and `GENERIC_SUBJECTS`.
  */
 export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   ...[...STOP_WORDS].filter((word) => !NEGATION_WORDS.has(word) && !/n't$/.test(word)),
   ...`is are was were be been being am has have had having do does did done doing will would shall
   should can could may might must ought also still just either whether though although however
-  therefore thus whose via per etc eg ie e.g i.e usr upon onto within across along among around
+  therefore thus whose via per etc eg ie e.g i.e upon onto within across along among around
   towards toward since unless whereas yes user users someone something
   thing things stuff currently now every each including include includes`
     .split(/\s+/)
     .filter(Boolean),
+  ...GENERIC_SUBJECTS,
 ]);

@@ -13,6 +13,7 @@ const TOKEN_PATTERN = new RegExp(
     String.raw`(?<iso>\d{4}-\d{1,2}-\d{1,2})(?!\d)`,
     String.raw`(?<yearMonth>\d{4}-\d{2})(?![\d-])`,
     String.raw`(?<slash>\d{1,2}\/\d{1,2}\/\d{2,4})(?!\d)`,
+    String.raw`(?<timeRange>\d{1,2}[.:]\d{2}\s*[-\u2013\u2014]\s*\d{1,2}[.:]\d{2})(?!\d)`,
     String.raw`(?<time>\d{1,2}:\d{2})(?::\d{2})?(?!\d)`,
     String.raw`(?<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?<suffix>(?:st|nd|rd|th|k|K|M|bn)(?![\p{L}\p{N}]))?`,
     String.raw`(?<dotted>(?:\p{L}\.){2,})(?!\p{L})`,
@@ -43,7 +44,7 @@ const CONTRACTED_NOT: Readonly<Record<string, string>> = {
  * Linear in the text's length.
  */
 export function tokeniseText(input: string): RawToken[] {
-  const text = input.normalize('NFKC').replace(/[\u2018\u2019\u02bc`]/g, "'").replace(/[\u2013\u2014]/g, ' - ');
+  const text = input.normalize('NFKC').replace(/[\u2018\u2019\u02bc`]/g, "'");
   const tokens: RawToken[] = [];
   let sentenceStart = true;
   const push = (kind: RawToken['kind'], value: string) => {
@@ -56,6 +57,7 @@ export function tokeniseText(input: string): RawToken[] {
     else if (groups.iso) push('iso-date', groups.iso);
     else if (groups.yearMonth) push('year-month', groups.yearMonth);
     else if (groups.slash) push('slash-date', groups.slash);
+    else if (groups.timeRange) for (const time of groups.timeRange.split(/\s*[-\u2013\u2014]\s*/)) push('time', time.replace('.', ':'));
     else if (groups.time) push('time', groups.time);
     else if (groups.number) push('number', groups.number + (groups.suffix ?? ''));
     else if (groups.dotted) push('word', groups.dotted.slice(0, -1));
