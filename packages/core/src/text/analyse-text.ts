@@ -198,7 +198,13 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       const key = stemWord(negatedVerb);
       terms.push({ kind: 'negation', key: `not ${key}`, text: token.text, sentence, clause });
     }
-    const name = looksLikeName(token) || (token.sentenceStart && capitalisedInside.has(lower));
+    const version = /^v(\d+(?:\.\d+)*)$/i.exec(token.text);
+    if (version) {
+      emit({ kind: 'word', key: stemWord('version'), text: 'version' });
+      emit({ kind: 'number', key: canonicalVersion(version[1]!), text: token.text });
+      continue;
+    }
+    const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || startsNameSequence(tokens, i - 1)));
     const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
     emit({ kind: name ? 'name' : 'word', key, text: token.text });
   }
@@ -229,6 +235,19 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     pairs,
     impliedKeys: [...impliedKeys],
   };
+}
+
+/** "3.10" stays "3.10" (a version is not a decimal); "3" is "3". */
+function canonicalVersion(digits: string): string {
+  return digits.includes('.') ? digits : String(Number(digits));
+}
+
+/** A capitalised word followed by another one ("Bob Singh …"): a name even at a sentence's start. */
+function startsNameSequence(tokens: readonly RawToken[], index: number): boolean {
+  const token = tokens[index];
+  const next = tokens[index + 1];
+  const capitalised = (t: RawToken | undefined) => t?.kind === 'word' && /^\p{Lu}/u.test(t.text) && !FUNCTION_WORDS.has(t.text.toLowerCase());
+  return capitalised(token) && capitalised(next);
 }
 
 function matchAbbreviation(tokens: readonly RawToken[], index: number): { canonical: string; length: number } | undefined {

@@ -40,7 +40,7 @@ export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   ...`is are was were be been being am has have had having do does did done doing will would shall
   should can could may might must ought also still just either whether though although however
   therefore thus whose via per etc eg ie e.g i.e upon onto within across along among around
-  towards toward since unless whereas yes user users someone something
+  towards toward since unless whereas yes us someone something
   thing things stuff currently now every each including include includes`
     .split(/\s+/)
     .filter(Boolean),

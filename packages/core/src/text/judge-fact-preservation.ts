@@ -133,7 +133,9 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   const resolution = resolveRelativeDates(analysedSources, merge, known, meter);
 
   // What the sources say that the merge does not.
-  const sourceNames = union((a) => a.names);
+  // A word any of the texts writes as a name is a name in all of them ("Alice leads…" / "…asked Alice").
+  const anyNames = new Set([...union((a) => a.names), ...merge.names]);
+  const sourceNames = new Set([...union((a) => a.words)].filter((key) => anyNames.has(key)));
   for (const key of sourceNames) if (!mergeKeys.has(key)) missing.names.push(sourceText.get(key) ?? key);
   const missingNumbers = new Set<string>();
   for (const key of union((a) => a.numbers)) {
