@@ -23,6 +23,23 @@ export const ABBREVIATIONS: readonly Abbreviation[] = [
   { canonical: '', forms: ['e g', 'eg', 'e.g', 'for example', 'for instance', 'such as', 'i e', 'ie', 'i.e', 'that is', 'etc', 'et cetera'] },
   { canonical: 'request', forms: ['req', 'reqs', 'request'] },
   { canonical: 'database', forms: ['db', 'database'] },
+  { canonical: 'pull request', forms: ['pr', 'pull request', 'merge request'] },
+  { canonical: 'continuous integration', forms: ['ci', 'continuous integration'] },
+  { canonical: 'product manager', forms: ['pm', 'product manager'] },
+  { canonical: 'quality assurance', forms: ['qa', 'quality assurance'] },
+  { canonical: 'user interface', forms: ['ui', 'user interface'] },
+  { canonical: 'operating system', forms: ['os', 'operating system'] },
+  { canonical: 'machine learning', forms: ['ml', 'machine learning'] },
+  { canonical: 'authentication', forms: ['auth', 'authentication'] },
+  { canonical: 'dependency', forms: ['deps', 'dep', 'dependency', 'dependencies'] },
+  { canonical: 'package', forms: ['pkg', 'pkgs', 'package'] },
+  { canonical: 'performance', forms: ['perf', 'performance'] },
+  { canonical: 'maximum', forms: ['max', 'maximum'] },
+  { canonical: 'birthday', forms: ['bday', 'birthday'] },
+  { canonical: 'senior', forms: ['sr', 'senior'] },
+  { canonical: 'junior', forms: ['jr', 'junior'] },
+  { canonical: 'week', forms: ['wk', 'wks', 'week'] },
+  { canonical: 'year', forms: ['yr', 'yrs', 'year'] },
   { canonical: 'repository', forms: ['repo', 'repository'] },
   { canonical: 'configuration', forms: ['config', 'configuration', 'conf'] },
   { canonical: 'documentation', forms: ['docs', 'doc', 'documentation'] },
@@ -69,12 +86,23 @@ const stemPhrase = (phrase: string) => phrase.toLowerCase().split(' ').map(stemW
 
 const byForm = new Map<string, string>();
 const byExactForm = new Map<string, string>();
+/** First words (lower case, and stemmed) of every form: most words start none, and are skipped at once. */
+const firstWords = new Set<string>();
 for (const entry of ABBREVIATIONS) {
   const canonical = entry.canonical === '' ? '' : stemPhrase(entry.canonical);
   for (const form of entry.forms) {
+    const first = form.split(' ')[0]!.toLowerCase();
+    firstWords.add(first);
+    firstWords.add(stemWord(first));
     if (entry.caseSensitive) byExactForm.set(form, canonical);
     else byForm.set(stemPhrase(form), canonical);
   }
+}
+
+/** Whether some form may start with this word (a cheap test before `lookupAbbreviation`). */
+export function mayStartAbbreviation(word: string): boolean {
+  const lower = word.toLowerCase();
+  return firstWords.has(lower) || firstWords.has(stemWord(lower)) || (lower.endsWith('s') && firstWords.has(lower.slice(0, -1)));
 }
 
 /**
@@ -82,5 +110,9 @@ for (const entry of ABBREVIATIONS) {
  * `undefined` when the table does not hold it. Inflected forms match ("repos", "configs").
  */
 export function lookupAbbreviation(words: readonly string[]): string | undefined {
-  return byExactForm.get(words.join(' ')) ?? byForm.get(stemPhrase(words.join(' ')));
+  const phrase = words.join(' ');
+  const found = byExactForm.get(phrase) ?? byForm.get(stemPhrase(phrase));
+  if (found !== undefined || !/[^s]s$/i.test(phrase)) return found;
+  // The plural of a short form the stemmer leaves alone: "PRs", "DBs".
+  return byExactForm.get(phrase.slice(0, -1)) ?? byForm.get(stemPhrase(phrase.slice(0, -1)));
 }

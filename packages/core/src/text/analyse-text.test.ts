@@ -46,6 +46,9 @@ describe('analyseText: wordings that mean the same read the same', () => {
       ['a dozen', 'a dozen eggs', '12 eggs'],
       ['trailing zero', '3.50', '3.5'],
       ['ordinal suffix', '3rd floor', 'third floor'],
+      ['first as an ordinal', 'the 1st release', 'the first release'],
+      ['twice', 'twice a day', '2 times a day'],
+      ['version', 'v3', 'version 3'],
     ]);
     it('reads clock times in every format as H:MM', () => {
       for (const text of ['12:30', 'at 12.30', '12:30 pm', '12.30pm', 'half past twelve']) expect(normaliseTerms(text)).toContain('12:30');
@@ -116,7 +119,11 @@ describe('analyseText: wordings that mean the same read the same', () => {
       ['e.g. carries no fact', 'fruit, e.g. apples', 'fruit apples'],
       ['inflected abbreviation', 'two repos', 'two repositories'],
       ['US is the country only in capitals', 'the US', 'United States'],
+      ['PR', 'two PRs', 'two pull requests'],
     ]);
+    it('reads "pm" after a number as a time, not a product manager', () => {
+      expect(normaliseTerms('the PM meets at 3 pm')).toEqual(['product manag', 'meet', '15:00']);
+    });
     it('does not read "us" as the country', () => {
       expect(normaliseTerms('call us')).toEqual(['call']);
     });

@@ -1,4 +1,4 @@
-import { LONGEST_ABBREVIATION, lookupAbbreviation } from './abbreviations';
+import { LONGEST_ABBREVIATION, lookupAbbreviation, mayStartAbbreviation } from './abbreviations';
 import { matchDate } from './date-terms';
 import { FUNCTION_WORDS, GENERIC_SUBJECTS, NEGATION_PHRASES, NEGATION_SKIP_WORDS, NEGATION_WORDS, NEGATIVE_VERBS } from './function-words';
 import { matchNumber } from './number-terms';
@@ -204,6 +204,16 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       emit({ kind: 'number', key: canonicalVersion(version[1]!), text: token.text });
       continue;
     }
+    // "3 times a week": "times" only counts.
+    if ((lower === 'times' || lower === 'time') && terms.at(-1)?.kind === 'number' && terms.at(-1)?.sentence === sentence) {
+      functionWordCount += 1;
+      continue;
+    }
+    // "first" and "second" are ordinals as words only ("first" meets "1st"; a "second" after a number is time).
+    if ((lower === 'first' || (lower === 'second' && tokens[i - 2]?.kind !== 'number')) && !looksLikeName(token)) {
+      emit({ kind: 'word', key: lower === 'first' ? '1st' : '2nd', text: token.text });
+      continue;
+    }
     const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || startsNameSequence(tokens, i - 1)));
     const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
     emit({ kind: name ? 'name' : 'word', key, text: token.text });
@@ -212,8 +222,8 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
   terms.forEach((term, index) => {
     if (term.kind !== 'negation') return;
     const scope: string[] = [];
-    const target = term.key.slice(4);
-    if (target) scope.push(target);
+    // A negation with nothing after it ("…, not.") reaches only itself.
+    scope.push(term.key === 'not' ? 'not' : term.key.slice(4));
     const end = Math.min(terms.length, index + 1 + 2 * NEGATION_SCOPE);
     for (let k = index + 1; k < end && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
       meter.count += 1;
@@ -251,6 +261,8 @@ function startsNameSequence(tokens: readonly RawToken[], index: number): boolean
 }
 
 function matchAbbreviation(tokens: readonly RawToken[], index: number): { canonical: string; length: number } | undefined {
+  const first = tokens[index];
+  if (!first || (first.kind !== 'word' && first.kind !== 'symbol') || !mayStartAbbreviation(first.text)) return undefined;
   for (let length = LONGEST_ABBREVIATION; length >= 1; length -= 1) {
     const read = tokens.slice(index, index + length);
     if (read.length < length || read.some((token) => token.kind !== 'word' && token.kind !== 'symbol')) continue;

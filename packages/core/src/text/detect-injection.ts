@@ -5,15 +5,16 @@
  * refusal reason.
  */
 export const INJECTION_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
-  { name: 'a role marker', pattern: /(^|[\n.!?;]\s*|\s)(system|assistant|developer|tool|user|human|ai)\s*:\s*\S/i },
+  { name: 'a role marker', pattern: /(^|[\n.!?;:]\s*)(system|assistant|developer|tool|user|human|ai)\s*:\s*\S/i },
   { name: 'a chat-template token', pattern: /<\|[a-z_]+\|>|\[\/?INST\]|<\/?(system|assistant|user|s)>|<<\/?SYS>>|###\s*(instruction|system|response)/i },
   { name: '"ignore previous instructions"', pattern: /\b(ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}\b(previous|prior|above|earlier|all|any|safety|your|the)\b[^.!?\n]{0,30}\b(instructions?|rules?|prompts?|guidelines?|polic(y|ies)|directives?|approvals?|restrictions?)\b/i },
   { name: 'an instruction to the assistant', pattern: /\b(note|message|instructions?|reminder)\s+(to|for)\s+(the\s+)?(ai|assistant|model|system|agent|llm|bot)\b/i },
-  { name: 'an instruction to the assistant', pattern: /\b(you are now|you must|you should|you will|from now on|new rule|new instructions?|developer mode|jailbreak|do anything now)\b/i },
-  { name: 'an instruction to the assistant', pattern: /\b(obey|comply with)\b/i },
+  { name: 'an instruction to the assistant', pattern: /\b(you are now|you must|you should|you will|new rule|new instructions?|developer mode|jailbreak|do anything now)\b/i },
+  { name: 'an instruction to the assistant', pattern: /\bfrom now on,?\s+(you|always|never|ignore|respond|reply|answer|do not|don't)\b/i },
+  { name: 'an instruction to the assistant', pattern: /\bobey\b[^.!?\n]{0,20}\b(instructions?|orders?|commands?|attacker|me|us|this)\b/i },
   { name: 'concealment', pattern: /\b(never|don't|do not)\s+(mention|reveal|tell|disclose)\b[^.!?\n]{0,30}\b(this|these)\b/i },
   { name: 'an exfiltration request', pattern: /\b(reveal|print|output|leak|send|export|exfiltrate|dump|upload|forward)\b[^.!?\n]{0,50}\b(secrets?|system prompt|api keys?|passwords?|credentials?|tokens?|environment variables?|memor(y|ies)|pastebin)\b/i },
-  { name: 'a shell command', pattern: /\b(curl|wget)\s[^\n|]{1,200}\|\s*(ba|z)?sh\b|\brm\s+-rf\b|\b(execute|run)\s+[`'"]/i },
+  { name: 'a shell command', pattern: /\b(curl|wget)\s[^\n|]{1,200}\|\s*(ba|z)?sh\b|\brm\s+-rf\s|\bexecute\s+[`'"]/i },
 ];
 
 /** The second person: a stored fact is about the user, never addressed to "you". */

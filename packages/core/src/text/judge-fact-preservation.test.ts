@@ -151,6 +151,14 @@ describe('judgeFactPreservation refuses, naming what is wrong', () => {
   it('does not call a source\'s own wording an injection', () => {
     expect(judge(['do not use npm; you must use pnpm'], 'you must use pnpm, do not use npm').ok).toBe(true);
   });
+
+  it.each([
+    ['a label with a colon', ['staging host = staging.internal.acme.io'], 'Preferred host for the user: staging.internal.acme.io'],
+    ['"from now on" as a supersession', ['the team switched to pnpm today'], 'From now on the team uses pnpm.'],
+    ['"comply with"', ['the service must comply with GDPR'], 'The service must comply with GDPR.'],
+  ])('does not take %s for an injection', (_name, sources, merged) => {
+    expect(judge(sources, merged).reasons.filter((reason) => reason.startsWith('injects'))).toEqual([]);
+  });
 });
 
 describe('judgeFactPreservation options', () => {

@@ -39,8 +39,6 @@ export const BAG_ORDER_MAX_COVERAGE = 0.75;
 /** Anchors and relative phrases looked at per source: bounds the work of resolving "last week". */
 const MAX_RELATIVE_DATES = 16;
 const MAX_ANCHORS = 16;
-/** Positions kept per term key when comparing word order. */
-const MAX_POSITIONS = 8;
 
 /**
  * Stems of words that mark an old fact as superseded. They keep a negation of it ("instead of
@@ -333,26 +331,26 @@ function bagOfTokens(sources: readonly TextAnalysis[], merge: TextAnalysis, cove
  * the same order, at most `ORDER_WINDOW` terms apart. `undefined` with fewer than 3 such pairs.
  */
 function orderAgreement(sources: readonly TextAnalysis[], merge: TextAnalysis, meter: WorkMeter): number | undefined {
-  const positions = new Map<string, { source: number; index: number }[]>();
-  sources.forEach((source, sourceIndex) => {
+  const said = new Set<string>();
+  const ordered = new Set<string>();
+  for (const source of sources) {
     source.terms.forEach((term, index) => {
-      const list = positions.get(term.key) ?? [];
-      if (list.length < MAX_POSITIONS) list.push({ source: sourceIndex, index });
-      positions.set(term.key, list);
+      said.add(term.key);
+      for (let next = index + 1; next <= index + ORDER_WINDOW && next < source.terms.length; next += 1) {
+        meter.count += 1;
+        ordered.add(`${term.key}\u0000${source.terms[next]!.key}`);
+      }
     });
-  });
-  const said = merge.terms.filter((term) => term.kind !== 'negation' && positions.has(term.key));
+  }
+  const kept = merge.terms.filter((term) => term.kind !== 'negation' && said.has(term.key));
   let pairs = 0;
   let agreeing = 0;
-  for (let index = 1; index < said.length; index += 1) {
-    const a = said[index - 1]!;
-    const b = said[index]!;
+  for (let index = 1; index < kept.length; index += 1) {
+    const a = kept[index - 1]!;
+    const b = kept[index]!;
     if (a.sentence !== b.sentence || a.key === b.key) continue;
     pairs += 1;
-    const first = positions.get(a.key)!;
-    const second = positions.get(b.key)!;
-    meter.count += first.length * second.length;
-    if (first.some((p) => second.some((q) => q.source === p.source && q.index > p.index && q.index - p.index <= ORDER_WINDOW))) agreeing += 1;
+    if (ordered.has(`${a.key}\u0000${b.key}`)) agreeing += 1;
   }
   return pairs < 3 ? undefined : agreeing / pairs;
 }

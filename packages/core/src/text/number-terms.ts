@@ -5,6 +5,8 @@ const UNITS: Readonly<Record<string, number>> = {
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
   eighteen: 18, nineteen: 19, dozen: 12,
 };
+/** Counts said in one word ("twice a day" is "2 times a day"). */
+const TIMES: Readonly<Record<string, number>> = { twice: 2, thrice: 3 };
 const TENS: Readonly<Record<string, number>> = {
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
 };
@@ -105,6 +107,8 @@ export function matchNumber(tokens: readonly RawToken[], index: number): NumberM
   if (word === 'midnight') return { key: '0:00', length: 1 };
   const clockPhrase = matchClockPhrase(tokens, index);
   if (clockPhrase) return clockPhrase;
+  const times = TIMES[word];
+  if (times !== undefined) return { key: String(times), length: 1 };
   const ordinalWord = ORDINAL_WORDS[word];
   if (ordinalWord && word !== 'first' && word !== 'second') return { key: ordinalWord, length: 1 };
   return matchNumberWords(tokens, index);
