@@ -32,6 +32,12 @@ describe('judgeFactPreservation accepts', () => {
     expect(judgement.reasons).toEqual([]);
   });
 
+  it('a rewrite that anchors "last Friday", naming the weekday too', () => {
+    const sources = ['(noted 2024-05-20) the release went out last Friday'];
+    expect(judge(sources, 'The release went out on Friday, 2024-05-17.').reasons).toEqual([]);
+    expect(judge(sources, 'The release went out on 2024-05-16.').reasons).toContain('adds date "2024-05-16"');
+  });
+
   it('a date listed in knownDates is not novel', () => {
     expect(judge(['Alice joined the billing team'], 'Alice joined the billing team on 2024-02-01.').ok).toBe(false);
     expect(judge(['Alice joined the billing team'], 'Alice joined the billing team on 2024-02-01.', { knownDates: ['1 February 2024'] }).ok).toBe(true);

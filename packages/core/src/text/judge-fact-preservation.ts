@@ -1,7 +1,7 @@
 import { analyseText, type Term, type TextAnalysis } from './analyse-text';
 import { dateGeneralisations } from './date-terms';
 import { detectInjection } from './detect-injection';
-import { dateInWindow, relativeDateWindow } from './relative-dates';
+import { dateInWindow, relativeDateWindow, weekdayOfDay } from './relative-dates';
 import { noWork, type WorkMeter } from './work-meter';
 
 /**
@@ -141,7 +141,9 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     if (!mergeKeys.has(key) && !(clock && mergeClocks.has(clock))) missingNumbers.add(key);
   }
   missing.numbers.push(...missingNumbers);
-  const mergeDateCovers = new Set(merge.dates.flatMap(dateGeneralisations));
+  // A full date says its weekday too ("Friday" is kept by, and said by, "2024-05-17" when that is a Friday).
+  const withWeekday = (keys: readonly string[]) => keys.flatMap((key) => [...dateGeneralisations(key), ...(weekdayOfDay(key) ? [weekdayOfDay(key)!] : [])]);
+  const mergeDateCovers = new Set(withWeekday(merge.dates));
   const missingDates = new Set<string>();
   for (const key of union((a) => a.dates)) {
     meter.count += 1;
@@ -197,7 +199,7 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     const clock = clockKey(key);
     if (!sourceKeys.has(key) && !(clock && sourceClocks.has(clock))) added.numbers.push(key);
   }
-  const saidDates = new Set([...union((a) => a.dates), ...known].flatMap(dateGeneralisations));
+  const saidDates = new Set(withWeekday([...union((a) => a.dates), ...known, ...resolution.derivedMergeDates]));
   for (const key of merge.dates) {
     if (!saidDates.has(key) && !resolution.derivedMergeDates.has(key)) added.dates.push(mergeText.get(key) ?? key);
   }

@@ -1,4 +1,4 @@
-import { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, format, parseISO, startOfMonth, startOfWeek, subMonths } from 'date-fns';
+import { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, format, getDay, parseISO, startOfMonth, startOfWeek, subMonths } from 'date-fns';
 
 /** Days a date said relative to the day it was written may land on, either side of the exact day. */
 export const RELATIVE_DATE_TOLERANCE_DAYS = 3;
@@ -11,7 +11,23 @@ const week = { weekStartsOn: 1 } as const;
  * "in 3 months") means when written on `anchor` (an ISO day), or `undefined` when the phrase
  * has no fixed reading.
  */
-export function relativeDateWindow(phrase: string, anchor: string): { from: string; to: string } | undefined {
+export interface DateWindow {
+  from: string;
+  to: string;
+  /** Only days of this weekday ("last Friday"). */
+  weekday?: string;
+}
+
+const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** The weekday of an ISO day ("2024-05-17" is "friday"), or `undefined` for anything else. */
+export function weekdayOfDay(key: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(key)) return undefined;
+  const date = parseISO(key);
+  return Number.isNaN(date.getTime()) ? undefined : WEEKDAY_NAMES[getDay(date)];
+}
+
+export function relativeDateWindow(phrase: string, anchor: string): DateWindow | undefined {
   const at = parseISO(anchor);
   if (Number.isNaN(at.getTime())) return undefined;
   const span = (from: Date, to: Date) => ({ from: day(from), to: day(to) });
@@ -41,6 +57,12 @@ export function relativeDateWindow(phrase: string, anchor: string): { from: stri
     case 'next year':
       return span(new Date(at.getFullYear() + 1, 0, 1), new Date(at.getFullYear() + 1, 11, 31));
   }
+  const weekday = /^(last|next|this) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/.exec(phrase);
+  if (weekday) {
+    // "last Friday" said on a Saturday may mean yesterday or the Friday before: the window holds both.
+    const [from, to] = weekday[1] === 'last' ? [-13, -1] : weekday[1] === 'next' ? [1, 13] : [-6, 6];
+    return { ...span(addDays(at, from), addDays(at, to)), weekday: weekday[2] };
+  }
   const counted = /^(in )?(\d+|a few) (day|week|month|year)s?( ago)?$/.exec(phrase);
   if (!counted || (counted[1] === undefined) === (counted[4] === undefined)) return undefined;
   const sign = counted[1] ? 1 : -1;
@@ -57,8 +79,9 @@ export function relativeDateWindow(phrase: string, anchor: string): { from: stri
 }
 
 /** Whether date key `key` (ISO day or month) falls in the window. */
-export function dateInWindow(key: string, window: { from: string; to: string }): boolean {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(key)) return key >= window.from && key <= window.to;
+export function dateInWindow(key: string, window: DateWindow): boolean {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(key)) return key >= window.from && key <= window.to && (window.weekday === undefined || weekdayOfDay(key) === window.weekday);
+  if (window.weekday !== undefined) return false;
   if (/^\d{4}-\d{2}$/.test(key)) return key >= window.from.slice(0, 7) && key <= window.to.slice(0, 7);
   return false;
 }
