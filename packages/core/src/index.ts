@@ -171,3 +171,27 @@ export {
 
 // Model replies
 export { type ExtractionStats, extractJsonObject } from './json/extract-json-object';
+
+// Fact preservation: what a text means, normalised, and whether a merge keeps it (issue 13)
+export { ABBREVIATIONS, type Abbreviation } from './text/abbreviations';
+export { analyseText, NEGATION_SCOPE, normaliseTerms, type Term, type TermKind, type TextAnalysis } from './text/analyse-text';
+export { detectInjection, INJECTION_PATTERNS } from './text/detect-injection';
+export {
+  BAG_MAX_FUNCTION_SHARE,
+  BAG_MIN_TERMS,
+  BAG_ORDER_MAX_COVERAGE,
+  BAG_SOURCE_MIN_FUNCTION_SHARE,
+  type FactGroups,
+  type FactJudgement,
+  judgeFactPreservation,
+  type JudgeOptions,
+  MAX_NOVELTY,
+  MIN_ORDER_AGREEMENT,
+  MIN_SOURCE_COVERAGE,
+  MIN_WORD_COVERAGE,
+  ORDER_WINDOW,
+  STRICT_MAX_NOVELTY,
+  STRICT_MIN_SOURCE_COVERAGE,
+  STRICT_MIN_WORD_COVERAGE,
+} from './text/judge-fact-preservation';
+export { RELATIVE_DATE_TOLERANCE_DAYS } from './text/relative-dates';

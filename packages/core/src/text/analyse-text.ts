@@ -1,0 +1,278 @@
+import { LONGEST_ABBREVIATION, lookupAbbreviation, mayStartAbbreviation } from './abbreviations';
+import { matchDate } from './date-terms';
+import { FUNCTION_WORDS, GENERIC_SUBJECTS, NEGATION_PHRASES, NEGATION_SKIP_WORDS, NEGATION_WORDS, NEGATIVE_VERBS } from './function-words';
+import { matchNumber } from './number-terms';
+import { stemWord } from './stem-word';
+import { type RawToken, tokeniseText } from './tokenise-text';
+import { noWork, type WorkMeter } from './work-meter';
+
+export type TermKind = 'word' | 'name' | 'number' | 'date' | 'negation';
+
+/** One fact-bearing piece of a text, normalised. */
+export interface Term {
+  kind: TermKind;
+  /** What it means, normalised: a stem ("prefer"), "1000", "12:30", "2024-03-05", "not eat". */
+  key: string;
+  /** How the text wrote it (for messages). */
+  text: string;
+  /** A date said relative to the day it was written ("last week", "3 days ago"). */
+  relative?: boolean;
+  /** Index of its sentence in the text. */
+  sentence: number;
+  /** Index of its clause: sentences split further at commas and conjunctions ("and", "but"…). */
+  clause: number;
+  /** A negation's reach: the keys of the terms it negates (`NEGATION_SCOPE` at most, one sentence). */
+  scope?: string[];
+}
+
+/** How many terms after a negation it is taken to reach ("does not drink coffee": drink, coffee). */
+export const NEGATION_SCOPE = 3;
+
+/** What a text says, normalised (see `analyseText`). */
+export interface TextAnalysis {
+  /** Fact-bearing terms in reading order; function words are left out. */
+  terms: Term[];
+  /** Words and numbers read, function words included. */
+  tokenCount: number;
+  /** Function words read (the generic subject "user" is not one: it makes no sentence). */
+  functionWordCount: number;
+  /** Distinct keys per kind. `words` holds every content word, names included. */
+  words: string[];
+  names: string[];
+  numbers: string[];
+  dates: string[];
+  negations: string[];
+  /** Pairs of words joined by "and", "or" or "&" ("peanuts and shellfish"). */
+  pairs: [string, string][];
+  /** Numbers and words inside a relative date ("3" and "day" of "3 days ago"): not facts to keep, but said. */
+  impliedKeys: string[];
+}
+
+/** Words that start a new clause ("and" and "or" also pair their neighbours). */
+const CONJUNCTIONS = new Set(['and', 'but', 'or', 'while', 'whereas', 'because', 'although', 'though', 'so', 'yet']);
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** A word that reads as a name: capitalised inside a sentence, or mixed or upper case ("iOS", "AWS"). */
+function looksLikeName(token: RawToken): boolean {
+  const text = token.text;
+  const first = text[0] ?? '';
+  if (first === first.toLowerCase()) return /\p{Lu}/u.test(text.slice(1)) || /[\p{L}][\d]|\d[\p{L}]|\.\p{L}/u.test(text);
+  if (text.length > 1 && text === text.toUpperCase() && /\p{L}{2}/u.test(text)) return true;
+  if (/\p{Lu}/u.test(text.slice(1))) return true;
+  return !token.sentenceStart;
+}
+
+/**
+ * What a text says, normalised so that two wordings of one fact meet:
+ * - case, possessives ("Alice's"), punctuation and hyphens are dropped;
+ * - inflection (plural, tense) through the Porter2 stemmer and a table of irregular forms;
+ * - numbers: "three"/"3", "1,000"/"1000"/"1k", "3rd"/"third", "12:30"/"12.30"/"12:30 pm";
+ * - dates: "2024-03-05"/"March 5, 2024"/"5 Mar 2024", "Mondays"/"Monday", "last week";
+ * - abbreviations and units from `ABBREVIATIONS` ("JS"/"JavaScript", "20°C"/"20 degrees Celsius");
+ * - negations ("not", "no", "never", "n't", "without", …) become a term "not <what they negate>".
+ * Names are words capitalised inside a sentence, or written in mixed or upper case (a word that
+ * starts a sentence is a name when the text capitalises it elsewhere too). Linear in the text;
+ * `meter` counts its steps (for tests).
+ */
+export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalysis {
+  const tokens = tokeniseText(text);
+  meter.count += tokens.length;
+  const capitalisedInside = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === 'word' && !token.sentenceStart && token.text[0] !== token.text[0]?.toLowerCase()) capitalisedInside.add(token.text.toLowerCase());
+  }
+  const terms: Term[] = [];
+  let tokenCount = 0;
+  let functionWordCount = 0;
+  let sentence = 0;
+  let pendingNegation: string | undefined;
+  const impliedKeys = new Set<string>();
+  let clause = 0;
+  const pairs: [string, string][] = [];
+  /** The last term emitted, while only a conjunction (and articles) have been read since it. */
+  let pairLeft: Term | undefined;
+  let afterConjunction = false;
+  const boundary = () => {
+    clause += 1;
+    pairLeft = undefined;
+    afterConjunction = false;
+  };
+
+  const emit = (term: Omit<Term, 'sentence' | 'clause'>) => {
+    const placed = { ...term, sentence, clause };
+    if (pendingNegation !== undefined && term.kind !== 'negation') {
+      terms.push({ kind: 'negation', key: `not ${term.key}`, text: `${pendingNegation} ${term.text}`, sentence, clause });
+      pendingNegation = undefined;
+    }
+    if (afterConjunction && pairLeft && (term.kind === 'word' || term.kind === 'name') && (pairLeft.kind === 'word' || pairLeft.kind === 'name')) {
+      pairs.push([pairLeft.key, placed.key]);
+    }
+    afterConjunction = false;
+    pairLeft = placed;
+    terms.push(placed);
+  };
+
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    if (token.kind === 'break') {
+      if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
+      pendingNegation = undefined;
+      sentence += 1;
+      boundary();
+      i += 1;
+      continue;
+    }
+    if (token.kind === 'comma') {
+      boundary();
+      i += 1;
+      continue;
+    }
+    const date = matchDate(tokens, i);
+    if (date) {
+      const read = tokens.slice(i, i + date.length);
+      emit({ kind: 'date', key: date.key, text: read.map((t) => t.text).join(' '), ...(date.relative ? { relative: true } : {}) });
+      if (date.relative) {
+        read.forEach((part, k) => {
+          const count = matchNumber(read, k);
+          if (count) impliedKeys.add(count.key);
+          else if (part.kind === 'word') impliedKeys.add(stemWord(part.text));
+        });
+      }
+      tokenCount += date.length;
+      i += date.length;
+      continue;
+    }
+    const negationPhrase = NEGATION_PHRASES.find((words) => words.every((word, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]!.text.toLowerCase() === word));
+    if (negationPhrase) {
+      pendingNegation ??= negationPhrase.join(' ');
+      functionWordCount += negationPhrase.length;
+      tokenCount += negationPhrase.length;
+      i += negationPhrase.length;
+      continue;
+    }
+    const number = matchNumber(tokens, i);
+    if (number) {
+      emit({ kind: 'number', key: number.key, text: tokens.slice(i, i + number.length).map((t) => t.text).join(' ') });
+      tokenCount += number.length;
+      i += number.length;
+      continue;
+    }
+    const phrase = matchAbbreviation(tokens, i);
+    if (phrase) {
+      tokenCount += phrase.length;
+      const read = tokens.slice(i, i + phrase.length);
+      if (phrase.canonical === '') functionWordCount += phrase.length;
+      else emit({ kind: read.some(looksLikeName) ? 'name' : 'word', key: phrase.canonical, text: read.map((t) => t.text).join(' ') });
+      i += phrase.length;
+      continue;
+    }
+    i += 1;
+    if (token.kind === 'symbol' && token.text === '&') afterConjunction = pairLeft !== undefined;
+    if (token.kind !== 'word') continue;
+    tokenCount += 1;
+    const lower = token.text.toLowerCase();
+    if (CONJUNCTIONS.has(lower)) {
+      functionWordCount += 1;
+      const left = pairLeft;
+      boundary();
+      if (lower === 'and' || lower === 'or') {
+        pairLeft = left;
+        afterConjunction = left !== undefined;
+      }
+      continue;
+    }
+    if (afterConjunction && !ARTICLES.has(lower)) afterConjunction = FUNCTION_WORDS.has(lower) ? false : afterConjunction;
+    if (NEGATION_WORDS.has(lower)) {
+      functionWordCount += 1;
+      pendingNegation ??= token.text;
+      continue;
+    }
+    if (FUNCTION_WORDS.has(lower) || (pendingNegation !== undefined && NEGATION_SKIP_WORDS.has(lower))) {
+      if (!GENERIC_SUBJECTS.has(lower)) functionWordCount += 1;
+      continue;
+    }
+    if (lower.length < 2 && !/\p{Lu}/u.test(token.text)) continue;
+    const negatedVerb = NEGATIVE_VERBS[lower];
+    if (negatedVerb !== undefined) {
+      const key = stemWord(negatedVerb);
+      terms.push({ kind: 'negation', key: `not ${key}`, text: token.text, sentence, clause });
+    }
+    const version = /^v(\d+(?:\.\d+)*)$/i.exec(token.text);
+    if (version) {
+      emit({ kind: 'word', key: stemWord('version'), text: 'version' });
+      emit({ kind: 'number', key: canonicalVersion(version[1]!), text: token.text });
+      continue;
+    }
+    // "3 times a week": "times" only counts.
+    if ((lower === 'times' || lower === 'time') && terms.at(-1)?.kind === 'number' && terms.at(-1)?.sentence === sentence) {
+      functionWordCount += 1;
+      continue;
+    }
+    // "first" and "second" are ordinals as words only ("first" meets "1st"; a "second" after a number is time).
+    if ((lower === 'first' || (lower === 'second' && tokens[i - 2]?.kind !== 'number')) && !looksLikeName(token)) {
+      emit({ kind: 'word', key: lower === 'first' ? '1st' : '2nd', text: token.text });
+      continue;
+    }
+    const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || startsNameSequence(tokens, i - 1)));
+    const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
+    emit({ kind: name ? 'name' : 'word', key, text: token.text });
+  }
+  if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
+  terms.forEach((term, index) => {
+    if (term.kind !== 'negation') return;
+    const scope: string[] = [];
+    // A negation with nothing after it ("…, not.") reaches only itself.
+    scope.push(term.key === 'not' ? 'not' : term.key.slice(4));
+    const end = Math.min(terms.length, index + 1 + 2 * NEGATION_SCOPE);
+    for (let k = index + 1; k < end && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
+      meter.count += 1;
+      if (terms[k]!.kind !== 'negation' && !scope.includes(terms[k]!.key)) scope.push(terms[k]!.key);
+    }
+    term.scope = scope;
+  });
+
+  const distinct = (kinds: ReadonlySet<string>) => [...new Set(terms.filter((term) => kinds.has(term.kind)).map((term) => term.key))];
+  return {
+    terms,
+    tokenCount,
+    functionWordCount,
+    words: distinct(new Set(['word', 'name'])),
+    names: distinct(new Set(['name'])),
+    numbers: distinct(new Set(['number'])),
+    dates: distinct(new Set(['date'])),
+    negations: distinct(new Set(['negation'])),
+    pairs,
+    impliedKeys: [...impliedKeys],
+  };
+}
+
+/** "3.10" stays "3.10" (a version is not a decimal); "3" is "3". */
+function canonicalVersion(digits: string): string {
+  return digits.includes('.') ? digits : String(Number(digits));
+}
+
+/** A capitalised word followed by another one ("Bob Singh …"): a name even at a sentence's start. */
+function startsNameSequence(tokens: readonly RawToken[], index: number): boolean {
+  const token = tokens[index];
+  const next = tokens[index + 1];
+  const capitalised = (t: RawToken | undefined) => t?.kind === 'word' && /^\p{Lu}/u.test(t.text) && !FUNCTION_WORDS.has(t.text.toLowerCase());
+  return capitalised(token) && capitalised(next);
+}
+
+function matchAbbreviation(tokens: readonly RawToken[], index: number): { canonical: string; length: number } | undefined {
+  const first = tokens[index];
+  if (!first || (first.kind !== 'word' && first.kind !== 'symbol') || !mayStartAbbreviation(first.text)) return undefined;
+  for (let length = LONGEST_ABBREVIATION; length >= 1; length -= 1) {
+    const read = tokens.slice(index, index + length);
+    if (read.length < length || read.some((token) => token.kind !== 'word' && token.kind !== 'symbol')) continue;
+    const canonical = lookupAbbreviation(read.map((token) => token.text));
+    if (canonical !== undefined) return { canonical, length };
+  }
+  return undefined;
+}
+
+/** The normalised keys of a text's fact-bearing terms, in reading order (see `analyseText`). */
+export function normaliseTerms(text: string): string[] {
+  return analyseText(text).terms.map((term) => term.key);
+}

@@ -1,0 +1,234 @@
+import type { RawToken } from './tokenise-text';
+
+const MONTHS: readonly (readonly string[])[] = [
+  ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],
+  ['july', 'jul'], ['august', 'aug'], ['september', 'sep', 'sept'], ['october', 'oct'],
+  ['november', 'nov'], ['december', 'dec'],
+];
+const WEEKDAYS: readonly (readonly string[])[] = [
+  ['monday', 'mon'], ['tuesday', 'tue', 'tues'], ['wednesday', 'wed'], ['thursday', 'thu', 'thur', 'thurs'],
+  ['friday', 'fri'], ['saturday', 'sat'], ['sunday', 'sun'],
+];
+/** Month names that are also common words: read as a month only when capitalised. */
+const AMBIGUOUS_MONTHS = new Set(['may', 'march']);
+
+const monthByName = new Map<string, number>();
+MONTHS.forEach((names, index) => names.forEach((name) => monthByName.set(name, index + 1)));
+const weekdayByName = new Map<string, string>();
+for (const names of WEEKDAYS) {
+  for (const name of names) {
+    weekdayByName.set(name, names[0]!);
+    weekdayByName.set(`${names[0]!}s`, names[0]!);
+  }
+}
+
+/** Relative time words; the phrase itself is the date's key ("last week"). */
+const RELATIVE_WORDS = new Set(['yesterday', 'today', 'tomorrow', 'tonight']);
+const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous']);
+const RELATIVE_UNITS = new Set(['week', 'month', 'year', 'weekend', 'night', 'morning', 'evening', 'afternoon', 'summer', 'winter', 'spring', 'autumn', 'fall', 'quarter']);
+const AGO_UNITS = new Map([
+  ['day', 'day'], ['days', 'day'], ['week', 'week'], ['weeks', 'week'], ['month', 'month'],
+  ['months', 'month'], ['year', 'year'], ['years', 'year'],
+]);
+const SMALL_NUMBERS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 0, couple: 2 };
+
+export interface DateMatch {
+  /**
+   * Canonical date: "2024-03-05", "2024-03", "2024", "--03-05" (day without year), "--03" (a
+   * month), "monday" (a weekday, plural or singular), or a relative phrase ("last week").
+   */
+  key: string;
+  length: number;
+  relative: boolean;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+function validDay(month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+function isYear(token: RawToken | undefined): number | undefined {
+  if (token?.kind !== 'number' || !/^\d{4}$/.test(token.text)) return undefined;
+  const year = Number(token.text);
+  return year >= 1900 && year <= 2099 ? year : undefined;
+}
+
+function dayOf(token: RawToken | undefined): number | undefined {
+  if (token?.kind !== 'number') return undefined;
+  const match = /^(\d{1,2})(st|nd|rd|th)?$/.exec(token.text);
+  return match ? Number(match[1]) : undefined;
+}
+
+function monthOf(token: RawToken | undefined): number | undefined {
+  if (token?.kind !== 'word') return undefined;
+  const lower = token.text.toLowerCase();
+  const month = monthByName.get(lower);
+  if (month === undefined) return undefined;
+  return month;
+}
+
+/** A month name that is also a word or a short form needs a capital or a day or year beside it. */
+function monthNeedsContext(token: RawToken): boolean {
+  const lower = token.text.toLowerCase();
+  return (AMBIGUOUS_MONTHS.has(lower) || lower.length === 3 || lower === 'sept') && token.text[0] === lower[0];
+}
+
+/** A weekday name ("Monday", "mondays", capitalised "Mon"), as its full singular name. */
+export function weekdayOf(token: RawToken | undefined): string | undefined {
+  if (token?.kind !== 'word') return undefined;
+  const lower = token.text.toLowerCase();
+  const weekday = weekdayByName.get(lower);
+  if (weekday === undefined) return undefined;
+  const short = lower.length <= 4 && !lower.endsWith('day');
+  return short && token.text[0] === lower[0] ? undefined : weekday;
+}
+
+/** Index of the next token after `index` that is not a comma (dates allow "March 5, 2024"). */
+function skipCommas(tokens: readonly RawToken[], index: number): number {
+  let i = index;
+  while (tokens[i]?.kind === 'comma') i += 1;
+  return i;
+}
+
+/**
+ * Reads a date at `index`: ISO ("2024-03-05", "2024-03"), slashes (month first unless the first
+ * part is over 12), "March 5 2024", "March 5th, 2024", "5 Mar 2024", "the 5th of March",
+ * "March 2024", a month alone (capitalised), a year alone (1900–2099), a weekday (a weekday right
+ * before a date is part of it), and relative phrases ("yesterday", "last week", "3 days ago").
+ */
+export function matchDate(tokens: readonly RawToken[], index: number): DateMatch | undefined {
+  const token = tokens[index];
+  if (!token) return undefined;
+  const absolute = (key: string, length: number): DateMatch => ({ key, length, relative: false });
+
+  if (token.kind === 'iso-date') {
+    const [y, m, d] = token.text.split('-').map(Number) as [number, number, number];
+    return validDay(m, d) ? absolute(`${y}-${pad(m)}-${pad(d)}`, 1) : undefined;
+  }
+  if (token.kind === 'year-month') {
+    const [y, m] = token.text.split('-').map(Number) as [number, number];
+    return m >= 1 && m <= 12 ? absolute(`${y}-${pad(m)}`, 1) : undefined;
+  }
+  if (token.kind === 'slash-date') {
+    const [a, b, c] = token.text.split('/').map(Number) as [number, number, number];
+    const year = c < 100 ? 2000 + c : c;
+    const [m, d] = a > 12 ? [b, a] : [a, b];
+    return validDay(m, d) ? absolute(`${year}-${pad(m)}-${pad(d)}`, 1) : undefined;
+  }
+
+  const weekday = weekdayOf(token);
+  if (weekday) {
+    const after = matchCalendarDate(tokens, skipCommas(tokens, index + 1));
+    if (after) return absolute(after.key, skipCommas(tokens, index + 1) - index + after.length);
+    return absolute(weekday, 1);
+  }
+  const calendar = matchCalendarDate(tokens, index);
+  if (calendar) return absolute(calendar.key, calendar.length);
+  const year = isYear(token);
+  if (year !== undefined) return absolute(String(year), 1);
+  return matchRelative(tokens, index);
+}
+
+function matchCalendarDate(tokens: readonly RawToken[], index: number): { key: string; length: number } | undefined {
+  let i = index;
+  const lower = (at: number) => (tokens[at]?.kind === 'word' ? tokens[at]!.text.toLowerCase() : undefined);
+  if (lower(i) === 'the' && dayOf(tokens[i + 1]) !== undefined) i += 1;
+  const leadingDay = dayOf(tokens[i]);
+  if (leadingDay !== undefined) {
+    // 5 March 2024, 5th of March
+    let j = i + 1;
+    if (lower(j) === 'of') j += 1;
+    const month = monthOf(tokens[j]);
+    if (month === undefined || !validDay(month, leadingDay) || (AMBIGUOUS_MONTHS.has(tokens[j]!.text) && lower(j - 1) !== 'of')) return undefined;
+    j = skipCommas(tokens, j + 1);
+    const year = isYear(tokens[j]);
+    if (year !== undefined) return { key: `${year}-${pad(month)}-${pad(leadingDay)}`, length: j + 1 - index };
+    return { key: `--${pad(month)}-${pad(leadingDay)}`, length: j - index };
+  }
+  const month = monthOf(tokens[i]);
+  if (month === undefined) return undefined;
+  let j = skipCommas(tokens, i + 1);
+  if (lower(j) === 'the') j += 1;
+  const day = dayOf(tokens[j]);
+  if (day !== undefined && validDay(month, day) && isYear(tokens[j]) === undefined && !(lower(i) === 'may' && j === i + 1 && tokens[i]!.text === 'may')) {
+    const k = skipCommas(tokens, j + 1);
+    const year = isYear(tokens[k]);
+    if (year !== undefined) return { key: `${year}-${pad(month)}-${pad(day)}`, length: k + 1 - index };
+    return { key: `--${pad(month)}-${pad(day)}`, length: j + 1 - index };
+  }
+  if (lower(j) === 'of' || lower(j) === 'in') j += 1;
+  const year = isYear(tokens[skipCommas(tokens, j)]);
+  if (year !== undefined) return { key: `${year}-${pad(month)}`, length: skipCommas(tokens, j) + 1 - index };
+  if (monthNeedsContext(tokens[i]!)) return undefined;
+  return { key: `--${pad(month)}`, length: i + 1 - index };
+}
+
+function matchRelative(tokens: readonly RawToken[], index: number): DateMatch | undefined {
+  const lower = (at: number) => (tokens[at]?.kind === 'word' ? tokens[at]!.text.toLowerCase() : undefined);
+  const first = lower(index);
+  if (first && RELATIVE_WORDS.has(first)) return { key: first, length: 1, relative: true };
+  const second = lower(index + 1);
+  if (first && RELATIVE_LEADS.has(first) && second) {
+    const lead = first === 'past' || first === 'previous' ? 'last' : first === 'coming' ? 'next' : first;
+    if (RELATIVE_UNITS.has(second)) return { key: `${lead} ${second === 'fall' ? 'autumn' : second}`, length: 2, relative: true };
+    const weekday = weekdayOf(tokens[index + 1]);
+    if (weekday) return { key: `${lead} ${weekday}`, length: 2, relative: true };
+  }
+  // "3 days ago", "two weeks ago", "a few weeks ago"
+  let i = index;
+  let count: number | undefined;
+  if (tokens[i]?.kind === 'number' && /^\d+$/.test(tokens[i]!.text)) count = Number(tokens[i]!.text);
+  else if (first !== undefined && SMALL_NUMBERS[first] !== undefined) {
+    count = SMALL_NUMBERS[first];
+    if ((first === 'a' || first === 'an') && lower(i + 1) === 'few') {
+      count = 0;
+      i += 1;
+    } else if (first === 'a' && lower(i + 1) === 'couple' && lower(i + 2) === 'of') {
+      count = 2;
+      i += 2;
+    }
+  }
+  if (first === 'in' || first === 'within') {
+    const ahead = matchAhead(tokens, index + 1);
+    if (ahead) return { key: `in ${ahead.key}`, length: ahead.length + 1, relative: true };
+  }
+  if (count === undefined) return undefined;
+  const unit = AGO_UNITS.get(lower(i + 1) ?? '');
+  if (unit && lower(i + 2) === 'ago') {
+    const amount = count === 0 ? 'a few' : String(count);
+    return { key: `${amount} ${unit}${count === 1 ? '' : 's'} ago`, length: i + 3 - index, relative: true };
+  }
+  return undefined;
+}
+
+const NUMBER_WORDS_FOR_AHEAD: Readonly<Record<string, number>> = { ...SMALL_NUMBERS, eleven: 11, twelve: 12 };
+
+/** "three months" after "in": a span ahead of the day of writing. */
+function matchAhead(tokens: readonly RawToken[], index: number): { key: string; length: number } | undefined {
+  const token = tokens[index];
+  const unitToken = tokens[index + 1];
+  if (!token || unitToken?.kind !== 'word') return undefined;
+  const count = token.kind === 'number' && /^\d+$/.test(token.text) ? Number(token.text) : token.kind === 'word' ? NUMBER_WORDS_FOR_AHEAD[token.text.toLowerCase()] : undefined;
+  const unit = AGO_UNITS.get(unitToken.text.toLowerCase());
+  if (count === undefined || count === 0 || !unit) return undefined;
+  return { key: `${count} ${unit}${count === 1 ? '' : 's'}`, length: 2 };
+}
+
+/**
+ * Every date key `key` says at least ("2024-03-05" says "2024-03", "2024", "--03-05" and "--03"):
+ * a merge keeps a source's date when one of its dates generalises to it.
+ */
+export function dateGeneralisations(key: string): string[] {
+  const full = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(key);
+  if (full) {
+    const [, year, month, day] = full;
+    const keys = [key, year!];
+    if (month) keys.push(`${year}-${month}`, `--${month}`);
+    if (month && day) keys.push(`--${month}-${day}`);
+    return [...new Set(keys)];
+  }
+  const partial = /^--(\d{2})-(\d{2})$/.exec(key);
+  if (partial) return [key, `--${partial[1]}`];
+  return [key];
+}

@@ -1,0 +1,48 @@
+import { STOP_WORDS } from '../search/stop-words';
+
+/** Words that negate what follows them (`n't` is split off its verb by the tokeniser). */
+export const NEGATION_WORDS: ReadonlySet<string> = new Set([
+  'not', 'no', 'never', "n't", 'without', 'none', 'nor', 'neither', 'cannot', 'nobody', 'nothing',
+]);
+
+/** Phrases that negate what follows ("TS rather than JS", "Vite instead of Webpack"). */
+export const NEGATION_PHRASES: readonly (readonly [string, string])[] = [
+  ['rather', 'than'],
+  ['instead', 'of'],
+];
+
+/** Verbs that say "not <verb>" in one word: "dislikes tea" negates "like" as "doesn't like tea" does. */
+export const NEGATIVE_VERBS: Readonly<Record<string, string>> = {
+  dislike: 'like', dislikes: 'like', disliked: 'like', disliking: 'like',
+};
+
+/**
+ * Words a negation reaches over to find what it negates ("does not really like tea" negates
+ * "like"; "no longer lives" negates "live").
+ */
+export const NEGATION_SKIP_WORDS: ReadonlySet<string> = new Set([
+  'really', 'very', 'quite', 'much', 'longer', 'ever', 'anymore', 'any', 'at', 'all', 'yet',
+  'even', 'always', 'usually', 'often', 'too', 'so', 'more', 'less', 'necessarily', 'currently',
+]);
+
+/**
+ * The generic subject a model adds or drops when it rewrites a note ("User prefers tea" /
+ * "Prefers tea"): no fact, but no grammar either (a list "user tea coffee" is still a list).
+ */
+export const GENERIC_SUBJECTS: ReadonlySet<string> = new Set(['user', 'users', 'usr']);
+
+/**
+ * Words that carry no fact of their own: the search stop words (less the negations, which are
+ * facts here), auxiliaries and modal verbs, fillers, and `GENERIC_SUBJECTS`.
+ */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  ...[...STOP_WORDS].filter((word) => !NEGATION_WORDS.has(word) && !/n't$/.test(word)),
+  ...`is are was were be been being am has have had having do does did done doing will would shall
+  should can could may might must ought also still just either whether though although however
+  therefore thus whose via per etc eg ie e.g i.e upon onto within across along among around
+  towards toward since unless whereas yes us someone something
+  thing things stuff currently now every each including include includes`
+    .split(/\s+/)
+    .filter(Boolean),
+  ...GENERIC_SUBJECTS,
+]);

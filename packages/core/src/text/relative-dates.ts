@@ -1,0 +1,87 @@
+import { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, format, getDay, parseISO, startOfMonth, startOfWeek, subMonths } from 'date-fns';
+
+/** Days a date said relative to the day it was written may land on, either side of the exact day. */
+export const RELATIVE_DATE_TOLERANCE_DAYS = 3;
+
+const day = (date: Date) => format(date, 'yyyy-MM-dd');
+const week = { weekStartsOn: 1 } as const;
+
+/**
+ * The days (`from`–`to`, ISO) a relative phrase ("last week", "yesterday", "3 days ago",
+ * "in 3 months") means when written on `anchor` (an ISO day), or `undefined` when the phrase
+ * has no fixed reading.
+ */
+export interface DateWindow {
+  from: string;
+  to: string;
+  /** Only days of this weekday ("last Friday"). */
+  weekday?: string;
+}
+
+const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** The weekday of an ISO day ("2024-05-17" is "friday"), or `undefined` for anything else. */
+export function weekdayOfDay(key: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(key)) return undefined;
+  const date = parseISO(key);
+  return Number.isNaN(date.getTime()) ? undefined : WEEKDAY_NAMES[getDay(date)];
+}
+
+export function relativeDateWindow(phrase: string, anchor: string): DateWindow | undefined {
+  const at = parseISO(anchor);
+  if (Number.isNaN(at.getTime())) return undefined;
+  const span = (from: Date, to: Date) => ({ from: day(from), to: day(to) });
+  const around = (date: Date, slack = RELATIVE_DATE_TOLERANCE_DAYS) => span(addDays(date, -slack), addDays(date, slack));
+  switch (phrase) {
+    case 'today':
+    case 'tonight':
+      return span(at, at);
+    case 'yesterday':
+      return span(addDays(at, -1), addDays(at, -1));
+    case 'tomorrow':
+      return span(addDays(at, 1), addDays(at, 1));
+    case 'last week':
+      return span(startOfWeek(addWeeks(at, -1), week), endOfWeek(addWeeks(at, -1), week));
+    case 'this week':
+      return span(startOfWeek(at, week), endOfWeek(at, week));
+    case 'next week':
+      return span(startOfWeek(addWeeks(at, 1), week), endOfWeek(addWeeks(at, 1), week));
+    case 'last month':
+      return span(startOfMonth(subMonths(at, 1)), endOfMonth(subMonths(at, 1)));
+    case 'this month':
+      return span(startOfMonth(at), endOfMonth(at));
+    case 'next month':
+      return span(startOfMonth(addMonths(at, 1)), endOfMonth(addMonths(at, 1)));
+    case 'last year':
+      return span(new Date(at.getFullYear() - 1, 0, 1), new Date(at.getFullYear() - 1, 11, 31));
+    case 'next year':
+      return span(new Date(at.getFullYear() + 1, 0, 1), new Date(at.getFullYear() + 1, 11, 31));
+  }
+  const weekday = /^(last|next|this) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/.exec(phrase);
+  if (weekday) {
+    // "last Friday" said on a Saturday may mean yesterday or the Friday before: the window holds both.
+    const [from, to] = weekday[1] === 'last' ? [-13, -1] : weekday[1] === 'next' ? [1, 13] : [-6, 6];
+    return { ...span(addDays(at, from), addDays(at, to)), weekday: weekday[2] };
+  }
+  const counted = /^(in )?(\d+|a few) (day|week|month|year)s?( ago)?$/.exec(phrase);
+  if (!counted || (counted[1] === undefined) === (counted[4] === undefined)) return undefined;
+  const sign = counted[1] ? 1 : -1;
+  const amount = counted[2] === 'a few' ? 3 : Number(counted[2]);
+  const unit = counted[3];
+  if (counted[2] === 'a few') {
+    const far = unit === 'day' ? addDays(at, sign * 7) : unit === 'week' ? addWeeks(at, sign * 5) : unit === 'month' ? addMonths(at, sign * 6) : addYears(at, sign * 5);
+    return sign > 0 ? span(at, far) : span(far, at);
+  }
+  if (unit === 'day') return around(addDays(at, sign * amount), 0);
+  if (unit === 'week') return around(addWeeks(at, sign * amount));
+  if (unit === 'month') return around(addMonths(at, sign * amount), 7);
+  return span(addDays(addYears(at, sign * amount), -183), addDays(addYears(at, sign * amount), 183));
+}
+
+/** Whether date key `key` (ISO day or month) falls in the window. */
+export function dateInWindow(key: string, window: DateWindow): boolean {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(key)) return key >= window.from && key <= window.to && (window.weekday === undefined || weekdayOfDay(key) === window.weekday);
+  if (window.weekday !== undefined) return false;
+  if (/^\d{4}-\d{2}$/.test(key)) return key >= window.from.slice(0, 7) && key <= window.to.slice(0, 7);
+  return false;
+}

@@ -1,0 +1,32 @@
+import porter2 from 'wink-porter2-stemmer';
+
+/**
+ * Irregular forms a suffix stemmer cannot reach (past tenses, irregular plurals), mapped to the
+ * form the stemmer gives their base word. Kept small: common verbs and nouns memories use.
+ */
+export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
+  went: 'go', gone: 'go', goes: 'go', ran: 'run', made: 'make', took: 'take', taken: 'take',
+  bought: 'buy', got: 'get', gotten: 'get', began: 'begin', begun: 'begin', came: 'come',
+  found: 'find', gave: 'give', given: 'give', knew: 'know', known: 'know', met: 'meet',
+  paid: 'pay', said: 'say', saw: 'see', seen: 'see', sold: 'sell', sent: 'send', spent: 'spend',
+  taught: 'teach', thought: 'think', told: 'tell', wrote: 'write', written: 'write',
+  chose: 'choose', chosen: 'choose', broke: 'break', broken: 'break', built: 'build',
+  felt: 'feel', kept: 'keep', lost: 'lose', held: 'hold', spoke: 'speak', spoken: 'speak',
+  drove: 'drive', driven: 'drive', ate: 'eat', eaten: 'eat', drank: 'drink', drunk: 'drink',
+  flew: 'fly', flown: 'fly', grew: 'grow', grown: 'grow', forgot: 'forget',
+  forgotten: 'forget', became: 'become', brought: 'bring', caught: 'catch', won: 'win',
+  wore: 'wear', worn: 'wear', understood: 'understand', stood: 'stand', sat: 'sit',
+  slept: 'sleep', swam: 'swim', sang: 'sing', led: 'lead', fed: 'feed',
+  children: 'child', people: 'person', men: 'man', women: 'woman', feet: 'foot', teeth: 'tooth',
+  mice: 'mouse', geese: 'goose',
+};
+
+/**
+ * The stem of one lower-case word: irregular forms first, then Porter2 (wink-porter2-stemmer),
+ * so "Mondays"/"Monday", "moved"/"moves" and "went"/"go" meet.
+ */
+export function stemWord(word: string): string {
+  const lower = word.toLowerCase();
+  const base = IRREGULAR_FORMS[lower] ?? lower;
+  return porter2(base);
+}
