@@ -23,6 +23,8 @@ export {
   validateSkillName,
   validateWorkingMemoryKey,
   WORKING_MEMORY_KEY_RULES,
+  isSystemCategory,
+  SYSTEM_CATEGORY,
 } from './validation/path-name';
 
 // Record schemas and types

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createReverie, type CycleReport, type PassOutcome } from 'reverie';
+import { createReverie, type CycleReport, type RanPassOutcome } from 'reverie';
 import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { seedCrashFixture } from './__fixtures__/crash-fixture';
 
@@ -76,7 +76,7 @@ describe('an agent writing while a dream runs in another process', () => {
     await agent.exited;
 
     const report = dream.lines.find((line) => line.report)!.report as CycleReport;
-    const outcome = (name: string) => report.passes.find((pass) => pass.name === name) as Extract<PassOutcome, { status: 'ok' | 'failed' }>;
+    const outcome = (name: string) => report.passes.find((pass) => pass.name === name) as RanPassOutcome;
     expect(writesDuringDream).toBeGreaterThan(10);
     expect(agent.lines.filter((line) => line.search !== undefined).length).toBeGreaterThan(3);
     expect(outcome('memory-consolidation').status).toBe('ok');

@@ -83,10 +83,14 @@ export interface JudgeOptions {
 
 const emptyGroups = (): FactGroups => ({ words: [], names: [], numbers: [], dates: [], negations: [] });
 
-/** "13:30" and "1:30" read alike (a time said without am/pm). */
+/**
+ * "13:30" and "1:30" read alike (a time said without am/pm), and so do "10:00" and a bare hour
+ * "10" ("meetings after 10" / "after 10am").
+ */
 function clockKey(key: string): string | undefined {
   const match = /^(\d{1,2}):(\d{2})$/.exec(key);
-  return match ? `${Number(match[1]) % 12}:${match[2]}` : undefined;
+  if (match) return `${Number(match[1]) % 12}:${match[2]}`;
+  return /^\d{1,2}$/.test(key) && Number(key) <= 24 ? `${Number(key) % 12}:00` : undefined;
 }
 
 function firstTexts(terms: readonly Term[]): Map<string, string> {

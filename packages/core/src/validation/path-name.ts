@@ -98,6 +98,14 @@ export function isUnderPrefix(category: string, prefix: string): boolean {
   return trimmed === '' || category === trimmed || category.startsWith(`${trimmed}/`);
 }
 
+/** The category tree the host keeps its own state under (dream runs, cursors, logs); no model or agent tool writes there. */
+export const SYSTEM_CATEGORY = '_system';
+
+/** True when `category` is `_system` or below it. */
+export function isSystemCategory(category: string): boolean {
+  return isUnderPrefix(category.trim(), SYSTEM_CATEGORY);
+}
+
 function describe(value: unknown): string {
   if (typeof value !== 'string') return `(${value === null ? 'null' : typeof value})`;
   const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;

@@ -1,4 +1,4 @@
-import { type Bm25Index, cosineSimilarity } from '@reverie/core';
+import { type Bm25Index, cosineSimilarity, normaliseTerms } from '@reverie/core';
 
 export interface SourceSimilarityOptions {
   /** Hits looked at per source when checking its neighbours. */
@@ -10,15 +10,37 @@ export interface SourceSimilarityOptions {
 }
 
 /**
+ * Two texts share enough of what they say when at least this share of the shorter one's distinct
+ * normalised terms (stems, numbers, dates, abbreviations expanded; see `normaliseTerms`) is in
+ * the other: "user runs in the mornings" and "User goes running every morning" share all of it,
+ * "sprint length: 14 days" and "Sprints are two weeks long" a quarter.
+ */
+export const MIN_SHARED_TERMS = 0.25;
+
+/** The generic subject of most memories: sharing it says nothing about sharing a topic. */
+const GENERIC_TERMS: ReadonlySet<string> = new Set(normaliseTerms('user'));
+
+/** Whether two texts share at least `MIN_SHARED_TERMS` of the shorter one's terms. Pure. */
+export function shareTerms(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size === 0) return false;
+  let shared = 0;
+  for (const key of small) if (large.has(key)) shared += 1;
+  return shared > 0 && shared >= MIN_SHARED_TERMS * small.size;
+}
+
+/**
  * SPEC B11: a merge may only join entries the host itself finds similar. Two items are similar
  * when either one, used as a BM25 query over every item, finds the other among its first
  * `neighbours` hits scoring at least `minNeighbourScore` of the best hit — the same relation the
- * candidate clusters are built from — or, when vectors are given, when their cosine similarity
- * is at least `minCosine`. The sources of a merge must be connected under that relation. Queries
- * are made lazily, once per item.
+ * candidate clusters are built from —, when their normalised terms overlap (`shareTerms`: BM25
+ * sees "running" and "runs" as different words, a paraphrase often shares only stems), or, when
+ * vectors are given, when their cosine similarity is at least `minCosine`. The sources of a merge
+ * must be connected under that relation. Queries and analyses are made lazily, once per item.
  */
 export class SourceSimilarity {
   private readonly neighbourCache = new Map<string, Set<string>>();
+  private readonly termCache = new Map<string, Set<string>>();
 
   constructor(
     private readonly index: Bm25Index,
@@ -31,6 +53,7 @@ export class SourceSimilarity {
   similar(a: string, b: string): boolean {
     if (a === b) return true;
     if (this.neighboursOf(a).has(b) || this.neighboursOf(b).has(a)) return true;
+    if (shareTerms(this.termsOf(a), this.termsOf(b))) return true;
     const va = this.vectors.get(a);
     const vb = this.vectors.get(b);
     return va !== undefined && vb !== undefined && cosineSimilarity(va, vb) >= this.options.minCosine;
@@ -55,6 +78,15 @@ export class SourceSimilarity {
       pending = next;
     }
     return pending;
+  }
+
+  private termsOf(id: string): Set<string> {
+    let terms = this.termCache.get(id);
+    if (!terms) {
+      terms = new Set(normaliseTerms(this.textOf(id) ?? '').filter((key) => !GENERIC_TERMS.has(key)));
+      this.termCache.set(id, terms);
+    }
+    return terms;
   }
 
   private neighboursOf(id: string): Set<string> {

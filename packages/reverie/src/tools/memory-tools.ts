@@ -6,10 +6,14 @@ import {
   type ILogger,
   type ILongTermMemory,
   isReverieError,
+  isSystemCategory,
+  judgeFactPreservation,
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
   parseRecord,
   ReverieModelReplyError,
+  ReverieValidationError,
+  SYSTEM_CATEGORY,
   tagsSchema,
 } from '@reverie/core';
 import { extractJsonObject } from '@reverie/core';
@@ -99,6 +103,7 @@ export function createMemoryTools(services: MemoryToolServices) {
     execute: (input): Promise<SaveMemoryResult | ToolError> =>
       answerOrExplain(async () => {
         const { content, category, tags } = parseRecord(saveMemoryInput, input, 'save_memory input');
+        if (category != null) refuseHostCategory(category);
         const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }) });
         if (expansionEnabled) {
           const task = expandNote(raw, { memory, model: model!, logger, timeoutMs });
@@ -173,7 +178,12 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
   try {
     const { system, prompt } = buildExpansionPrompt(raw);
     const { text } = await generateText({ model, system, prompt, abortSignal: AbortSignal.timeout(timeoutMs) });
-    const reply = parseExpansionReply(text);
+    const review = reviewExpansion(raw, parseExpansionReply(text));
+    if (!review.ok) {
+      keep(review.reason);
+      return;
+    }
+    const reply = review.reply;
 
     const current = await memory.get(raw.id);
     if (current === undefined || current.updatedAt !== raw.updatedAt) {
@@ -218,6 +228,17 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
   }
 }
 
+/** `_system/` belongs to the host (its dream state, its logs): an agent's tool may not write there. */
+function refuseHostCategory(category: string): void {
+  if (isSystemCategory(category)) {
+    throw new ReverieValidationError(
+      'INVALID_CATEGORY',
+      `The category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host; choose another, e.g. "general" or "user-preferences/<topic>".`,
+      { details: { category } },
+    );
+  }
+}
+
 /** The note's tags plus the entry's; the entry's alone when together they exceed the tag limit. */
 function mergedTags(noteTags: string[], entryTags: string[] | undefined): string[] {
   const merged = [...new Set([...noteTags, ...(entryTags ?? [])])];
@@ -239,8 +260,38 @@ export const expansionReplySchema = z.object({
 });
 export type ExpansionReply = z.output<typeof expansionReplySchema>;
 
+/** The longest expansion reply read: ten entries of the longest content, with room for JSON. */
+export const MAX_EXPANSION_REPLY_CHARS = MAX_EXPANDED_ENTRIES * MAX_MEMORY_CONTENT_LENGTH + 10_000;
+
+/**
+ * The pass's own rules for an expansion (SPEC B11), after the size check, extraction and schema
+ * of `parseExpansionReply`: no entry under `_system/`, and the entries together keep the note's
+ * facts and add little it does not say (`judgeFactPreservation`: coverage, novelty, injected
+ * instructions, bags of tokens). The bound — at most MAX_EXPANDED_ENTRIES — is the schema's. A
+ * refused expansion keeps the note as saved. Pure.
+ */
+export function reviewExpansion(
+  note: Pick<MemoryEntry, 'content' | 'createdAt' | 'lastSeenAt'>,
+  reply: ExpansionReply,
+): { ok: true; reply: ExpansionReply } | { ok: false; reason: string } {
+  const hostCategory = reply.entries.find((entry) => entry.category !== undefined && isSystemCategory(entry.category));
+  if (hostCategory) return { ok: false, reason: `an expanded entry is filed under ${JSON.stringify(hostCategory.category)}, which belongs to the host (${SYSTEM_CATEGORY}/)` };
+  const judgement = judgeFactPreservation(
+    [note.content],
+    reply.entries.map((entry) => entry.content).join('\n'),
+    { knownDates: [note.createdAt.slice(0, 10), note.lastSeenAt.slice(0, 10)] },
+  );
+  if (!judgement.ok) return { ok: false, reason: `the expanded entries do not say what the note says: ${judgement.reasons.join('; ')}` };
+  return { ok: true, reply };
+}
+
 /** Reads a model's expansion reply; MODEL_REPLY_INVALID with the reason when it does not fit. */
 export function parseExpansionReply(text: string): ExpansionReply {
+  if (text.length > MAX_EXPANSION_REPLY_CHARS) {
+    throw new ReverieModelReplyError(`The expansion reply is ${text.length} characters long, more than the ${MAX_EXPANSION_REPLY_CHARS} read; it was not parsed.`, {
+      details: { length: text.length },
+    });
+  }
   const json = extractJsonObject(text);
   if (json === undefined) throw new ReverieModelReplyError('The expansion reply holds no JSON object.', { details: { reply: text } });
   const result = expansionReplySchema.safeParse(json);

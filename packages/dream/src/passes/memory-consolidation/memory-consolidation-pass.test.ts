@@ -150,9 +150,9 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
     expect(gateway.requests).toHaveLength(2);
     expect(gateway.requests[1]!.data.startsWith(gateway.requests[0]!.data)).toBe(true);
-    expect(gateway.requests[1]!.data).toMatch(/is missing "Berlin"/);
+    expect(gateway.requests[1]!.data).toMatch(/missing name "Berlin"/);
     expect(plan.operations).toEqual([]);
-    expect(plan.refusals.join('\n')).toMatch(/drops facts of its sources: "Berlin"/);
+    expect(plan.refusals.join('\n')).toMatch(/missing name "Berlin"/);
     expect(ids(await harness.live())).toEqual(expect.arrayContaining([a.id, b.id]));
   });
 

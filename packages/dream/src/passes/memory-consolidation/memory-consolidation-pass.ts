@@ -1,4 +1,4 @@
-import { type Bm25Index, type FeedbackSignal, type IFeedbackStore, isUnderPrefix, type MemoryEntry } from '@reverie/core';
+import { type Bm25Index, type FeedbackSignal, type IFeedbackStore, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
@@ -32,7 +32,7 @@ import {
   renderEntryLine,
   renderRepairNote,
 } from './render-consolidation-prompt';
-import { type CallReview, reviewReply, SYSTEM_CATEGORY } from './review-reply';
+import { type CallReview, reviewReply } from './review-reply';
 import { parsePassOptions } from '../parse-pass-options';
 
 /** Room kept in every call for the fence lines and labels around the entries. */

@@ -96,12 +96,15 @@ export interface FactLoss {
   missing: readonly string[];
   /** What the merged text says that none of its sources says. */
   added: readonly string[];
+  /** The fact check's reasons, as sentences (`missing number "3"`); named in the repair request when given. */
+  reasons?: readonly string[];
 }
 
 /** The note of the one repair request: which merged entries lost which facts. Pure. */
 export function renderRepairNote(losses: readonly FactLoss[]): string {
   const quote = (items: readonly string[]) => items.map((item) => JSON.stringify(item)).join(', ');
   const lines = losses.map((loss) => {
+    if (loss.reasons && loss.reasons.length > 0) return `- toSave item ${loss.position} (from ${loss.sourceIds.join(', ')}): ${loss.reasons.join('; ')}`;
     const problems = [
       ...(loss.missing.length > 0 ? [`is missing ${quote(loss.missing)}`] : []),
       ...(loss.added.length > 0 ? [`adds ${quote(loss.added)}, which none of its sources says`] : []),

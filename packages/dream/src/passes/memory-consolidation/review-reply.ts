@@ -1,4 +1,4 @@
-import { CATEGORY_RULES, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, pathNameProblem, tagSchema } from '@reverie/core';
+import { CATEGORY_RULES, detectInjection, isSystemCategory, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, pathNameProblem, SYSTEM_CATEGORY, tagSchema } from '@reverie/core';
 import { checkMergeFacts } from '../../review/fact-check';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
@@ -9,7 +9,6 @@ import { stripRetentionTags } from './normalise-content';
 import type { FactLoss } from './render-consolidation-prompt';
 
 /** Categories under this prefix belong to the host's own bookkeeping: no model reply may write there. */
-export const SYSTEM_CATEGORY = '_system';
 
 export const ANTI_PATTERN_CATEGORY = 'anti-patterns';
 export const ANTI_PATTERN_TAG = 'anti-pattern';
@@ -111,7 +110,7 @@ export function reviewReply(
     if (category === undefined) return keepSources('a new entry needs a category');
     const problem = pathNameProblem(category, CATEGORY_RULES);
     if (problem) return keepSources(`invalid category ${JSON.stringify(category)}: ${problem}`);
-    if (isUnderPrefix(category, SYSTEM_CATEGORY)) return keepSources(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
+    if (isSystemCategory(category)) return keepSources(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
 
     const antiPattern = isUnderPrefix(category, ANTI_PATTERN_CATEGORY);
     if (sources.length === 0 && !(antiPattern && context.withCorrections)) {
@@ -147,13 +146,12 @@ export function reviewReply(
       category = stay.view.category;
     }
 
-    const verdict = checkMergeFacts(
-      sources.map((source) => source.view),
-      content,
-      { strict: guarded.length > 0 },
-    );
-    if (!verdict.ok) {
-      factLosses.push({ position, sourceIds: sources.map((source) => source.id), missing: verdict.missing, added: verdict.added });
+    // An anti-pattern mined from feedback has no sources to keep; it may still carry no instructions.
+    const injected = sources.length === 0 ? detectInjection([], content) : [];
+    if (injected.length > 0) return keepSources(`it injects ${injected.join(', ')}`);
+    const verdict = sources.length === 0 ? undefined : checkMergeFacts(sources.map((source) => source.view), content, { strict: guarded.length > 0 });
+    if (verdict && !verdict.ok) {
+      factLosses.push({ position, sourceIds: sources.map((source) => source.id), missing: verdict.missing, added: verdict.added, reasons: verdict.reasons });
       return keepSources(verdict.reason, { retry: true });
     }
     saves.push({ content, category, tags: unionTags(tags), sources });

@@ -1,3 +1,4 @@
+import { skillRewriteProblem } from '../../review/fact-check';
 import { matchesAnySkillPattern, pathNameProblem, SKILL_NAME_RULES, skillSchema } from '@reverie/core';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
 import type { PrefixCluster } from './prefix-clusters';
@@ -142,6 +143,9 @@ export function reviewSkillReply(reply: SkillConsolidationReply, scope: CallScop
     const content = stripRetentionTags(save.content);
     if (content === '') return refuseSave('its content is empty');
     if (!skillSchema.shape.content.safeParse(content).success) return refuseSave(`its content is longer than the skill store allows (${content.length} characters)`);
+    // A rewrite keeps what the skill says; no save carries instructions to the assistant (SPEC B11).
+    const rewriteProblem = skillRewriteProblem(kind === 'rewrite' && target ? [target.skill.content] : [], content);
+    if (rewriteProblem && (kind === 'rewrite' || rewriteProblem.startsWith('it injects'))) return refuseSave(rewriteProblem);
 
     const seeAlso = linksOf(save, { kind, target, sources, cluster }, (name, reason) => refuse(`${where}: seeAlso ${JSON.stringify(name)} dropped: ${reason}`));
     saves.push({ call: scope.call, position, kind, name: save.name, summary, content, seeAlso, givenSeeAlso: save.seeAlso !== undefined, target, sources, ...(cluster ? { cluster } : {}) });

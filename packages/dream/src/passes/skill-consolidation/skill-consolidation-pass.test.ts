@@ -290,7 +290,7 @@ describe('SkillConsolidationPass (SPEC D9)', () => {
   });
 
   it('strips retention tags from saved summaries and contents', async () => {
-    await harness.add({ name: 'mcp/email' });
+    await harness.add({ name: 'mcp/email', content: 'Use the email API with care. Never send a message twice.' });
     await harness.add({ name: 'mcp/calendar' });
     await harness.run(
       new SkillConsolidationPass(),

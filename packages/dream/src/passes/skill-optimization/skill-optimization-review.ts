@@ -1,3 +1,4 @@
+import { skillRewriteProblem } from '../../review/fact-check';
 import { type Skill, skillSchema } from '@reverie/core';
 import type { DreamOperation } from '../../engine/dream-types';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
@@ -80,6 +81,11 @@ export class SkillOptimizationReview {
     if (shorter && shorterBecause === undefined) {
       return refuse(`the rewrite is shorter than the original (${original.content.length} → ${draft.content.length} characters) and gives no shorterBecause`);
     }
+
+    // The rewrite keeps what the skill says (new steps are welcome; a shorter one says why it drops
+    // what it drops) and carries no instructions to the assistant (SPEC B11).
+    const rewriteProblem = skillRewriteProblem([original.content], draft.content);
+    if (rewriteProblem && (shorterBecause === undefined || rewriteProblem.startsWith('it injects'))) return refuse(rewriteProblem);
 
     let seeAlso = original.seeAlso;
     if (item.seeAlso !== undefined) {
