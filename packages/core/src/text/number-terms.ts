@@ -155,6 +155,8 @@ const CLOCK_PHRASES: Readonly<Record<string, [string, number]>> = {
 
 /** "half past twelve" (12:30), "quarter to eight" (7:45), "quarter past 9" (9:15). */
 function matchClockPhrase(tokens: readonly RawToken[], index: number): NumberMatch | undefined {
+  const first = wordAt(tokens, index);
+  if (first !== 'a' && first !== 'half' && first !== 'quarter') return undefined;
   let i = index;
   if (wordAt(tokens, i) === 'a') i += 1;
   const phrase = CLOCK_PHRASES[`${wordAt(tokens, i) ?? ''} ${wordAt(tokens, i + 1) ?? ''}`];
