@@ -159,7 +159,7 @@ function matchCalendarDate(tokens: readonly RawToken[], index: number): { key: s
   let j = skipCommas(tokens, i + 1);
   if (lower(j) === 'the') j += 1;
   const day = dayOf(tokens[j]);
-  if (day !== undefined && validDay(month, day) && isYear(tokens[j]) === undefined && !(lower(i) === 'may' && j === i + 1 && tokens[i]!.text === 'may')) {
+  if (day !== undefined && validDay(month, day) && isYear(tokens[j]) === undefined && !(tokens[i]!.text === 'may' && j === i + 1)) {
     const k = skipCommas(tokens, j + 1);
     const year = isYear(tokens[k]);
     if (year !== undefined) return { key: `${year}-${pad(month)}-${pad(day)}`, length: k + 1 - index };
