@@ -52,9 +52,20 @@ const probe = `
     token: typeof core.TOKENS.LongTermMemory,
     code,
     isError: new core.ReverieError('NOT_FOUND', 'x') instanceof Error,
+    stems: core.normaliseTerms('Mondays meetings'),
+    judged: core.judgeFactPreservation(['user does not eat meat'], 'user eats meat').reasons,
   }));
 `;
-const expected = { id: true, hits: 1, token: 'symbol', code: 'INVALID_CATEGORY', isError: true };
+const expected = {
+  id: true,
+  hits: 1,
+  token: 'symbol',
+  code: 'INVALID_CATEGORY',
+  isError: true,
+  // The stemmer (wink-porter2-stemmer, CommonJS) loads from both builds.
+  stems: ['monday', 'meet'],
+  judged: ['missing negation "not eat"'],
+};
 
 describe('@reverie/core build output', () => {
   it('loads as ESM through the exports map', () => {

@@ -31,6 +31,8 @@ const AGO_UNITS = new Map([
   ['months', 'month'], ['year', 'year'], ['years', 'year'],
 ]);
 const SMALL_NUMBERS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 0, couple: 2 };
+/** Words a relative date can start with: anything else is skipped at once. */
+const RELATIVE_FIRST_WORDS = new Set([...RELATIVE_WORDS, ...RELATIVE_LEADS, ...Object.keys(SMALL_NUMBERS), 'in', 'within', 'eleven', 'twelve']);
 
 export interface DateMatch {
   /**
@@ -130,9 +132,15 @@ export function matchDate(tokens: readonly RawToken[], index: number): DateMatch
   return matchRelative(tokens, index);
 }
 
+/** The lower-case word at `at`, or `undefined` when there is none. */
+function wordAt(tokens: readonly RawToken[], at: number): string | undefined {
+  const token = tokens[at];
+  return token?.kind === 'word' ? token.text.toLowerCase() : undefined;
+}
+
 function matchCalendarDate(tokens: readonly RawToken[], index: number): { key: string; length: number } | undefined {
   let i = index;
-  const lower = (at: number) => (tokens[at]?.kind === 'word' ? tokens[at]!.text.toLowerCase() : undefined);
+  const lower = (at: number) => wordAt(tokens, at);
   if (lower(i) === 'the' && dayOf(tokens[i + 1]) !== undefined) i += 1;
   const leadingDay = dayOf(tokens[i]);
   if (leadingDay !== undefined) {
@@ -151,7 +159,7 @@ function matchCalendarDate(tokens: readonly RawToken[], index: number): { key: s
   let j = skipCommas(tokens, i + 1);
   if (lower(j) === 'the') j += 1;
   const day = dayOf(tokens[j]);
-  if (day !== undefined && validDay(month, day) && isYear(tokens[j]) === undefined && !(lower(i) === 'may' && j === i + 1 && tokens[i]!.text === 'may')) {
+  if (day !== undefined && validDay(month, day) && isYear(tokens[j]) === undefined && !(tokens[i]!.text === 'may' && j === i + 1)) {
     const k = skipCommas(tokens, j + 1);
     const year = isYear(tokens[k]);
     if (year !== undefined) return { key: `${year}-${pad(month)}-${pad(day)}`, length: k + 1 - index };
@@ -165,8 +173,10 @@ function matchCalendarDate(tokens: readonly RawToken[], index: number): { key: s
 }
 
 function matchRelative(tokens: readonly RawToken[], index: number): DateMatch | undefined {
-  const lower = (at: number) => (tokens[at]?.kind === 'word' ? tokens[at]!.text.toLowerCase() : undefined);
+  const lower = (at: number) => wordAt(tokens, at);
   const first = lower(index);
+  const token = tokens[index];
+  if (token?.kind !== 'number' && (first === undefined || !RELATIVE_FIRST_WORDS.has(first))) return undefined;
   if (first && RELATIVE_WORDS.has(first)) return { key: first, length: 1, relative: true };
   const second = lower(index + 1);
   if (first && RELATIVE_LEADS.has(first) && second) {

@@ -13,9 +13,9 @@ const TENS: Readonly<Record<string, number>> = {
 const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
 const SUFFIX_SCALES: Readonly<Record<string, number>> = { k: 1_000, K: 1_000, M: 1_000_000, bn: 1_000_000_000 };
 
-/** Ordinal words, read as the ordinal in digits ("third" is "3rd"). */
+/** Ordinal words, read as the ordinal in digits ("third" is "3rd"; "first" and "second" are read as words). */
 export const ORDINAL_WORDS: Readonly<Record<string, string>> = {
-  first: '1st', second: '2nd', third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th',
+  third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th',
   eighth: '8th', ninth: '9th', tenth: '10th', eleventh: '11th', twelfth: '12th', thirteenth: '13th',
   fifteenth: '15th', twentieth: '20th', thirtieth: '30th', hundredth: '100th',
 };
@@ -110,7 +110,7 @@ export function matchNumber(tokens: readonly RawToken[], index: number): NumberM
   const times = TIMES[word];
   if (times !== undefined) return { key: String(times), length: 1 };
   const ordinalWord = ORDINAL_WORDS[word];
-  if (ordinalWord && word !== 'first' && word !== 'second') return { key: ordinalWord, length: 1 };
+  if (ordinalWord) return { key: ordinalWord, length: 1 };
   return matchNumberWords(tokens, index);
 }
 
@@ -155,6 +155,8 @@ const CLOCK_PHRASES: Readonly<Record<string, [string, number]>> = {
 
 /** "half past twelve" (12:30), "quarter to eight" (7:45), "quarter past 9" (9:15). */
 function matchClockPhrase(tokens: readonly RawToken[], index: number): NumberMatch | undefined {
+  const first = wordAt(tokens, index);
+  if (first !== 'a' && first !== 'half' && first !== 'quarter') return undefined;
   let i = index;
   if (wordAt(tokens, i) === 'a') i += 1;
   const phrase = CLOCK_PHRASES[`${wordAt(tokens, i) ?? ''} ${wordAt(tokens, i + 1) ?? ''}`];

@@ -27,6 +27,14 @@ export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
  */
 export function stemWord(word: string): string {
   const lower = word.toLowerCase();
-  const base = IRREGULAR_FORMS[lower] ?? lower;
-  return porter2(base);
+  const cached = stems.get(lower);
+  if (cached !== undefined) return cached;
+  const stem = porter2(IRREGULAR_FORMS[lower] ?? lower);
+  if (stems.size >= STEM_CACHE_SIZE) stems.clear();
+  stems.set(lower, stem);
+  return stem;
 }
+
+/** Stems remembered (the stemmer is pure and words repeat); the cache starts over when full. */
+const STEM_CACHE_SIZE = 20_000;
+const stems = new Map<string, string>();

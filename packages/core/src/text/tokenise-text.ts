@@ -28,7 +28,7 @@ const TOKEN_PATTERN = new RegExp(
 /** Words whose trailing dot is an abbreviation mark, not the end of a sentence. */
 const DOTTED_WORDS = new Set(
   `approx etc vs dept mr mrs ms dr st jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues
-  wed thu thur thurs fri sat sun inc ltd no nr approx est min max`.split(/\s+/),
+  wed thu thur thurs fri sat sun inc ltd nr est min max`.split(/\s+/),
 );
 
 const CONTRACTED_NOT: Readonly<Record<string, string>> = {
