@@ -33,6 +33,7 @@ export {
   skillNameSchema,
   tagSchema,
   tagsSchema,
+  type TimeInput,
   timestampSchema,
   workingMemoryKeySchema,
 } from './schemas/common';
