@@ -35,6 +35,7 @@ export {
   skillNameSchema,
   tagSchema,
   tagsSchema,
+  type TimeInput,
   timestampSchema,
   workingMemoryKeySchema,
 } from './schemas/common';

@@ -90,9 +90,14 @@ describe('@reverie/core build output', () => {
     expect(out).toBe('true');
   });
 
-  it('ships type declarations for both formats and the testing entry', () => {
-    for (const file of ['index.d.ts', 'index.d.cts', 'testing/index.d.ts', 'testing/index.d.cts', 'testing/index.js', 'testing/index.cjs']) {
+  it('ships type declarations for both formats and the ESM-only testing entry', () => {
+    for (const file of ['index.d.ts', 'index.d.cts', 'testing/index.d.ts', 'testing/index.js']) {
       expect(existsSync(join(packageDir, 'dist', file)), file).toBe(true);
     }
+  });
+
+  it('declares the testing entry ESM-only: require() is refused by the exports map', () => {
+    const out = runNode(['-e', `try { require('@reverie/core/testing'); console.log('loaded'); } catch (error) { console.log(error.code); }`]);
+    expect(out).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 });

@@ -14,6 +14,8 @@ export type {
 } from './builder/builder-options';
 export { RUNTIME_TOKENS } from './di/runtime-tokens';
 export { ActivityTracker } from './activity/activity-tracker';
+export { type MiddlewareOptions, middlewareOptionsSchema } from './middleware/reverie-middleware';
+export { withReverie, type WithReverieOptions } from './middleware/with-reverie';
 export { ConversationMemory, type RecordedTurn } from './conversation/conversation-memory';
 export type { ContextOptions, ContextOptionsInput } from './context/context-options';
 export { type TurnContext, TurnContextBuilder, type TurnInput, type TurnKind } from './context/turn-context-builder';

@@ -4,6 +4,7 @@ import { newId } from '../ids/new-id';
 import { parseRecord } from '../schemas/parse-record';
 import { type WorkflowExecution, type WorkflowExecutionDraft, workflowExecutionSchema } from '../schemas/workflow-execution';
 import { validateRange } from '../stores/time-range';
+import type { TimeInput } from '../schemas/common';
 import { assertOpen, inTimeRange } from '../stores/write-condition';
 import { selectWorkflowExecutions } from '../stores/record-selectors';
 import { systemClock } from '../time/system-clock';
@@ -35,7 +36,7 @@ export class InMemoryWorkflowLog implements IWorkflowLog {
     return selectWorkflowExecutions(this.records, options);
   }
 
-  async clear(options: { before?: string } = {}): Promise<number> {
+  async clear(options: { before?: TimeInput } = {}): Promise<number> {
     assertOpen(this.closed, 'workflow log');
     validateRange({ until: options.before });
     const before = this.records.length;

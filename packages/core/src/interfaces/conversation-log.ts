@@ -1,12 +1,13 @@
+import type { TimeInput } from '../schemas/common';
 import type { ConversationTurnDraft, LoggedTurn } from '../schemas/conversation-turn';
 
 export interface ConversationLogReadOptions {
   /** Only turns with a larger `seq`. */
   afterSeq?: number;
   /** Only turns at or after this ISO timestamp. */
-  since?: string;
+  since?: TimeInput;
   /** Only turns before this ISO timestamp. */
-  until?: string;
+  until?: TimeInput;
   sessionId?: string;
   /** At most this many turns (the oldest first). */
   limit?: number;

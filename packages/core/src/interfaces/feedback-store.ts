@@ -1,8 +1,9 @@
+import type { TimeInput } from '../schemas/common';
 import type { FeedbackDraft, FeedbackKind, FeedbackSignal } from '../schemas/feedback-signal';
 
 export interface FeedbackListOptions {
-  since?: string;
-  until?: string;
+  since?: TimeInput;
+  until?: TimeInput;
   sessionId?: string;
   kinds?: FeedbackKind[];
   /** At most this many signals: the most recent ones, still returned oldest first. */

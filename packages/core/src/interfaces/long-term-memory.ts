@@ -1,3 +1,4 @@
+import type { TimeInput } from '../schemas/common';
 import type { CategoryCount, MemoryDraft, MemoryEntry, MemorySearchQuery, MemorySearchResult } from '../schemas/memory-entry';
 
 /** Optimistic-concurrency guard for writes (SPEC B3). */
@@ -6,7 +7,7 @@ export interface WriteCondition {
    * The `updatedAt` the caller last read. The write fails with a `CONFLICT` ReverieError when
    * the stored record's `updatedAt` differs. `null` means "only if it does not exist yet".
    */
-  ifUpdatedAt?: string | null;
+  ifUpdatedAt?: TimeInput | null;
 }
 
 /**

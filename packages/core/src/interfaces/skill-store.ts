@@ -1,3 +1,4 @@
+import type { TimeInput } from '../schemas/common';
 import type { Skill, SkillDraft, SkillSearchQuery, SkillSearchResult, SkillUsage, SkillUsageDraft } from '../schemas/skill';
 import type { WriteCondition } from './long-term-memory';
 
@@ -14,8 +15,8 @@ export interface ISkillStore {
 }
 
 export interface SkillUsageListOptions {
-  since?: string;
-  until?: string;
+  since?: TimeInput;
+  until?: TimeInput;
   skill?: string;
   sessionId?: string;
 }

@@ -1,8 +1,9 @@
+import type { TimeInput } from '../schemas/common';
 import type { WorkflowExecution, WorkflowExecutionDraft } from '../schemas/workflow-execution';
 
 export interface WorkflowLogReadOptions {
-  since?: string;
-  until?: string;
+  since?: TimeInput;
+  until?: TimeInput;
   description?: string;
   skill?: string;
 }
@@ -12,6 +13,6 @@ export interface IWorkflowLog {
   append(record: WorkflowExecutionDraft): Promise<WorkflowExecution>;
   read(options?: WorkflowLogReadOptions): Promise<WorkflowExecution[]>;
   /** Removes records older than `before` (all when omitted); returns how many were removed. */
-  clear(options?: { before?: string }): Promise<number>;
+  clear(options?: { before?: TimeInput }): Promise<number>;
   close(): Promise<void>;
 }

@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { CATEGORY_RULES, pathNameProblem, SKILL_NAME_RULES, WORKING_MEMORY_KEY_RULES } from '../validation/path-name';
 import { ID_PATTERN } from '../ids/new-id';
 
-/** An ISO-8601 timestamp with a zone (`2026-11-21T09:30:00.000Z` or `+02:00`). */
-export const timestampSchema = z.iso.datetime({ offset: true });
+/** A time a caller passes: a valid `Date` or an ISO-8601 timestamp with a zone. */
+export type TimeInput = Date | string;
+
+/**
+ * An ISO-8601 timestamp with a zone (`2026-11-21T09:30:00.000Z` or `+02:00`). A valid `Date` is
+ * accepted too and becomes its ISO string, so what Reverie stores and returns is always a string.
+ */
+export const timestampSchema = z
+  .union([z.date({ error: 'must be a valid Date or an ISO timestamp such as "2026-11-21T09:30:00.000Z"' }), z.iso.datetime({ offset: true })])
+  .transform((value) => (typeof value === 'string' ? value : value.toISOString()));
 
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 12 lowercase hex characters');
 

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { feedbackSignalSchema } from './feedback-signal';
-import { memoryEntrySchema } from './memory-entry';
+import type { z } from 'zod';
+import { timestampSchema } from './common';
+import { conversationTurnDraftSchema } from './conversation-turn';
+import { feedbackDraftSchema, feedbackSignalSchema } from './feedback-signal';
+import { memoryDraftSchema, memoryEntrySchema } from './memory-entry';
 import { parseRecord } from './parse-record';
-import { workflowExecutionSchema } from './workflow-execution';
+import { skillDraftSchema, skillUsageDraftSchema } from './skill';
+import { workflowExecutionDraftSchema, workflowExecutionSchema } from './workflow-execution';
 
 const entry = {
   id: 'a1b2c3d4e5f6',
@@ -40,5 +44,26 @@ describe('record schemas', () => {
 
   it('report invalid input as a ReverieError with INVALID_INPUT', () => {
     expect(() => parseRecord(memoryEntrySchema, {}, 'memory entry')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('times a caller passes (Date or ISO string)', () => {
+  const at = new Date('2026-05-04T03:02:01.000Z');
+  it.each([
+    ['memory draft', memoryDraftSchema, { content: 'x', createdAt: at, lastSeenAt: at }, ['createdAt', 'lastSeenAt']],
+    ['skill draft', skillDraftSchema, { name: 'mcp/email', summary: 's', content: 'c', createdAt: at, lastUsedAt: at }, ['createdAt', 'lastUsedAt']],
+    ['skill usage draft', skillUsageDraftSchema, { skill: 'mcp/email', sessionId: 's', timestamp: at }, ['timestamp']],
+    ['feedback draft', feedbackDraftSchema, { kind: 'positive', sessionId: 's', text: 't', timestamp: at }, ['timestamp']],
+    ['workflow draft', workflowExecutionDraftSchema, { description: 'd', success: true, timestamp: at }, ['timestamp']],
+    ['conversation turn draft', conversationTurnDraftSchema, { sessionId: 's', role: 'user', content: 'c', timestamp: at }, ['timestamp']],
+  ] as const)('a %s takes a Date and yields its ISO string', (_, schema, draft, fields) => {
+    const parsed = (schema as z.ZodType).parse(draft) as Record<string, unknown>;
+    for (const field of fields) expect(parsed[field]).toBe('2026-05-04T03:02:01.000Z');
+  });
+
+  it('rejects an Invalid Date and a string that is no ISO timestamp', () => {
+    expect(timestampSchema.safeParse(new Date('nope')).success).toBe(false);
+    expect(timestampSchema.safeParse('last tuesday').success).toBe(false);
+    expect(timestampSchema.parse('2026-05-04T05:02:01+02:00')).toBe('2026-05-04T05:02:01+02:00');
   });
 });

@@ -1,8 +1,9 @@
 import type { IClock } from '../interfaces/clock';
 import { ReverieConflictError, ReverieError } from '../errors/reverie-error';
 import type { WriteCondition } from '../interfaces/long-term-memory';
+import type { TimeInput } from '../schemas/common';
 
-const ms = (iso: string) => new Date(iso).getTime();
+const ms = (time: TimeInput) => new Date(time).getTime();
 
 /** Throws CONFLICT when a write condition does not hold for the current record (SPEC B3). */
 export function checkCondition(what: string, current: { updatedAt: string } | undefined, condition?: WriteCondition): void {
@@ -11,7 +12,7 @@ export function checkCondition(what: string, current: { updatedAt: string } | un
   if (expected === null && current === undefined) return;
   if (expected !== null && current !== undefined && ms(current.updatedAt) === ms(expected)) return;
   const found = current === undefined ? 'it does not exist' : `it was updated at ${current.updatedAt}`;
-  const wanted = expected === null ? 'it not to exist yet' : `updatedAt ${expected}`;
+  const wanted = expected === null ? 'it not to exist yet' : `updatedAt ${new Date(expected).toISOString()}`;
   throw new ReverieConflictError(`${what} changed since it was read: expected ${wanted}, but ${found}. Read it again and retry.`, {
     details: { expected, actual: current?.updatedAt ?? null },
   });
@@ -33,7 +34,7 @@ export function assertOpen(closed: boolean, what: string): void {
 }
 
 /** True when `iso` lies in [since, until). Missing bounds are open. */
-export function inTimeRange(iso: string, since?: string, until?: string): boolean {
+export function inTimeRange(iso: string, since?: TimeInput, until?: TimeInput): boolean {
   const t = ms(iso);
   return (since === undefined || t >= ms(since)) && (until === undefined || t < ms(until));
 }

@@ -102,6 +102,16 @@ export function describeConversationLogConformance(
         expect((await log.read({ since: iso(HOUR), until: iso(2 * HOUR) })).map((t) => t.content)).toEqual(['edge', 'middle']);
       });
 
+      it('accepts Dates for timestamp, since and until, and returns ISO strings', async () => {
+        const log = await harness.open();
+        const at = new Date(iso(HOUR));
+        const logged = await log.append({ sessionId: 's', role: 'user', content: 'dated', timestamp: at });
+        expect(logged.timestamp).toBe(at.toISOString());
+        expect((await log.read({ since: at, until: new Date(iso(2 * HOUR)) })).map((t) => t.content)).toEqual(['dated']);
+        expect(await log.read({ until: at })).toEqual([]);
+        await expect(log.read({ since: new Date(Number.NaN) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      });
+
       it('returns at most limit turns, the oldest first, after the other filters', async () => {
         const log = await harness.open();
         for (let i = 1; i <= 6; i++) await say(log, `turn ${i}`, i % 2 === 0 ? 'even' : 'odd');

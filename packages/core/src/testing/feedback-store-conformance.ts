@@ -33,6 +33,15 @@ export function describeFeedbackStoreConformance(
         expect(await store.list()).toEqual([recorded]);
       });
 
+      it('accepts Dates for timestamp, since and until, and returns ISO strings', async () => {
+        const store = await harness.open();
+        const at = new Date(harness.clock.now().getTime() - HOUR);
+        const recorded = await store.record({ kind: 'positive', sessionId: 's', text: 'thanks', timestamp: at });
+        expect(recorded.timestamp).toBe(at.toISOString());
+        expect(await store.list({ since: new Date(at.getTime() - MINUTE), until: new Date(at.getTime() + MINUTE) })).toEqual([recorded]);
+        expect(await store.list({ since: new Date(at.getTime() + MINUTE) })).toEqual([]);
+      });
+
       it('gives every signal its own id', async () => {
         const store = await harness.open();
         const ids = new Set<string>();

@@ -38,6 +38,15 @@ export function describeLongTermMemoryConformance(
         expect(await store.get(saved.id)).toEqual(saved);
       });
 
+      it('accepts a Date or an ISO string for createdAt and lastSeenAt, and returns ISO strings', async () => {
+        const store = await harness.open();
+        const saved = await store.save({ content: 'Met Ana in Porto', createdAt: new Date('2026-03-01T10:00:00.000Z'), lastSeenAt: '2026-03-02T10:00:00.000Z' });
+        expect(saved.createdAt).toBe('2026-03-01T10:00:00.000Z');
+        expect(saved.lastSeenAt).toBe('2026-03-02T10:00:00.000Z');
+        expect((await store.get(saved.id))?.createdAt).toBe('2026-03-01T10:00:00.000Z');
+        await expect(store.save({ content: 'x', createdAt: new Date('not a date') })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      });
+
       it('gives every new entry its own id', async () => {
         const store = await harness.open();
         const ids = new Set<string>();

@@ -10,6 +10,7 @@ import {
   selectWorkflowExecutions,
   silentLogger,
   systemClock,
+  type TimeInput,
   validateRange,
   type WorkflowExecution,
   type WorkflowExecutionDraft,
@@ -69,7 +70,7 @@ export class FileWorkflowLog implements IWorkflowLog {
     return selectWorkflowExecutions(records, options);
   }
 
-  async clear(options: { before?: string } = {}): Promise<number> {
+  async clear(options: { before?: TimeInput } = {}): Promise<number> {
     this.assertOpen();
     validateRange({ until: options.before });
     const { before } = options;

@@ -1,5 +1,6 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { type IClock, systemClock } from '@reverie/core';
+import { isBackgroundCall } from './background-calls';
 
 /**
  * Knows whether the host's user is being served right now (SPEC D1), so background work such as
@@ -54,11 +55,15 @@ export class ActivityTracker {
     return this.controller.signal;
   }
 
-  /** AI SDK middleware that brackets every generate and stream call with `begin()`. */
+  /**
+   * AI SDK middleware that brackets every generate and stream call with `begin()`. Calls Reverie
+   * makes for itself (dream passes, note expansion) pass through unmarked.
+   */
   middleware(): LanguageModelMiddleware {
     return {
       specificationVersion: 'v3',
       wrapGenerate: async ({ doGenerate }) => {
+        if (isBackgroundCall()) return doGenerate();
         const end = this.begin();
         try {
           return await doGenerate();
@@ -67,6 +72,7 @@ export class ActivityTracker {
         }
       },
       wrapStream: async ({ doStream }) => {
+        if (isBackgroundCall()) return doStream();
         const end = this.begin();
         try {
           const result = await doStream();

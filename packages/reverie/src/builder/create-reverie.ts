@@ -41,6 +41,8 @@ import {
   type SignalSource,
 } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
+import { backgroundCallMiddleware } from '../activity/background-calls';
+import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
@@ -259,7 +261,9 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const memory = optional<ILongTermMemory>(TOKENS.LongTermMemory);
   const workingMemory = optional<IWorkingMemory>(TOKENS.WorkingMemory);
   const conversationLog = optional<IConversationLog>(TOKENS.ConversationLog);
-  const model = optional<never>(RUNTIME_TOKENS.LanguageModel);
+  // Reverie's own calls (dream passes, note expansion) are background calls: a host that passed
+  // a model wrapped with Reverie's middleware does not get them recorded as user turns.
+  const model = asBackgroundModel(optional<WrappableModel | string>(RUNTIME_TOKENS.LanguageModel)) as never;
   const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
 
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
@@ -333,6 +337,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     tools,
     activity,
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModel({ model: wrapped, middleware: activity.middleware() }),
+    middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
     dreams: {
       configured: options.dreaming !== undefined,
       options: dreamingOptions,
@@ -381,6 +386,12 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       await Promise.all(owned.map((store) => store.close()));
     },
   };
+}
+
+/** A model object wrapped so its calls run as background calls; a model id string as it is. */
+function asBackgroundModel(model: WrappableModel | string | undefined): WrappableModel | string | undefined {
+  if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') return model;
+  return wrapLanguageModel({ model, middleware: backgroundCallMiddleware() });
 }
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */

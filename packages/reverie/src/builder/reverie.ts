@@ -1,4 +1,4 @@
-import type { wrapLanguageModel } from 'ai';
+import type { LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import type {
   IConversationLog,
   IFeedbackStore,
@@ -26,6 +26,7 @@ import type {
   UndoReport,
 } from '@reverie/dream';
 import type { AgentTools } from '../tools/agent-tools';
+import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
 export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
@@ -52,6 +53,12 @@ export interface Reverie {
   readonly activity: ActivityTracker;
   /** Wraps the host's model so every call marks the user active while it runs. */
   trackActivity(model: WrappableModel): WrappableModel;
+  /**
+   * AI SDK language-model middleware for one session (SPEC E1): adds the turn's context to the
+   * system prompt, records the turns, marks the user active. `withReverie(model, { reverie, … })`
+   * wraps a model with it. INVALID_OPTIONS when an option is wrong.
+   */
+  middleware(options: MiddlewareOptions): LanguageModelMiddleware;
   /** The dream cycle as configured by `.withDreaming()`. */
   readonly dreams: ReverieDreams;
   /** Stops background work, waits for queued writes, and closes the stores it created. */

@@ -70,7 +70,8 @@ const SYSTEM_CATEGORY_PREFIX = '_system';
 const NAMESPACE_ROOT: Record<TurnKind, string> = { user: 'session', patrol: 'patrol', subagent: 'subagent' };
 const NAMESPACE_RULES = { ...WORKING_MEMORY_KEY_RULES, minSegments: 2 };
 
-const turnInputSchema = z
+/** What `forTurn` accepts; the middleware checks its options against it up front. */
+export const turnInputSchema = z
   .object({
     sessionId: sessionIdSchema,
     message: z.string().max(MAX_MESSAGE_LENGTH, `a message is at most ${MAX_MESSAGE_LENGTH} characters`),

@@ -54,6 +54,20 @@ export class AgentTools {
     return createWorkingMemoryTools({ workingMemory, namespace: options?.namespace });
   }
 
+  /**
+   * Every tool a user session gets: the memory tools (with `.withMemory()`) and the working-memory
+   * tools bound to `session/<sessionId>` (with `.withWorkingMemory()`).
+   */
+  forSession(sessionId: string): Partial<MemoryTools & WorkingMemoryTools> {
+    if (typeof sessionId !== 'string' || sessionId.trim() === '') {
+      throw new ReverieError('INVALID_INPUT', 'tools.forSession(sessionId) needs the id of the session (a non-empty string).');
+    }
+    return {
+      ...(this.services.memory === undefined ? {} : this.memory()),
+      ...(this.services.workingMemory === undefined ? {} : this.workingMemory({ namespace: `session/${sessionId}` })),
+    };
+  }
+
   /** Resolves when every background task started so far, and any they started, has finished. */
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
