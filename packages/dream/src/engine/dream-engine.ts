@@ -216,7 +216,7 @@ export class DreamEngine {
   /**
    * Finishes runs that a crash interrupted (SPEC B2): the pass that was being applied is rolled
    * forward from its fsynced plan and journal, so no source is left deleted without its merge
-   * or merged without being deleted. Call at startup before the first run. While another runner
+   * or merged without being deleted, and then committed (its cursor moves as after a clean apply). Call at startup before the first run. While another runner
    * holds the lock, its run is not interrupted: nothing is recovered and the list is empty.
    */
   async recover(): Promise<string[]> {
@@ -243,6 +243,8 @@ export class DreamEngine {
         // pre-image archived before it), so undo can restore everything the roll-forward touches.
         await archiveOperations(folder, manifest.applying, plan.operations, this.services);
         await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true });
+        const pass = this.passes.find((candidate) => candidate.name === manifest.applying);
+        if (pass) await commitPass(pass, this.services, plan.commit);
       }
       await folder.update({ status: 'interrupted', completedAt: this.services.clock.now().toISOString() });
       this.services.logger.warn('Finished a dream run that was interrupted by a crash.', { runId: manifest.runId, pass: manifest.applying });
@@ -338,16 +340,23 @@ export class DreamEngine {
       return { ...base, ...status(undefined), ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
     }
     try {
-      await run.folder.writePlan({ pass: pass.name, operations, notes: planned.notes, refusals, ...(base.misbehaviour ? { misbehaviour: base.misbehaviour } : {}) });
+      await run.folder.writePlan({
+        pass: pass.name,
+        operations,
+        notes: planned.notes,
+        refusals,
+        ...(base.misbehaviour ? { misbehaviour: base.misbehaviour } : {}),
+        ...(planned.commit === undefined ? {} : { commit: planned.commit }),
+      });
       faultPoint('plan-written');
       await archiveOperations(run.folder, pass.name, operations, this.services);
       faultPoint('archive-written');
       const { applied, conflicts } = await applyJournalled(run.folder, pass.name, operations, this.services);
       faultPoint('pass-applied');
+      await commitPass(pass, this.services, planned.commit);
+      faultPoint('after-commit');
+      // Until here a crash leaves the pass marked as applying: recovery rolls it forward and commits.
       await run.folder.update({ applying: undefined });
-      faultPoint('before-after-apply');
-      await planned.afterApply?.();
-      faultPoint('after-apply');
       if (planned.failure !== undefined) {
         this.services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
       }
@@ -429,6 +438,15 @@ function outcomeStatus(planned: PassPlan, applied: number | undefined): { status
     return { status: 'warning', warning: `the model proposed ${proposals.proposed} change(s), ${proposals.accepted} passed the guards, and none was applied (see conflicts)` };
   }
   return { status: 'ok' };
+}
+
+/**
+ * Hands a pass its plan's `commit` data once the plan's operations are applied. The data goes
+ * through JSON first, so a direct run commits exactly what a saved plan would.
+ */
+async function commitPass(pass: DreamPass, services: DreamServices, data: unknown): Promise<void> {
+  if (data === undefined || !pass.commit) return;
+  await pass.commit(services, JSON.parse(JSON.stringify(data)) as unknown);
 }
 
 function describeAbort(signal: AbortSignal): string {

@@ -41,6 +41,8 @@ export const passPlanFileSchema = z.object({
   refusals: z.array(z.string()),
   /** Replies refused whole for breaking a run-level budget (SPEC B11). */
   misbehaviour: z.array(z.string()).optional(),
+  /** The pass's bookkeeping after apply (`PassPlan.commit`), handed to `DreamPass.commit`. */
+  commit: z.unknown().optional(),
 });
 export type PassPlanFile = z.infer<typeof passPlanFileSchema>;
 
