@@ -177,6 +177,11 @@ export type PassOutcome =
       applied: number;
       /** Operations not applied because the record changed since it was read (B3). */
       conflicts: number;
+      /**
+       * The records of those operations (`memory <id>`, `skill <name>`, `conversation log through
+       * seq <n>`); absent when there was no conflict.
+       */
+      conflicted?: string[];
       notes: string[];
       refusals: string[];
       /** Replies refused whole for breaking a run-level budget (see `PassPlan.misbehaviour`). */
@@ -208,4 +213,11 @@ export interface CycleReport {
   interrupted?: string;
   /** The run whose failed passes this run retried. */
   retryOf?: string;
+  /**
+   * A dry run: the id of the plan it saved, which `apply(planId)` applies later. A real run:
+   * the saved plan it applied.
+   */
+  planId?: string;
+  /** A dry run: the folder of the plan it saved (`plan.json`, `summary.md`). */
+  planFolder?: string;
 }
