@@ -86,8 +86,29 @@ describe('reverie dream run without a model', () => {
     expect(await contents()).toEqual(before);
     expect(existsSync(runsDir(dir.dataPath))).toBe(false);
     const text = await runReverie([...data, 'dream', 'run', '--dry-run']);
-    expect(text.stdout).toContain('(dry run: nothing was written)');
+    expect(text.stdout).toContain('(dry run: no store was changed)');
     expect(text.stdout).toMatch(/^ {6}would save memory [0-9a-f]{12} \(preferences\): /m);
+  });
+
+  it('applies the plan a dry run saved, once, and lists pending plans', async () => {
+    await seedDuplicates();
+    const before = await contents();
+    const dry = await runJson<RunJson>([...data, 'dream', 'run', '--dry-run', '--pass', 'memory-consolidation']);
+    expect(dry.planId).toMatch(/^[0-9a-f]{12}$/);
+    expect(await contents()).toEqual(before);
+    const plans = await runReverie([...data, 'dream', 'plans']);
+    expect(plans.stdout).toContain(`Plan ${dry.planId} — made `);
+    expect(plans.stdout).toContain('  memory-consolidation: 3 operation(s)');
+
+    const applied = await runReverie([...data, 'dream', 'apply', dry.planId!]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/^ {2}memory-consolidation +ok — 3 items, 3 applied/m);
+    expect(applied.stdout).toContain(`Applied plan ${dry.planId}.`);
+    expect(await contents()).toEqual(['The team deploys on Tuesdays', 'The user prefers dark mode in every editor']);
+    expect((await runReverie([...data, 'dream', 'plans'])).stdout).toContain('No pending dream plan.');
+
+    expectOneLineError(await runReverie([...data, 'dream', 'apply', dry.planId!]), 1, /already applied, by run [0-9a-f]{12}/);
+    expectOneLineError(await runReverie([...data, 'dream', 'apply', '0123456789ab']), 4, /No dream plan "0123456789ab"/);
   });
 
   it('runs one phase or named passes, and refuses unknown passes', async () => {

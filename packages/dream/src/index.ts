@@ -1,4 +1,12 @@
-export { DREAM_PHASES, DreamEngine, type DreamEngineOptions, type RunRequest } from './engine/dream-engine';
+export {
+  type ApplyRequest,
+  DEFAULT_PLAN_MAX_AGE_MS,
+  DREAM_PHASES,
+  DreamEngine,
+  type DreamEngineOptions,
+  type PlanSummary,
+  type RunRequest,
+} from './engine/dream-engine';
 export type {
   CycleReport,
   DreamOperation,
@@ -20,7 +28,9 @@ export { renderCycleSummary } from './engine/render-cycle-summary';
 export { RunFolder, type RunManifest, type RunStatus } from './runs/run-folder';
 export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
 export type { RunDetails, RunSummary } from './runs/run-details';
-export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, runsDir, sessionsPath } from './runs/run-paths';
+export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, plansDir, runsDir, sessionsPath } from './runs/run-paths';
+export { type PlanApplied, type SavedPass, type SavedPlan, savedPlanSchema } from './plans/plan-store';
+export { renderPlanSummary } from './plans/render-plan-summary';
 export { DreamLedger } from './ledger/dream-ledger';
 export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
 export { type JsonlContents } from './jsonl/jsonl-file';

@@ -170,7 +170,9 @@ describe('DreamEngine', () => {
     expect(report.passes[0]).toMatchObject({ status: 'ok', applied: 0 });
     expect(report.passes[0]!.status === 'ok' && report.passes[0]!.planned?.map((op) => op.op)).toEqual(['memory.save', 'memory.delete', 'memory.delete']);
     expect(await memory.list()).toEqual(before);
-    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+    // The only file a dry run writes is its plan, for apply.
+    expect(readdirSync(join(dataPath, '_system', 'dreams'))).toEqual(['plans']);
+    expect(readdirSync(join(dataPath, '_system', 'dreams', 'plans'))).toEqual([report.planId]);
   });
 
   it('does not clobber an entry the agent changed after the pass read it', async () => {

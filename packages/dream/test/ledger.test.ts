@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,9 @@ describe('the engine and the ledger (SPEC O5)', () => {
     const report = await engine.run({ trigger: 'manual', dryRun: true });
     expect(report.passes.find((p) => p.name === 'importance-decay')).toMatchObject({ status: 'ok', applied: 0 });
     expect(await memory.list()).toEqual(before);
-    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+    // The only file a dry run writes is its plan, for apply.
+    expect(readdirSync(join(dataPath, '_system', 'dreams'))).toEqual(['plans']);
+    expect(readdirSync(join(dataPath, '_system', 'dreams', 'plans'))).toEqual([report.planId]);
     expect((await new DreamLedger(dataPath).read()).lines).toEqual([]);
   });
 });

@@ -25,11 +25,13 @@ export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamP
 export { parseDuration } from './options/duration';
 export { renderDreamStatus } from '@reverie/dream';
 export type {
+  ApplyRequest,
   DreamLockStatus,
   DreamStatus,
   DreamStatusFormat,
   GateName,
   GateOutcome,
+  PlanSummary,
   RunDetails,
   RunSummary,
   SignalSource,

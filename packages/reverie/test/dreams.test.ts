@@ -69,7 +69,9 @@ describe('reverie.dreams', () => {
     const planned = dry.passes.find((p) => p.name === 'memory-consolidation');
     expect(planned?.status === 'ok' && planned.planned?.length).toBe(3);
     expect(await reverie.memory!.list()).toHaveLength(2);
-    expect(existsSync(join(dataPath, '_system'))).toBe(false);
+    // The only file a dry run writes is its plan, for apply.
+    expect(readdirSync(join(dataPath, '_system', 'dreams'))).toEqual(['plans']);
+    expect(readdirSync(join(dataPath, '_system', 'dreams', 'plans'))).toEqual([dry.planId]);
     await expect(reverie.dreams.run({ passes: ['no-such-pass'] })).rejects.toMatchObject({ code: 'UNKNOWN_PASS' });
   });
 });

@@ -158,7 +158,7 @@ async function trial({ fixture, point }: Trial, index: number): Promise<string[]
 
       // A crash before a pass moved its cursor must not make the next cycle add what it already
       // added: on a copy, run one more cycle and look for entries saved twice.
-      if (/^(pass-applied|before-after-apply)#/.test(point)) problems.push(...(await duplicatesAfterAnotherCycle(dataPath, `${dataPath}-next`)));
+      if (/^(pass-applied|after-commit)#/.test(point)) problems.push(...(await duplicatesAfterAnotherCycle(dataPath, `${dataPath}-next`)));
 
       // Undo gives back the memory and the skills exactly as they were before the run.
       await reverie.dreams.undo(manifest.runId);

@@ -1,5 +1,7 @@
 import type { Command } from './command';
 import { doctorCommand } from './doctor-command';
+import { dreamApplyCommand } from './dream-apply-command';
+import { dreamPlansCommand } from './dream-plans-command';
 import { dreamRetryCommand } from './dream-retry-command';
 import { dreamRunCommand } from './dream-run-command';
 import { dreamShowCommand } from './dream-show-command';
@@ -20,6 +22,8 @@ export const COMMANDS: readonly Command[] = [
   dreamShowCommand,
   dreamUndoCommand,
   dreamRetryCommand,
+  dreamPlansCommand,
+  dreamApplyCommand,
   memorySearchCommand,
   memoryListCommand,
   memoryAddCommand,

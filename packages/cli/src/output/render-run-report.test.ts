@@ -61,7 +61,7 @@ describe('renderRunReport', () => {
       { model: 'ollama:llama3.1', needsModel: [], withoutModel: [], recovered: [] },
     );
     const lines = text.split('\n');
-    expect(lines[0]).toBe('Dream run a1b2c3d4e5f6 (dry run: nothing was written) — manual, 1.5 s, model: ollama:llama3.1');
+    expect(lines[0]).toBe('Dream run a1b2c3d4e5f6 (dry run: no store was changed) — manual, 1.5 s, model: ollama:llama3.1');
     expect(lines[1]).toBe('  memory-consolidation  ok — 3 items, 23 operations planned (40 ms)');
     expect(lines[2]).toBe('      would save memory aaaaaaaaaaaa (prefs): merge');
     expect(lines[3]).toBe('      would delete memory 000000000000: merged');

@@ -44,7 +44,7 @@ export function modelHint(needsModel: readonly string[]): string {
 export function renderRunReport(report: CycleReport, context: RunContext): string {
   const elapsed = Date.parse(report.completedAt) - Date.parse(report.startedAt);
   const lines = [
-    `Dream run ${report.runId}${report.dryRun ? ' (dry run: nothing was written)' : ''} — ${report.trigger}, ${formatDuration(elapsed)}, model: ${context.model ?? 'none'}`,
+    `Dream run ${report.runId}${report.dryRun ? ' (dry run: no store was changed)' : ''} — ${report.trigger}, ${formatDuration(elapsed)}, model: ${context.model ?? 'none'}`,
   ];
   for (const id of context.recovered) lines.push(`Recovered interrupted run ${id} first.`);
   const width = Math.max(0, ...report.passes.map((pass) => pass.name.length));
@@ -53,6 +53,7 @@ export function renderRunReport(report: CycleReport, context: RunContext): strin
     if (pass.status === 'skipped') continue;
     for (const note of pass.notes) lines.push(`      note: ${note}`);
     for (const refusal of pass.refusals) lines.push(`      refused: ${refusal}`);
+    for (const target of pass.conflicted ?? []) lines.push(`      conflict: ${target} changed since it was read; left as it is`);
     const planned = pass.planned ?? [];
     for (const operation of planned.slice(0, MAX_PLANNED_SHOWN)) lines.push(`      would ${describeOperation(operation)}`);
     if (planned.length > MAX_PLANNED_SHOWN) lines.push(`      … and ${planned.length - MAX_PLANNED_SHOWN} more (--format json lists them all)`);
@@ -61,6 +62,10 @@ export function renderRunReport(report: CycleReport, context: RunContext): strin
   if (report.interrupted) lines.push(`Interrupted: ${report.interrupted}`);
   for (const pass of context.withoutModel) lines.push(`${pass.name} ran without a model: ${pass.reason.replace(/^without a model:\s*/, '')}.`);
   if (context.needsModel.length > 0) lines.push(modelHint(context.needsModel));
+  if (report.dryRun && report.planId) {
+    lines.push(`Plan saved: ${report.planId} (${report.planFolder ?? 'see reverie dream plans'}). Apply exactly this plan with: reverie dream apply ${report.planId}`);
+  }
+  if (!report.dryRun && report.planId) lines.push(`Applied plan ${report.planId}.`);
   if (report.runFolder) lines.push(`Run folder: ${report.runFolder}`);
   if (report.passes.some((pass) => pass.status !== 'skipped' && pass.applied > 0)) lines.push(`Undo with: reverie dream undo ${report.runId}`);
   return lines.join('\n');

@@ -6,7 +6,7 @@ import { cursorsDir } from '../runs/run-paths';
 
 /**
  * A pass's small durable state between cycles (SPEC D18), in
- * `_system/dreams/cursors/<pass>.json`. Written atomically, and only by a pass's `afterApply`,
+ * `_system/dreams/cursors/<pass>.json`. Written atomically, and only by a pass's `commit`,
  * so a failed or interrupted run never advances it.
  */
 export class PassCursor<T> {

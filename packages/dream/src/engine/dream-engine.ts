@@ -3,6 +3,8 @@ import { ModelGateway } from '../gateway/model-gateway';
 import { DreamLedger, ledgerLineFor } from '../ledger/dream-ledger';
 import type { DreamLockStatus } from '../ledger/dream-status';
 import { DreamLock } from '../lock/dream-lock';
+import { type PlanApplied, PlanStore, type SavedPass, type SavedPlan } from '../plans/plan-store';
+import { renderPlanSummary } from '../plans/render-plan-summary';
 import { RunFolder } from '../runs/run-folder';
 import { readDeadLetter, removeDeadLetter, writeDeadLetter } from '../runs/dead-letter';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
@@ -34,6 +36,30 @@ export interface RunRequest {
 export interface DreamEngineOptions {
   /** A lock held longer than this may be taken over by another runner (default 60). */
   staleLockMinutes?: number;
+  /** A saved plan older than this (ms) is refused by `apply` with PLAN_EXPIRED (default 24 h). */
+  planMaxAgeMs?: number;
+}
+
+/** How long a dry run's plan can be applied: a day. */
+export const DEFAULT_PLAN_MAX_AGE_MS = 24 * 3_600_000;
+
+/** What `apply(planId)` takes besides the plan. */
+export type ApplyRequest = Pick<RunRequest, 'signal' | 'onPass'>;
+
+/** A pending plan as `plans()` lists it. */
+export interface PlanSummary {
+  planId: string;
+  createdAt: string;
+  /** After this, `apply` refuses the plan (PLAN_EXPIRED). */
+  expiresAt: string;
+  expired: boolean;
+  /** The trigger of the dry run that made it. */
+  trigger: string;
+  /** Its folder: `plan.json` (what would be applied) and `summary.md` (for people). */
+  planFolder: string;
+  /** Every pass of the dry run, with how many operations it would apply. */
+  passes: Array<{ name: string; status: SavedPass['status']; operations: number }>;
+  operations: number;
 }
 
 /** The phases of a cycle, in the order they run (SPEC O1). */
@@ -55,6 +81,8 @@ export type PassProgress =
 export class DreamEngine {
   private readonly ledger: DreamLedger;
   private readonly lock: DreamLock;
+  private readonly plans: PlanStore;
+  private readonly planMaxAgeMs: number;
 
   constructor(
     private readonly services: DreamServices,
@@ -68,6 +96,8 @@ export class DreamEngine {
       logger: services.logger,
       ...(options.staleLockMinutes === undefined ? {} : { staleLockMinutes: options.staleLockMinutes }),
     });
+    this.plans = new PlanStore(services.dataPath);
+    this.planMaxAgeMs = options.planMaxAgeMs ?? DEFAULT_PLAN_MAX_AGE_MS;
   }
 
   /** The passes this engine knows, in cycle order. */
@@ -102,7 +132,7 @@ export class DreamEngine {
     const request: RunRequest = { passes: letter.passes.map((pass) => pass.name), trigger: 'retry', ...(options.signal ? { signal: options.signal } : {}) };
     const selected = this.select(request);
     const retryId = newId();
-    const report = await this.lock.run(() => this.cycle(request, selected, retryId, runId), retryId);
+    const report = await this.lock.run(() => this.cycle(request, selected, retryId, { retryOf: runId }), retryId);
     const notOk = report.passes.filter((pass) => pass.status !== 'ok' && pass.status !== 'warning');
     if (notOk.length === 0 && !report.interrupted) {
       await removeDeadLetter(dataPath, runId);
@@ -124,6 +154,75 @@ export class DreamEngine {
     return report;
   }
 
+  /**
+   * Applies the plan a dry run saved, exactly: its operations, with their optimistic checks (an
+   * entry changed since the plan is skipped and reported as a conflict), then each pass's commit.
+   * No model is called. The result is a normal run (trigger 'apply'): run folder, ledger lines,
+   * undo. Holds the lock (LOCK_HELD). PLAN_NOT_FOUND, PLAN_APPLIED (a plan is applied once),
+   * PLAN_EXPIRED (older than `planMaxAgeMs`), UNKNOWN_PASS (a pass this engine does not have).
+   */
+  async apply(planId: string, request: ApplyRequest = {}): Promise<CycleReport> {
+    this.applicable(planId, await this.plans.read(planId));
+    const runId = newId();
+    return this.lock.run(async () => {
+      // Read again under the lock: another runner may have applied it meanwhile.
+      const { plan, applied } = await this.plans.read(planId);
+      this.applicable(planId, { plan, ...(applied ? { applied } : {}) });
+      const selected = plan.passes.map((saved) => this.passByName(saved.name));
+      return this.cycle({ trigger: 'apply', ...request }, selected, runId, { plan });
+    }, runId);
+  }
+
+  /** The plans dry runs saved that are not applied yet, newest first, with whether they expired. */
+  async pendingPlans(): Promise<PlanSummary[]> {
+    const now = this.services.clock.now().getTime();
+    return (await this.plans.list())
+      .filter(({ applied }) => applied === undefined)
+      .map(({ plan, dir }) => {
+        const expiresAt = Date.parse(plan.createdAt) + this.planMaxAgeMs;
+        const passes = plan.passes.map((saved) => ({ name: saved.name, status: saved.status, operations: saved.status === 'planned' ? saved.operations.length : 0 }));
+        return {
+          planId: plan.planId,
+          createdAt: plan.createdAt,
+          expiresAt: new Date(expiresAt).toISOString(),
+          expired: now > expiresAt,
+          trigger: plan.trigger,
+          planFolder: dir,
+          passes,
+          operations: passes.reduce((sum, pass) => sum + pass.operations, 0),
+        };
+      });
+  }
+
+  /** Throws when the plan cannot be applied (again, or any more). */
+  private applicable(planId: string, found: { plan: SavedPlan; applied?: PlanApplied }): void {
+    if (found.applied) {
+      throw new ReverieError(
+        'PLAN_APPLIED',
+        `Dream plan ${planId} was already applied, by run ${found.applied.runId} at ${found.applied.appliedAt}; a plan is applied once. Inspect that run with dreams.show('${found.applied.runId}') (reverie dream show ${found.applied.runId}), undo it with dreams.undo, or make a new plan with a dry run.`,
+        { details: { planId, ...found.applied } },
+      );
+    }
+    const age = this.services.clock.now().getTime() - Date.parse(found.plan.createdAt);
+    if (age > this.planMaxAgeMs) {
+      throw new ReverieError(
+        'PLAN_EXPIRED',
+        `Dream plan ${planId} was made at ${found.plan.createdAt}, more than ${formatHours(this.planMaxAgeMs)} ago (planMaxAge): memory has likely moved on since. Make a new plan with a dry run (reverie dream run --dry-run) and apply that one, or raise withDreaming({ planMaxAge }).`,
+        { details: { planId, createdAt: found.plan.createdAt, planMaxAgeMs: this.planMaxAgeMs } },
+      );
+    }
+  }
+
+  private passByName(name: string): DreamPass {
+    const pass = this.passes.find((candidate) => candidate.name === name);
+    if (!pass) {
+      throw new ReverieValidationError('UNKNOWN_PASS', `The plan names pass ${JSON.stringify(name)}, which this engine does not have (its passes: ${this.passNames.join(', ')}). Apply it with the configuration that made it, or make a new plan.`, {
+        details: { pass: name, passes: this.passNames },
+      });
+    }
+    return pass;
+  }
+
   /** Every run folder, newest first, with whether it has a dead letter. */
   listRuns(): Promise<RunSummary[]> {
     return listRunSummaries(this.services.dataPath);
@@ -139,25 +238,33 @@ export class DreamEngine {
     return this.lock.state();
   }
 
-  private async cycle(request: RunRequest, selected: DreamPass[], runId: string, retryOf?: string): Promise<CycleReport> {
+  private async cycle(request: RunRequest, selected: DreamPass[], runId: string, from: { retryOf?: string; plan?: SavedPlan } = {}): Promise<CycleReport> {
     const { clock, logger, dataPath } = this.services;
     const startedAt = clock.now();
     const dryRun = request.dryRun ?? false;
-    const folder = dryRun ? undefined : await RunFolder.create(dataPath, runId, request.trigger, startedAt, retryOf);
-    const signals = [request.signal, this.services.activity?.userTurnSignal()].filter((s): s is AbortSignal => s !== undefined);
+    const saved = from.plan;
+    const folder = dryRun
+      ? undefined
+      : await RunFolder.create(dataPath, runId, request.trigger, startedAt, { ...(from.retryOf ? { retryOf: from.retryOf } : {}), ...(saved ? { planId: saved.planId } : {}) });
+    // Claimed only once its run folder exists: a crash before leaves the plan pending, one after leaves a run to recover.
+    if (saved) await this.plans.markApplied(saved.planId, { runId, appliedAt: startedAt.toISOString() });
+    // Applying a saved plan asks no model, so a user turn need not stop it; an explicit signal still does.
+    const signals = [request.signal, saved ? undefined : this.services.activity?.userTurnSignal()].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
-    const gateway = this.services.model
-      ? new ModelGateway({
-          model: this.services.model,
-          dataPath,
-          logger,
-          artifact: async (name: string, content: string) => {
-            await folder?.writeArtifact(name, content);
-          },
-        })
-      : undefined;
+    const gateway =
+      this.services.model && !saved
+        ? new ModelGateway({
+            model: this.services.model,
+            dataPath,
+            logger,
+            artifact: async (name: string, content: string) => {
+              await folder?.writeArtifact(name, content);
+            },
+          })
+        : undefined;
 
     const outcomes: PassOutcome[] = [];
+    const keep: SavedPass[] = [];
     const tell = (progress: PassProgress) => {
       try {
         request.onPass?.(progress);
@@ -176,10 +283,14 @@ export class DreamEngine {
         break;
       }
       const passStartedAt = clock.now();
-      const skipped = this.skipReason(pass, gateway);
+      const stored = saved?.passes.find((candidate) => candidate.name === pass.name);
+      const skipped = stored ? (stored.status === 'skipped' ? stored.reason : this.missingServices(pass)) : this.skipReason(pass, gateway);
       if (skipped === undefined) tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
       const outcome: PassOutcome =
-        skipped === undefined ? await this.runPass(pass, { runId, gateway, signal, folder, dryRun }) : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
+        skipped === undefined
+          ? await this.runPass(pass, { runId, gateway, signal, folder, dryRun, keep, ...(stored && saved ? { stored, planId: saved.planId } : {}) })
+          : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
+      if (outcome.status === 'skipped') keep.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: outcome.reason });
       record(outcome, index);
       if (!dryRun) await this.recordInLedger(outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
       if (signal.aborted && outcome.status === 'failed') {
@@ -197,10 +308,17 @@ export class DreamEngine {
       passes: outcomes,
       ...(folder ? { runFolder: folder.dir } : {}),
       ...(interrupted ? { interrupted } : {}),
-      ...(retryOf ? { retryOf } : {}),
+      ...(from.retryOf ? { retryOf: from.retryOf } : {}),
+      ...(saved ? { planId: saved.planId } : {}),
     };
     if (folder) await this.finish(folder, report);
-    logger.info('Dream cycle finished.', { runId, trigger: request.trigger, dryRun, interrupted });
+    if (dryRun) {
+      const planId = newId();
+      const plan: SavedPlan = { schemaVersion: 1, planId, createdAt: report.startedAt, trigger: request.trigger, ...(interrupted ? { interrupted } : {}), passes: keep };
+      report.planFolder = await this.plans.save(plan, renderPlanSummary(plan));
+      report.planId = planId;
+    }
+    logger.info('Dream cycle finished.', { runId, trigger: request.trigger, dryRun, interrupted, planId: report.planId });
     return report;
   }
 
@@ -216,7 +334,7 @@ export class DreamEngine {
   /**
    * Finishes runs that a crash interrupted (SPEC B2): the pass that was being applied is rolled
    * forward from its fsynced plan and journal, so no source is left deleted without its merge
-   * or merged without being deleted. Call at startup before the first run. While another runner
+   * or merged without being deleted, and then committed (its cursor moves as after a clean apply). Call at startup before the first run. While another runner
    * holds the lock, its run is not interrupted: nothing is recovered and the list is empty.
    */
   async recover(): Promise<string[]> {
@@ -242,7 +360,10 @@ export class DreamEngine {
         // changed since the plan (a record already applied has a new updatedAt and keeps the
         // pre-image archived before it), so undo can restore everything the roll-forward touches.
         await archiveOperations(folder, manifest.applying, plan.operations, this.services);
-        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true });
+        const pass = this.passes.find((candidate) => candidate.name === manifest.applying);
+        const checks = pass ? { conversationLogHorizon: () => this.conversationLogHorizon(pass) } : {};
+        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true, checks });
+        if (pass) await commitPass(pass, this.services, plan.commit);
       }
       await folder.update({ status: 'interrupted', completedAt: this.services.clock.now().toISOString() });
       this.services.logger.warn('Finished a dream run that was interrupted by a crash.', { runId: manifest.runId, pass: manifest.applying });
@@ -270,10 +391,16 @@ export class DreamEngine {
 
   /** Why the pass cannot run in this cycle (a missing service, no model), or undefined. */
   private skipReason(pass: DreamPass, gateway: ModelGateway | undefined): string | undefined {
-    const missing = pass.requires.filter((service) => this.services[service] === undefined);
-    if (missing.length > 0) return `needs ${missing.join(', ')}`;
+    const missing = this.missingServices(pass);
+    if (missing !== undefined) return missing;
     if (pass.model === 'required' && !gateway) return 'needs a language model';
     return undefined;
+  }
+
+  /** `needs …` when a service the pass requires is not configured, or undefined. */
+  private missingServices(pass: DreamPass): string | undefined {
+    const missing = pass.requires.filter((service) => this.services[service] === undefined);
+    return missing.length > 0 ? `needs ${missing.join(', ')}` : undefined;
   }
 
   /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */
@@ -289,9 +416,22 @@ export class DreamEngine {
     }
   }
 
+  /**
+   * Plans the pass (or takes its `stored` plan), then, in a real run, writes the plan, archives,
+   * applies and commits it. A dry run adds what it planned to `keep`, for the saved plan.
+   */
   private async runPass(
     pass: DreamPass,
-    run: { runId: string; gateway: ModelGateway | undefined; signal: AbortSignal; folder: RunFolder | undefined; dryRun: boolean },
+    run: {
+      runId: string;
+      gateway: ModelGateway | undefined;
+      signal: AbortSignal;
+      folder: RunFolder | undefined;
+      dryRun: boolean;
+      keep: SavedPass[];
+      stored?: SavedPass;
+      planId?: string;
+    },
   ): Promise<PassOutcome> {
     const started = performance.now();
     const tokensBefore = { ...(run.gateway?.usage ?? { inputTokens: 0, outputTokens: 0 }) };
@@ -311,11 +451,16 @@ export class DreamEngine {
       },
       now: () => this.services.clock.now(),
     };
+    if (run.stored?.status === 'failed') {
+      return this.failed(pass, `could not plan in the dry run that made plan ${run.planId}: ${run.stored.error}`, tokens(), started);
+    }
     let planned: PassPlan | PassSkip;
     try {
-      planned = await pass.plan(context);
+      planned = run.stored?.status === 'planned' ? fromSavedPass(run.stored) : await pass.plan(context);
     } catch (error) {
-      return this.failed(pass, error, tokens(), started);
+      const outcome = this.failed(pass, error, tokens(), started);
+      if (outcome.status === 'failed') run.keep.push({ name: pass.name, phase: pass.phase, status: 'failed', error: outcome.error ?? 'failed' });
+      return outcome;
     }
     if ('skipped' in planned) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: planned.skipped };
 
@@ -335,23 +480,45 @@ export class DreamEngine {
     const failure = planned.failure === undefined ? {} : { error: planned.failure };
     const status = (applied: number | undefined) => outcomeStatus(planned, applied);
     if (run.dryRun || !run.folder) {
+      run.keep.push({
+        name: pass.name,
+        phase: pass.phase,
+        status: 'planned',
+        itemsProcessed: planned.itemsProcessed,
+        operations,
+        notes: planned.notes,
+        refusals,
+        ...(base.misbehaviour ? { misbehaviour: base.misbehaviour } : {}),
+        ...(planned.proposals ? { proposals: planned.proposals } : {}),
+        ...(planned.details === undefined ? {} : { details: planned.details }),
+        ...(planned.failure === undefined ? {} : { failure: planned.failure }),
+        ...(planned.commit === undefined ? {} : { commit: planned.commit }),
+      });
       return { ...base, ...status(undefined), ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
     }
     try {
-      await run.folder.writePlan({ pass: pass.name, operations, notes: planned.notes, refusals, ...(base.misbehaviour ? { misbehaviour: base.misbehaviour } : {}) });
+      await run.folder.writePlan({
+        pass: pass.name,
+        operations,
+        notes: planned.notes,
+        refusals,
+        ...(base.misbehaviour ? { misbehaviour: base.misbehaviour } : {}),
+        ...(planned.commit === undefined ? {} : { commit: planned.commit }),
+      });
       faultPoint('plan-written');
       await archiveOperations(run.folder, pass.name, operations, this.services);
       faultPoint('archive-written');
-      const { applied, conflicts } = await applyJournalled(run.folder, pass.name, operations, this.services);
+      const checks = { conversationLogHorizon: () => this.conversationLogHorizon(pass) };
+      const { applied, conflicts, conflicted } = await applyJournalled(run.folder, pass.name, operations, this.services, 0, { checks });
       faultPoint('pass-applied');
+      await commitPass(pass, this.services, planned.commit);
+      faultPoint('after-commit');
+      // Until here a crash leaves the pass marked as applying: recovery rolls it forward and commits.
       await run.folder.update({ applying: undefined });
-      faultPoint('before-after-apply');
-      await planned.afterApply?.();
-      faultPoint('after-apply');
       if (planned.failure !== undefined) {
         this.services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
       }
-      return { ...base, ...status(applied), ...failure, applied, conflicts, durationMs: performance.now() - started };
+      return { ...base, ...status(applied), ...failure, applied, conflicts, ...(conflicted.length > 0 ? { conflicted } : {}), durationMs: performance.now() - started };
     } catch (error) {
       return this.failed(pass, error, tokens(), started);
     }
@@ -429,6 +596,35 @@ function outcomeStatus(planned: PassPlan, applied: number | undefined): { status
     return { status: 'warning', warning: `the model proposed ${proposals.proposed} change(s), ${proposals.accepted} passed the guards, and none was applied (see conflicts)` };
   }
   return { status: 'ok' };
+}
+
+/** A saved pass plan as the engine applies it. */
+function fromSavedPass(saved: Extract<SavedPass, { status: 'planned' }>): PassPlan {
+  return {
+    operations: saved.operations,
+    itemsProcessed: saved.itemsProcessed,
+    notes: saved.notes,
+    refusals: saved.refusals,
+    ...(saved.misbehaviour ? { misbehaviour: saved.misbehaviour } : {}),
+    ...(saved.proposals ? { proposals: saved.proposals } : {}),
+    ...(saved.details === undefined ? {} : { details: saved.details }),
+    ...(saved.failure === undefined ? {} : { failure: saved.failure }),
+    ...(saved.commit === undefined ? {} : { commit: saved.commit }),
+  };
+}
+
+function formatHours(ms: number): string {
+  const hours = ms / 3_600_000;
+  return `${Number.isInteger(hours) ? hours : hours.toFixed(2)} h`;
+}
+
+/**
+ * Hands a pass its plan's `commit` data once the plan's operations are applied. The data goes
+ * through JSON first, so a direct run commits exactly what a saved plan would.
+ */
+async function commitPass(pass: DreamPass, services: DreamServices, data: unknown): Promise<void> {
+  if (data === undefined || !pass.commit) return;
+  await pass.commit(services, JSON.parse(JSON.stringify(data)) as unknown);
 }
 
 function describeAbort(signal: AbortSignal): string {

@@ -74,8 +74,12 @@ export interface PassPlan {
    * received proposals and accepted (or applied) none ends as a `warning`, not a plain `ok`.
    */
   proposals?: { proposed: number; accepted: number };
-  /** Called only after every operation of the pass was applied (e.g. to advance a cursor). */
-  afterApply?: () => Promise<void>;
+  /**
+   * The pass's bookkeeping once its operations are applied (where a cursor moves to, say), as
+   * JSON-serialisable data: the engine keeps it with the plan and hands it to `DreamPass.commit`
+   * after every operation was applied, in a direct run and when a saved plan is applied later.
+   */
+  commit?: unknown;
   /**
    * Set when the pass's main work failed (an invalid model reply, say) but `operations` still
    * hold clean-up that must happen whatever happened (SPEC D11: the log is cleared even when
@@ -123,6 +127,11 @@ export interface DreamPass {
   model: 'required' | 'optional' | 'none';
   plan(context: PassContext): Promise<PassPlan | PassSkip>;
   /**
+   * Called by the engine after the operations of a plan were applied, with the plan's `commit`
+   * data as read back from JSON (so validate it). Not called when the plan has no `commit`.
+   */
+  commit?(services: DreamServices, data: unknown): Promise<void>;
+  /**
    * For passes that read the conversation log with a cursor: the last seq this pass has
    * finished with (0 when it has read nothing yet). Turns after it must survive a log clear.
    */
@@ -168,6 +177,11 @@ export type PassOutcome =
       applied: number;
       /** Operations not applied because the record changed since it was read (B3). */
       conflicts: number;
+      /**
+       * The records of those operations (`memory <id>`, `skill <name>`, `conversation log through
+       * seq <n>`); absent when there was no conflict.
+       */
+      conflicted?: string[];
       notes: string[];
       refusals: string[];
       /** Replies refused whole for breaking a run-level budget (see `PassPlan.misbehaviour`). */
@@ -199,4 +213,11 @@ export interface CycleReport {
   interrupted?: string;
   /** The run whose failed passes this run retried. */
   retryOf?: string;
+  /**
+   * A dry run: the id of the plan it saved, which `apply(planId)` applies later. A real run:
+   * the saved plan it applied.
+   */
+  planId?: string;
+  /** A dry run: the folder of the plan it saved (`plan.json`, `summary.md`). */
+  planFolder?: string;
 }

@@ -47,12 +47,38 @@ export async function archiveOperations(
   }
 }
 
+/** What the engine checks besides the records themselves before applying an operation. */
+export interface ApplyChecks {
+  /**
+   * The highest conversation-log seq every other log reader has read, now. A clear beyond it is
+   * a conflict: turns a reader has not read survive (the precondition of `conversation-log.clear`,
+   * as `expectUpdatedAt` is for records).
+   */
+  conversationLogHorizon?: () => Promise<number>;
+}
+
+/** The record an operation is about, as reports name it. */
+export function operationTarget(operation: DreamOperation): string {
+  switch (operation.op) {
+    case 'memory.save':
+      return `memory ${operation.entry.id}`;
+    case 'memory.delete':
+      return `memory ${operation.id}`;
+    case 'skill.save':
+      return `skill ${operation.skill.name}`;
+    case 'skill.delete':
+      return `skill ${operation.name}`;
+    case 'conversation-log.clear':
+      return `conversation log through seq ${operation.throughSeq}`;
+  }
+}
+
 /**
  * Applies one operation and says what happened. Idempotent: an operation that was applied
  * before a crash but not journalled is recognised (the record already looks as the operation
  * wanted) and counted as applied, so recovery can simply apply the rest again.
  */
-export async function applyOperation(operation: DreamOperation, services: DreamServices): Promise<Omit<JournalLine, 'pass' | 'index'>> {
+export async function applyOperation(operation: DreamOperation, services: DreamServices, checks: ApplyChecks = {}): Promise<Omit<JournalLine, 'pass' | 'index'>> {
   switch (operation.op) {
     case 'memory.save': {
       const memory = services.memory!;
@@ -97,6 +123,7 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
       }
     }
     case 'conversation-log.clear': {
+      if (checks.conversationLogHorizon && operation.throughSeq > (await checks.conversationLogHorizon())) return { outcome: 'conflict' };
       const removed = await services.conversationLog!.clear({ throughSeq: operation.throughSeq });
       return { outcome: removed > 0 ? 'applied' : 'noop' };
     }
@@ -105,7 +132,7 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
 
 /**
  * Applies a pass's operations from `fromIndex` on, journalling each one (fsynced) as soon as it
- * is done. Returns how many were applied and how many were skipped as conflicts.
+ * is done. Returns how many were applied, how many were skipped as conflicts, and their records.
  *
  * `resumed` says the operation at `fromIndex` may already have been applied by a run that
  * crashed before journalling it (recovery). A save recognises that by itself; a delete only
@@ -119,14 +146,15 @@ export async function applyJournalled(
   operations: readonly DreamOperation[],
   services: DreamServices,
   fromIndex = 0,
-  options: { resumed?: boolean } = {},
-): Promise<{ applied: number; conflicts: number }> {
+  options: { resumed?: boolean; checks?: ApplyChecks } = {},
+): Promise<{ applied: number; conflicts: number; conflicted: string[] }> {
   let applied = 0;
   let conflicts = 0;
+  const conflicted: string[] = [];
   for (let index = fromIndex; index < operations.length; index++) {
     const operation = operations[index]!;
     faultPoint('operation-before');
-    let result = await applyOperation(operation, services);
+    let result = await applyOperation(operation, services, options.checks);
     if (options.resumed && index === fromIndex && result.outcome === 'noop' && (await deletedBeforeCrash(folder, pass, operation))) {
       result = { outcome: 'applied' };
     }
@@ -134,9 +162,12 @@ export async function applyJournalled(
     await folder.journal({ pass, index, ...result });
     faultPoint('journal-written');
     if (result.outcome === 'applied') applied++;
-    if (result.outcome === 'conflict') conflicts++;
+    if (result.outcome === 'conflict') {
+      conflicts++;
+      conflicted.push(operationTarget(operation));
+    }
   }
-  return { applied, conflicts };
+  return { applied, conflicts, conflicted };
 }
 
 /** Whether a delete that found nothing to delete was applied by the crashed run (see applyJournalled). */

@@ -1,5 +1,6 @@
 import { type MemoryEntry } from '@reverie/core';
-import type { DreamOperation, DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import { z } from 'zod';
+import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { RecallSignalStore } from './recall-signal-store';
 import { parsePassOptions } from '../passes/parse-pass-options';
@@ -58,19 +59,30 @@ export class PromotionPass implements DreamPass {
       notes,
       refusals: [],
       details: { promoted: promoted.map(({ id, importance }) => ({ id, importance })) },
-      afterApply: async () => {
-        // Mark only what landed: a promotion skipped as a conflict stays a candidate.
-        const file = await store.read();
-        const at = now.toISOString();
-        for (const { id, importance, hits } of promoted) {
-          const tally = file.entries[id];
-          if (tally && (await memory.get(id))?.importance === importance) Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
-        }
-        await store.write(file);
-      },
+      commit: { at: now.toISOString(), promoted } satisfies PromotionCommit,
     };
   }
+
+  /** Marks the promotions of the applied plan in the recall signals. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    const { at, promoted } = promotionCommitSchema.parse(data);
+    const store = new RecallSignalStore(services.dataPath, this.signals);
+    // Mark only what landed: a promotion skipped as a conflict stays a candidate.
+    const file = await store.read();
+    for (const { id, importance, hits } of promoted) {
+      const tally = file.entries[id];
+      if (tally && (await services.memory?.get(id))?.importance === importance) Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
+    }
+    await store.write(file);
+  }
 }
+
+/** What `commit` needs of a plan: when it was made and what it promoted. */
+const promotionCommitSchema = z.object({
+  at: z.string(),
+  promoted: z.array(z.object({ id: z.string(), importance: z.number(), hits: z.number() })),
+});
+type PromotionCommit = z.infer<typeof promotionCommitSchema>;
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;

@@ -1,12 +1,12 @@
-import type { DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
-import { foldRecallEvents, RecallSignalStore } from './recall-signal-store';
+import { foldRecallEvents, recallSignalsFileSchema, RecallSignalStore } from './recall-signal-store';
 
 /**
  * SPEC O4 (light sleep): folds the recall events written since the last run into the per-entry
  * signals (`_system/dreams/recall-signals.json`), dropping entries that no longer exist. It
- * changes no memory; the aggregate and the event offset are written together in `afterApply`,
+ * changes no memory; the aggregate and the event offset are written together in `commit`,
  * so every event is counted once, and a dry run writes nothing.
  */
 export class RecallSignalsPass implements DreamPass {
@@ -35,6 +35,11 @@ export class RecallSignalsPass implements DreamPass {
     const notes = [`${events.length} recall event(s) folded into the signals of ${Object.keys(file.entries).length} entr(y/ies)`];
     if (gone.length > 0) notes.push(`${gone.length} entr(y/ies) no longer in memory dropped from the signals`);
     if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
-    return { operations: [], itemsProcessed: events.length, notes, refusals: [], afterApply: () => store.write(file) };
+    return { operations: [], itemsProcessed: events.length, notes, refusals: [], commit: file };
+  }
+
+  /** Writes the folded signals and the event offset of the applied plan. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    await new RecallSignalStore(services.dataPath, this.options).write(recallSignalsFileSchema.parse(data));
   }
 }

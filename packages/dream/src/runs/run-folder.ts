@@ -23,10 +23,12 @@ export const runManifestSchema = z.object({
   undoneAt: z.string().optional(),
   /** The run whose failed passes this run retried. */
   retryOf: z.string().optional(),
+  /** The saved plan (of a dry run) this run applied. */
+  planId: z.string().optional(),
 });
 export type RunManifest = z.infer<typeof runManifestSchema>;
 
-const operationSchema: z.ZodType<DreamOperation> = z.discriminatedUnion('op', [
+export const dreamOperationSchema: z.ZodType<DreamOperation> = z.discriminatedUnion('op', [
   z.object({ op: z.literal('memory.save'), entry: memoryEntrySchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
   z.object({ op: z.literal('memory.delete'), id: z.string(), expectUpdatedAt: z.string(), reason: z.string() }),
   z.object({ op: z.literal('skill.save'), skill: skillSchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
@@ -36,11 +38,13 @@ const operationSchema: z.ZodType<DreamOperation> = z.discriminatedUnion('op', [
 
 export const passPlanFileSchema = z.object({
   pass: z.string(),
-  operations: z.array(operationSchema),
+  operations: z.array(dreamOperationSchema),
   notes: z.array(z.string()),
   refusals: z.array(z.string()),
   /** Replies refused whole for breaking a run-level budget (SPEC B11). */
   misbehaviour: z.array(z.string()).optional(),
+  /** The pass's bookkeeping after apply (`PassPlan.commit`), handed to `DreamPass.commit`. */
+  commit: z.unknown().optional(),
 });
 export type PassPlanFile = z.infer<typeof passPlanFileSchema>;
 
@@ -66,7 +70,7 @@ export class RunFolder {
     private manifest: RunManifest,
   ) {}
 
-  static async create(dataPath: string, runId: string, trigger: string, startedAt: Date, retryOf?: string): Promise<RunFolder> {
+  static async create(dataPath: string, runId: string, trigger: string, startedAt: Date, links: { retryOf?: string; planId?: string } = {}): Promise<RunFolder> {
     const dir = join(runsDir(dataPath), runFolderName(runId, startedAt));
     await mkdir(join(dir, 'archive'), { recursive: true });
     const folder = new RunFolder(dir, {
@@ -76,7 +80,8 @@ export class RunFolder {
       startedAt: startedAt.toISOString(),
       status: 'running',
       passes: [],
-      ...(retryOf === undefined ? {} : { retryOf }),
+      ...(links.retryOf === undefined ? {} : { retryOf: links.retryOf }),
+      ...(links.planId === undefined ? {} : { planId: links.planId }),
     });
     await folder.saveManifest();
     return folder;

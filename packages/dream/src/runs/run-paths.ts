@@ -46,3 +46,8 @@ export function recallEventsPath(dataPath: string): string {
 export function recallSignalsPath(dataPath: string): string {
   return join(dreamsDir(dataPath), 'recall-signals.json');
 }
+
+/** Plans saved by dry runs, one folder per plan, for `apply` (SPEC B11: review before apply). */
+export function plansDir(dataPath: string): string {
+  return join(dreamsDir(dataPath), 'plans');
+}

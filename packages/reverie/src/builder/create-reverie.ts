@@ -296,7 +296,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       activity,
     },
     createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
-    { staleLockMinutes: dreamingOptions.staleLockMinutes },
+    { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge },
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
   const { gates } = dreamingOptions;
@@ -364,6 +364,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       listRuns: () => engine.listRuns(),
       show: (runId) => engine.show(runId),
       retry: (runId) => engine.retry(runId),
+      apply: (planId, request = {}) => engine.apply(planId, request),
+      plans: () => engine.pendingPlans(),
       async explain(entryId) {
         if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
         await recall?.flush();

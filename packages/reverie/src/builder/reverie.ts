@@ -14,9 +14,11 @@ import type { TurnContextBuilder } from '../context/turn-context-builder';
 import type { DreamingOptions } from '../dreaming/dream-options';
 import type { DreamPassPlan } from '../dreaming/dream-pass-catalog';
 import type {
+  ApplyRequest,
   CycleReport,
   DreamLockStatus,
   DreamStatus,
+  PlanSummary,
   PromotionExplanation,
   RunDetails,
   RunRequest,
@@ -98,6 +100,15 @@ export interface ReverieDreams {
   show(runId: string): Promise<RunDetails>;
   /** Re-runs the failed passes of a dead-lettered run; the dead letter is removed once they succeed. */
   retry(runId: string): Promise<CycleReport>;
+  /**
+   * Applies the plan a dry run saved (`run({ dryRun: true })` returns its `planId`), exactly and
+   * without asking the model: entries changed since the plan are skipped and listed as conflicts
+   * (`conflicted`), the rest is applied as a normal run that `undo` reverses. PLAN_NOT_FOUND,
+   * PLAN_APPLIED (once only), PLAN_EXPIRED (older than `planMaxAge`), LOCK_HELD.
+   */
+  apply(planId: string, request?: ApplyRequest): Promise<CycleReport>;
+  /** The saved plans not applied yet, newest first: id, when made, passes, operation counts, expired or not. */
+  plans(): Promise<PlanSummary[]>;
   /** Why an entry was or was not promoted by its recall signals (SPEC O4). */
   explain(entryId: string): Promise<PromotionExplanation>;
   /** Reverses a run: restores what it deleted or replaced, removes what it created (unless changed since). */

@@ -44,6 +44,8 @@ export const dreamingOptionsSchema = z
     checkInterval: durationSchema.refine((ms) => ms > 0, 'checkInterval must be positive').default(30 * 60_000),
     /** O2: quiet time after the last `onSessionEnd` before the session-end trigger fires (default "10m"). */
     sessionEndDebounce: durationSchema.default(10 * 60_000),
+    /** Review before apply: a dry run's plan older than this is refused by `dreams.apply` (default "24h"). */
+    planMaxAge: durationSchema.refine((ms) => ms > 0, 'planMaxAge must be positive').default(24 * 60 * 60_000),
     /** O3: a dream lock held longer than this many minutes may be taken over (default 60). */
     staleLockMinutes: z.number().positive().default(DEFAULT_STALE_LOCK_MINUTES),
     /** O3: where the signal gate counts unpromoted recall candidates; without one the signal gate passes. */

@@ -4,6 +4,7 @@
 //   dream-child.ts dream <dataPath> [delayMs]   runs `reverie.dreams.run()`; the scripted model
 //                                                merges near-duplicates by their "topic-N" mark
 //                                                (and two report skills), after delayMs.
+//   dream-child.ts apply <dataPath> <planId>     runs `reverie.dreams.apply(planId)`: a saved plan, no model call.
 //   dream-child.ts agent <dataPath>              until its stdin closes, saves/updates/deletes and
 //                                                searches memory through the API; prints every write.
 //
@@ -29,6 +30,12 @@ if (mode === 'dream') {
     .build();
   out({ started: true });
   const report = await reverie.dreams.run({ trigger: 'test' });
+  out({ report });
+  await reverie.close();
+} else if (mode === 'apply') {
+  const reverie = createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming().build();
+  out({ started: true });
+  const report = await reverie.dreams.apply(arg!);
   out({ report });
   await reverie.close();
 } else if (mode === 'agent') {

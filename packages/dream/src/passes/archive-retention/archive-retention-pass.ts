@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { RunFolder } from '../../runs/run-folder';
 import { failuresDir } from '../../runs/run-paths';
-import type { DreamPass, PassContext, PassPlan } from '../../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 
 export const archiveRetentionOptionsSchema = z
   .object({
@@ -49,10 +49,16 @@ export class ArchiveRetentionPass implements DreamPass {
       itemsProcessed: runs.length + failures.length,
       notes: [`${runs.length} run folders and ${failures.length} dead letters older than ${this.retentionDays} days to purge`],
       refusals: [],
-      afterApply: async () => {
-        for (const { dir } of runs) await rm(dir, { recursive: true, force: true });
-        for (const file of failures) await rm(file, { force: true });
-      },
+      commit: { runs: runs.map(({ dir }) => dir), failures } satisfies z.infer<typeof retentionCommitSchema>,
     };
   }
+
+  /** Purges the run folders and dead letters the applied plan listed. */
+  async commit(_services: DreamServices, data: unknown): Promise<void> {
+    const { runs, failures } = retentionCommitSchema.parse(data);
+    for (const dir of runs) await rm(dir, { recursive: true, force: true });
+    for (const file of failures) await rm(file, { force: true });
+  }
 }
+
+const retentionCommitSchema = z.object({ runs: z.array(z.string()), failures: z.array(z.string()) });

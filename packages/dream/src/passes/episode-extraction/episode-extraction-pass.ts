@@ -45,8 +45,8 @@ const FRAME_TOKENS = 200;
  *    model can say a session revisits one of them.
  * 3. The replies go through the guards of `EpisodeLedger` and become `memory.save` operations:
  *    new dated episodes, and reinforced (not copied) revisited ones.
- * 4. The cursor moves to the last turn read only in `afterApply`. A failed run leaves it where it
- *    was, so the next run reads the same turns again. The log is not cleared here: preference
+ * 4. The cursor moves to the last turn read only in `commit`, once the plan is applied. A failed
+ *    run leaves it where it was, so the next run reads the same turns again. The log is not cleared here: preference
  *    inference, its last reader, does that.
  */
 export class EpisodeExtractionPass implements DreamPass {
@@ -73,14 +73,14 @@ export class EpisodeExtractionPass implements DreamPass {
     if (read.length === 0) return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
 
     const throughSeq = Math.max(...read.map((turn) => turn.seq));
-    const afterApply = () => cursorFile.write({ afterSeq: throughSeq });
+    const commit: EpisodeCursor = { afterSeq: throughSeq };
     const selection = selectTurns(read);
     const sessionCount = new Set(read.map((turn) => turn.sessionId)).size;
     const notes = [`${read.length} turn(s) read (seq ${read[0]!.seq}..${throughSeq}) from ${sessionCount} session(s)`];
     if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
     if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
     if (read.length === this.options.maxTurnsPerRun) notes.push(`maxTurnsPerRun (${this.options.maxTurnsPerRun}) reached: the next run continues after seq ${throughSeq}`);
-    if (selection.sent.length === 0) return { operations: [], itemsProcessed: read.length, notes: [...notes, 'nothing to send to the model'], refusals: [], afterApply };
+    if (selection.sent.length === 0) return { operations: [], itemsProcessed: read.length, notes: [...notes, 'nothing to send to the model'], refusals: [], commit };
 
     const now = context.now();
     const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now });
@@ -138,8 +138,13 @@ export class EpisodeExtractionPass implements DreamPass {
       refusals: ledger.refusals,
       misbehaviour: replyBudget.misbehaviour,
       proposals: { proposed, accepted: created + reinforced },
-      afterApply,
+      commit,
     };
+  }
+
+  /** Moves the cursor to the last turn the applied plan read. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    await new PassCursor(services.dataPath, this.name, episodeCursorSchema).write(episodeCursorSchema.parse(data));
   }
 
   /** The last logged turn this pass has turned into episodes; later turns must survive a log clear. */

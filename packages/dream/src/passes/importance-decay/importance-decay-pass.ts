@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decayImportance, DEFAULT_DECAY_OPTIONS, type DecayOptions } from '@reverie/core';
 import { PassCursor } from '../../cursors/pass-cursor';
-import type { DreamOperation, DreamPass, PassContext, PassPlan } from '../../engine/dream-types';
+import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 
 export const importanceDecayOptionsSchema = z
   .object({
@@ -60,7 +60,12 @@ export class ImportanceDecayPass implements DreamPass {
       itemsProcessed: entries.length,
       notes: [`${operations.length} of ${entries.length} entries decayed`],
       refusals: [],
-      afterApply: () => cursor.write({ decayedThrough: now }),
+      commit: { decayedThrough: now } satisfies z.infer<typeof cursorSchema>,
     };
+  }
+
+  /** Records how far the applied plan decayed, so the next run applies only the time since. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    await new PassCursor(services.dataPath, this.name, cursorSchema).write(cursorSchema.parse(data));
   }
 }

@@ -82,7 +82,7 @@ describe('MemoryConsolidationPass: the deterministic pre-pass (B7)', () => {
 
     const plan = await harness.plan(pass);
 
-    expect(plan.afterApply).toBeUndefined();
+    expect(plan.commit).toBeUndefined();
     expect(plan.notes.join(' ')).toMatch(/no model configured/);
     expect(savesBeforeDeletes(plan)).toBe(true);
     expect(saves(plan.operations)).toHaveLength(1);
@@ -472,7 +472,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     expect(gateway.requests).toHaveLength(calls);
   });
 
-  it('moves the cursor only in afterApply: a plan that is not applied changes nothing', async () => {
+  it('moves the cursor only in commit: a plan that is not applied changes nothing', async () => {
     const { a, b, c } = await berlinMemory();
     const pass = new MemoryConsolidationPass();
     const gateway = new ScriptedGateway();

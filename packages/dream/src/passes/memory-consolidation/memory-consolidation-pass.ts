@@ -1,6 +1,7 @@
 import { type Bm25Index, type FeedbackSignal, type IFeedbackStore, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
+import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
-import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
@@ -71,7 +72,7 @@ interface BudgetedReview extends CallReview {
  *    more, and the entries around new correction feedback, are packed into calls under
  *    `tokenBudget` ('full' sends every entry instead). The model's replies go through the
  *    guards (`reviewReply`, `assembleOperations`) and become operations.
- * 3. The cursor moves only in `afterApply`, after the engine applied the plan.
+ * 3. The cursor moves only in `commit`, after the engine applied the plan.
  */
 export class MemoryConsolidationPass implements DreamPass {
   readonly name = 'memory-consolidation';
@@ -161,11 +162,12 @@ export class MemoryConsolidationPass implements DreamPass {
     if (refused.size > 0) notes.push(`${refused.size - retries.givenUp.length} entr(y/ies) whose merge was refused will be offered to the model again`);
     if (retries.givenUp.length > 0) notes.push(`gave up on ${retries.givenUp.length} entr(y/ies) refused ${this.options.maxRetries + 1} times: ${retries.givenUp.join(', ')}`);
     const lastFeedback = sentFeedback.at(-1);
-    const next = {
-      through: selection.through,
-      feedback: lastFeedback && { at: lastFeedback.timestamp, id: lastFeedback.id },
-      seen: { entries: selection.seen, live: new Set(entries.map((entry) => entry.id)) },
+    const commit: ConsolidationCommit = {
+      ...(selection.through ? { through: selection.through } : {}),
+      ...(lastFeedback ? { feedback: { at: lastFeedback.timestamp, id: lastFeedback.id } } : {}),
+      seen: { entries: selection.seen.map(wording), live: entries.map((entry) => entry.id) },
       retry: retries.retry,
+      ownWrites: assembled.ownWrites.map(wording),
     };
     const admitted = reviews.filter((review) => !review.refusedWhole);
     return {
@@ -179,16 +181,26 @@ export class MemoryConsolidationPass implements DreamPass {
         accepted: admitted.reduce((sum, review) => sum + review.saves.length + review.deletions.length, 0),
       },
       details: { pendingRetries: Object.keys(retries.retry).length },
-      afterApply: async () => {
-        const written: MemoryEntry[] = [];
-        for (const entry of assembled.ownWrites) {
-          const stored = await memory.get(entry.id);
-          if (stored && sameWording(stored, entry)) written.push(stored);
-        }
-        const updated = advanceCursor(cursor, { ...next, written });
-        if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
-      },
+      commit,
     };
+  }
+
+  /**
+   * Advances the cursor past what the applied plan considered, records the pass's own writes
+   * that landed, and keeps the plan's retry queue. Reads the cursor afresh: when a saved plan is
+   * applied after another run moved it, the cursor still never goes backwards.
+   */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    const { through, feedback, seen, retry, ownWrites } = consolidationCommitSchema.parse(data);
+    const cursorFile = new PassCursor(services.dataPath, this.name, consolidationCursorSchema);
+    const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
+    const written: MemoryEntry[] = [];
+    for (const entry of ownWrites) {
+      const stored = await services.memory?.get(entry.id);
+      if (stored && sameWording(stored, entry)) written.push(stored);
+    }
+    const updated = advanceCursor(cursor, { through, feedback, seen: { entries: seen.entries, live: new Set(seen.live) }, retry, written });
+    if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
   }
 
   /** New feedback since the cursor, from the last `feedbackDays`, at most `maxFeedback` (the most recent). */
@@ -347,8 +359,26 @@ async function embeddingsOf(context: PassContext, shown: ReadonlyMap<string, Con
   return vectors;
 }
 
+const wordingSchema = z.object({ id: z.string(), content: z.string(), category: z.string(), tags: z.array(z.string()) });
+type Wording = z.infer<typeof wordingSchema>;
+
+/** What the cursor keeps of an entry: the wording the model saw. */
+function wording(entry: MemoryEntry): Wording {
+  return { id: entry.id, content: entry.content, category: entry.category, tags: entry.tags };
+}
+
+/** What `commit` needs of a plan to move the cursor (see `advanceCursor`, `nextRetries`). */
+const consolidationCommitSchema = z.object({
+  through: consolidationCursorSchema.shape.entries,
+  feedback: consolidationCursorSchema.shape.feedback,
+  seen: z.object({ entries: z.array(wordingSchema), live: z.array(z.string()) }),
+  retry: consolidationCursorSchema.shape.retry,
+  ownWrites: z.array(wordingSchema),
+});
+type ConsolidationCommit = z.input<typeof consolidationCommitSchema>;
+
 /** True when the stored entry still reads as the pass wrote it (nobody changed it since). */
-function sameWording(stored: MemoryEntry, written: MemoryEntry): boolean {
+function sameWording(stored: MemoryEntry, written: Wording): boolean {
   return (
     stored.content === written.content &&
     stored.category === written.category &&

@@ -271,7 +271,7 @@ describe('PreferenceInferencePass plans', () => {
     const planned = await plan(gateway, Number.POSITIVE_INFINITY);
     expect(planned.operations).toEqual([{ op: 'conversation-log.clear', throughSeq: 3, reason: expect.any(String) }]);
     expect(planned.failure).toBeDefined();
-    expect(planned.afterApply).toBeUndefined();
+    expect(planned.commit).toBeUndefined();
   });
 
   it('rethrows when aborted, planning no clear', async () => {

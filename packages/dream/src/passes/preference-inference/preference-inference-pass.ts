@@ -5,7 +5,7 @@ import {
   } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
-import type { DreamOperation, DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { selectTurns } from '../episode-extraction/episode-turns';
 import { PreferenceLedger } from './preference-ledger';
 import {
@@ -81,7 +81,7 @@ export class PreferenceInferencePass implements DreamPass {
       return { operations: [clear], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`, ...notes], refusals: [] };
     }
 
-    const afterApply = () => cursorFile.write({ inferredThroughSeq: readThroughSeq });
+    const commit: PreferenceCursor = { inferredThroughSeq: readThroughSeq };
     const selection = selectTurns(read);
     const sessions = groupBySession(selection.sent);
     notes.push(`${read.length} turn(s) read (seq ${read[0]!.seq}..${readThroughSeq}) from ${new Set(read.map((turn) => turn.sessionId)).size} session(s)`);
@@ -93,7 +93,7 @@ export class PreferenceInferencePass implements DreamPass {
     if (userSeqs.size === 0) {
       notes.push('no user turn to send to the model');
       const clear = await this.clearOperation(context, readThroughSeq, notes);
-      return { operations: clear ? [clear] : [], itemsProcessed: read.length, notes, refusals: [], afterApply };
+      return { operations: clear ? [clear] : [], itemsProcessed: read.length, notes, refusals: [], commit };
     }
 
     const now = context.now();
@@ -143,8 +143,13 @@ export class PreferenceInferencePass implements DreamPass {
       refusals: ledger.refusals,
       misbehaviour: replyBudget.misbehaviour,
       proposals: { proposed: reply.preferences.length, accepted: created + reinforced },
-      afterApply,
+      commit,
     };
+  }
+
+  /** Moves the cursor to the last turn the applied plan read. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    await new PassCursor(services.dataPath, this.name, preferenceCursorSchema).write(preferenceCursorSchema.parse(data));
   }
 
   /**

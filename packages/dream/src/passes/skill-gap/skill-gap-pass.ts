@@ -44,7 +44,8 @@ const FRAME_TOKENS = 300;
  *    terms with counts and the skill catalogue (names and summaries). A call whose sessions share
  *    no term is not asked.
  * 4. The replies go through `SkillGapReview` and become `skill.save` operations for new skills.
- * 5. The cursor moves to the last turn read only in `afterApply`; the log is not cleared here.
+ * 5. The cursor moves to the last turn read only in `commit`, once the plan is applied; the log
+ *    is not cleared here.
  */
 export class SkillGapPass implements DreamPass {
   readonly name = 'skill-gap';
@@ -70,7 +71,7 @@ export class SkillGapPass implements DreamPass {
     if (read.length === 0) return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
 
     const throughSeq = Math.max(...read.map((turn) => turn.seq));
-    const afterApply = () => cursorFile.write({ afterSeq: throughSeq });
+    const commit: SkillGapCursor = { afterSeq: throughSeq };
     const selection = selectTurns(read);
     const sessionCount = new Set(read.map((turn) => turn.sessionId)).size;
     const notes = [`${read.length} turn(s) read (seq ${read[0]!.seq}..${throughSeq}) from ${sessionCount} session(s)`];
@@ -80,7 +81,7 @@ export class SkillGapPass implements DreamPass {
 
     const terms = recurringTerms(openingRequests(selection.sent), { minSessions: this.options.minSessions });
     if (terms.length === 0) {
-      return { operations: [], itemsProcessed: read.length, notes: [...notes, 'no request recurs across sessions'], refusals: [], afterApply };
+      return { operations: [], itemsProcessed: read.length, notes: [...notes, 'no request recurs across sessions'], refusals: [], commit };
     }
 
     const sessionOrder = sessionsByTerm(terms);
@@ -161,9 +162,14 @@ export class SkillGapPass implements DreamPass {
       refusals: review.refusals,
       misbehaviour: replyBudget.misbehaviour,
       proposals: { proposed, accepted: review.created },
-      afterApply,
+      commit,
       details: { recurringTerms: terms.slice(0, MAX_TERMS_PER_CALL).map(({ term, count }) => ({ term, count })) },
     };
+  }
+
+  /** Moves the cursor to the last turn the applied plan read. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    await new PassCursor(services.dataPath, this.name, skillGapCursorSchema).write(skillGapCursorSchema.parse(data));
   }
 
   /** The last logged turn this pass has looked at; later turns must survive a log clear. */

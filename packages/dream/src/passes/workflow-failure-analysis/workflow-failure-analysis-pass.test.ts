@@ -79,12 +79,17 @@ async function plan(gateway?: ModelGatewayLike, options: WorkflowFailureAnalysis
   return planned;
 }
 
-/** Applies a plan's skill saves the way the engine does, then `afterApply`. */
+/** Applies a plan's skill saves the way the engine does, then commits it. */
 async function apply(planned: PassPlan): Promise<void> {
   for (const operation of planned.operations) {
     if (operation.op === 'skill.save') await skills.save(operation.skill, { ifUpdatedAt: operation.expectUpdatedAt });
   }
-  await planned.afterApply?.();
+  await commit(planned);
+}
+
+/** Hands the plan's commit data to the pass through JSON, as the engine does. */
+async function commit(planned: PassPlan): Promise<void> {
+  if (planned.commit !== undefined) await new WorkflowFailureAnalysisPass().commit(context(undefined).services, JSON.parse(JSON.stringify(planned.commit)));
 }
 
 function savedSkill(planned: PassPlan): Skill {
@@ -200,7 +205,7 @@ describe('WorkflowFailureAnalysisPass (SPEC D12)', () => {
     const planned = await plan(undefined);
     await skills.save({ ...skill, content: `${skill.content}3. Check the result\n` });
     await expect(apply(planned)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await planned.afterApply?.();
+    await commit(planned);
 
     const retried = await plan(undefined);
     expect(savedSkill(retried).content).toContain('3. Check the result\n\n## Known failure (2026-11-22): Sync the calendar');
@@ -223,7 +228,7 @@ describe('WorkflowFailureAnalysisPass (SPEC D12)', () => {
         'no recurring failure to annotate',
       ]),
     );
-    expect(planned.afterApply).toBeUndefined();
+    expect(planned.commit).toBeUndefined();
     expect(await skills.get('calendar/sync')).toEqual(skill);
   });
 

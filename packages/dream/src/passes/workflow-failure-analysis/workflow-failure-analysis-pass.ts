@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
-import type { DreamOperation, DreamPass, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamOperation, DreamPass, DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { groupWorkflowRuns, type WorkflowGroup, workflowKey } from './group-workflow-runs';
 import { renderWorkflowData, WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE, type WorkflowPromptItem } from './render-workflow-prompt';
 import { appendAnnotations, cleanNote, factualNote, failureCounts, renderAnnotation } from './workflow-annotation';
@@ -27,6 +27,14 @@ import { parsePassOptions } from '../parse-pass-options';
  */
 export const workflowCursorSchema = z.object({ annotated: z.record(z.string(), z.string()) });
 export type WorkflowCursor = z.infer<typeof workflowCursorSchema>;
+
+/** What `commit` needs of a plan: the cursor it read, and the annotations it wrote. */
+const workflowCommitSchema = z.object({
+  annotated: workflowCursorSchema.shape.annotated,
+  windowStart: z.string(),
+  done: z.array(z.object({ key: z.string(), block: z.string(), skills: z.array(z.string()), lastFailure: z.string() })),
+});
+type WorkflowCommit = z.infer<typeof workflowCommitSchema>;
 
 /** A consistently successful workflow (SPEC D12), reported in the outcome's `details`. */
 export interface PromotionCandidate {
@@ -126,16 +134,15 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
     }
     const done = annotated.filter((item) => item.skills.some((skill) => written.has(skill.name)));
     const day = now.toISOString().slice(0, 10);
-    const afterApply = async (): Promise<void> => {
-      const next: Record<string, string> = {};
-      for (const [key, at] of Object.entries(cursor.annotated)) if (timestampMs(at) >= timestampMs(windowStart)) next[key] = at;
-      for (const item of done) {
-        // A save skipped as a conflict (the skill changed meanwhile) leaves the failures unannotated.
-        const block = renderAnnotation(day, item.group.description, item.body).trim();
-        const landed = await Promise.all(item.skills.map(async (skill) => (await skills.get(skill.name))?.content.includes(block) ?? false));
-        if (landed.some(Boolean)) next[item.group.key] = item.group.failureTimes.at(-1)!;
-      }
-      await cursorFile.write({ annotated: next });
+    const commit: WorkflowCommit = {
+      annotated: cursor.annotated,
+      windowStart,
+      done: done.map((item) => ({
+        key: item.group.key,
+        block: renderAnnotation(day, item.group.description, item.body).trim(),
+        skills: item.skills.map((skill) => skill.name),
+        lastFailure: item.group.failureTimes.at(-1)!,
+      })),
     };
     return {
       operations,
@@ -145,8 +152,21 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       misbehaviour: tally.budget.misbehaviour,
       proposals: { proposed: tally.proposed, accepted: bodies.size },
       details,
-      ...(done.length > 0 ? { afterApply } : {}),
+      ...(done.length > 0 ? { commit } : {}),
     };
+  }
+
+  /** Moves the cursor past the failures whose annotation landed in at least one skill. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
+    const { annotated, windowStart, done } = workflowCommitSchema.parse(data);
+    const next: Record<string, string> = {};
+    for (const [key, at] of Object.entries(annotated)) if (timestampMs(at) >= timestampMs(windowStart)) next[key] = at;
+    for (const item of done) {
+      // A save skipped as a conflict (the skill changed meanwhile) leaves the failures unannotated.
+      const landed = await Promise.all(item.skills.map(async (name) => (await services.skills?.get(name))?.content.includes(item.block) ?? false));
+      if (landed.some(Boolean)) next[item.key] = item.lastFailure;
+    }
+    await new PassCursor(services.dataPath, this.name, workflowCursorSchema).write({ annotated: next });
   }
 
   /** The existing, unprotected skills that produced the group's failures (reported when none). */

@@ -22,6 +22,8 @@ export class PassHarness {
   readonly memory = new InMemoryLongTermMemory({ clock: this.clock });
   readonly feedback = new InMemoryFeedbackStore({ clock: this.clock });
   readonly artifacts = new Map<string, string>();
+  /** The pass that made each plan, to commit it after applying. */
+  private readonly passOf = new WeakMap<PassPlan, MemoryConsolidationPass>();
 
   private constructor(readonly dataPath: string) {}
 
@@ -66,10 +68,11 @@ export class PassHarness {
   async plan(pass: MemoryConsolidationPass, gateway?: ModelGatewayLike): Promise<PassPlan> {
     const planned: PassPlan | PassSkip = await pass.plan(this.context(gateway));
     if ('skipped' in planned) throw new Error(`pass skipped: ${planned.skipped}`);
+    this.passOf.set(planned, pass);
     return planned;
   }
 
-  /** Applies a plan the way the engine does (saves, then deletes, with their conditions), then `afterApply`. */
+  /** Applies a plan the way the engine does (saves, then deletes, with their conditions), then commits it through JSON. */
   async apply(plan: PassPlan): Promise<void> {
     this.clock.advance(60_000);
     for (const operation of plan.operations) {
@@ -78,7 +81,7 @@ export class PassHarness {
     for (const operation of plan.operations) {
       if (operation.op === 'memory.delete') await this.memory.delete(operation.id, { ifUpdatedAt: operation.expectUpdatedAt });
     }
-    await plan.afterApply?.();
+    if (plan.commit !== undefined) await this.passOf.get(plan)!.commit(this.context(undefined).services, JSON.parse(JSON.stringify(plan.commit)));
   }
 
   /** Plans and applies one run. */

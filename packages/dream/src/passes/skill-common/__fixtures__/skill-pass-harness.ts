@@ -22,6 +22,8 @@ export class SkillPassHarness {
   readonly feedback: InMemoryFeedbackStore;
   readonly log: InMemoryConversationLog;
   readonly artifacts = new Map<string, string>();
+  /** The pass that made each plan, to commit it after applying. */
+  private readonly passOf = new WeakMap<PassPlan, DreamPass>();
 
   private constructor(
     readonly dataPath: string,
@@ -67,10 +69,11 @@ export class SkillPassHarness {
   async plan(pass: DreamPass, gateway?: ModelGatewayLike): Promise<PassPlan> {
     const planned: PassPlan | PassSkip = await pass.plan(this.context(gateway));
     if ('skipped' in planned) throw new Error(`pass skipped: ${planned.skipped}`);
+    this.passOf.set(planned, pass);
     return planned;
   }
 
-  /** Applies a plan's skill operations the way the engine does (with their conditions), then `afterApply`. */
+  /** Applies a plan's skill operations the way the engine does (with their conditions), then commits it through JSON. */
   async apply(plan: PassPlan): Promise<void> {
     this.clock.advance(60_000);
     for (const operation of plan.operations) {
@@ -79,7 +82,7 @@ export class SkillPassHarness {
     for (const operation of plan.operations) {
       if (operation.op === 'skill.delete') await this.skills.delete(operation.name, { ifUpdatedAt: operation.expectUpdatedAt });
     }
-    await plan.afterApply?.();
+    if (plan.commit !== undefined) await this.passOf.get(plan)!.commit?.(this.context(undefined).services, JSON.parse(JSON.stringify(plan.commit)));
   }
 
   async run(pass: DreamPass, gateway?: ModelGatewayLike): Promise<PassPlan> {
