@@ -69,9 +69,9 @@ describe('FileMemoryStore on disk', () => {
     const logger = new RecordingLogger();
     const memory = store({ logger });
     expect((await memory.list()).map((e) => e.id)).toEqual([good.id]);
-    const quarantined = readdirSync(join(dataPath, 'memory', '.quarantine'));
+    const quarantined = readdirSync(join(dataPath, 'memory', '.quarantine', 'general'));
     expect(quarantined).toHaveLength(2);
-    expect(quarantined.some((name) => name.startsWith('general__0123456789ab.json'))).toBe(true);
+    expect(quarantined.some((name) => name.startsWith('0123456789ab.json.'))).toBe(true);
     expect(logger.records.filter((r) => r.level === 'warn' && /quarantine/.test(r.message))).toHaveLength(2);
   });
 
