@@ -10,6 +10,7 @@ export {
   ReverieStoreCorruptError,
   ReverieValidationError,
 } from './errors/reverie-error';
+export { fileSystemError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from './errors/file-system-error';
 
 // Ids and names
 export { assertValidId, ID_PATTERN, isValidId, newId } from './ids/new-id';

@@ -15,7 +15,7 @@ import {
   type IWorkingMemory,
   namespaceOf,
   parseRecord,
-  ReverieError,
+  fileSystemError,
   ReverieValidationError,
   silentLogger,
   systemClock,
@@ -152,7 +152,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   async set(key: string, value: string, options: WorkingMemorySetOptions = {}): Promise<WorkingMemoryEntry> {
     this.assertOpen();
     const entry = buildWorkingMemoryEntry(key, value, options, this.clock, this.defaultTtlMs);
-    await this.queue.run(async () => {
+    await this.serial('save a working-memory entry', async () => {
       await this.ensureLoaded();
       this.dropExpired();
       const name = groupOf(key);
@@ -171,7 +171,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   async get(key: string): Promise<WorkingMemoryEntry | undefined> {
     this.assertOpen();
     validateWorkingMemoryKey(key);
-    return this.queue.run(async () => {
+    return this.serial('read working memory', async () => {
       await this.refresh();
       const entry = this.entryOf(key);
       return entry && !this.isExpired(entry) ? copy(entry) : undefined;
@@ -181,7 +181,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   async delete(key: string): Promise<boolean> {
     this.assertOpen();
     validateWorkingMemoryKey(key);
-    return this.queue.run(async () => {
+    return this.serial('delete a working-memory entry', async () => {
       await this.ensureLoaded();
       const name = groupOf(key);
       return this.lock.run(async () => {
@@ -198,7 +198,7 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async list(prefix?: string): Promise<WorkingMemoryEntry[]> {
     this.assertOpen();
-    return this.queue.run(async () => {
+    return this.serial('list working memory', async () => {
       await this.refresh();
       return this.live()
         .filter((entry) => prefix === undefined || isUnderPrefix(entry.key, prefix))
@@ -211,7 +211,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.assertOpen();
     const parsed = parseWorkingMemoryQuery(query);
     const { text, maxResults } = parsed;
-    return this.queue.run(async () => {
+    return this.serial('search working memory', async () => {
       await this.refresh();
       const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
         entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
@@ -230,7 +230,7 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async sweep(): Promise<number> {
     this.assertOpen();
-    return this.queue.run(() => this.sweepFiles());
+    return this.serial('sweep working memory', () => this.sweepFiles());
   }
 
   /** Stops the periodic sweep; `sweep()` still works. */
@@ -244,6 +244,17 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.closed = true;
     this.stopSweep();
     await this.queue.idle();
+  }
+
+  /** Runs `work` in this store's queue; a file-system failure surfaces as READ_ONLY, NO_SPACE… */
+  private serial<T>(action: string, work: () => Promise<T>): Promise<T> {
+    return this.queue.run(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        throw fileSystemError(error, action, this.dir);
+      }
+    });
   }
 
   private assertOpen(): void {
@@ -352,7 +363,7 @@ export class FileWorkingMemory implements IWorkingMemory {
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      throw ioError(`Could not read ${file}`, error, file);
+      throw ioError(`read ${file}`, error, file);
     }
     let json: unknown;
     try {
@@ -451,7 +462,7 @@ export class FileWorkingMemory implements IWorkingMemory {
       return (await readdir(this.dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw ioError(`Could not list ${this.dir}`, error, this.dir);
+      throw ioError(`list ${this.dir}`, error, this.dir);
     }
   }
 }
@@ -482,13 +493,10 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
     return await stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw ioError(`Could not inspect ${path}`, error, path);
+    throw ioError(`inspect ${path}`, error, path);
   }
 }
 
-function ioError(what: string, error: unknown, path: string): ReverieError {
-  return new ReverieError('IO_ERROR', `${what}: ${(error as Error).message}. Check the permissions of the data directory.`, {
-    cause: error,
-    details: { path },
-  });
+function ioError(what: string, error: unknown, path: string) {
+  return fileSystemError(error, what, path);
 }
