@@ -16,6 +16,7 @@ export { fileSystemError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from 
 export { assertValidId, ID_PATTERN, isValidId, newId } from './ids/new-id';
 export {
   CATEGORY_RULES,
+  caseCollision,
   isUnderPrefix,
   pathNameProblem,
   type PathNameRules,
