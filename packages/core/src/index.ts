@@ -54,6 +54,8 @@ export {
 export {
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
   DEFAULT_WORKING_MEMORY_TTL_MS,
+  MAX_WORKING_MEMORY_TTL_MS,
+  MAX_WORKING_MEMORY_VALUE_LENGTH,
   namespaceOf,
   type WorkingMemoryEntry,
   workingMemoryEntrySchema,
@@ -113,7 +115,7 @@ export type { FeedbackListOptions, IFeedbackStore } from './interfaces/feedback-
 export type { ISkillStore, ISkillUsageStore, SkillUsageListOptions } from './interfaces/skill-store';
 export type { IWorkflowLog, WorkflowLogReadOptions } from './interfaces/workflow-log';
 export type { IEmbedder } from './interfaces/embedder';
-export type { IClock } from './interfaces/clock';
+export { type IClock, monotonicMs } from './interfaces/clock';
 export type { ILogger } from './interfaces/logger';
 export { TOKENS, type TokenName } from './di/tokens';
 export { ManualClock, systemClock } from './time/system-clock';

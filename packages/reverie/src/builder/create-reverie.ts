@@ -251,6 +251,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       logger,
       defaultTtlMs: options.workingMemory!.defaultTtl,
       maxEntriesPerNamespace: options.workingMemory!.maxEntriesPerNamespace,
+      ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
     }),
   );
