@@ -1,3 +1,4 @@
+import { unlink } from 'node:fs/promises';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
@@ -7,7 +8,8 @@ import { foldRecallEvents, RecallSignalStore } from './recall-signal-store';
  * SPEC O4 (light sleep): folds the recall events written since the last run into the per-entry
  * signals (`_system/dreams/recall-signals.json`), dropping entries that no longer exist. It
  * changes no memory; the aggregate and the event offset are written together in `afterApply`,
- * so every event is counted once, and a dry run writes nothing.
+ * so every event is counted once, and a dry run writes nothing. Once the folded part of the
+ * events file passes `compactEventsBytes`, it is dropped (`RecallSignalStore.compactIfLarge`).
  */
 export class RecallSignalsPass implements DreamPass {
   readonly name = 'recall-signals';
@@ -25,7 +27,14 @@ export class RecallSignalsPass implements DreamPass {
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const store = new RecallSignalStore(dataPath, this.options);
     const file = await store.read();
-    const { events, nextOffset, invalid } = await store.eventsAfter(file.offset);
+    // A compaction interrupted by a crash left its aside file: fold what it had not folded yet.
+    const folding = await store.folding();
+    const carried = folding !== undefined && folding.id !== file.doneFolding ? await store.eventsAfter(file.offset, folding.path) : undefined;
+    const fresh = await store.eventsAfter(carried === undefined ? file.offset : 0);
+    const events = [...(carried?.events ?? []), ...fresh.events];
+    const invalid = fresh.invalid + (carried?.invalid ?? 0);
+    const nextOffset = fresh.nextOffset;
+    if (folding !== undefined) file.doneFolding = folding.id;
     foldRecallEvents(file.entries, events);
     const live = new Set((await memory.list()).map((entry) => entry.id));
     const gone = Object.keys(file.entries).filter((id) => !live.has(id));
@@ -35,6 +44,11 @@ export class RecallSignalsPass implements DreamPass {
     const notes = [`${events.length} recall event(s) folded into the signals of ${Object.keys(file.entries).length} entr(y/ies)`];
     if (gone.length > 0) notes.push(`${gone.length} entr(y/ies) no longer in memory dropped from the signals`);
     if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
-    return { operations: [], itemsProcessed: events.length, notes, refusals: [], afterApply: () => store.write(file) };
+    const afterApply = async () => {
+      await store.write(file);
+      if (folding !== undefined) await unlink(folding.path).catch(() => undefined);
+      await store.compactIfLarge(file);
+    };
+    return { operations: [], itemsProcessed: events.length, notes, refusals: [], afterApply };
   }
 }
