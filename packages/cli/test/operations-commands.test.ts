@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DreamStatus, PromotionExplanation } from 'reverie';
@@ -110,9 +112,11 @@ describe('the dream lock across processes', () => {
   it('takes over a stale lock left by a process that died; doctor warns about it first', async () => {
     await seed();
     mkdirSync(join(dir.dataPath, '_system', 'dreams'), { recursive: true });
-    writeFileSync(lockPath(dir.dataPath), JSON.stringify({ pid: 999_999, host: 'elsewhere', acquiredAt: '2020-01-01T00:00:00.000Z' }));
+    // A process of this host that has exited: provably gone.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(lockPath(dir.dataPath), JSON.stringify({ pid: gone, host: hostname(), acquiredAt: '2020-01-01T00:00:00.000Z' }));
     const doctor = await runReverie([...data, 'doctor']);
-    expect(doctor.stdout).toMatch(/warn\s+dream lock\s+held by pid 999999 on elsewhere .*stale/);
+    expect(doctor.stdout).toMatch(new RegExp(`warn\\s+dream lock\\s+held by pid ${gone} on .*stale`));
     const run = await runReverie([...data, 'dream', 'run']);
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(lockPath(dir.dataPath))).toBe(false);

@@ -10,11 +10,13 @@ export {
   ReverieStoreCorruptError,
   ReverieValidationError,
 } from './errors/reverie-error';
+export { fileSystemError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from './errors/file-system-error';
 
 // Ids and names
 export { assertValidId, ID_PATTERN, isValidId, newId } from './ids/new-id';
 export {
   CATEGORY_RULES,
+  caseCollision,
   isUnderPrefix,
   pathNameProblem,
   type PathNameRules,
@@ -55,6 +57,8 @@ export {
 export {
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
   DEFAULT_WORKING_MEMORY_TTL_MS,
+  MAX_WORKING_MEMORY_TTL_MS,
+  MAX_WORKING_MEMORY_VALUE_LENGTH,
   namespaceOf,
   type WorkingMemoryEntry,
   workingMemoryEntrySchema,
@@ -114,7 +118,7 @@ export type { FeedbackListOptions, IFeedbackStore } from './interfaces/feedback-
 export type { ISkillStore, ISkillUsageStore, SkillUsageListOptions } from './interfaces/skill-store';
 export type { IWorkflowLog, WorkflowLogReadOptions } from './interfaces/workflow-log';
 export type { IEmbedder } from './interfaces/embedder';
-export type { IClock } from './interfaces/clock';
+export { type IClock, monotonicMs } from './interfaces/clock';
 export type { ILogger } from './interfaces/logger';
 export { TOKENS, type TokenName } from './di/tokens';
 export { ManualClock, systemClock } from './time/system-clock';

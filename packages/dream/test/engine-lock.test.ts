@@ -64,7 +64,7 @@ describe('the engine and the lock (SPEC O3)', () => {
     expect(await engine.lockState()).toEqual({ status: 'free' });
   });
 
-  it('lets a run take over the lock of a runner that died, after staleLockMinutes', async () => {
+  it('lets a run take over the lock of a runner on another host whose heartbeat stood still for staleLockMinutes', async () => {
     await new DreamLock({ dataPath, clock, host: 'another-host' }).acquire('crashed-run');
     const engine: DreamEngine = new DreamEngine(services, [watching([], () => engine)], { staleLockMinutes: 30 });
     await expect(engine.run({ trigger: 'schedule' })).rejects.toMatchObject({ code: 'LOCK_HELD' });

@@ -1,6 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,7 +82,9 @@ describe('the dream lock across processes (SPEC O3)', () => {
 
   it('lets exactly one of three processes take over a stale lock', async () => {
     mkdirSync(dirname(lockPath(dataPath)), { recursive: true });
-    writeFileSync(lockPath(dataPath), JSON.stringify({ pid: 1, host: 'gone-box', acquiredAt: '2020-01-01T00:00:00.000Z', token: 'ancient' }));
+    // Its holder ran on this host and has exited: provably gone (another host's lock needs a watched heartbeat).
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(lockPath(dataPath), JSON.stringify({ pid: gone, host: hostname(), acquiredAt: '2020-01-01T00:00:00.000Z', token: 'ancient' }));
     const outcomes = await race(['a', 'b', 'c']);
     expect(outcomes.filter((o) => o === 'acquired')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'held LOCK_HELD')).toHaveLength(2);

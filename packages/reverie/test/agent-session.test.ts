@@ -80,6 +80,6 @@ describe('an agent session with Reverie', () => {
       ['user', 'Is the draft still there?'],
     ]);
     expect(existsSync(join(dataPath, 'logs', 'conversation.jsonl'))).toBe(true);
-    expect(readdirSync(join(dataPath, 'working-memory'))).toContain('session.json');
+    expect(readdirSync(join(dataPath, 'working-memory', 'session'))).toContain('s1.json');
   });
 });

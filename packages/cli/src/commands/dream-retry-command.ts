@@ -10,7 +10,8 @@ export const dreamRetryCommand: Command = {
   summary: 'Re-run the failed passes of a dream run',
   description: [
     'Re-runs the passes that failed in a run (its dead letter in _system/dreams/failures/), with',
-    'the model from REVERIE_MODEL. The dead letter goes when every retried pass succeeds.',
+    'the model from REVERIE_MODEL. The dead letter goes when every retried pass succeeds; without a',
+    'model, the passes that need one are not run and the dead letter is kept.',
     'Exits with 1 when a pass fails again, 4 when the run or its dead letter does not exist.',
   ].join('\n'),
   args: [{ name: 'runId', required: true, description: "The failed run's id (printed by dream run)" }],

@@ -1,3 +1,4 @@
+import { isFileSystemErrorCode } from '@reverie/core';
 import { CliError } from './cli-error';
 import { EXIT, type ExitCode } from './exit-codes';
 
@@ -23,7 +24,7 @@ export function describeFailure(error: unknown): { exitCode: ExitCode; message: 
   if (code.startsWith('INVALID_') || code.startsWith('UNKNOWN_')) return { exitCode: EXIT.USAGE, message };
   if (code === 'NOT_FOUND' || code.endsWith('_NOT_FOUND')) return { exitCode: EXIT.NOT_FOUND, message };
   if (code === 'LOCK_HELD') return { exitCode: EXIT.LOCK_HELD, message };
-  if (code === 'IO_ERROR' || DATA_DIR_ERRNOS.has(code)) return { exitCode: EXIT.DATA_DIR, message };
+  if (isFileSystemErrorCode(code) || DATA_DIR_ERRNOS.has(code)) return { exitCode: EXIT.DATA_DIR, message };
   return { exitCode: EXIT.FAILED, message };
 }
 

@@ -24,7 +24,13 @@ export type ReverieErrorCode =
   | 'MODEL_REPLY_INVALID'
   | 'MODEL_UNAVAILABLE'
   | 'ABORTED'
-  | 'IO_ERROR';
+  | 'READ_ONLY'
+  | 'PERMISSION_DENIED'
+  | 'NO_SPACE'
+  | 'NOT_A_DIRECTORY'
+  | 'IS_A_DIRECTORY'
+  | 'IO_ERROR'
+  | 'INTERNAL';
 
 export interface ReverieErrorOptions {
   cause?: unknown;

@@ -4,6 +4,8 @@ import { categorySchema, tagsSchema, timestampSchema, workingMemoryKeySchema } f
 export const DEFAULT_WORKING_MEMORY_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_ENTRIES_PER_NAMESPACE = 50;
 export const MAX_WORKING_MEMORY_VALUE_LENGTH = 1_000_000;
+/** Longest TTL an entry may ask for: 30 days. Working memory is scratch space, not storage. */
+export const MAX_WORKING_MEMORY_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** SPEC M7: one scratch entry, keyed by its full path (`session/<id>/<name>`). */
 export const workingMemoryEntrySchema = z.object({
@@ -18,7 +20,7 @@ export type WorkingMemoryEntry = z.infer<typeof workingMemoryEntrySchema>;
 
 export const workingMemorySetOptionsSchema = z.object({
   /** Time to live for this entry in ms (default: the store's, 5 minutes). */
-  ttlMs: z.number().int().positive().optional(),
+  ttlMs: z.number().int().positive().max(MAX_WORKING_MEMORY_TTL_MS, 'must be at most 30 days (2592000000 ms)').optional(),
   category: categorySchema.optional(),
   tags: tagsSchema.optional(),
 });

@@ -17,3 +17,4 @@ export { describeFeedbackStoreConformance } from './feedback-store-conformance';
 export { describeConversationLogConformance } from './conversation-log-conformance';
 export { describeWorkflowLogConformance } from './workflow-log-conformance';
 export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder';
+export { type FileSystemFaultRule, type FileSystemFaults, injectFileSystemFaults } from './file-system-faults';

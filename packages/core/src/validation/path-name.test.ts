@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isReverieError } from '../errors/reverie-error';
 import { HOSTILE_PATHS } from '../testing/conformance-context';
-import { isUnderPrefix, validateCategory, validateSkillName, validateWorkingMemoryKey } from './path-name';
+import { caseCollision, isUnderPrefix, validateCategory, validateSkillName, validateWorkingMemoryKey } from './path-name';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -58,5 +58,37 @@ describe('isUnderPrefix', () => {
     expect(isUnderPrefix('project-context', 'project-context/')).toBe(true);
     expect(isUnderPrefix('project-contextual', 'project-context')).toBe(false);
     expect(isUnderPrefix('anything', '')).toBe(true);
+  });
+});
+
+describe('names that break on other systems or mislead a reader (issue 15 item 5)', () => {
+  const misleading: Array<[string, string, RegExp]> = [
+    ['a Windows device name', 'CON', /Windows reserves/],
+    ['a device name in lower case', 'aux', /Windows reserves/],
+    ['a device name as a later segment', 'con/nul', /Windows reserves/],
+    ['a device name with an extension', 'notes/com1.txt', /Windows reserves/],
+    ['a fullwidth solidus', 'work\uff0fsecrets', /U\+FF0F/],
+    ['a division slash', 'work\u2215secrets', /U\+2215/],
+    ['a one-dot leader', 'v1\u2024md', /U\+2024/],
+    ['a right-to-left override', 'invoice\u202egpj.exe', /bidirectional/],
+    ['a zero-width space', 'work\u200bnotes', /invisible/],
+    ['a byte-order mark', '\ufeffwork', /invisible/],
+    ['a trailing dot', 'notes./x', /ends with "\."/],
+  ];
+  it.each(misleading)('refuses %s', (_label, value, reason) => {
+    expect(codeOf(() => validateCategory(value))).toBe('INVALID_CATEGORY');
+    expect(codeOf(() => validateSkillName(value))).toBe('INVALID_NAME');
+    expect(() => validateCategory(value)).toThrow(reason);
+  });
+
+  it.each(['console', 'auxiliary', 'com10', 'lpt', 'nullable/con-figs', '日本語/メモ'])('still accepts %j', (value) => {
+    expect(validateCategory(value)).toBe(value);
+  });
+
+  it('finds the existing name a new one collides with on a case-insensitive file system', () => {
+    expect(caseCollision('Work/Notes', ['work/todo', 'home'])).toBe('work');
+    expect(caseCollision('mcp/Email', ['mcp/email'])).toBe('mcp/email');
+    expect(caseCollision('work/notes', ['work/todo', 'work/notes'])).toBeUndefined();
+    expect(caseCollision('workshop', ['work'])).toBeUndefined();
   });
 });

@@ -131,6 +131,15 @@ export class DreamEngine {
     }
     const request: RunRequest = { passes: letter.passes.map((pass) => pass.name), trigger: 'retry', ...(options.signal ? { signal: options.signal } : {}) };
     const selected = this.select(request);
+    const needModel = this.services.model === undefined ? selected.filter((pass) => pass.model === 'required').map((pass) => pass.name) : [];
+    if (needModel.length > 0) {
+      // Running them would only skip them; the dead letter stays for a retry with a model.
+      throw new ReverieError(
+        'MODEL_UNAVAILABLE',
+        `Dream run ${runId} failed in ${needModel.join(', ')}, which need${needModel.length === 1 ? 's' : ''} a language model: retry with a model configured (REVERIE_MODEL for the CLI). Its dead letter is kept.`,
+        { details: { runId, passes: needModel } },
+      );
+    }
     const retryId = newId();
     const report = await this.lock.run(() => this.cycle(request, selected, retryId, { retryOf: runId }), retryId);
     const notOk = report.passes.filter((pass) => pass.status !== 'ok' && pass.status !== 'warning');

@@ -43,6 +43,12 @@ export async function archiveOperations(
       const name = operation.op === 'skill.save' ? operation.skill.name : operation.name;
       const current = await services.skills!.get(name);
       if (current && current.updatedAt === operation.expectUpdatedAt) await folder.archive(pass, 'skill', name, current);
+    } else if (operation.op === 'conversation-log.clear' && services.conversationLog) {
+      // Written once: archiving again after a crash that followed the clear would keep less.
+      const key = `through-${operation.throughSeq}`;
+      if ((await folder.readArchive(pass, 'conversation-log', key)) !== undefined) continue;
+      const turns = (await services.conversationLog.read()).filter((turn) => turn.seq <= operation.throughSeq);
+      await folder.archive(pass, 'conversation-log', key, turns);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
+import { loggedTurnSchema, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
 import type { JournalLine, RunFolder } from '../runs/run-folder';
 import type { DreamOperation, DreamServices } from './dream-types';
 
@@ -15,8 +15,8 @@ export interface UndoReport {
 /**
  * Reverses a run (SPEC O8), newest operation first: a record the run created is removed, a
  * record it replaced or deleted is restored from the archive — unless it changed after the run
- * (the change is newer than the dream and wins). Clearing the conversation log cannot be undone
- * and is reported as such.
+ * (the change is newer than the dream and wins). Turns a log clear removed are appended back
+ * from the archive (with their timestamps, under new seqs, so later cycles read them again).
  */
 export async function undoRun(folder: RunFolder, services: DreamServices): Promise<UndoReport> {
   const state = folder.state;
@@ -120,8 +120,17 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
       report.restored.push(`skill ${operation.name}`);
       return;
     }
-    case 'conversation-log.clear':
-      report.kept.push({ record: `conversation log through seq ${operation.throughSeq}`, reason: 'clearing the log cannot be undone' });
+    case 'conversation-log.clear': {
+      const record = `conversation log through seq ${operation.throughSeq}`;
+      const archived = await folder.readArchive(line.pass, 'conversation-log', `through-${operation.throughSeq}`);
+      if (archived === undefined || !services.conversationLog) {
+        report.kept.push({ record, reason: 'no archive of the cleared turns (a run from before clears were archived)' });
+        return;
+      }
+      const turns = loggedTurnSchema.array().parse(archived);
+      for (const { seq: _seq, ...turn } of turns) await services.conversationLog.append(turn);
+      report.restored.push(`${record} (${turns.length} turn(s))`);
       return;
+    }
   }
 }

@@ -50,12 +50,25 @@ describe('DreamLock', () => {
     expect(await lock().run(async (holder) => holder.runId, 'r9')).toBe('r9');
   });
 
-  it('takes over a lock older than staleLockMinutes', async () => {
+  it("takes over another host's lock only after watching its heartbeat stand still for staleLockMinutes on its own clock", async () => {
     writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-31T22:00:00.000Z', token: 'old' });
-    expect(await lock().state()).toMatchObject({ status: 'held', stale: true, staleReason: expect.stringContaining('over 60 minutes') });
-    await expect(lock({ staleLockMinutes: 180 }).acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    writeFileSync(`${lockPath(dataPath)}.beat-old`, '7\n');
     const logger = new RecordingLogger();
-    const handle = await lock({ logger }).acquire('run-new');
+    const watcher = lock({ logger });
+    expect(await watcher.state()).toMatchObject({ status: 'held', stale: false });
+    await expect(watcher.acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    // A wall-clock step is not time passing.
+    clock.set('2026-06-01T05:00:00.000Z');
+    await expect(watcher.acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    // A heartbeat that moves keeps the lock alive, however long it is held.
+    clock.advance(50 * 60_000);
+    writeFileSync(`${lockPath(dataPath)}.beat-old`, '8\n');
+    await expect(watcher.acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    clock.advance(50 * 60_000);
+    await expect(watcher.acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    clock.advance(11 * 60_000);
+    expect(await watcher.state()).toMatchObject({ status: 'held', stale: true, staleReason: expect.stringContaining('no heartbeat from other-box for over 60 minutes') });
+    const handle = await watcher.acquire('run-new');
     expect(handle.holder.runId).toBe('run-new');
     expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).runId).toBe('run-new');
     expect(logger.records.some((entry) => entry.message.includes('Took over a stale dream lock'))).toBe(true);
@@ -74,6 +87,25 @@ describe('DreamLock', () => {
     await expect(lock({ isProcessAlive }).acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
   });
 
+  it('never judges a live holder stale from a reader whose wall clock runs 2 hours ahead (issue 15 item 1)', async () => {
+    const holder = await lock({ host: 'box-a' }).acquire('first-cycle');
+    const ahead = new ManualClock('2026-06-01T02:00:00.000Z');
+    const reader = new DreamLock({ dataPath, clock: ahead, host: 'box-b' });
+    await expect(reader.acquire('second-cycle')).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    ahead.set('2026-06-01T09:00:00.000Z');
+    await expect(reader.acquire('second-cycle')).rejects.toMatchObject({ code: 'LOCK_HELD' });
+    expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).runId).toBe('first-cycle');
+    await holder.release();
+  });
+
+  it('renews a heartbeat file while held and removes it at release', async () => {
+    const handle = await lock().acquire('run-1');
+    const beat = `${lockPath(dataPath)}.beat-${handle.holder.token}`;
+    expect(readFileSync(beat, 'utf8')).toBe('1\n');
+    await handle.release();
+    expect(existsSync(beat)).toBe(false);
+  });
+
   it('treats an unreadable lock file as stale after a short wait', async () => {
     writeForeignLock({});
     writeFileSync(lockPath(dataPath), '');
@@ -84,8 +116,9 @@ describe('DreamLock', () => {
   });
 
   it('lets only one of many in-process contenders take over the same stale lock', async () => {
-    writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
-    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => lock().acquire(`run-${i}`)));
+    writeForeignLock({ pid: 4242, host: 'box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
+    const isProcessAlive = (pid: number) => pid !== 4242;
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => lock({ isProcessAlive }).acquire(`run-${i}`)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'LOCK_HELD' });
     const winner = results.find((r) => r.status === 'fulfilled')!.value;
@@ -95,9 +128,11 @@ describe('DreamLock', () => {
   });
 
   it('does not delete, at release, a lock that another runner took over meanwhile', async () => {
-    const mine = await lock().acquire('slow-run');
+    const mine = await lock({ host: 'far-box' }).acquire('slow-run');
+    const other = lock({ pid: 777, isProcessAlive: () => true });
+    await expect(other.acquire('new-run')).rejects.toMatchObject({ code: 'LOCK_HELD' });
     clock.advance(2 * 60 * 60_000);
-    const theirs = await lock({ pid: 777, isProcessAlive: () => true }).acquire('new-run');
+    const theirs = await other.acquire('new-run');
     await mine.release();
     expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).runId).toBe('new-run');
     await theirs.release();
@@ -111,9 +146,9 @@ describe('DreamLock', () => {
   });
 
   it('clears a take-over guard abandoned by a crash', async () => {
-    writeForeignLock({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
-    writeFileSync(`${lockPath(dataPath)}.takeover-old`, JSON.stringify({ pid: 1, host: 'other-box', acquiredAt: '2026-05-30T00:00:00.000Z' }));
-    const handle = await lock().acquire();
+    writeForeignLock({ pid: 4242, host: 'box', acquiredAt: '2026-05-30T00:00:00.000Z', token: 'old' });
+    writeFileSync(`${lockPath(dataPath)}.takeover-old`, JSON.stringify({ pid: 4242, host: 'box', acquiredAt: '2026-05-30T00:00:00.000Z' }));
+    const handle = await lock({ isProcessAlive: (pid) => pid !== 4242 }).acquire();
     await handle.release();
     expect(readdirSync(dreamsDir(dataPath))).toEqual([]);
   });

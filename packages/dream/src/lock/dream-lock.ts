@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
-import { link, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type IClock, type ILogger, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
+import { type IClock, type ILogger, monotonicMs, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
 import type { DreamLockStatus } from '../ledger/dream-status';
 import { lockPath } from '../runs/run-paths';
 import { type LockHolder, lockHolderSchema } from './lock-holder';
 
 export const DEFAULT_STALE_LOCK_MINUTES = 60;
+/** How often a holder renews its heartbeat (at most; a quarter of the stale period when that is shorter). */
+const HEARTBEAT_MS = 30_000;
 /** A take-over guard is held for a few file operations; one this old was left by a crash. */
 const GUARD_STALE_MS = 60_000;
 const MAX_ATTEMPTS = 50;
@@ -14,7 +16,10 @@ const MAX_ATTEMPTS = 50;
 export interface DreamLockOptions {
   dataPath: string;
   clock: IClock;
-  /** A lock held longer than this may be taken over (default 60). */
+  /**
+   * A lock of another host whose heartbeat this process has watched stand still for this long,
+   * on its own monotonic clock, may be taken over (default 60).
+   */
   staleLockMinutes?: number;
   logger?: ILogger;
   /** This process, as the lock file records it (defaults: `process.pid`, `os.hostname()`). */
@@ -33,8 +38,14 @@ export interface DreamLockHandle {
 /**
  * One runner per data directory, across processes (SPEC O3): the file
  * `_system/dreams/lock`, created with the `wx` flag (fails when it exists) and holding who took
- * it. A lock older than `staleLockMinutes`, or whose process is gone from this host, may be taken
- * over. Taking over is serialised by a guard file named after the stale holder's token (also
+ * it (host, pid, start, run). While held, the holder renews a heartbeat in
+ * `_system/dreams/lock.beat-<token>` (a counter, every 30 s at most).
+ *
+ * A lock is taken over only when its holder is provably gone: on the same host, its process is
+ * not alive; on another host, its heartbeat has not moved for `staleLockMinutes` as measured by
+ * this process's own monotonic clock from when it first saw that heartbeat value. Two machines'
+ * wall clocks are never compared, so a reader whose clock runs hours ahead (or steps) cannot
+ * judge a live holder stale. Taking over is serialised by a guard file named after the stale holder's token (also
  * created with `wx`): only the guard's winner moves the stale file aside, after checking it is
  * still the same one, and every contender then races on `wx` again — exactly one wins.
  */
@@ -46,6 +57,9 @@ export class DreamLock {
   private readonly pid: number;
   private readonly host: string;
   private readonly isProcessAlive: (pid: number) => boolean;
+  private readonly heartbeatMs: number;
+  /** Per lock (token) or guard seen, the heartbeat value last read and the monotonic time it was first seen. */
+  private readonly observations = new Map<string, { beat: string; since: number }>();
 
   constructor(options: DreamLockOptions) {
     const staleLockMinutes = options.staleLockMinutes ?? DEFAULT_STALE_LOCK_MINUTES;
@@ -61,6 +75,7 @@ export class DreamLock {
     this.pid = options.pid ?? process.pid;
     this.host = options.host ?? hostname();
     this.isProcessAlive = options.isProcessAlive ?? processAlive;
+    this.heartbeatMs = Math.min(HEARTBEAT_MS, this.staleMs / 4);
   }
 
   /** Takes the lock or throws LOCK_HELD naming the holder. */
@@ -84,7 +99,7 @@ export class DreamLock {
         await sleep(20);
         continue;
       }
-      const verdict = current.kind === 'held' ? this.judge(current.holder) : { stale: true, reason: 'the lock file is unreadable' };
+      const verdict = current.kind === 'held' ? await this.judge(current.holder) : ({ stale: true, reason: 'the lock file is unreadable' } as const);
       if (!verdict.stale) throw this.heldError(current.kind === 'held' ? current.holder : undefined);
       await this.takeOver(current, verdict.reason);
     }
@@ -109,15 +124,36 @@ export class DreamLock {
     if (current.kind === 'unreadable') {
       return { status: 'held', holder: { pid: 0, host: 'unknown', acquiredAt: 'unknown' }, stale: true, staleReason: 'the lock file is unreadable' };
     }
-    const verdict = this.judge(current.holder);
+    const verdict = await this.judge(current.holder);
     return { status: 'held', holder: current.holder, stale: verdict.stale, ...(verdict.stale ? { staleReason: verdict.reason } : {}) };
   }
 
-  private judge(holder: LockHolder): { stale: false } | { stale: true; reason: string } {
-    const age = this.clock.now().getTime() - Date.parse(holder.acquiredAt);
-    if (!(age < this.staleMs)) return { stale: true, reason: `held for over ${Math.round(this.staleMs / 60_000)} minutes (staleLockMinutes)` };
-    if (holder.host === this.host && !this.isProcessAlive(holder.pid)) return { stale: true, reason: `process ${holder.pid} is gone from ${holder.host}` };
-    return { stale: false };
+  private async judge(holder: LockHolder): Promise<{ stale: false } | { stale: true; reason: string }> {
+    if (holder.host === this.host) {
+      return this.isProcessAlive(holder.pid) ? { stale: false } : { stale: true, reason: `process ${holder.pid} is gone from ${holder.host}` };
+    }
+    const key = `lock:${holder.token ?? `${holder.pid}-${holder.acquiredAt}`}`;
+    const beat = holder.token === undefined ? '' : ((await readFile(this.beatPath(holder.token), 'utf8').catch(() => undefined)) ?? '');
+    if (this.stillFor(key, beat) < this.staleMs) return { stale: false };
+    return {
+      stale: true,
+      reason: `no heartbeat from ${holder.host} for over ${Math.round(this.staleMs / 60_000)} minutes, watched from this process (staleLockMinutes)`,
+    };
+  }
+
+  /** How long, on this process's monotonic clock, `key` has shown the value `beat`. */
+  private stillFor(key: string, beat: string): number {
+    const now = monotonicMs(this.clock);
+    const seen = this.observations.get(key);
+    if (seen === undefined || seen.beat !== beat) {
+      this.observations.set(key, { beat, since: now });
+      return 0;
+    }
+    return now - seen.since;
+  }
+
+  private beatPath(token: string): string {
+    return `${this.path}.beat-${token}`;
   }
 
   /**
@@ -145,6 +181,7 @@ export class DreamLock {
         await link(aside, this.path).catch(() => undefined);
       } else {
         this.logger?.warn('Took over a stale dream lock.', { lock: this.path, reason, holder: stale.kind === 'held' ? stale.holder : undefined });
+        if (stale.kind === 'held' && stale.holder.token !== undefined) await unlink(this.beatPath(stale.holder.token)).catch(() => undefined);
       }
       await unlink(aside).catch(() => undefined);
     } finally {
@@ -157,21 +194,34 @@ export class DreamLock {
     const text = await readFile(guard, 'utf8').catch(() => undefined);
     if (text === undefined) return;
     const parsed = lockHolderSchema.safeParse(safeJson(text));
-    const abandoned = parsed.success
-      ? this.clock.now().getTime() - Date.parse(parsed.data.acquiredAt) > GUARD_STALE_MS ||
-        (parsed.data.host === this.host && !this.isProcessAlive(parsed.data.pid))
-      : false;
+    // Same host: its process is gone. Otherwise: unchanged for a minute on this process's own clock.
+    const abandoned = parsed.success && parsed.data.host === this.host ? !this.isProcessAlive(parsed.data.pid) : this.stillFor(`guard:${guard}`, text) > GUARD_STALE_MS;
     if (abandoned) await unlink(guard).catch(() => undefined);
   }
 
-  private handle(holder: LockHolder): DreamLockHandle {
+  /** The handle of a lock just taken; it renews the heartbeat until released. */
+  private async handle(holder: LockHolder): Promise<DreamLockHandle> {
     let released = false;
+    let beats = 0;
+    const beatFile = this.beatPath(holder.token!);
+    const beat = () =>
+      writeFile(beatFile, `${++beats}\n`).catch((error: unknown) => {
+        this.logger?.warn('Could not renew the dream lock heartbeat; another host may take the lock over if this persists.', {
+          lock: this.path,
+          error: String(error),
+        });
+      });
+    await beat();
+    const timer = setInterval(() => void beat(), this.heartbeatMs);
+    timer.unref();
     return {
       holder,
       release: async () => {
         if (released) return;
         released = true;
+        clearInterval(timer);
         await this.release(holder);
+        await unlink(beatFile).catch(() => undefined);
       },
     };
   }
@@ -203,7 +253,7 @@ export class DreamLock {
       ? `process ${holder.pid} on ${holder.host} since ${holder.acquiredAt}${holder.runId ? ` (run ${holder.runId})` : ''}`
       : 'another runner';
     return new ReverieLockHeldError(
-      `Another dream run holds ${this.path}: ${who}. Wait for it to finish; a lock held over ${Math.round(this.staleMs / 60_000)} minutes, or whose process is gone, is taken over automatically.`,
+      `Another dream run holds ${this.path}: ${who}. Wait for it to finish; the lock is taken over automatically once its holder is gone (its process ended on this host, or its heartbeat stood still for ${Math.round(this.staleMs / 60_000)} minutes).`,
       { details: { lock: this.path, ...(holder ? { holder } : {}) } },
     );
   }

@@ -103,3 +103,39 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
     expect(await explain(a.id)).toMatchObject({ status: 'no-recalls', hits: 0 });
   });
 });
+
+describe('recall-events compaction (issue 15 item 6)', () => {
+  const compacting = () =>
+    new DreamEngine(services, [new RecallSignalsPass({ compactEventsBytes: 1 }), new PromotionPass()]);
+  const hits = async (id: string) => JSON.parse(await readFile(recallSignalsPath(dataPath), 'utf8')).entries[id]?.hits;
+
+  it('drops the folded events once past compactEventsBytes, and counts every event once', async () => {
+    const entry = await memory.save({ content: 'The user deploys on Tuesdays' });
+    await recall(5, [{ entryId: entry.id, score: 1 }]);
+    await compacting().run({ trigger: 'test' });
+    expect(await hits(entry.id)).toBe(5);
+    expect(existsSync(recallEventsPath(dataPath))).toBe(false);
+
+    await recall(2, [{ entryId: entry.id, score: 1 }]);
+    await compacting().run({ trigger: 'test' });
+    expect(await hits(entry.id)).toBe(7);
+    expect(existsSync(recallEventsPath(dataPath))).toBe(false);
+  });
+
+  it('finishes a compaction a crash interrupted after the events file was set aside, counting nothing twice', async () => {
+    const entry = await memory.save({ content: 'The user deploys on Tuesdays' });
+    await recall(3, [{ entryId: entry.id, score: 1 }]);
+    await engine().run({ trigger: 'test' });
+    expect(await hits(entry.id)).toBe(3);
+    // The crash: the file was renamed aside (with one event appended after the fold), nothing else.
+    await recall(1, [{ entryId: entry.id, score: 1 }]);
+    const { rename } = await import('node:fs/promises');
+    await rename(recallEventsPath(dataPath), recallEventsPath(dataPath).replace(/\.jsonl$/, '.folding-abcdefabcdef.jsonl'));
+    await recall(2, [{ entryId: entry.id, score: 1 }]);
+
+    await engine().run({ trigger: 'test' });
+    expect(await hits(entry.id)).toBe(6);
+    await engine().run({ trigger: 'test' });
+    expect(await hits(entry.id)).toBe(6);
+  });
+});

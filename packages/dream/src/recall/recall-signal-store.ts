@@ -1,7 +1,8 @@
-import { open, readFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '@reverie/file-store';
-import type { ILongTermMemory, MemoryEntry } from '@reverie/core';
+import { type ILongTermMemory, type MemoryEntry, newId } from '@reverie/core';
 import { recallEventsPath, recallSignalsPath } from '../runs/run-paths';
 import { type RecallEvent, recallEventSchema } from './recall-events';
 import type { RecallSignalsOptions } from './recall-options';
@@ -25,6 +26,8 @@ export const recallSignalsFileSchema = z.object({
   /** Bytes of `recall-events.jsonl` already folded in. */
   offset: z.number().int().min(0),
   entries: z.record(z.string(), tallySchema),
+  /** The id of the last set-aside events file whose events are all folded (it may still await deletion). */
+  doneFolding: z.string().optional(),
 });
 export type RecallSignalsFile = z.infer<typeof recallSignalsFileSchema>;
 
@@ -66,10 +69,10 @@ export class RecallSignalStore {
   }
 
   /** The complete event lines after `offset`, and the offset just past the last of them. */
-  async eventsAfter(offset: number): Promise<{ events: RecallEvent[]; nextOffset: number; invalid: number }> {
+  async eventsAfter(offset: number, path = recallEventsPath(this.dataPath)): Promise<{ events: RecallEvent[]; nextOffset: number; invalid: number }> {
     let text: string;
     try {
-      const handle = await open(recallEventsPath(this.dataPath), 'r');
+      const handle = await open(path, 'r');
       try {
         const { size } = await handle.stat();
         // A file shorter than the offset was replaced: start over from its beginning.
@@ -99,6 +102,42 @@ export class RecallSignalStore {
   }
 
   /** Signals of an entry with a tally. */
+  /** The events file set aside by a compaction (`recall-events.folding-<id>.jsonl`), if one is there. */
+  async folding(): Promise<{ id: string; path: string } | undefined> {
+    const live = recallEventsPath(this.dataPath);
+    const prefix = `${basename(live, '.jsonl')}.folding-`;
+    const names = await readdir(dirname(live)).catch(() => [] as string[]);
+    const name = names.find((candidate) => candidate.startsWith(prefix) && candidate.endsWith('.jsonl'));
+    return name === undefined ? undefined : { id: name.slice(prefix.length, -'.jsonl'.length), path: join(dirname(live), name) };
+  }
+
+  /**
+   * Drops the folded part of `recall-events.jsonl` once it is over `compactEventsBytes`: the file
+   * is renamed aside (appenders create a fresh one at their next write), the events appended to
+   * it after the fold are folded now, and `file` is written with offset 0 and the aside file's id
+   * before that file is deleted. A crash at any step is finished by the next fold: an aside file
+   * whose id is not `doneFolding` is folded from `file.offset`, one whose id is, is only deleted.
+   */
+  async compactIfLarge(file: RecallSignalsFile, graceMs = 200): Promise<boolean> {
+    if (file.offset < this.options.compactEventsBytes || (await this.folding()) !== undefined) return false;
+    const id = newId();
+    const live = recallEventsPath(this.dataPath);
+    const aside = join(dirname(live), `${basename(live, '.jsonl')}.folding-${id}.jsonl`);
+    try {
+      await rename(live, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    // A writer that opened the file just before the rename finishes its append to it meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, graceMs));
+    const tail = await this.eventsAfter(file.offset, aside);
+    foldRecallEvents(file.entries, tail.events);
+    await this.write({ ...file, offset: 0, doneFolding: id });
+    await unlink(aside).catch(() => undefined);
+    return true;
+  }
+
   signalsOf(tally: EntryRecallTally, entry: MemoryEntry, now: Date): RecallSignals {
     return recallSignals(tally, entry.lastSeenAt, now, this.options);
   }

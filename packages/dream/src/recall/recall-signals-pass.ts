@@ -1,13 +1,19 @@
+import { unlink } from 'node:fs/promises';
+import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
 import { foldRecallEvents, recallSignalsFileSchema, RecallSignalStore } from './recall-signal-store';
 
+/** What `commit` writes: the folded signals, and the aside file of a compaction they finished folding. */
+const recallCommitSchema = z.object({ file: recallSignalsFileSchema, foldingPath: z.string().optional() });
+
 /**
  * SPEC O4 (light sleep): folds the recall events written since the last run into the per-entry
  * signals (`_system/dreams/recall-signals.json`), dropping entries that no longer exist. It
  * changes no memory; the aggregate and the event offset are written together in `commit`,
- * so every event is counted once, and a dry run writes nothing.
+ * so every event is counted once, and a dry run writes nothing. Once the folded part of the
+ * events file passes `compactEventsBytes`, it is dropped (`RecallSignalStore.compactIfLarge`).
  */
 export class RecallSignalsPass implements DreamPass {
   readonly name = 'recall-signals';
@@ -25,7 +31,14 @@ export class RecallSignalsPass implements DreamPass {
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const store = new RecallSignalStore(dataPath, this.options);
     const file = await store.read();
-    const { events, nextOffset, invalid } = await store.eventsAfter(file.offset);
+    // A compaction interrupted by a crash left its aside file: fold what it had not folded yet.
+    const folding = await store.folding();
+    const carried = folding !== undefined && folding.id !== file.doneFolding ? await store.eventsAfter(file.offset, folding.path) : undefined;
+    const fresh = await store.eventsAfter(carried === undefined ? file.offset : 0);
+    const events = [...(carried?.events ?? []), ...fresh.events];
+    const invalid = fresh.invalid + (carried?.invalid ?? 0);
+    const nextOffset = fresh.nextOffset;
+    if (folding !== undefined) file.doneFolding = folding.id;
     foldRecallEvents(file.entries, events);
     const live = new Set((await memory.list()).map((entry) => entry.id));
     const gone = Object.keys(file.entries).filter((id) => !live.has(id));
@@ -35,11 +48,16 @@ export class RecallSignalsPass implements DreamPass {
     const notes = [`${events.length} recall event(s) folded into the signals of ${Object.keys(file.entries).length} entr(y/ies)`];
     if (gone.length > 0) notes.push(`${gone.length} entr(y/ies) no longer in memory dropped from the signals`);
     if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
-    return { operations: [], itemsProcessed: events.length, notes, refusals: [], commit: file };
+    const commit: z.input<typeof recallCommitSchema> = { file, ...(folding !== undefined ? { foldingPath: folding.path } : {}) };
+    return { operations: [], itemsProcessed: events.length, notes, refusals: [], commit };
   }
 
-  /** Writes the folded signals and the event offset of the applied plan. */
+  /** Writes the folded signals and the event offset of the applied plan, then compacts the events file when it is large. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await new RecallSignalStore(services.dataPath, this.options).write(recallSignalsFileSchema.parse(data));
+    const { file, foldingPath } = recallCommitSchema.parse(data);
+    const store = new RecallSignalStore(services.dataPath, this.options);
+    await store.write(file);
+    if (foldingPath !== undefined) await unlink(foldingPath).catch(() => undefined);
+    await store.compactIfLarge(file);
   }
 }

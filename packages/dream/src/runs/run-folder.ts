@@ -141,12 +141,12 @@ export class RunFolder {
   }
 
   /** Keeps the record as it was before `pass` touched it (per pass: two passes may touch one record). */
-  async archive(pass: string, kind: 'memory' | 'skill', key: string, record: unknown): Promise<void> {
+  async archive(pass: string, kind: 'memory' | 'skill' | 'conversation-log', key: string, record: unknown): Promise<void> {
     const file = join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`);
     await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
   }
 
-  async readArchive(pass: string, kind: 'memory' | 'skill', key: string): Promise<unknown | undefined> {
+  async readArchive(pass: string, kind: 'memory' | 'skill' | 'conversation-log', key: string): Promise<unknown | undefined> {
     try {
       return JSON.parse(await readFile(join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`), 'utf8'));
     } catch (error) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ReverieError } from '@reverie/core';
+import { fileSystemError } from '@reverie/core';
 
 /**
  * Writes a file so that a reader, or a process that restarts after a crash, sees either the old
@@ -26,10 +26,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await fsyncDirectory(dir);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new ReverieError('IO_ERROR', `Could not write ${path}: ${(error as Error).message}. Check the disk space and permissions of the data directory.`, {
-      cause: error,
-      details: { path },
-    });
+    throw fileSystemError(error, 'write a file', path);
   }
 }
 

@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { type ILogger, ReverieLockHeldError } from '@reverie/core';
+import { fileSystemError, type ILogger, ReverieError, ReverieLockHeldError } from '@reverie/core';
 
 export interface DirectoryLockOptions {
   /** A lock whose holder has not refreshed it for this long is taken over (default 10 s). */
@@ -35,7 +35,9 @@ export class DirectoryLock {
 
   /** Runs `critical` while holding the lock. */
   async run<T>(critical: () => Promise<T>): Promise<T> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      throw fileSystemError(error, 'create a data folder', this.dir);
+    });
     const release = await this.acquire();
     try {
       return await critical();
@@ -67,7 +69,8 @@ export class DirectoryLock {
           },
         });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw fileSystemError(error, 'take the store lock', this.lockPath);
+        await this.assertLockIsAFolder();
         if (Date.now() - started > this.timeoutMs) {
           throw new ReverieLockHeldError(
             `Another process has held ${this.lockPath} for over ${Math.round(this.timeoutMs / 1000)} s. If no other Reverie process uses this data directory, delete that folder and retry.`,
@@ -78,5 +81,16 @@ export class DirectoryLock {
         delay = Math.min(delay * 2, 50);
       }
     }
+  }
+
+  /** A lock is a folder; a file of that name is never released by anyone, so waiting is pointless. */
+  private async assertLockIsAFolder(): Promise<void> {
+    const info = await lstat(this.lockPath).catch(() => undefined);
+    if (info === undefined || info.isDirectory()) return;
+    throw new ReverieError(
+      'NOT_A_DIRECTORY',
+      `${this.lockPath} is a file, but Reverie's store lock is a folder of that name. Move the file away (no Reverie process created it) and retry.`,
+      { details: { path: this.lockPath } },
+    );
   }
 }

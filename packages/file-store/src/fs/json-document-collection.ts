@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ZodType } from 'zod';
-import { type IClock, type ILogger, parseRecord } from '@reverie/core';
+import { fileSystemError, type IClock, type ILogger, parseRecord } from '@reverie/core';
 import { writeFileAtomic, fsyncDirectory, isTemporaryFile } from './atomic-write';
 import { DirectoryLock } from './directory-lock';
 import { quarantineFile } from './quarantine';
@@ -91,8 +91,12 @@ export class JsonDocumentCollection<T> {
 
   /** Every record, current with what any process has written. */
   async current(): Promise<ReadonlyMap<string, T>> {
-    await this.ensureLoaded();
-    await this.syncFromJournal();
+    try {
+      await this.ensureLoaded();
+      await this.syncFromJournal();
+    } catch (error) {
+      throw fileSystemError(error, `read the ${this.layout.what} files`, this.root);
+    }
     return this.records;
   }
 
@@ -137,15 +141,20 @@ export class JsonDocumentCollection<T> {
     return this.queue.idle();
   }
 
+  /** Runs a write; a file-system failure surfaces as READ_ONLY, NO_SPACE, NOT_A_DIRECTORY… */
   private mutate<R>(operation: () => Promise<R>): Promise<R> {
     return this.queue.run(async () => {
-      await this.ensureLoaded();
-      return this.lock.run(async () => {
-        await this.syncFromJournal();
-        const result = await operation();
-        await this.compactJournalIfLarge();
-        return result;
-      });
+      try {
+        await this.ensureLoaded();
+        return await this.lock.run(async () => {
+          await this.syncFromJournal();
+          const result = await operation();
+          await this.compactJournalIfLarge();
+          return result;
+        });
+      } catch (error) {
+        throw fileSystemError(error, `write a ${this.layout.what}`, this.root);
+      }
     });
   }
 

@@ -1,11 +1,19 @@
-import { mkdir, rename } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import type { ILogger } from '@reverie/core';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, unlink } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileSystemError, type ILogger } from '@reverie/core';
+import { fsyncDirectory } from './atomic-write';
+
 
 /**
- * Moves a file that cannot be read as a valid record out of the way, into `quarantineDir`,
- * under a name that keeps its original relative path (`a/b/x.json` → `a__b__x.json.<time>`),
- * and says so through the logger. Nothing is deleted: a person can inspect and restore it.
+ * Moves a file that cannot be read as a valid record out of the way, into `quarantineDir`, and
+ * says so through the logger. Nothing is deleted or overwritten: a person can inspect and restore it.
+ *
+ * The copy keeps the file's relative path as folders (`a/b/x.json` → `.quarantine/a/b/x.json.<time>.<random>`),
+ * so two different files never map to one name, and the time plus random suffix keeps repeated
+ * quarantines of one path apart. The move is `link` then `unlink`: `link` fails instead of
+ * replacing an existing file, so even a clash of suffixes cannot overwrite an earlier copy, and a
+ * crash between the two steps leaves the file in both places, never in neither.
  */
 export async function quarantineFile(
   file: string,
@@ -15,10 +23,22 @@ export async function quarantineFile(
   logger: ILogger,
   now: Date,
 ): Promise<string> {
-  const flatName = `${relative(root, file).split(/[\\/]/).join('__')}.${now.toISOString().replace(/[:.]/g, '-')}`;
-  const target = join(quarantineDir, flatName);
-  await mkdir(quarantineDir, { recursive: true });
-  await rename(file, target);
-  logger.warn(`Moved an unreadable file to quarantine: ${reason}`, { file, quarantinedAs: target });
-  return target;
+  const relativePath = relative(root, file).split(/[\\/]/);
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  for (let attempt = 0; ; attempt++) {
+    const target = join(quarantineDir, ...relativePath.slice(0, -1), `${relativePath.at(-1)}.${stamp}.${randomBytes(4).toString('hex')}`);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await link(file, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 5) continue;
+      throw fileSystemError(error, 'quarantine an unreadable file', file);
+    }
+    await fsyncDirectory(dirname(target));
+    await unlink(file).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileSystemError(error, 'remove a quarantined file from its folder', file);
+    });
+    logger.warn(`Moved an unreadable file to quarantine: ${reason}`, { file, quarantinedAs: target });
+    return target;
+  }
 }

@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ZodType } from 'zod';
-import { describeIssues, type IClock, type ILogger, parseRecord, ReverieError, systemClock } from '@reverie/core';
+import { describeIssues, type IClock, type ILogger, parseRecord, fileSystemError, systemClock } from '@reverie/core';
 import { fsyncDirectory, isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import type { DirectoryLock } from '../fs/directory-lock';
 import { SerialQueue } from '../fs/serial-queue';
@@ -309,17 +309,12 @@ export class JsonlFile<T> {
     });
   }
 
-  /** Runs file-system work, turning a failure into IO_ERROR ("Could not <action>: …"). */
+  /** Runs file-system work, turning a failure into a file-system ReverieError (READ_ONLY, NO_SPACE, IO_ERROR…). */
   private async io<R>(action: string, operation: () => Promise<R>): Promise<R> {
     try {
       return await operation();
     } catch (error) {
-      if (error instanceof ReverieError) throw error;
-      throw new ReverieError(
-        'IO_ERROR',
-        `Could not ${action}: ${(error as Error).message}. Check the disk space and permissions of the data directory.`,
-        { cause: error, details: { path: this.path } },
-      );
+      throw fileSystemError(error, action, this.path);
     }
   }
 }

@@ -69,9 +69,9 @@ describe('FileMemoryStore on disk', () => {
     const logger = new RecordingLogger();
     const memory = store({ logger });
     expect((await memory.list()).map((e) => e.id)).toEqual([good.id]);
-    const quarantined = readdirSync(join(dataPath, 'memory', '.quarantine'));
+    const quarantined = readdirSync(join(dataPath, 'memory', '.quarantine', 'general'));
     expect(quarantined).toHaveLength(2);
-    expect(quarantined.some((name) => name.startsWith('general__0123456789ab.json'))).toBe(true);
+    expect(quarantined.some((name) => name.startsWith('0123456789ab.json.'))).toBe(true);
     expect(logger.records.filter((r) => r.level === 'warn' && /quarantine/.test(r.message))).toHaveLength(2);
   });
 
@@ -188,5 +188,33 @@ describe('FileMemoryStore hybrid recall', () => {
     await memory.flushEmbeddings();
     expect((await memory.search({ text: 'garage' })).map((r) => r.entry.id)).toEqual([entry.id]);
     expect(logger.records.some((r) => r.level === 'warn' && /Embedding failed/.test(r.message))).toBe(true);
+  });
+});
+
+describe('names unique without regard to case (issue 15 item 5)', () => {
+  it('refuses a category that differs only in case from an existing one, and a skill likewise', async () => {
+    const { FileSkillStore } = await import('../skills/file-skill-store');
+    const dataPath = mkdtempSync(join(tmpdir(), 'reverie-case-'));
+    try {
+      const memory = new FileMemoryStore({ dataPath });
+      await memory.save({ content: 'Quarterly goals', category: 'work/planning' });
+      await expect(memory.save({ content: 'Standup notes', category: 'Work/meetings' })).rejects.toMatchObject({
+        code: 'INVALID_CATEGORY',
+        message: expect.stringContaining('differs only in case from the existing "work"'),
+      });
+      await memory.save({ content: 'Standup notes', category: 'work/meetings' });
+      const moved = await memory.save({ content: 'Quarterly goals', category: 'work/planning' });
+      expect(await memory.save({ id: moved.id, content: 'Quarterly goals', category: 'WORK2' })).toMatchObject({ category: 'WORK2' });
+      await memory.close();
+
+      const skills = new FileSkillStore({ dataPath });
+      await skills.save({ name: 'mcp/email', summary: 'Send mail.', content: 'Use the tool.' });
+      await expect(skills.save({ name: 'MCP/Email', summary: 'Send mail.', content: 'Use the tool.' })).rejects.toMatchObject({ code: 'INVALID_NAME' });
+      await skills.save({ name: 'mcp/email', summary: 'Send mail, revised.', content: 'Use the tool.' });
+      expect((await skills.list()).map((skill) => skill.name)).toEqual(['mcp/email']);
+      await skills.close();
+    } finally {
+      rmSync(dataPath, { recursive: true, force: true });
+    }
   });
 });

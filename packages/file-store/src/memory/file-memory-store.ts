@@ -25,6 +25,8 @@ import {
   silentLogger,
   systemClock,
   validateCategory,
+  caseCollision,
+  ReverieValidationError,
   type WriteCondition,
 } from '@reverie/core';
 import { EmbeddingIndex } from '../embeddings/embedding-index';
@@ -114,9 +116,15 @@ export class FileMemoryStore implements ILongTermMemory {
     // Validate before queueing, so bad input fails fast and nothing touches the disk.
     const probe = resolveMemoryDraft(draft, () => undefined, this.clock);
     const id = draft.id ?? probe.id;
-    const saved = await this.collection.put(id, (current) =>
-      resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition),
-    );
+    const saved = await this.collection.put(id, (current) => {
+      const entry = resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition);
+      // Under the lock, with every process's entries loaded: the check cannot race another writer.
+      if (!this.categories.has(entry.category)) {
+        const others = [...this.categories].filter(([category, count]) => !(count === 1 && category === current?.category)).map(([category]) => category);
+        assertNoCaseClash(entry.category, others);
+      }
+      return entry;
+    });
     return structuredClone(saved);
   }
 
@@ -212,4 +220,15 @@ export class FileMemoryStore implements ILongTermMemory {
     if (count > 0) this.categories.set(category, count);
     else this.categories.delete(category);
   }
+}
+
+/** Categories are unique without regard to case: on macOS and Windows `Work/` and `work/` are one folder. */
+function assertNoCaseClash(category: string, existing: Iterable<string>): void {
+  const clash = caseCollision(category, existing);
+  if (clash === undefined) return;
+  throw new ReverieValidationError(
+    'INVALID_CATEGORY',
+    `Invalid category ${JSON.stringify(category)}: it differs only in case from the existing "${clash}", and the two would be one folder on macOS and Windows. Use "${clash}" as written.`,
+    { details: { value: category, clash } },
+  );
 }

@@ -19,6 +19,8 @@ import {
   skillSearchQuerySchema,
   systemClock,
   validateSkillName,
+  caseCollision,
+  ReverieValidationError,
   type WriteCondition,
 } from '@reverie/core';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
@@ -42,6 +44,7 @@ export class FileSkillStore implements ISkillStore {
   private readonly clock: IClock;
   private readonly collection: JsonDocumentCollection<Skill>;
   private readonly index = new Bm25Index();
+  private readonly names = new Set<string>();
   private closed = false;
 
   constructor(options: FileSkillStoreOptions) {
@@ -59,8 +62,14 @@ export class FileSkillStore implements ISkillStore {
         isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
       },
       listener: {
-        onPut: (skill) => this.index.set(skill.name, skillDocumentText(skill)),
-        onDelete: (skill) => this.index.delete(skill.name),
+        onPut: (skill) => {
+          this.names.add(skill.name);
+          this.index.set(skill.name, skillDocumentText(skill));
+        },
+        onDelete: (skill) => {
+          this.names.delete(skill.name);
+          this.index.delete(skill.name);
+        },
       },
     });
   }
@@ -75,7 +84,11 @@ export class FileSkillStore implements ISkillStore {
   async save(draft: SkillDraft, condition?: WriteCondition): Promise<Skill> {
     this.assertOpen();
     const probe = resolveSkillDraft(draft, () => undefined, this.clock);
-    const saved = await this.collection.put(probe.name, (current) => resolveSkillDraft(draft, () => current, this.clock, condition));
+    const saved = await this.collection.put(probe.name, (current) => {
+      // Under the lock, with every process's skills loaded: the check cannot race another writer.
+      if (current === undefined) assertNoCaseClash(probe.name, this.names);
+      return resolveSkillDraft(draft, () => current, this.clock, condition);
+    });
     return structuredClone(saved);
   }
 
@@ -121,4 +134,15 @@ export class FileSkillStore implements ISkillStore {
   private assertOpen(): void {
     assertOpen(this.closed, 'skill store');
   }
+}
+
+/** Skill names are unique without regard to case: on macOS and Windows two such files are one. */
+function assertNoCaseClash(name: string, existing: Iterable<string>): void {
+  const clash = caseCollision(name, existing);
+  if (clash === undefined) return;
+  throw new ReverieValidationError(
+    'INVALID_NAME',
+    `Invalid skill name ${JSON.stringify(name)}: it differs only in case from the existing "${clash}", and the two would be one file on macOS and Windows. Use "${clash}" as written.`,
+    { details: { value: name, clash } },
+  );
 }

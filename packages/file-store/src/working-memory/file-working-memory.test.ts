@@ -45,7 +45,7 @@ function readGroupFile(dir: string, group: string): { schemaVersion: number; ent
 const keysIn = (dir: string, group: string) => readGroupFile(dir, group).entries.map((entry) => entry.key);
 
 describe('FileWorkingMemory files', () => {
-  it('keeps one file per first key segment holding exactly the live entries', async () => {
+  it('keeps one file per namespace holding exactly the live entries', async () => {
     const { dir, clock, open } = setup();
     const store = await open();
     const inbox = await store.set('session/abc/inbox', '12 unread', { category: 'email', tags: ['inbox'], ttlMs: 60 * MINUTE });
@@ -58,10 +58,20 @@ describe('FileWorkingMemory files', () => {
     clock.advance(2 * MINUTE);
     const fresh = await store.set('session/def/fresh', 'new', { ttlMs: 60 * MINUTE });
 
-    expect(readdirSync(dir).sort()).toEqual(['patrol.json', 'session.json', 'subagent.json']);
-    expect(readGroupFile(dir, 'session')).toEqual({ schemaVersion: 1, entries: [inbox, fresh] });
-    expect(readGroupFile(dir, 'patrol')).toEqual({ schemaVersion: 1, entries: [alerts] });
-    expect(readGroupFile(dir, 'subagent')).toEqual({ schemaVersion: 1, entries: [] });
+    await store.sweep();
+    expect((readdirSync(dir, { recursive: true }) as string[]).sort()).toEqual([
+      'patrol',
+      'patrol/heartbeat.json',
+      'session',
+      'session/abc.json',
+      'session/def.json',
+      'subagent',
+      'subagent/t1.json',
+    ]);
+    expect(readGroupFile(dir, 'session/abc')).toEqual({ schemaVersion: 1, entries: [inbox] });
+    expect(readGroupFile(dir, 'session/def')).toEqual({ schemaVersion: 1, entries: [fresh] });
+    expect(readGroupFile(dir, 'patrol/heartbeat')).toEqual({ schemaVersion: 1, entries: [alerts] });
+    expect(readGroupFile(dir, 'subagent/t1')).toEqual({ schemaVersion: 1, entries: [] });
   });
 
   it('writes nothing to disk until something is saved', async () => {
@@ -79,7 +89,7 @@ describe('FileWorkingMemory files', () => {
       await store.set(`session/abc/${name}`, name);
       clock.advance(1);
     }
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/b', 'session/abc/c']);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/b', 'session/abc/c']);
     clock.advance(MINUTE);
     expect(await store.list()).toEqual([]);
   });
@@ -94,9 +104,9 @@ describe('FileWorkingMemory files', () => {
 
     const second = await open();
     expect((await second.list()).map((entry) => entry.key)).toEqual(['patrol/heartbeat/kept']);
-    expect(keysIn(dir, 'patrol')).toEqual(['patrol/heartbeat/old', 'patrol/heartbeat/kept']);
+    expect(keysIn(dir, 'patrol/heartbeat')).toEqual(['patrol/heartbeat/old', 'patrol/heartbeat/kept']);
     await second.sweep();
-    expect(keysIn(dir, 'patrol')).toEqual(['patrol/heartbeat/kept']);
+    expect(keysIn(dir, 'patrol/heartbeat')).toEqual(['patrol/heartbeat/kept']);
   });
 });
 
@@ -105,9 +115,9 @@ describe('FileWorkingMemory damaged files', () => {
     const { dir, open } = setup();
     const store = await open();
     const saved = await store.set('session/abc/inbox', 'kept');
-    writeFileSync(join(dir, '.session.json.4242.deadbeef.tmp'), '{"schemaVersion": 1, "entr');
+    writeFileSync(join(dir, 'session', '.abc.json.4242.deadbeef.tmp'), '{"schemaVersion": 1, "entr');
     expect(await store.sweep()).toBe(0);
-    expect(readdirSync(dir)).toEqual(['session.json']);
+    expect(readdirSync(join(dir, 'session'))).toEqual(['abc.json']);
     expect(await store.list()).toEqual([saved]);
   });
 
@@ -117,20 +127,20 @@ describe('FileWorkingMemory damaged files', () => {
     await writer.set('session/abc/inbox', 'lost with the file');
     const alert = await writer.set('patrol/heartbeat/alert', 'disk full');
     await writer.close();
-    writeFileSync(join(dir, 'session.json'), '{"schemaVersion": 1, "entries": [');
+    writeFileSync(join(dir, 'session', 'abc.json'), '{"schemaVersion": 1, "entries": [');
 
     const logger = new RecordingLogger();
     const reader = await open({ logger });
     expect(await reader.list()).toEqual([alert]);
-    expect(existsSync(join(dir, 'session.json'))).toBe(false);
-    const quarantined = readdirSync(join(dir, '.quarantine'));
+    expect(existsSync(join(dir, 'session', 'abc.json'))).toBe(false);
+    const quarantined = readdirSync(join(dir, '.quarantine', 'session'));
     expect(quarantined).toHaveLength(1);
-    expect(quarantined[0]).toMatch(/^session\.json\./);
-    expect(readFileSync(join(dir, '.quarantine', quarantined[0]!), 'utf8')).toBe('{"schemaVersion": 1, "entries": [');
+    expect(quarantined[0]).toMatch(/^abc\.json\./);
+    expect(readFileSync(join(dir, '.quarantine', 'session', quarantined[0]!), 'utf8')).toBe('{"schemaVersion": 1, "entries": [');
     expect(logger.records).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringContaining('quarantine') }));
 
     await reader.set('session/abc/inbox', 'saved again');
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/inbox']);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/inbox']);
   });
 
   it('quarantines valid JSON that is not a group file', async () => {
@@ -172,15 +182,78 @@ describe('FileWorkingMemory damaged files', () => {
   });
 });
 
+describe('FileWorkingMemory faults (issue 15 items 1 and 4)', () => {
+  it('keeps the entry it just saved when the wall clock stepped back with the namespace at its cap', async () => {
+    const { clock, open } = setup({ maxEntriesPerNamespace: 3 });
+    const store = await open();
+    for (const name of ['a', 'b', 'c']) {
+      await store.set(`session/abc/${name}`, name, { ttlMs: 24 * 60 * MINUTE });
+      clock.advance(1);
+    }
+    clock.set(new Date(clock.now().getTime() - 60 * MINUTE));
+    await store.set('session/abc/new', 'just saved');
+    expect((await store.get('session/abc/new'))?.value).toBe('just saved');
+    expect((await store.list('session/abc')).map((entry) => entry.key)).toEqual(['session/abc/b', 'session/abc/c', 'session/abc/new']);
+  });
+
+  it('counts a TTL on the monotonic clock: a wall-clock jump neither expires an entry nor keeps it alive', async () => {
+    const { clock, open } = setup();
+    const store = await open();
+    await store.set('session/abc/inbox', '12 unread', { ttlMs: 5 * MINUTE });
+    clock.set(new Date(clock.now().getTime() + 120 * MINUTE));
+    expect((await store.get('session/abc/inbox'))?.value).toBe('12 unread');
+    clock.set(new Date(clock.now().getTime() - 240 * MINUTE));
+    clock.advance(5 * MINUTE);
+    expect(await store.get('session/abc/inbox')).toBeUndefined();
+  });
+
+  it("never rewrites another namespace's file: a small write does not carry a large session", async () => {
+    const { dir, open } = setup();
+    const store = await open();
+    for (let i = 0; i < 5; i++) await store.set(`session/big/blob-${i}`, 'x'.repeat(1_000_000));
+    const big = statSync(join(dir, 'session', 'big.json'));
+    await store.set('session/small/note', 'tiny');
+    expect(statSync(join(dir, 'session', 'small.json')).size).toBeLessThan(1_000);
+    const after = statSync(join(dir, 'session', 'big.json'));
+    expect([after.ino, after.mtimeMs]).toEqual([big.ino, big.mtimeMs]);
+  });
+
+  it('refuses a save past the per-namespace size cap with INVALID_INPUT and writes nothing', async () => {
+    const { open } = setup({ maxCharsPerNamespace: 2_000_000 });
+    const store = await open();
+    await store.set('session/abc/one', 'x'.repeat(1_000_000));
+    await store.set('session/abc/two', 'x'.repeat(1_000_000));
+    await expect(store.set('session/abc/three', 'y')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('maxCharsPerNamespace') });
+    expect(await store.get('session/abc/three')).toBeUndefined();
+    await expect(store.set('session/abc/huge', 'x'.repeat(1_000_001))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await store.set('session/other/three', 'y')).value).toBe('y');
+  });
+
+  it('splits a file of the one-file-per-kind layout into namespace files, losing nothing', async () => {
+    const { dir, open } = setup();
+    const entry = (key: string, value: string) => ({ key, value, storedAt: '2026-03-01T12:00:00.000Z', expiresAt: '2026-03-01T13:00:00.000Z', tags: [] });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'session.json'), JSON.stringify({ schemaVersion: 1, entries: [entry('session/abc/a', '1'), entry('session/def/b', '2')] }));
+    const store = await open();
+    expect((await store.list()).map((item) => [item.key, item.value])).toEqual([
+      ['session/abc/a', '1'],
+      ['session/def/b', '2'],
+    ]);
+    expect(existsSync(join(dir, 'session.json'))).toBe(false);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/a']);
+    expect(keysIn(dir, 'session/def')).toEqual(['session/def/b']);
+  });
+});
+
 describe('FileWorkingMemory periodic sweep', () => {
   it('runs on its interval and rewrites the file without the expired entry', async () => {
     const { dir, clock, open } = setup();
     const store = await open({ sweepIntervalMs: 20 });
     await store.set('session/abc/short', 'gone soon', { ttlMs: MINUTE });
     await store.set('session/abc/long', 'stays', { ttlMs: 60 * MINUTE });
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/short', 'session/abc/long']);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/short', 'session/abc/long']);
     clock.advance(2 * MINUTE);
-    await vi.waitFor(() => expect(keysIn(dir, 'session')).toEqual(['session/abc/long']), { timeout: 5_000, interval: 10 });
+    await vi.waitFor(() => expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/long']), { timeout: 5_000, interval: 10 });
   });
 
   it('sweeps on each tick until stopSweep() and never after', async () => {
@@ -192,19 +265,19 @@ describe('FileWorkingMemory periodic sweep', () => {
     clock.advance(2 * MINUTE);
     vi.advanceTimersByTime(20);
     await store.list(); // queued behind the sweep the tick started
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/keep']);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep']);
 
     await store.set('session/abc/second', '2', { ttlMs: MINUTE });
-    const before = statSync(join(dir, 'session.json'));
+    const before = statSync(join(dir, 'session', 'abc.json'));
     store.stopSweep();
     expect(vi.getTimerCount()).toBe(0);
     clock.advance(2 * MINUTE);
     vi.advanceTimersByTime(1_000);
     await store.list();
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/keep', 'session/abc/second']);
-    expect(statSync(join(dir, 'session.json')).mtimeMs).toBe(before.mtimeMs);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep', 'session/abc/second']);
+    expect(statSync(join(dir, 'session', 'abc.json')).mtimeMs).toBe(before.mtimeMs);
     expect(await store.sweep()).toBe(1);
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/keep']);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep']);
   });
 
   it('stops the sweep on close and refuses calls afterwards', async () => {
@@ -217,7 +290,7 @@ describe('FileWorkingMemory periodic sweep', () => {
     expect(vi.getTimerCount()).toBe(0);
     clock.advance(2 * MINUTE);
     vi.advanceTimersByTime(1_000);
-    expect(keysIn(dir, 'session')).toEqual(['session/abc/short']);
+    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/short']);
     await expect(store.sweep()).rejects.toMatchObject({ code: 'STORE_CLOSED' });
     await expect(store.set('session/abc/x', 'v')).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
@@ -227,7 +300,7 @@ describe('FileWorkingMemory periodic sweep', () => {
     const store = await open();
     const writes = Array.from({ length: 10 }, (_, i) => store.set(`session/abc/k${i}`, `v${i}`));
     await store.close();
-    expect(keysIn(dir, 'session')).toHaveLength(10);
+    expect(keysIn(dir, 'session/abc')).toHaveLength(10);
     await expect(Promise.all(writes)).resolves.toHaveLength(10);
   });
 });

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { open, readdir, rm, stat } from 'node:fs/promises';
+import { open, readdir, rm, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
@@ -13,9 +13,12 @@ import {
   type ILogger,
   isUnderPrefix,
   type IWorkingMemory,
+  MAX_WORKING_MEMORY_TTL_MS,
+  MAX_WORKING_MEMORY_VALUE_LENGTH,
+  monotonicMs,
   namespaceOf,
   parseRecord,
-  ReverieError,
+  fileSystemError,
   ReverieValidationError,
   silentLogger,
   systemClock,
@@ -36,7 +39,7 @@ import { SerialQueue } from '../fs/serial-queue';
 import { validateStoreOptions } from '../options/validate-store-options';
 
 export interface FileWorkingMemoryOptions {
-  /** The agent's data directory; entries live in `<dataPath>/working-memory/<first-segment>.json`. */
+  /** The agent's data directory; entries live in `<dataPath>/working-memory/<kind>/<id>.json`, one file per namespace. */
   dataPath: string;
   clock?: IClock;
   logger?: ILogger;
@@ -46,7 +49,11 @@ export interface FileWorkingMemoryOptions {
   maxEntriesPerNamespace?: number;
   /** How often expired entries are dropped from the files, in ms (default 1 hour; 0 turns it off). */
   sweepIntervalMs?: number;
+  /** Most characters of values one namespace holds; a save past it is INVALID_INPUT (default 8,000,000). */
+  maxCharsPerNamespace?: number;
 }
+
+export const DEFAULT_MAX_CHARS_PER_NAMESPACE = 8_000_000;
 
 export const DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -64,8 +71,9 @@ const workingMemoryOptionsSchema = z
     logger: z
       .custom<ILogger>((value) => typeof (value as ILogger | null)?.warn === 'function', 'must be an ILogger with debug/info/warn/error methods')
       .optional(),
-    defaultTtlMs: z.number().int().positive().optional(),
-    maxEntriesPerNamespace: z.number().int().positive().optional(),
+    defaultTtlMs: z.number().int().positive().max(MAX_WORKING_MEMORY_TTL_MS).optional(),
+    maxEntriesPerNamespace: z.number().int().positive().max(100_000).optional(),
+    maxCharsPerNamespace: z.number().int().min(MAX_WORKING_MEMORY_VALUE_LENGTH).max(1_000_000_000).optional(),
     sweepIntervalMs: z.number().int().min(0).max(MAX_TIMER_DELAY_MS).optional(),
   })
   .loose();
@@ -99,9 +107,14 @@ type GroupFileRead =
 
 /**
  * The default `IWorkingMemory` (SPEC M7), with the reference store's behaviour and files on disk:
- * entries are grouped by the first segment of their key into `<dataPath>/working-memory/<group>.json`
- * (`session.json`, `patrol.json`, `subagent.json`), each rewritten atomically on every change
- * and holding only its live entries.
+ * one file per namespace (the first two segments of a key), `<dataPath>/working-memory/<kind>/<id>.json`
+ * (`session/abc123.json`, `patrol/inbox.json`), rewritten atomically on every change and holding
+ * only its live entries, so one session's large entries never slow another's writes. Files of
+ * the older one-file-per-kind layout (`session.json`) are split into namespace files on load.
+ *
+ * - Time to live and the per-namespace cap survive wall-clock steps: an entry's expiry is counted
+ *   on the clock's monotonic basis from when this process saved or first read it, and the cap
+ *   evicts in the order entries were stored, never by comparing timestamps.
  *
  * - Loading is lazy. Expired entries are dropped on load; a file that is not a readable group
  *   file is moved to `working-memory/.quarantine/` with a warning; an invalid entry is skipped
@@ -118,6 +131,9 @@ export class FileWorkingMemory implements IWorkingMemory {
   private readonly logger: ILogger;
   private readonly defaultTtlMs: number;
   private readonly maxPerNamespace: number;
+  private readonly maxCharsPerNamespace: number;
+  /** Per key, the monotonic time its entry expires, for the entry (storedAt, expiresAt) it was computed for. */
+  private readonly deadlines = new Map<string, { storedAt: string; expiresAt: string; at: number }>();
   private readonly lock: DirectoryLock;
   private readonly queue = new SerialQueue();
   private readonly groups = new Map<string, Group>();
@@ -141,6 +157,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.logger = valid.logger ?? silentLogger;
     this.defaultTtlMs = valid.defaultTtlMs ?? DEFAULT_WORKING_MEMORY_TTL_MS;
     this.maxPerNamespace = valid.maxEntriesPerNamespace ?? DEFAULT_MAX_ENTRIES_PER_NAMESPACE;
+    this.maxCharsPerNamespace = valid.maxCharsPerNamespace ?? DEFAULT_MAX_CHARS_PER_NAMESPACE;
     this.lock = new DirectoryLock(this.dir, { logger: this.logger });
     const sweepIntervalMs = valid.sweepIntervalMs ?? DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS;
     if (sweepIntervalMs > 0) {
@@ -152,7 +169,8 @@ export class FileWorkingMemory implements IWorkingMemory {
   async set(key: string, value: string, options: WorkingMemorySetOptions = {}): Promise<WorkingMemoryEntry> {
     this.assertOpen();
     const entry = buildWorkingMemoryEntry(key, value, options, this.clock, this.defaultTtlMs);
-    await this.queue.run(async () => {
+    const deadline = { storedAt: entry.storedAt, expiresAt: entry.expiresAt, at: monotonicMs(this.clock) + (options.ttlMs ?? this.defaultTtlMs) };
+    await this.serial('save a working-memory entry', async () => {
       await this.ensureLoaded();
       this.dropExpired();
       const name = groupOf(key);
@@ -162,6 +180,8 @@ export class FileWorkingMemory implements IWorkingMemory {
         next.delete(key);
         next.set(key, entry);
         this.enforceCap(next, namespaceOf(key));
+        this.assertWithinSize(next, key);
+        this.deadlines.set(key, deadline);
         await this.writeGroup(name, next);
       });
     });
@@ -171,7 +191,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   async get(key: string): Promise<WorkingMemoryEntry | undefined> {
     this.assertOpen();
     validateWorkingMemoryKey(key);
-    return this.queue.run(async () => {
+    return this.serial('read working memory', async () => {
       await this.refresh();
       const entry = this.entryOf(key);
       return entry && !this.isExpired(entry) ? copy(entry) : undefined;
@@ -181,7 +201,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   async delete(key: string): Promise<boolean> {
     this.assertOpen();
     validateWorkingMemoryKey(key);
-    return this.queue.run(async () => {
+    return this.serial('delete a working-memory entry', async () => {
       await this.ensureLoaded();
       const name = groupOf(key);
       return this.lock.run(async () => {
@@ -198,7 +218,7 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async list(prefix?: string): Promise<WorkingMemoryEntry[]> {
     this.assertOpen();
-    return this.queue.run(async () => {
+    return this.serial('list working memory', async () => {
       await this.refresh();
       return this.live()
         .filter((entry) => prefix === undefined || isUnderPrefix(entry.key, prefix))
@@ -211,7 +231,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.assertOpen();
     const parsed = parseWorkingMemoryQuery(query);
     const { text, maxResults } = parsed;
-    return this.queue.run(async () => {
+    return this.serial('search working memory', async () => {
       await this.refresh();
       const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
         entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
@@ -230,7 +250,7 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async sweep(): Promise<number> {
     this.assertOpen();
-    return this.queue.run(() => this.sweepFiles());
+    return this.serial('sweep working memory', () => this.sweepFiles());
   }
 
   /** Stops the periodic sweep; `sweep()` still works. */
@@ -244,6 +264,17 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.closed = true;
     this.stopSweep();
     await this.queue.idle();
+  }
+
+  /** Runs `work` in this store's queue; a file-system failure surfaces as READ_ONLY, NO_SPACE… */
+  private serial<T>(action: string, work: () => Promise<T>): Promise<T> {
+    return this.queue.run(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        throw fileSystemError(error, action, this.dir);
+      }
+    });
   }
 
   private assertOpen(): void {
@@ -271,7 +302,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     await this.refresh(true);
     const dropped = this.dropExpired();
     const staleGroups = [...this.groups].filter(([, group]) => group.stale).map(([name]) => name);
-    const temporaryFiles = (await this.listDirectory()).filter(isTemporaryFile);
+    const temporaryFiles = (await this.listDirectory()).filter((file) => isTemporaryFile(file.slice(file.lastIndexOf('/') + 1)));
     if (staleGroups.length === 0 && temporaryFiles.length === 0) return dropped;
     await this.lock.run(async () => {
       for (const name of staleGroups) {
@@ -280,7 +311,7 @@ export class FileWorkingMemory implements IWorkingMemory {
       }
       // Every write in this directory happens under the lock we hold: a temporary file now is
       // left over from a process that died mid-write.
-      for (const file of temporaryFiles) await rm(join(this.dir, file), { force: true });
+      for (const file of temporaryFiles) await rm(join(this.dir, ...file.split('/')), { force: true });
     });
     return dropped;
   }
@@ -294,9 +325,15 @@ export class FileWorkingMemory implements IWorkingMemory {
     const started = performance.now();
     if (!force && this.loaded && started - this.lastRefresh < REFRESH_INTERVAL_MS) return;
     const names = new Set(this.groups.keys());
+    const legacy: string[] = [];
     for (const file of await this.listDirectory()) {
-      if (!file.startsWith('.') && file.endsWith('.json')) names.add(file.slice(0, -'.json'.length));
+      if (file.startsWith('.') || file.includes('/.') || !file.endsWith('.json')) continue;
+      if (file.includes('/')) names.add(file.slice(0, -'.json'.length));
+      else legacy.push(file);
     }
+    if (legacy.length > 0) await this.lock.run(async () => {
+      for (const file of legacy) for (const name of await this.migrateLegacyFile(file)) names.add(name);
+    });
     for (const name of names) await this.syncGroup(name, false);
     this.loaded = true;
     this.lastRefresh = started;
@@ -338,8 +375,11 @@ export class FileWorkingMemory implements IWorkingMemory {
     }
   }
 
-  private async readGroupFile(name: string): Promise<GroupFileRead> {
-    const file = this.fileOf(name);
+  private async readGroupFile(
+    name: string,
+    file = this.fileOf(name),
+    belongs: (key: string) => boolean = (key) => groupOf(key) === name,
+  ): Promise<GroupFileRead> {
     let text: string;
     let stamp: FileStamp;
     try {
@@ -352,7 +392,7 @@ export class FileWorkingMemory implements IWorkingMemory {
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      throw ioError(`Could not read ${file}`, error, file);
+      throw ioError(`read ${file}`, error, file);
     }
     let json: unknown;
     try {
@@ -368,7 +408,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     let stale = false;
     envelope.data.entries.forEach((raw, position) => {
       const parsed = workingMemoryEntrySchema.safeParse(raw);
-      const entry = parsed.success && groupOf(parsed.data.key) === name ? parsed.data : undefined;
+      const entry = parsed.success && belongs(parsed.data.key) ? parsed.data : undefined;
       if (entry === undefined) {
         stale = true;
         const problem = parsed.success ? `its key belongs in ${groupOf(parsed.data.key)}.json` : describeIssues(parsed.error);
@@ -385,6 +425,38 @@ export class FileWorkingMemory implements IWorkingMemory {
     return { kind: 'read', entries, stamp, stale };
   }
 
+  /**
+   * Splits a file of the one-file-per-kind layout (`session.json`) into namespace files, under
+   * the lock. Entries already in a namespace file win over the legacy copy. The legacy file is
+   * removed only after every namespace file is written, so a crash in between migrates again.
+   */
+  private async migrateLegacyFile(file: string): Promise<string[]> {
+    const path = join(this.dir, file);
+    const read = await this.readGroupFile(file.slice(0, -'.json'.length), path, (key) => key.slice(0, key.indexOf('/')).toLowerCase() === file.slice(0, -'.json'.length));
+    if (read.kind === 'missing') return [];
+    if (read.kind === 'unreadable') {
+      await quarantineFile(path, this.dir, this.quarantineDir, `${path} is ${read.reason}`, this.logger, this.clock.now());
+      return [];
+    }
+    const byGroup = new Map<string, WorkingMemoryEntry[]>();
+    for (const entry of read.entries.values()) byGroup.set(groupOf(entry.key), [...(byGroup.get(groupOf(entry.key)) ?? []), entry]);
+    for (const [name, entries] of byGroup) {
+      await this.syncGroup(name, true);
+      const merged = new Map<string, WorkingMemoryEntry>();
+      for (const entry of entries) merged.set(entry.key, entry);
+      for (const [key, entry] of this.liveCopy(name)) {
+        merged.delete(key);
+        merged.set(key, entry);
+      }
+      await this.writeGroup(name, merged);
+    }
+    await unlink(path).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
+    this.logger.info('Split a working-memory file of the older layout into one file per namespace.', { file: path, namespaces: byGroup.size });
+    return [...byGroup.keys()];
+  }
+
   /** Writes a group's file (under the lock) and makes `entries` the group's state. */
   private async writeGroup(name: string, entries: Map<string, WorkingMemoryEntry>): Promise<void> {
     const file = this.fileOf(name);
@@ -396,7 +468,11 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   private replaceGroup(name: string, entries: Map<string, WorkingMemoryEntry>, stamp: FileStamp | undefined, stale: boolean): void {
     const previous = this.groups.get(name)?.entries ?? new Map<string, WorkingMemoryEntry>();
-    for (const key of previous.keys()) if (!entries.has(key)) this.index.delete(key);
+    for (const key of previous.keys()) {
+      if (entries.has(key)) continue;
+      this.index.delete(key);
+      this.deadlines.delete(key);
+    }
     for (const [key, entry] of entries) if (previous.get(key) !== entry) this.index.set(key, workingMemoryDocumentText(entry));
     if (entries.size === 0 && stamp === undefined) this.groups.delete(name);
     else this.groups.set(name, { entries, stamp, stale });
@@ -410,6 +486,7 @@ export class FileWorkingMemory implements IWorkingMemory {
         if (!this.isExpired(entry)) continue;
         group.entries.delete(entry.key);
         this.index.delete(entry.key);
+        this.deadlines.delete(entry.key);
         group.stale = true;
         dropped++;
       }
@@ -418,10 +495,23 @@ export class FileWorkingMemory implements IWorkingMemory {
   }
 
   private enforceCap(entries: Map<string, WorkingMemoryEntry>, namespace: string): void {
-    const inNamespace = [...entries.values()]
-      .filter((entry) => namespaceOf(entry.key) === namespace)
-      .sort((a, b) => new Date(a.storedAt).getTime() - new Date(b.storedAt).getTime());
+    // A Map keeps insertion order, and a save re-inserts its key: the first ones are the oldest
+    // stored, whatever the wall clock said when they were (it may have stepped back).
+    const inNamespace = [...entries.values()].filter((entry) => namespaceOf(entry.key) === namespace);
     for (const entry of inNamespace.slice(0, Math.max(0, inNamespace.length - this.maxPerNamespace))) entries.delete(entry.key);
+  }
+
+  /** Refuses a save that would make its namespace hold more than `maxCharsPerNamespace` characters of values. */
+  private assertWithinSize(entries: Map<string, WorkingMemoryEntry>, key: string): void {
+    const namespace = namespaceOf(key);
+    let total = 0;
+    for (const entry of entries.values()) if (namespaceOf(entry.key) === namespace) total += entry.value.length;
+    if (total <= this.maxCharsPerNamespace) return;
+    throw new ReverieValidationError(
+      'INVALID_INPUT',
+      `Cannot save ${key}: the namespace ${namespace} would hold ${total} characters of values, over its cap of ${this.maxCharsPerNamespace} (maxCharsPerNamespace). Delete entries you no longer need, or keep large data elsewhere and save a reference.`,
+      { details: { key, namespace, total, cap: this.maxCharsPerNamespace } },
+    );
   }
 
   private liveCopy(name: string): Map<string, WorkingMemoryEntry> {
@@ -438,30 +528,52 @@ export class FileWorkingMemory implements IWorkingMemory {
     return this.groups.get(groupOf(key))?.entries.get(key);
   }
 
+  /**
+   * Whether an entry's time is up, on the monotonic clock: its deadline is fixed when this
+   * process saves the entry (now + TTL) or first reads it (now + what wall time says is left),
+   * so a later wall-clock step neither expires it early nor keeps it alive.
+   */
   private isExpired(entry: WorkingMemoryEntry): boolean {
-    return new Date(entry.expiresAt).getTime() <= this.clock.now().getTime();
+    const now = monotonicMs(this.clock);
+    let deadline = this.deadlines.get(entry.key);
+    if (deadline === undefined || deadline.storedAt !== entry.storedAt || deadline.expiresAt !== entry.expiresAt) {
+      deadline = { storedAt: entry.storedAt, expiresAt: entry.expiresAt, at: now + (new Date(entry.expiresAt).getTime() - this.clock.now().getTime()) };
+      this.deadlines.set(entry.key, deadline);
+    }
+    return deadline.at <= now;
   }
 
   private fileOf(name: string): string {
-    return join(this.dir, `${name}.json`);
+    return join(this.dir, ...name.split('/')) + '.json';
   }
 
+  /** Files of the directory and of its kind folders, as relative paths (`session/abc.json`, `session.json`). */
   private async listDirectory(): Promise<string[]> {
     try {
-      return (await readdir(this.dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+      const files: string[] = [];
+      for (const entry of await readdir(this.dir, { withFileTypes: true })) {
+        if (entry.isFile()) files.push(entry.name);
+        else if (entry.isDirectory() && !entry.name.startsWith('.')) {
+          for (const inner of await readdir(join(this.dir, entry.name), { withFileTypes: true })) {
+            if (inner.isFile()) files.push(`${entry.name}/${inner.name}`);
+          }
+        }
+      }
+      return files;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw ioError(`Could not list ${this.dir}`, error, this.dir);
+      throw ioError(`list ${this.dir}`, error, this.dir);
     }
   }
 }
 
 /**
- * The group (and file name) of a key: its first segment, lower-cased so that keys differing only
- * in case share one file on case-insensitive file systems instead of overwriting each other.
+ * The group (and file path) of a key: its namespace, the first two segments, lower-cased so that
+ * keys differing only in case share one file on case-insensitive file systems instead of
+ * overwriting each other.
  */
 function groupOf(key: string): string {
-  return key.slice(0, key.indexOf('/')).toLowerCase();
+  return namespaceOf(key).toLowerCase();
 }
 
 function copy(entry: WorkingMemoryEntry): WorkingMemoryEntry {
@@ -482,13 +594,10 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
     return await stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw ioError(`Could not inspect ${path}`, error, path);
+    throw ioError(`inspect ${path}`, error, path);
   }
 }
 
-function ioError(what: string, error: unknown, path: string): ReverieError {
-  return new ReverieError('IO_ERROR', `${what}: ${(error as Error).message}. Check the permissions of the data directory.`, {
-    cause: error,
-    details: { path },
-  });
+function ioError(what: string, error: unknown, path: string) {
+  return fileSystemError(error, what, path);
 }

@@ -1,5 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
-import { type IClock, systemClock } from '@reverie/core';
+import { type IClock, monotonicMs, systemClock } from '@reverie/core';
 import { isBackgroundCall } from './background-calls';
 
 /**
@@ -21,8 +21,9 @@ export class ActivityTracker {
     private readonly quietPeriodMs = 5000,
   ) {}
 
+  /** Monotonic: a wall-clock step neither keeps the user "active" for hours nor ends a quiet period early. */
   private now(): number {
-    return this.clock.now().getTime();
+    return monotonicMs(this.clock);
   }
 
   /** Records that a user turn has started; aborts whatever subscribed to `userTurnSignal()`. */

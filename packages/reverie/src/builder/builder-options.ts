@@ -63,9 +63,12 @@ export const workingMemoryOptionsSchema = z
     /** TTL of an entry saved without one (default "5m"). */
     defaultTtl: durationSchema
       .refine((ms) => ms > 0, 'defaultTtl must be positive')
+      .refine((ms) => ms <= 30 * 24 * 60 * 60_000, 'defaultTtl must be at most 30 days')
       .default(5 * 60_000),
     /** Entries per namespace before the oldest is evicted (default 50). */
-    maxEntriesPerNamespace: z.number().int().positive().default(50),
+    maxEntriesPerNamespace: z.number().int().positive().max(100_000).default(50),
+    /** Characters of values one namespace may hold; a save past it is INVALID_INPUT (default 8,000,000). */
+    maxCharsPerNamespace: z.number().int().min(1_000_000).max(1_000_000_000).optional(),
     /** How often expired entries are swept from disk (default "1h"; 0 turns it off). */
     sweepInterval: durationSchema.default(60 * 60_000),
   })

@@ -4,6 +4,7 @@ import { wrapLanguageModel } from 'ai';
 import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
 import { z } from 'zod';
 import {
+  fileSystemError,
   type IClock,
   type IConversationLog,
   type IEmbedder,
@@ -207,6 +208,14 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const clock: IClock = config.clock ?? systemClock;
   const logger: ILogger = config.logger ?? silentLogger;
   const { dataPath } = config;
+  /** Dream work touches many files under `_system/`; a failed one surfaces as READ_ONLY, NO_SPACE… */
+  const onDisk = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw fileSystemError(error, action, dataPath);
+    }
+  };
   const owned: Array<{ close(): Promise<void> }> = [];
   const own = <T extends { close(): Promise<void> }>(store: T): T => {
     owned.push(store);
@@ -245,6 +254,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       logger,
       defaultTtlMs: options.workingMemory!.defaultTtl,
       maxEntriesPerNamespace: options.workingMemory!.maxEntriesPerNamespace,
+      ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
     }),
   );
@@ -342,14 +352,16 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       configured: options.dreaming !== undefined,
       options: dreamingOptions,
       plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions, engine.passNames),
-      async run(request = {}) {
-        await recall?.flush();
-        return engine.run({ trigger: 'manual', ...request });
-      },
-      async trigger(request = {}) {
-        await recall?.flush();
-        return dreamTrigger.trigger({ reason: 'manual', ...request });
-      },
+      run: (request = {}) =>
+        onDisk('run a dream cycle', async () => {
+          await recall?.flush();
+          return engine.run({ trigger: 'manual', ...request });
+        }),
+      trigger: (request = {}) =>
+        onDisk('trigger a dream cycle', async () => {
+          await recall?.flush();
+          return dreamTrigger.trigger({ reason: 'manual', ...request });
+        }),
       async onSessionEnd(sessionId) {
         if (typeof sessionId !== 'string' || sessionId.trim() === '') {
           throw new ReverieValidationError('INVALID_INPUT', 'onSessionEnd(sessionId) needs the id of the session that ended (a non-empty string).');
@@ -363,20 +375,21 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       lockState: () => engine.lockState(),
       listRuns: () => engine.listRuns(),
       show: (runId) => engine.show(runId),
-      retry: (runId) => engine.retry(runId),
-      apply: (planId, request = {}) => engine.apply(planId, request),
+      retry: (runId) => onDisk('retry a dream run', () => engine.retry(runId)),
+      apply: (planId, request = {}) => onDisk('apply a dream plan', () => engine.apply(planId, request)),
       plans: () => engine.pendingPlans(),
       async explain(entryId) {
         if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
         await recall?.flush();
         return explainPromotion(entryId, { dataPath, memory, now: clock.now() }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
       },
-      undo: (runId) => engine.undo(runId),
-      recover: () => engine.recover(),
-      async start() {
-        await engine.recover();
-        scheduler.start();
-      },
+      undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
+      recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
+      start: () =>
+        onDisk('start dreaming', async () => {
+          await engine.recover();
+          scheduler.start();
+        }),
       stop: () => scheduler.stop(),
     },
     async close() {

@@ -44,14 +44,14 @@ export class AgentTools {
 
   /** The working-memory tools, writing only to `namespace` (`session/<id>`, `patrol/<task>`, `subagent/<task>`). */
   workingMemory(options: { namespace: string }): WorkingMemoryTools {
-    const { workingMemory } = this.services;
+    const { workingMemory, logger } = this.services;
     if (workingMemory === undefined) {
       throw new ReverieError(
         'INVALID_OPTIONS',
         'Working-memory tools need a working-memory store: call .withWorkingMemory() on the builder.',
       );
     }
-    return createWorkingMemoryTools({ workingMemory, namespace: options?.namespace });
+    return createWorkingMemoryTools({ workingMemory, namespace: options?.namespace, logger });
   }
 
   /**

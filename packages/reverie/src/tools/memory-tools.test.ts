@@ -380,12 +380,15 @@ describe('memory tools', () => {
       ]);
     });
 
-    it('lets errors that are not ReverieErrors reach the host', async () => {
+    it('answers a host-side failure with an INTERNAL tool error and records it, never throwing into the model loop', async () => {
       memory.search = async () => {
         throw new Error('disk on fire');
       };
       const tools = new AgentTools({ memory, logger }).memory();
-      await expect(call(tools.search_memory, { query: 'tea' })).rejects.toThrow('disk on fire');
+      const answer = await (await call(tools.search_memory, { query: 'tea' })) as unknown as { error: string; message: string };
+      expect(answer.error).toBe('INTERNAL');
+      expect(answer.message).toContain('disk on fire');
+      expect(warnings().some((record) => String(record.context?.error).includes('disk on fire'))).toBe(true);
     });
   });
 

@@ -94,6 +94,8 @@ export function createMemoryTools(services: MemoryToolServices) {
   const { memory, model, logger } = services;
   const expansionEnabled = model !== undefined && services.expansion?.enabled !== false;
   const timeoutMs = services.expansion?.timeoutMs ?? DEFAULT_EXPANSION_TIMEOUT_MS;
+  const explain = <T>(work: () => Promise<T>) =>
+    answerOrExplain(work, (error) => logger.warn('A memory tool failed; the model was told with a tool error.', { error: String(error) }));
 
   const save_memory = tool({
     description:
@@ -101,7 +103,7 @@ export function createMemoryTools(services: MemoryToolServices) {
       'The note is stored right away and returns its id; it may afterwards be rewritten into tidier entries automatically.',
     inputSchema: saveMemoryInput,
     execute: (input): Promise<SaveMemoryResult | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const { content, category, tags } = parseRecord(saveMemoryInput, input, 'save_memory input');
         if (category != null) refuseHostCategory(category);
         const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }) });
@@ -118,7 +120,7 @@ export function createMemoryTools(services: MemoryToolServices) {
       'Look up long-term memory by keywords, best matches first. Narrow it with a category (that category and those below it) or with tags.',
     inputSchema: searchMemoryInput,
     execute: (input): Promise<MemorySearchHit[] | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const { query, category, tags } = parseRecord(searchMemoryInput, input, 'search_memory input');
         const results = await memory.search({
           text: query,
@@ -143,7 +145,7 @@ export function createMemoryTools(services: MemoryToolServices) {
     description: 'Remove one long-term memory entry that is wrong or no longer true, by the id search_memory gave.',
     inputSchema: deleteMemoryInput,
     execute: (input): Promise<{ deleted: boolean } | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const { id } = parseRecord(deleteMemoryInput, input, 'delete_memory input');
         return { deleted: await memory.delete(id) };
       }),
@@ -152,7 +154,7 @@ export function createMemoryTools(services: MemoryToolServices) {
   const list_memory_categories = tool({
     description: 'Show the categories long-term memory uses, each with its number of entries, to see what is known and where.',
     inputSchema: listCategoriesInput,
-    execute: (): Promise<Array<{ category: string; count: number }> | ToolError> => answerOrExplain(() => memory.listCategories()),
+    execute: (): Promise<Array<{ category: string; count: number }> | ToolError> => explain(() => memory.listCategories()),
   });
 
   return { save_memory, search_memory, delete_memory, list_memory_categories };

@@ -1,6 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import {
+  type ILogger,
   type IWorkingMemory,
   namespaceOf,
   parseRecord,
@@ -19,6 +20,8 @@ export interface WorkingMemoryToolServices {
   workingMemory: IWorkingMemory;
   /** The caller's own namespace, where every write goes: `session/<id>`, `patrol/<task>` or `subagent/<task>`. */
   namespace: string;
+  /** Where failures that are not the model's doing are recorded. */
+  logger?: ILogger;
 }
 
 /** An entry as the tools show it when listing or searching: everything but the value. */
@@ -41,8 +44,10 @@ const BROWSE_PREFIX_RULES = { ...WORKING_MEMORY_KEY_RULES, minSegments: 1 };
  * namespace or a full key anywhere; listing and search cover the own namespace unless the
  * model names another prefix. Listings and search results never carry values.
  */
-export function createWorkingMemoryTools({ workingMemory, namespace }: WorkingMemoryToolServices) {
+export function createWorkingMemoryTools({ workingMemory, namespace, logger }: WorkingMemoryToolServices) {
   const own = validateNamespace(namespace);
+  const explain = <T>(work: () => Promise<T>) =>
+    answerOrExplain(work, (error) => logger?.warn('A working-memory tool failed; the model was told with a tool error.', { namespace: own, error: String(error) }));
   const writeKey = (key: string): string => {
     if (!isFullKey(key)) return `${own}/${key}`;
     if (namespaceOf(key) === own) return key;
@@ -87,7 +92,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace }: WorkingMe
       `Entries go to your namespace "${own}" and expire after ttl_minutes (default 5).`,
     inputSchema: saveInput,
     execute: (input): Promise<{ key: string; expiresAt: string; status: 'saved' } | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const { key, data, ttl_minutes, category, tags } = parseRecord(saveInput, input, 'save_to_working_memory input');
         const entry = await workingMemory.set(writeKey(key), data, {
           ...(ttl_minutes == null ? {} : { ttlMs: Math.max(1, Math.round(ttl_minutes * 60_000)) }),
@@ -102,7 +107,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace }: WorkingMe
     description: 'Read one working-memory entry, value included: a plain key from your namespace, or a full key from any namespace.',
     inputSchema: getInput,
     execute: (input): Promise<WorkingMemoryReadResult | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const key = readKey(parseRecord(getInput, input, 'get_from_working_memory input').key);
         const entry = await workingMemory.get(key);
         if (entry === undefined) {
@@ -118,7 +123,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace }: WorkingMe
       'Values are not included; read one with get_from_working_memory.',
     inputSchema: listInput,
     execute: (input): Promise<{ prefix: string; entries: WorkingMemoryListing[] } | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const prefix = browsePrefix(parseRecord(listInput, input, 'list_working_memory input').namespace, own);
         return { prefix, entries: (await workingMemory.list(prefix)).map(listing) };
       }),
@@ -130,7 +135,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace }: WorkingMe
       'Results carry keys, not values; read one with get_from_working_memory.',
     inputSchema: searchInput,
     execute: (input): Promise<Array<WorkingMemoryListing & { score: number }> | ToolError> =>
-      answerOrExplain(async () => {
+      explain(async () => {
         const { query, category, tags, namespace: browse } = parseRecord(searchInput, input, 'search_working_memory input');
         const results = await workingMemory.search({
           prefix: browsePrefix(browse, own),

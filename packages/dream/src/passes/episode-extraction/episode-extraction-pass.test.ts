@@ -398,6 +398,29 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
     expect(await cursor()).toEqual({ afterSeq: 1 });
   });
 
+  it('counts a session once when a crash before the cursor moved makes the next run read the same turns (issue 15 item 6)', async () => {
+    await say('s1', 'user', 'We closed the Series A with Northwind Ventures on Monday.', '2026-06-01T08:00:00.000Z');
+    const model = scriptedModel((data) => {
+      const shown = shownIds(data);
+      const episode = { content: 'The company closed its Series A with Northwind Ventures', when: { point: '2026-06-01' }, sessionIds: ['s1'] };
+      return { episodes: [shown.length > 0 ? { ...episode, revisits: shown[0] } : episode] };
+    });
+    await engine(model).run({ trigger: 'manual' });
+    expect((await memory.list()).map((entry) => entry.reinforcementCount)).toEqual([1]);
+
+    // The process died after the save and before the cursor moved: the next run reads s1 again.
+    await rm(join(cursorsDir(dataPath), 'episode-extraction.json'));
+    clock.advance(3_600_000);
+    const again = await engine(model).run({ trigger: 'manual' });
+    expect(outcome(again)).toMatchObject({ status: 'ok' });
+    expect((await memory.list()).map((entry) => entry.reinforcementCount)).toEqual([1]);
+
+    // A later turn of the same session is a new observation.
+    await say('s1', 'user', 'Northwind Ventures joined the board meeting today.', '2026-06-01T13:00:00.000Z');
+    await engine(model).run({ trigger: 'manual' });
+    expect((await memory.list()).map((entry) => entry.reinforcementCount)).toEqual([2]);
+  });
+
   it('does not move the cursor or write anything on a dry run', async () => {
     await say('s1', 'user', 'I got my driving licence this morning.');
     const model = scriptedModel(() => ({ episodes: [{ content: 'The user got a driving licence', when: { point: '2026-06-01' }, sessionIds: ['s1'] }] }));

@@ -83,7 +83,7 @@ export class EpisodeExtractionPass implements DreamPass {
     if (selection.sent.length === 0) return { operations: [], itemsProcessed: read.length, notes: [...notes, 'nothing to send to the model'], refusals: [], commit };
 
     const now = context.now();
-    const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now });
+    const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now, throughSeq });
     const budget = this.budget(now);
     const calls = packSessions(selection.sent, (turn) => estimateTokens(`${renderTurnLine(turn, budget.maxTurnChars)}\n`), budget.turns);
 
@@ -111,6 +111,7 @@ export class EpisodeExtractionPass implements DreamPass {
         call: index + 1,
         sessions: new Set(sessions.map((piece) => piece.sessionId)),
         shown: new Set(episodes.map((entry) => entry.id)),
+        latestSeq: new Map(sessions.map((piece) => [piece.sessionId, Math.max(...piece.turns.map((turn) => turn.seq))])),
       });
     }
 

@@ -25,6 +25,11 @@ export const EPISODE_TAG = 'episode';
 const SYSTEM_CATEGORY = '_system';
 /** A retention word used as a tag, with or without its brackets (SPEC D17). */
 const RETENTION_WORD = /^\[?(?:skip|correction|permanent|durable|ephemeral)\]?$/i;
+/**
+ * Metadata on every episode the pass writes: the last conversation-log seq its count includes. A
+ * run that reads the same turns again (a crash before the cursor moved) does not count them twice.
+ */
+export const EPISODE_COUNTED_THROUGH_KEY = 'episodeCountedThroughSeq';
 /** How far after "now" an episode may start (time zones ahead of UTC), in ms. */
 const FUTURE_TOLERANCE_MS = 86_400_000;
 
@@ -46,6 +51,8 @@ export interface CallScope {
   sessions: ReadonlySet<string>;
   /** The ids of the episodes shown in this call. */
   shown: ReadonlySet<string>;
+  /** Per session sent in this call, the highest seq of its turns. */
+  latestSeq?: ReadonlyMap<string, number>;
 }
 
 type WhenCheck = { ok: true; metadata: Record<string, string> } | { ok: false; problem: string };
@@ -77,10 +84,11 @@ export class EpisodeLedger {
   /** BM25 over the episodes a call may show (live ones under the category or tagged, and new ones). */
   private readonly index = new Bm25Index();
   private readonly stamp: string;
+  private latestSeq: ReadonlyMap<string, number> = new Map();
 
   constructor(
     entries: readonly MemoryEntry[],
-    private readonly options: { category: string; now: Date },
+    private readonly options: { category: string; now: Date; throughSeq?: number },
   ) {
     this.stamp = options.now.toISOString();
     for (const entry of entries) {
@@ -99,6 +107,7 @@ export class EpisodeLedger {
 
   /** Checks one call's reply item by item and records what passes. */
   review(reply: EpisodeReply, scope: CallScope): void {
+    this.latestSeq = scope.latestSeq ?? new Map();
     reply.episodes.forEach((item, index) => this.reviewItem(item, `call ${scope.call}, episode ${index + 1}`, scope));
   }
 
@@ -106,6 +115,9 @@ export class EpisodeLedger {
   operations(): DreamOperation[] {
     const operations: DreamOperation[] = [];
     for (const record of this.records.values()) {
+      if (this.options.throughSeq !== undefined) {
+        record.entry.metadata = { ...record.entry.metadata, [EPISODE_COUNTED_THROUGH_KEY]: String(this.options.throughSeq) };
+      }
       const sessions = [...record.sessions].map((id) => JSON.stringify(id)).join(', ');
       if (record.base) {
         operations.push({
@@ -192,7 +204,9 @@ export class EpisodeLedger {
     const entry = record.entry;
     if (this.byKey.get(duplicateKey(entry) ?? '') === id) this.byKey.delete(duplicateKey(entry)!);
 
-    for (const session of change.sessions) record.sessions.add(session);
+    // Turns this entry's count already includes (read again after a crash) are not counted twice.
+    const countedThrough = Number(record.base?.metadata[EPISODE_COUNTED_THROUGH_KEY] ?? Number.NEGATIVE_INFINITY);
+    for (const session of change.sessions) if ((this.latestSeq.get(session) ?? Number.POSITIVE_INFINITY) > countedThrough) record.sessions.add(session);
     entry.reinforcementCount = (record.base?.reinforcementCount ?? 0) + record.sessions.size;
     entry.lastSeenAt = this.stamp;
     entry.updatedAt = this.stamp;
