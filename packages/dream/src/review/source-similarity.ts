@@ -7,6 +7,12 @@ export interface SourceSimilarityOptions {
   minNeighbourScore: number;
   /** With embeddings: a pair at or above this cosine similarity counts as similar too (M4: 0.5). */
   minCosine: number;
+  /**
+   * The category of an item, when known: two items filed in the same specific category (two or
+   * more segments, such as `user-preferences/diet`) were put together by the agent or an earlier
+   * cycle, and count as similar — "user is vegetarian" and "user does not eat meat" share no word.
+   */
+  categoryOf?: (id: string) => string | undefined;
 }
 
 /**
@@ -34,8 +40,9 @@ export function shareTerms(a: ReadonlySet<string>, b: ReadonlySet<string>): bool
  * when either one, used as a BM25 query over every item, finds the other among its first
  * `neighbours` hits scoring at least `minNeighbourScore` of the best hit — the same relation the
  * candidate clusters are built from —, when their normalised terms overlap (`shareTerms`: BM25
- * sees "running" and "runs" as different words, a paraphrase often shares only stems), or, when
- * vectors are given, when their cosine similarity is at least `minCosine`. The sources of a merge
+ * sees "running" and "runs" as different words, a paraphrase often shares only stems), when
+ * both are filed in the same specific category (`categoryOf`), or, when vectors are given, when
+ * their cosine similarity is at least `minCosine`. The sources of a merge
  * must be connected under that relation. Queries and analyses are made lazily, once per item.
  */
 export class SourceSimilarity {
@@ -54,6 +61,8 @@ export class SourceSimilarity {
     if (a === b) return true;
     if (this.neighboursOf(a).has(b) || this.neighboursOf(b).has(a)) return true;
     if (shareTerms(this.termsOf(a), this.termsOf(b))) return true;
+    const category = this.options.categoryOf?.(a);
+    if (category !== undefined && category.includes('/') && category === this.options.categoryOf?.(b)) return true;
     const va = this.vectors.get(a);
     const vb = this.vectors.get(b);
     return va !== undefined && vb !== undefined && cosineSimilarity(va, vb) >= this.options.minCosine;

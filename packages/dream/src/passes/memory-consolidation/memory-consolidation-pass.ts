@@ -129,7 +129,12 @@ export class MemoryConsolidationPass implements DreamPass {
       const similarity = new SourceSimilarity(
         index,
         (id) => byId.get(id)?.view.content,
-        { neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize), minNeighbourScore: this.options.minNeighbourScore, minCosine: MIN_COSINE },
+        {
+          neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize),
+          minNeighbourScore: this.options.minNeighbourScore,
+          minCosine: MIN_COSINE,
+          categoryOf: (id) => byId.get(id)?.view.category,
+        },
         await embeddingsOf(context, shown),
       );
       reviews.push(
