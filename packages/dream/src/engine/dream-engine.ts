@@ -38,6 +38,8 @@ export interface DreamEngineOptions {
   staleLockMinutes?: number;
   /** A saved plan older than this (ms) is refused by `apply` with PLAN_EXPIRED (default 24 h). */
   planMaxAgeMs?: number;
+  /** The longest model reply read at all, in characters (default 100,000); a longer one is refused before it is parsed. */
+  maxReplyChars?: number;
 }
 
 /** How long a dry run's plan can be applied: a day. */
@@ -83,6 +85,7 @@ export class DreamEngine {
   private readonly lock: DreamLock;
   private readonly plans: PlanStore;
   private readonly planMaxAgeMs: number;
+  private readonly maxReplyChars: number | undefined;
 
   constructor(
     private readonly services: DreamServices,
@@ -98,6 +101,7 @@ export class DreamEngine {
     });
     this.plans = new PlanStore(services.dataPath);
     this.planMaxAgeMs = options.planMaxAgeMs ?? DEFAULT_PLAN_MAX_AGE_MS;
+    this.maxReplyChars = options.maxReplyChars;
   }
 
   /** The passes this engine knows, in cycle order. */
@@ -264,6 +268,7 @@ export class DreamEngine {
       this.services.model && !saved
         ? new ModelGateway({
             model: this.services.model,
+            ...(this.maxReplyChars === undefined ? {} : { maxReplyChars: this.maxReplyChars }),
             dataPath,
             logger,
             artifact: async (name: string, content: string) => {

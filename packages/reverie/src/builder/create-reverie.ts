@@ -306,7 +306,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       activity,
     },
     createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
-    { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge },
+    { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
   const { gates } = dreamingOptions;

@@ -47,6 +47,11 @@ export const dreamingOptionsSchema = z
     /** Review before apply: a dry run's plan older than this is refused by `dreams.apply` (default "24h"). */
     planMaxAge: durationSchema.refine((ms) => ms > 0, 'planMaxAge must be positive').default(24 * 60 * 60_000),
     /** O3: a dream lock held longer than this many minutes may be taken over (default 60). */
+    /**
+     * The longest model reply read at all, in characters (default 100,000): a longer reply is
+     * refused before it is parsed, so no reply can hold up the process (SPEC B11).
+     */
+    maxReplyChars: z.number().int().min(1_000).max(10_000_000).default(100_000),
     staleLockMinutes: z.number().positive().default(DEFAULT_STALE_LOCK_MINUTES),
     /** O3: where the signal gate counts unpromoted recall candidates; without one the signal gate passes. */
     signalSource: z
