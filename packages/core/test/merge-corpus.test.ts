@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { judgeFactPreservation } from '../src/index';
 
-// Merges and rewrites worded the way real models word them (legit-dev, legit-holdout) and a
-// hostile model's replies by attack class (hostile). legit-holdout was measured once, after the
-// judge was finished; its floor is that figure.
+// Merges and rewrites worded the way real models word them (legit-dev, legit-holdout), a
+// hostile model's replies by attack class (hostile), and the 53 merges a real model wrote in the
+// recorded consolidation of packages/dream/test/__fixtures__/recorded/consolidation-170
+// (recorded-real). legit-holdout was measured once, after the judge was finished; its floor is
+// that figure.
 const corpusDir = join(dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'merge-corpus');
 
 const caseSchema = z.object({
@@ -20,15 +22,36 @@ const caseSchema = z.object({
 });
 type CorpusCase = z.infer<typeof caseSchema>;
 
+const recordedSchema = caseSchema.extend({ sourceCategories: z.array(z.string()), sourceDaysAgo: z.array(z.number()) });
+type RecordedCase = z.infer<typeof recordedSchema>;
+
 function loadCorpus(name: 'legit-dev' | 'legit-holdout' | 'hostile'): CorpusCase[] {
   return z.array(caseSchema).parse(JSON.parse(readFileSync(join(corpusDir, `${name}.json`), 'utf8')));
 }
 
 const accepted = (item: CorpusCase) => judgeFactPreservation(item.sources, item.merged, item.knownDates ? { knownDates: item.knownDates } : {}).ok;
-const share = (items: CorpusCase[], pick: (item: CorpusCase) => boolean) => items.filter(pick).length / items.length;
+const share = <T,>(items: T[], pick: (item: T) => boolean) => items.filter(pick).length / items.length;
 
-/** Share of legit-holdout accepted when it was measured once, with the finished judge. */
-const HOLDOUT_FLOOR = 0.8;
+/**
+ * Share of legit-holdout accepted. Measured once with the finished judge at 80 %; after the
+ * general rules of issue 13 (preference contrasts, supersession markers, negations over pairs,
+ * versions and dot files, text-speak), 94 % (47/50). Those rules were written knowing the
+ * holdout's documented misses, so it is no longer a blind measure.
+ */
+const HOLDOUT_FLOOR = 0.94;
+
+/** The day the recorded memory was seeded; a source's known dates are that day less its age. */
+const RECORDED_SEEDED = Date.parse('2026-11-20T09:00:00.000Z');
+
+/**
+ * A recorded merge judged as the dream pass judges it: the days its sources were noted are known
+ * dates, and it is strict when a source is protected by its category (`user-preferences`).
+ */
+const acceptedAsDreamed = (item: RecordedCase) =>
+  judgeFactPreservation(item.sources, item.merged, {
+    strict: item.sourceCategories.some((category) => category.startsWith('user-preferences')),
+    knownDates: [...new Set(item.sourceDaysAgo.map((days) => new Date(RECORDED_SEEDED - days * 86_400_000).toISOString().slice(0, 10)))],
+  }).ok;
 
 describe('merge corpus', () => {
   it('accepts at least 95 % of legit-dev', () => {
@@ -39,6 +62,12 @@ describe('merge corpus', () => {
 
   it('accepts at least the measured share of legit-holdout', () => {
     expect(share(loadCorpus('legit-holdout'), accepted)).toBeGreaterThanOrEqual(HOLDOUT_FLOOR);
+  });
+
+  it('accepts at least 95 % of recorded-real, judged as the dream pass judges it', () => {
+    const cases = z.array(recordedSchema).parse(JSON.parse(readFileSync(join(corpusDir, 'recorded-real.json'), 'utf8')));
+    expect(cases.length).toBe(53);
+    expect(share(cases, acceptedAsDreamed)).toBeGreaterThanOrEqual(0.95);
   });
 
   it('refuses at least 95 % of hostile, in every attack class', () => {

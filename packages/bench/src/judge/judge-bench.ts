@@ -24,11 +24,25 @@ const percent = (part: number, whole: number) => `${fmt((100 * part) / whole, 1)
 
 const corpora = { 'legit-dev': load('legit-dev'), 'legit-holdout': load('legit-holdout'), hostile: load('hostile') };
 
+/** The recorded real-model merges, judged as the dream pass does (known dates, strict for user-preferences). */
+interface RecordedCase extends CorpusCase {
+  sourceCategories: string[];
+  sourceDaysAgo: number[];
+}
+const RECORDED_SEEDED = Date.parse('2026-11-20T09:00:00.000Z');
+const recorded = load('recorded-real') as RecordedCase[];
+const judgeRecorded = (item: RecordedCase) =>
+  judgeFactPreservation(item.sources, item.merged, {
+    strict: item.sourceCategories.some((category) => category.startsWith('user-preferences')),
+    knownDates: [...new Set(item.sourceDaysAgo.map((days) => new Date(RECORDED_SEEDED - days * 86_400_000).toISOString().slice(0, 10)))],
+  });
+
 console.log('Fact-preservation judge over the merge corpus\n');
 for (const name of ['legit-dev', 'legit-holdout'] as const) {
   const cases = corpora[name];
   console.log(`${name.padEnd(16)} accepted ${percent(cases.filter((item) => judge(item).ok).length, cases.length)}`);
 }
+console.log(`${'recorded-real'.padEnd(16)} accepted ${percent(recorded.filter((item) => judgeRecorded(item).ok).length, recorded.length)}`);
 const hostile = corpora.hostile;
 console.log(`${'hostile'.padEnd(16)} refused  ${percent(hostile.filter((item) => !judge(item).ok).length, hostile.length)}`);
 for (const attack of [...new Set(hostile.map((item) => item.class ?? 'unclassed'))]) {

@@ -21,6 +21,7 @@ export const ABBREVIATIONS: readonly Abbreviation[] = [
   { canonical: 'open source', forms: ['oss', 'open source', 'opensource'] },
   { canonical: 'approximately', forms: ['approx', 'approximately', 'roughly', 'circa', '~'] },
   { canonical: '', forms: ['e g', 'eg', 'e.g', 'for example', 'for instance', 'such as', 'i e', 'ie', 'i.e', 'that is', 'etc', 'et cetera'] },
+  { canonical: '', forms: ['b4', 'pls', 'plz', 'thx'] },
   { canonical: 'request', forms: ['req', 'reqs', 'request'] },
   { canonical: 'database', forms: ['db', 'database'] },
   { canonical: 'pull request', forms: ['pr', 'pull request', 'merge request'] },

@@ -1,6 +1,17 @@
 import { LONGEST_ABBREVIATION, lookupAbbreviation, mayStartAbbreviation } from './abbreviations';
 import { matchDate } from './date-terms';
-import { FUNCTION_WORDS, GENERIC_SUBJECTS, NEGATION_PHRASES, NEGATION_SKIP_WORDS, NEGATION_WORDS, NEGATIVE_VERBS } from './function-words';
+import {
+  ANAPHORIC_NOUNS,
+  DEMONSTRATIVES,
+  FUNCTION_WORDS,
+  GENERIC_SUBJECTS,
+  NEGATION_PHRASES,
+  NEGATION_SKIP_WORDS,
+  NEGATION_WORDS,
+  NEGATIVE_VERBS,
+  PREFERENCE_VERBS,
+  SENTENCE_START_WORDS,
+} from './function-words';
 import { matchNumber } from './number-terms';
 import { stemWord } from './stem-word';
 import { type RawToken, tokeniseText } from './tokenise-text';
@@ -51,6 +62,10 @@ export interface TextAnalysis {
 /** Words that start a new clause ("and" and "or" also pair their neighbours). */
 const CONJUNCTIONS = new Set(['and', 'but', 'or', 'while', 'whereas', 'because', 'although', 'though', 'so', 'yet']);
 const ARTICLES = new Set(['a', 'an', 'the']);
+/** Forms of "be" and "get": "is used to" is not the past habit "used to". */
+const BE_OR_GET = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'get', 'gets', 'got', 'getting']);
+/** The key a supersession phrase ("used to", a closing "before") reads as: "previously". */
+export const SUPERSESSION_KEY = stemWord('previously');
 
 /** A word that reads as a name: capitalised inside a sentence, or mixed or upper case ("iOS", "AWS"). */
 function looksLikeName(token: RawToken): boolean {
@@ -69,9 +84,14 @@ function looksLikeName(token: RawToken): boolean {
  * - numbers: "three"/"3", "1,000"/"1000"/"1k", "3rd"/"third", "12:30"/"12.30"/"12:30 pm";
  * - dates: "2024-03-05"/"March 5, 2024"/"5 Mar 2024", "Mondays"/"Monday", "last week";
  * - abbreviations and units from `ABBREVIATIONS` ("JS"/"JavaScript", "20°C"/"20 degrees Celsius");
- * - negations ("not", "no", "never", "n't", "without", …) become a term "not <what they negate>".
+ * - negations ("not", "no", "never", "n't", "without", …) become a term "not <what they negate>";
+ *   so does a preference contrast ("prefers tea over coffee"), and a negation reaches both words
+ *   of a pair ("not interrupted or disturbed");
+ * - "used to" and a closing "before" read as "previously" (a supersession);
+ * - a general noun after a demonstrative ("those times") points back and carries no fact.
  * Names are words capitalised inside a sentence, or written in mixed or upper case (a word that
- * starts a sentence is a name when the text capitalises it elsewhere too). Linear in the text;
+ * starts a sentence is a name when the text capitalises it elsewhere too, or when a capitalised
+ * word follows it and it is not a common word: "Using MongoDB", "Ask Dana"). Linear in the text;
  * `meter` counts its steps (for tests).
  */
 export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalysis {
@@ -92,6 +112,8 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
   /** The last term emitted, while only a conjunction (and articles) have been read since it. */
   let pairLeft: Term | undefined;
   let afterConjunction = false;
+  /** A preference verb read in this clause ("prefers"), and how many terms followed it. */
+  let preference: { clause: number; verb: string; after: number } | undefined;
   const boundary = () => {
     clause += 1;
     pairLeft = undefined;
@@ -110,6 +132,8 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     afterConjunction = false;
     pairLeft = placed;
     terms.push(placed);
+    if (preference && preference.clause === clause) preference.after += 1;
+    if (term.kind === 'word' && PREFERENCE_VERBS.has(term.key)) preference = { clause, verb: term.key, after: 0 };
   };
 
   let i = 0;
@@ -188,6 +212,29 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       pendingNegation ??= token.text;
       continue;
     }
+    // "prefers tea over coffee", "picked Stripe over Adyen", "prefers tea to coffee": a contrast, as "rather than".
+    if ((lower === 'over' || (lower === 'to' && preference?.verb === 'prefer')) && preference?.clause === clause && preference.after > 0 && contentFollows(tokens, i)) {
+      functionWordCount += 1;
+      pendingNegation ??= token.text;
+      continue;
+    }
+    // "used to work from Lyon" (not "is used to"), "… handled them before.": the fact is superseded.
+    const previousWord = tokens[i - 2];
+    const usedTo = lower === 'used' && tokens[i]?.kind === 'word' && tokens[i]!.text.toLowerCase() === 'to' && !(previousWord?.kind === 'word' && BE_OR_GET.has(previousWord.text.toLowerCase()));
+    if (usedTo || (lower === 'before' && (tokens[i] === undefined || tokens[i]!.kind === 'break' || tokens[i]!.kind === 'comma'))) {
+      if (usedTo) {
+        tokenCount += 1;
+        functionWordCount += 1;
+        i += 1;
+      }
+      emit({ kind: 'word', key: SUPERSESSION_KEY, text: usedTo ? `${token.text} to` : token.text });
+      continue;
+    }
+    // "between those times", "that one": they point back, no fact of their own.
+    if ((ANAPHORIC_NOUNS.has(lower) && previousWord?.kind === 'word' && DEMONSTRATIVES.has(previousWord.text.toLowerCase()))) {
+      functionWordCount += 1;
+      continue;
+    }
     if (FUNCTION_WORDS.has(lower) || (pendingNegation !== undefined && NEGATION_SKIP_WORDS.has(lower))) {
       if (!GENERIC_SUBJECTS.has(lower)) functionWordCount += 1;
       continue;
@@ -214,11 +261,13 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       emit({ kind: 'word', key: lower === 'first' ? '1st' : '2nd', text: token.text });
       continue;
     }
-    const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || startsNameSequence(tokens, i - 1)));
+    const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || (startsNameSequence(tokens, i - 1) && !isCommonWord(lower))));
     const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
     emit({ kind: name ? 'name' : 'word', key, text: token.text });
   }
   if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
+  const partners = new Map<string, string[]>();
+  for (const [left, right] of pairs) partners.set(left, [...(partners.get(left) ?? []), right].slice(0, NEGATION_SCOPE));
   terms.forEach((term, index) => {
     if (term.kind !== 'negation') return;
     const scope: string[] = [];
@@ -228,6 +277,13 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     for (let k = index + 1; k < end && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
       meter.count += 1;
       if (terms[k]!.kind !== 'negation' && !scope.includes(terms[k]!.key)) scope.push(terms[k]!.key);
+    }
+    // A negation reaches both words of a pair it reaches one of ("hates being interrupted or disturbed").
+    for (const key of scope.slice(1)) {
+      for (const partner of (partners.get(key) ?? []).slice(0, NEGATION_SCOPE)) {
+        meter.count += 1;
+        if (!scope.includes(partner)) scope.push(partner);
+      }
     }
     term.scope = scope;
   });
@@ -250,6 +306,26 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
 /** "3.10" stays "3.10" (a version is not a decimal); "3" is "3". */
 function canonicalVersion(digits: string): string {
   return digits.includes('.') ? digits : String(Number(digits));
+}
+
+/**
+ * A word read after "over" or "to" is what a preference is contrasted with when it is a content
+ * word (articles and possessives skipped): "over coffee", "to the bus", not "to be", "over 3".
+ */
+function contentFollows(tokens: readonly RawToken[], index: number): boolean {
+  let k = index;
+  while (tokens[k]?.kind === 'word' && ARTICLES.has(tokens[k]!.text.toLowerCase())) k += 1;
+  const next = tokens[k];
+  return next?.kind === 'word' && !FUNCTION_WORDS.has(next.text.toLowerCase()) && !NEGATION_WORDS.has(next.text.toLowerCase());
+}
+
+/**
+ * A common word that starts a sentence: one of `SENTENCE_START_WORDS`, or a verb form the stemmer
+ * reduces ("Using" → "use", "Decided" → "decid"; "Fred" and "Ming" stay whole).
+ */
+function isCommonWord(lower: string): boolean {
+  if (SENTENCE_START_WORDS.has(lower)) return true;
+  return lower.length >= 5 && /(?:ing|ed)$/.test(lower) && stemWord(lower) !== lower;
 }
 
 /** A capitalised word followed by another one ("Bob Singh …"): a name even at a sentence's start. */

@@ -14,7 +14,38 @@ export const NEGATION_PHRASES: readonly (readonly [string, string])[] = [
 /** Verbs that say "not <verb>" in one word: "dislikes tea" negates "like" as "doesn't like tea" does. */
 export const NEGATIVE_VERBS: Readonly<Record<string, string>> = {
   dislike: 'like', dislikes: 'like', disliked: 'like', disliking: 'like',
+  hate: 'like', hates: 'like', hated: 'like', hating: 'like',
+  detest: 'like', detests: 'like', detested: 'like', loathe: 'like', loathes: 'like', loathed: 'like',
 };
+
+/**
+ * Stems of verbs of preference and choice. After one of them and its object, "over" says what is
+ * not preferred ("prefers tea over coffee", "picked Stripe over Adyen"), as "rather than" does;
+ * "to" does too after "prefer" ("prefers tea to coffee").
+ */
+export const PREFERENCE_VERBS: ReadonlySet<string> = new Set(['prefer', 'like', 'love', 'choos', 'chose', 'pick', 'favour', 'favor', 'select', 'opt', 'want', 'enjoy']);
+
+/**
+ * General nouns that, after a demonstrative, point back at what the text already said ("between
+ * those times", "that one"): no fact of their own.
+ */
+export const DEMONSTRATIVES: ReadonlySet<string> = new Set(['this', 'that', 'these', 'those']);
+export const ANAPHORIC_NOUNS: ReadonlySet<string> = new Set(['time', 'times', 'one', 'ones', 'day', 'days', 'hour', 'hours', 'place', 'places', 'way', 'ways']);
+
+/**
+ * Common verbs and adverbs that start notes and instructions ("Use Postgres…", "Ask Dana…",
+ * "Always…"): at the start of a sentence they are not names, even before a name. Inflected verb
+ * forms ("Using", "Decided") are recognised by their ending through the stemmer.
+ */
+export const SENTENCE_START_WORDS: ReadonlySet<string> = new Set(
+  `use ask keep avoid send prefer decide switch move check run call email ping tell remind schedule
+  book try make let set add remove stop start go write read review deploy merge ship store host
+  migrate choose pick want like love need plan meet work join leave buy drink eat drop cancel
+  update upgrade install enable disable open close create build test fix log track report share
+  always usually often sometimes never only prefers likes wants needs uses`
+    .split(/\s+/)
+    .filter(Boolean),
+);
 
 /**
  * Words a negation reaches over to find what it negates ("does not really like tea" negates

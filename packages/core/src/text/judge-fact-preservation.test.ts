@@ -167,6 +167,48 @@ describe('judgeFactPreservation refuses, naming what is wrong', () => {
   });
 });
 
+describe('judgeFactPreservation reads real-model wordings (issue 13)', () => {
+  it.each([
+    ['a preference contrast said three ways', ['prefers tea, not coffee, in afternoons', 'User likes tea rather than coffee after lunch'], 'Prefers tea over coffee in the afternoon / after lunch', true],
+    ['"prefer X to Y" for "X instead of Y"', ['in summer the user drinks cold brew instead of hot coffee'], 'in summer, the user prefers cold brew to hot coffee', false],
+    ['a choice over an alternative', ['Stripe was picked over Adyen for payment processing'], 'Stripe was chosen over Adyen for payment processing', false],
+    ['"instead of X" kept by "used to" (a supersession)', ['raj handles on-call escalations', 'On-call escalations now go to Fatima instead of Raj'], 'On-call escalations used to be handled by Raj; they now go to Fatima instead', false],
+    ['"instead of X" kept by a closing "before"', ['Raj handles on-call escalations', 'escalations go to Fatima instead of Raj'], 'Escalations go to Fatima; Raj handled them before.', false],
+    ['a sentence-initial verb form is not a name', ['Events store moved from MongoDB to ClickHouse', 'Using MongoDB for the events store'], 'The events store was originally on MongoDB and has moved to ClickHouse', false],
+    ['a negation reaches both words of a pair', ['user prefers not to be disturbed during focus time', 'user hates being interrupted while coding'], 'user hates being interrupted or disturbed while coding during focus time', false],
+    ['a negation restated with another verb on the same object', ["Don't commit .env files", 'never check secrets or .env into git'], 'Never commit .env files or other secrets to git.', false],
+    ['a version said more precisely by another source', ['Cache layer is Redis 7', 'project caches with redis v7.2'], "The project's cache layer is Redis 7.2.", false],
+    ['text-speak', ['user: no meetings b4 ten, pls async updates instead'], 'user does not want meetings before ten and prefers async updates instead', false],
+    ['a demonstrative pointing back', ['Deploy window is 12:30–13:30 UTC', 'deploys only between 12:30 and 13:30 utc'], 'Deploy window is 12:30–13:30 UTC; deploys happen only between those times', true],
+  ])('%s', (_name, sources, merged, strict) => {
+    const judgement = judge(sources, merged, { strict });
+    expect(judgement.reasons).toEqual([]);
+  });
+
+  it('a month a source names without a year, said with the year it was noted in', () => {
+    const sources = ['Primary region moved to eu-west-1 in February', 'Primary AWS region is us-east-1'];
+    const merged = 'Primary AWS region was us-east-1; it moved to eu-west-1 in February 2026';
+    expect(judge(sources, merged).reasons).toContain('adds date "February 2026"');
+    expect(judge(sources, merged, { knownDates: ['2026-10-26'] }).ok).toBe(true);
+    expect(judge(sources, merged.replace('2026', '2024'), { knownDates: ['2026-10-26'] }).reasons).toContain('adds date "February 2024"');
+    // Noted in January: February is last year's.
+    expect(judge(sources, merged.replace('2026', '2025'), { knownDates: ['2026-01-10'] }).ok).toBe(true);
+  });
+
+  it('still refuses what the new readings could let through', () => {
+    // A dropped contrast is a dropped negation, strict or not.
+    expect(judge(['user prefers tea over coffee'], 'user prefers tea', { strict: true }).reasons).toContain('missing negation "over coffee"');
+    // "is used to" is not a supersession: the negation is still missing.
+    expect(judge(['the team deploys with Vite instead of Webpack'], 'Vite is used to deploy; the team knows Webpack').reasons).toContain('missing negation "instead of Webpack"');
+    // A more precise number no source says is new; a whole number is not kept by it.
+    expect(judge(['Cache layer is Redis 7'], 'Cache layer is Redis 7.2').reasons).toEqual(['missing number "7"', 'adds number "7.2"']);
+    // A capitalised name at a sentence's start stays a name.
+    expect(judge(['Fred Smith leads QA'], 'Smith leads QA').reasons).toContain('missing name "Fred"');
+    // A protected entry still refuses a dropped fact.
+    expect(judge(['Standup is every Monday at 9:30', 'Standup is run by Dana'], 'Standup is every Monday and is run by Dana.', { strict: true }).ok).toBe(false);
+  });
+});
+
 describe('judgeFactPreservation options', () => {
   it('strict refuses a paraphrase that drops more than a protected entry may', () => {
     const sources = ['standup meeting happens on Mondays at 9:30', 'weekly standup every monday 9.30am'];

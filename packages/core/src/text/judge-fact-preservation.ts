@@ -15,7 +15,7 @@ export const STRICT_MIN_WORD_COVERAGE = 0.75;
 /** Least share of any one source a merge must keep (an over-merge drops a source almost whole). */
 export const MIN_SOURCE_COVERAGE = 0.4;
 /** The same for a protected entry (`strict`). */
-export const STRICT_MIN_SOURCE_COVERAGE = 0.6;
+export const STRICT_MIN_SOURCE_COVERAGE = 0.5;
 /** Largest share of the merge's distinct terms its sources do not say. */
 export const MAX_NOVELTY = 0.4;
 /** The same for a protected entry (`strict`). */
@@ -45,7 +45,7 @@ const MAX_ANCHORS = 16;
  * Webpack" / "previously used Webpack") and are not new content of a merge that joins an old
  * fact with a new one.
  */
-const SUPERSESSION_MARKERS: ReadonlySet<string> = new Set(['previous', 'previously', 'formerly', 'former', 'until', 'old', 'earlier', 'replac', 'longer', 'anymor', 'now', 'sinc']);
+const SUPERSESSION_MARKERS: ReadonlySet<string> = new Set(['previous', 'previously', 'formerly', 'former', 'until', 'old', 'earlier', 'replac', 'longer', 'anymor', 'now', 'sinc', 'instead', 'origin']);
 
 /** Facts by kind, as the texts wrote them (numbers in canonical form). */
 export interface FactGroups {
@@ -91,6 +91,13 @@ function clockKey(key: string): string | undefined {
   const match = /^(\d{1,2}):(\d{2})$/.exec(key);
   if (match) return `${Number(match[1]) % 12}:${match[2]}`;
   return /^\d{1,2}$/.test(key) && Number(key) <= 24 ? `${Number(key) % 12}:00` : undefined;
+}
+
+/** The less precise numbers a decimal or version says: "7.2" says "7", "3.10.1" says "3.10" and "3". */
+function numberGeneralisations(key: string): string[] {
+  if (!/^\d+(?:\.\d+)+$/.test(key)) return [];
+  const parts = key.split('.');
+  return parts.slice(1).map((_, index) => parts.slice(0, index + 1).join('.'));
 }
 
 function firstTexts(terms: readonly Term[]): Map<string, string> {
@@ -140,9 +147,12 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   const sourceNames = new Set([...union((a) => a.words)].filter((key) => anyNames.has(key)));
   for (const key of sourceNames) if (!mergeKeys.has(key)) missing.names.push(sourceText.get(key) ?? key);
   const missingNumbers = new Set<string>();
-  for (const key of union((a) => a.numbers)) {
+  // A whole number is kept by a more precise one that a source says too ("Redis 7" / "Redis 7.2" when a source says "v7.2").
+  const sourceNumbers = union((a) => a.numbers);
+  const refinedInMerge = new Set(merge.numbers.filter((key) => sourceNumbers.has(key)).flatMap(numberGeneralisations));
+  for (const key of sourceNumbers) {
     const clock = clockKey(key);
-    if (!mergeKeys.has(key) && !(clock && mergeClocks.has(clock))) missingNumbers.add(key);
+    if (!mergeKeys.has(key) && !(clock && mergeClocks.has(clock)) && !refinedInMerge.has(key)) missingNumbers.add(key);
   }
   missing.numbers.push(...missingNumbers);
   // A full date says its weekday too ("Friday" is kept by, and said by, "2024-05-17" when that is a Friday).
@@ -273,6 +283,17 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
   const mergeDates = new Set(merge.dates);
   const knownDays = [...new Set(known.filter((date) => fullDay.test(date)))].slice(0, MAX_ANCHORS);
   for (const source of sources) {
+    // "in February" said by a source noted in 2026 is "February 2026" (or 2025 when February comes after the day it was noted).
+    const months = source.dates.filter((date) => /^--\d{2}$/.test(date));
+    const monthAnchors = [...new Set([...source.dates.filter((date) => fullDay.test(date)), ...knownDays])].slice(0, MAX_ANCHORS);
+    for (const month of months) {
+      for (const anchor of monthAnchors) {
+        meter.count += merge.dates.length;
+        const year = Number(anchor.slice(0, 4));
+        const years = [year, ...(month.slice(2) > anchor.slice(5, 7) ? [year - 1] : [])];
+        for (const candidate of years) if (mergeDates.has(`${candidate}${month.slice(1)}`)) derivedMergeDates.add(`${candidate}${month.slice(1)}`);
+      }
+    }
     const relatives = [...new Set(source.terms.filter((term) => term.kind === 'date' && term.relative).map((term) => term.key))].slice(0, MAX_RELATIVE_DATES);
     if (relatives.length === 0) continue;
     const ownAnchors = source.dates.filter((date) => fullDay.test(date)).slice(0, MAX_ANCHORS);

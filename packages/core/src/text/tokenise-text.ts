@@ -17,6 +17,8 @@ const TOKEN_PATTERN = new RegExp(
     String.raw`(?<time>\d{1,2}:\d{2})(?::\d{2})?(?!\d)`,
     String.raw`(?<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?<suffix>(?:st|nd|rd|th|k|K|M|bn)(?![\p{L}\p{N}]))?`,
     String.raw`(?<dotted>(?:\p{L}\.){2,})(?!\p{L})`,
+    String.raw`(?<version>[vV]\d+(?:\.\d+)+)(?![\p{L}\p{N}])`,
+    String.raw`(?<dotfile>(?<![\p{L}\p{N}.])\.\p{L}[\p{L}\p{N}_-]*)`,
     String.raw`(?<word>\p{L}[\p{L}\p{N}]*(?:'\p{L}+)*'?)`,
     String.raw`(?<symbol>°[CFcf]?|[$€£%~&])`,
     String.raw`(?<comma>,)`,
@@ -39,6 +41,7 @@ const CONTRACTED_NOT: Readonly<Record<string, string>> = {
 
 /**
  * Splits a text into words, numbers, dates in digits, symbols, commas and sentence breaks.
+ * A version ("v7.2") and a dot file (".env") are one word each.
  * Curly quotes become straight ones; "doesn't" becomes "does" + "n't"; possessive and
  * contraction endings ('s, s', 'm, 're, 've, 'll, 'd) are dropped; hyphenated words split.
  * Linear in the text's length.
@@ -61,6 +64,8 @@ export function tokeniseText(input: string): RawToken[] {
     else if (groups.time) push('time', groups.time);
     else if (groups.number) push('number', groups.number + (groups.suffix ?? ''));
     else if (groups.dotted) push('word', groups.dotted.slice(0, -1));
+    else if (groups.version) push('word', groups.version);
+    else if (groups.dotfile) push('word', groups.dotfile);
     else if (groups.word) pushWord(groups.word, push);
     else if (groups.symbol) push('symbol', groups.symbol.toLowerCase());
     else if (groups.comma) push('comma', ',');
