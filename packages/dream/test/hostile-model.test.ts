@@ -226,10 +226,11 @@ describe('memory consolidation under a hostile model (SPEC B4, B11)', () => {
         if (shownCount > 0) {
           expect(recorded(outcome).length).toBeGreaterThan(0);
           expect(recorded(savedOutcome(runFolder))).toEqual(recorded(outcome));
-          expect(outcome.status).not.toBe('ok');
+          // A deletion within the budget may apply (an outright delete is allowed up to it); a run that applied nothing says so.
+          if (outcome.applied === 0) expect(outcome.status).not.toBe('ok');
         }
       }),
-      { numRuns: 6 },
+      { numRuns: 6, ...(process.env.HOSTILE_SEED ? { seed: Number(process.env.HOSTILE_SEED), path: process.env.HOSTILE_PATH } : {}) },
     );
   });
 

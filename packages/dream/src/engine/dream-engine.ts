@@ -601,6 +601,8 @@ export class DreamEngine {
  */
 function outcomeStatus(planned: PassPlan, applied: number | undefined): { status: 'ok' | 'warning' | 'failed'; warning?: string } {
   if (planned.failure !== undefined) return { status: 'failed' };
+  const misbehaviour = planned.misbehaviour?.length ?? 0;
+  if (misbehaviour > 0) return { status: 'warning', warning: `${misbehaviour} model repl${misbehaviour === 1 ? 'y was' : 'ies were'} refused whole for breaking a run budget (see misbehaviour)` };
   const proposals = planned.proposals;
   if (!proposals || proposals.proposed === 0) return { status: 'ok' };
   if (proposals.accepted === 0) {
