@@ -19,7 +19,7 @@ import {
   nextRetries,
 } from './consolidation-cursor';
 import { buildConsolidationItems, type ConsolidationItem } from './consolidation-item';
-import { consolidationReplySchema } from './consolidation-reply';
+import { type ConsolidationReply, consolidationReplySchema } from './consolidation-reply';
 import {
   type MemoryConsolidationOptions,
   type MemoryConsolidationOptionsInput,
@@ -33,7 +33,8 @@ import {
   renderEntryLine,
   renderRepairNote,
 } from './render-consolidation-prompt';
-import { type CallReview, reviewReply } from './review-reply';
+import { type CallReview, factCheckJobs, reviewReply } from './review-reply';
+import { type FactCheckJob, FactCheckStage } from '../../review/fact-check-stage';
 import { parsePassOptions } from '../parse-pass-options';
 
 /** Room kept in every call for the fence lines and labels around the entries. */
@@ -318,27 +319,34 @@ export class MemoryConsolidationPass implements DreamPass {
       signal: context.signal,
       maxOutputTokens: this.options.maxOutputTokens,
     };
-    const rules = { protection: this.options, unconnected: (ids: readonly string[]) => call.similarity.unconnected(ids) };
+    const facts = new FactCheckStage();
+    const rules = { protection: this.options, unconnected: (ids: readonly string[]) => call.similarity.unconnected(ids), factCheck: (job: FactCheckJob) => facts.verdictOf(job) };
     const scope = { call: call.call, withCorrections: call.withCorrections };
+    // A reply proposing more saves than entries shown is refused whole before anything of it is judged.
+    const review = async (candidate: ConsolidationReply): Promise<CallReview | undefined> => {
+      if (candidate.toSave.length > call.savesPerReply) return undefined;
+      await facts.judgeAll(factCheckJobs(candidate, shown, this.options), context.signal);
+      return reviewReply(candidate, shown, scope, rules);
+    };
     let reply = await gateway.ask({ ...request, data });
-    let review = reviewReply(reply, shown, scope, rules);
-    if (review.factLosses.length > 0) {
+    let reviewed = await review(reply);
+    if (reviewed && reviewed.factLosses.length > 0) {
       context.signal.throwIfAborted();
-      const first = review;
+      const first = reviewed;
       reply = await gateway.ask({ ...request, data: `${data}\n\n${renderRepairNote(first.factLosses)}` });
-      review = reviewReply(reply, shown, scope, rules);
-      review.refusals.unshift(`call ${call.call}: ${first.factLosses.length} merge(s) did not keep the facts of their sources; asked the model once to repair the reply`, ...first.refusals);
+      reviewed = await review(reply);
+      if (reviewed) reviewed.refusals.unshift(`call ${call.call}: ${first.factLosses.length} merge(s) did not keep the facts of their sources; asked the model once to repair the reply`, ...first.refusals);
     }
-    if (call.budget.admit(call.call, { saves: reply.toSave.length, deletions: review.deletions.length }, call.savesPerReply)) {
-      return { ...review, refusedWhole: false };
+    if (call.budget.admit(call.call, { saves: reply.toSave.length, deletions: reviewed?.deletions.length ?? 0 }, call.savesPerReply) && reviewed) {
+      return { ...reviewed, refusedWhole: false };
     }
     return {
       saves: [],
       deletions: [],
       factLosses: [],
-      refusals: [...review.refusals, `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`],
+      refusals: [...(reviewed?.refusals ?? []), `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`],
       retry: [...shown.keys()],
-      proposed: review.proposed,
+      proposed: reviewed?.proposed ?? reply.toSave.length + new Set(reply.toDelete).size,
       refusedWhole: true,
     };
   }

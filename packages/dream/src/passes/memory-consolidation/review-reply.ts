@@ -1,5 +1,6 @@
 import { CATEGORY_RULES, detectInjection, isSystemCategory, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, pathNameProblem, SYSTEM_CATEGORY, tagSchema } from '@reverie/core';
-import { checkMergeFacts } from '../../review/fact-check';
+import { checkMergeFacts, type FactVerdict } from '../../review/fact-check';
+import type { FactCheckJob } from '../../review/fact-check-stage';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
 import type { MemoryConsolidationOptions } from './memory-consolidation-options';
@@ -42,6 +43,24 @@ export interface ReviewRules {
   protection: Protection;
   /** The sources of a merge that are not similar to the rest (empty when they all are). */
   unconnected(ids: readonly string[]): string[];
+  /** The fact check of one save (`checkMergeFacts` unless the pass judged the reply beforehand). */
+  factCheck?: (job: FactCheckJob) => FactVerdict;
+}
+
+/**
+ * The fact checks the saves of a reply will ask for, in order: what `reviewReply` passes to
+ * `rules.factCheck`, so a pass can judge them beforehand without holding up the event loop
+ * (`FactCheckStage`). Pure.
+ */
+export function factCheckJobs(reply: ConsolidationReply, shown: ReadonlyMap<string, ConsolidationItem>, protection: Protection): FactCheckJob[] {
+  const jobs: FactCheckJob[] = [];
+  for (const save of reply.toSave) {
+    const sources = [...new Set(save.sourceIds ?? [])].map((id) => shown.get(id)).filter((item): item is ConsolidationItem => item !== undefined);
+    const content = stripRetentionTags(save.content);
+    if (sources.length === 0 || content === '' || content.length > MAX_MEMORY_CONTENT_LENGTH) continue;
+    jobs.push({ sources: sources.map((source) => source.view), content, strict: sources.some((source) => protectionOf(source, protection) !== undefined) });
+  }
+  return jobs;
 }
 
 /**
@@ -149,7 +168,8 @@ export function reviewReply(
     // An anti-pattern mined from feedback has no sources to keep; it may still carry no instructions.
     const injected = sources.length === 0 ? detectInjection([], content) : [];
     if (injected.length > 0) return keepSources(`it injects ${injected.join(', ')}`);
-    const verdict = sources.length === 0 ? undefined : checkMergeFacts(sources.map((source) => source.view), content, { strict: guarded.length > 0 });
+    const job = { sources: sources.map((source) => source.view), content, strict: guarded.length > 0 };
+    const verdict = sources.length === 0 ? undefined : (rules.factCheck ?? defaultFactCheck)(job);
     if (verdict && !verdict.ok) {
       factLosses.push({ position, sourceIds: sources.map((source) => source.id), missing: verdict.missing, added: verdict.added, reasons: verdict.reasons });
       return keepSources(verdict.reason, { retry: true });
@@ -174,6 +194,8 @@ export function reviewReply(
   }
   return { saves, deletions, refusals, factLosses, retry: [...retry], proposed: reply.toSave.length + new Set(reply.toDelete).size };
 }
+
+const defaultFactCheck = (job: FactCheckJob): FactVerdict => checkMergeFacts(job.sources, job.content, { strict: job.strict });
 
 /** Why an item may not be deleted outright or changed loosely, or undefined when it is not protected. */
 export function protectionOf(item: ConsolidationItem, options: Protection): string | undefined {
