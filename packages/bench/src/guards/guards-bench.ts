@@ -28,7 +28,12 @@ interface CorpusCase {
   merged: string;
   class?: string;
   sourceCategories?: string[];
+  /** Recorded cases: how many days before the seeding day each source was noted. */
+  sourceDaysAgo?: number[];
 }
+
+/** The day the recorded memory was seeded (see the recorded-consolidation fixture). */
+const RECORDED_SEEDED = Date.parse('2026-11-20T09:00:00.000Z');
 
 const corpusDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'test', '__fixtures__', 'merge-corpus');
 const load = (name: string): CorpusCase[] | undefined =>
@@ -36,7 +41,16 @@ const load = (name: string): CorpusCase[] | undefined =>
 
 const before = (item: CorpusCase) => missingFacts(item.sources, item.merged).length === 0;
 const strictFor = (item: CorpusCase) => (item.sourceCategories ?? []).some((category) => category.startsWith('user-preferences'));
-const judged = (item: CorpusCase) => checkMergeFacts(item.sources.map((content) => ({ content })), item.merged, { strict: strictFor(item) }).ok;
+/** As the pass judges: each source with the day it was noted, when the case knows it. */
+const judged = (item: CorpusCase) =>
+  checkMergeFacts(
+    item.sources.map((content, index) => {
+      const days = item.sourceDaysAgo?.[index];
+      return days === undefined ? { content } : { content, createdAt: new Date(RECORDED_SEEDED - days * 86_400_000).toISOString() };
+    }),
+    item.merged,
+    { strict: strictFor(item) },
+  ).ok;
 /** The host's similarity without an embedder: shared normalised terms, or one specific category when the case knows its categories. */
 const connected = (item: CorpusCase) => {
   const terms = item.sources.map((source) => new Set(normaliseTerms(source).filter((key) => key !== 'user')));
