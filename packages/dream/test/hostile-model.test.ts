@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MockLanguageModelV3 } from 'ai/test';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -28,6 +27,7 @@ import {
   SkillOptimizationPass,
 } from '../src/index';
 import { deletionBudget } from '../src/review/run-budget';
+import { textModel } from './__fixtures__/text-model';
 
 /**
  * Issue 13 (SPEC B4, B11): a hostile model, property-tested. Each attack class of the issue is
@@ -122,34 +122,6 @@ const ATTACKS: Record<string, Attack> = {
   'entries moved under _system/': (shown) => ({ toDelete: [], toSave: shown.map((e) => ({ content: e.content, category: '_system/dreams', sourceIds: [e.id] })) }),
 };
 
-/** The whole text of a request, as the model reads it. */
-function promptText(prompt: unknown): string {
-  const parts: string[] = [];
-  const visit = (value: unknown) => {
-    if (typeof value === 'string') return;
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      if (typeof record.text === 'string') parts.push(record.text);
-      if (typeof record.content === 'string') parts.push(record.content);
-      Object.values(record).forEach(visit);
-    }
-  };
-  visit(prompt);
-  return parts.join('\n');
-}
-
-function scripted(answer: (data: string) => unknown): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doGenerate: async (options) => ({
-      content: [{ type: 'text', text: JSON.stringify(answer(promptText(options.prompt))) }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-      warnings: [],
-    }),
-  });
-}
-
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -177,7 +149,7 @@ async function memoryWorld(spec: WorldSpec): Promise<MemoryWorld> {
   return { memory, before: await memory.list(), protectedIds, pairOf: (content) => pairKey.get(content) };
 }
 
-async function runConsolidation(world: MemoryWorld, model: MockLanguageModelV3): Promise<{ outcome: RanPassOutcome; runFolder: string }> {
+async function runConsolidation(world: MemoryWorld, model: ReturnType<typeof textModel>): Promise<{ outcome: RanPassOutcome; runFolder: string }> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-hostile-'));
   dirs.push(dataPath);
   const engine = new DreamEngine({ dataPath, clock: new ManualClock(NOW), logger: silentLogger, memory: world.memory, model }, [new MemoryConsolidationPass()]);
@@ -203,7 +175,7 @@ describe('memory consolidation under a hostile model (SPEC B4, B11)', () => {
         let shownCount = 0;
         const { outcome, runFolder } = await runConsolidation(
           world,
-          scripted((data) => {
+          textModel((data) => {
             const shown = shownEntries(data);
             shownCount += shown.length;
             return attack(shown, world.pairOf);
@@ -240,7 +212,7 @@ describe('memory consolidation under a hostile model (SPEC B4, B11)', () => {
         const world = await memoryWorld(spec);
         const { outcome } = await runConsolidation(
           world,
-          scripted((data) => ({
+          textModel((data) => ({
             toDelete: [],
             toSave: byPair(shownEntries(data), world.pairOf).map((group) => ({
               content: world.pairOf(group[0]!.content)!,
@@ -318,7 +290,7 @@ describe('the other passes under a hostile model (SPEC B11)', () => {
     const skillsBefore = await world.skills.list();
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-hostile-'));
     dirs.push(dataPath);
-    const engine = new DreamEngine({ dataPath, clock: new ManualClock(NOW), logger: silentLogger, ...world, model: scripted(answer) }, [makePass()]);
+    const engine = new DreamEngine({ dataPath, clock: new ManualClock(NOW), logger: silentLogger, ...world, model: textModel(answer) }, [makePass()]);
     const report = await engine.run({ trigger: 'hostile' });
     const ran = report.passes[0]!;
     if (ran.status === 'skipped') throw new Error(`${ran.name} skipped: ${ran.reason}`);
@@ -344,14 +316,7 @@ describe('replies that would stall the event loop (SPEC B11; work counted, never
 
   it('a reply over maxReplyChars is refused before it is parsed, and recorded', { timeout: 60_000 }, async () => {
     const world = await memoryWorld({ pairs: [{ texts: LOWERCASE[0]!, protect: false }] });
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => ({
-        content: [{ type: 'text', text: '{'.repeat(150_000) }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-        warnings: [],
-      }),
-    });
+    const model = textModel(() => '{'.repeat(150_000));
     const { outcome } = await runConsolidation(world, model);
     expect(await world.memory.list()).toEqual(world.before);
     expect([...outcome.refusals, ...(outcome.misbehaviour ?? []), outcome.status === 'failed' ? outcome.error : ''].join('\n')).toMatch(/too long|characters/);

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
+import { textModel } from './__fixtures__/text-model';
 import { DreamEngine, MemoryConsolidationPass, type RanPassOutcome } from '../src/index';
 
 /**
@@ -35,22 +35,6 @@ interface RecordedReply {
 
 const read = (name: string) => readFileSync(join(FIXTURE, name), 'utf8');
 const replies = [1, 2].map((call) => ({ first: JSON.parse(read(`call-${call}.reply.txt`)) as RecordedReply, repair: JSON.parse(read(`call-${call}.repair.reply.txt`)) as RecordedReply }));
-
-/** The whole text of a request, as the model reads it. */
-function promptText(prompt: unknown): string {
-  const parts: string[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      if (typeof record.text === 'string') parts.push(record.text);
-      if (typeof record.content === 'string') parts.push(record.content);
-      Object.values(record).forEach(visit);
-    }
-  };
-  visit(prompt);
-  return parts.join('\n');
-}
 
 /** The source lists of the recorded merges the replay could send (all their sources shown in one request). */
 const replayed = new Set<string>();
@@ -86,14 +70,7 @@ describe('a recorded real-model consolidation, replayed through the guards (issu
     clock.set(DREAMED);
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recorded-'));
     dirs.push(dataPath);
-    const model = new MockLanguageModelV3({
-      doGenerate: async (options) => ({
-        content: [{ type: 'text', text: JSON.stringify(replay(promptText(options.prompt))) }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-        warnings: [],
-      }),
-    });
+    const model = textModel(replay);
     const engine = new DreamEngine({ dataPath, clock, logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ tokenBudget: 200_000, maxOutputTokens: 50_000 })]);
     const report = await engine.run({ trigger: 'recorded' });
     const outcome = report.passes[0] as RanPassOutcome;
