@@ -53,6 +53,8 @@ const acceptedAsDreamed = (item: RecordedCase) =>
     knownDates: [...new Set(item.sourceDaysAgo.map((days) => new Date(RECORDED_SEEDED - days * 86_400_000).toISOString().slice(0, 10)))],
   }).ok;
 
+const loadRecorded = (): RecordedCase[] => z.array(recordedSchema).parse(JSON.parse(readFileSync(join(corpusDir, 'recorded-real.json'), 'utf8')));
+
 describe('merge corpus', () => {
   it('accepts at least 95 % of legit-dev', () => {
     const cases = loadCorpus('legit-dev');
@@ -65,9 +67,19 @@ describe('merge corpus', () => {
   });
 
   it('accepts at least 95 % of recorded-real, judged as the dream pass judges it', () => {
-    const cases = z.array(recordedSchema).parse(JSON.parse(readFileSync(join(corpusDir, 'recorded-real.json'), 'utf8')));
+    const cases = loadRecorded();
     expect(cases.length).toBe(53);
     expect(share(cases, acceptedAsDreamed)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('accepts at least 95 % of every legitimate merge together (SPEC B11: the paraphrase corpus)', () => {
+    const judged = [
+      ...loadCorpus('legit-dev').map(accepted),
+      ...loadCorpus('legit-holdout').map(accepted),
+      ...loadRecorded().map(acceptedAsDreamed),
+    ];
+    expect(judged.length).toBeGreaterThanOrEqual(150);
+    expect(judged.filter(Boolean).length / judged.length).toBeGreaterThanOrEqual(0.95);
   });
 
   it('refuses at least 95 % of hostile, in every attack class', () => {
