@@ -57,6 +57,12 @@ export interface TextAnalysis {
   pairs: [string, string][];
   /** Numbers and words inside a relative date ("3" and "day" of "3 days ago"): not facts to keep, but said. */
   impliedKeys: string[];
+  /**
+   * Keys of capitalised words that open a sentence, are not common words and were not read as
+   * names ("Alice" in "Alice moved to Berlin"): maybe a name, maybe not. The judge refuses a
+   * merge that drops one of a source's and opens a sentence with a new one (a swapped subject).
+   */
+  openers: string[];
 }
 
 /** Words that start a new clause ("and" and "or" also pair their neighbours). */
@@ -102,6 +108,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     if (token.kind === 'word' && !token.sentenceStart && token.text[0] !== token.text[0]?.toLowerCase()) capitalisedInside.add(token.text.toLowerCase());
   }
   const terms: Term[] = [];
+  const openers = new Set<string>();
   let tokenCount = 0;
   let functionWordCount = 0;
   let sentence = 0;
@@ -263,6 +270,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     }
     const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || (startsNameSequence(tokens, i - 1) && !isCommonWord(lower))));
     const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
+    if (!name && token.sentenceStart && /^\p{Lu}/u.test(token.text) && !isCommonWord(lower) && !GENERIC_SUBJECTS.has(lower)) openers.add(key);
     emit({ kind: name ? 'name' : 'word', key, text: token.text });
   }
   if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
@@ -300,6 +308,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     negations: distinct(new Set(['negation'])),
     pairs,
     impliedKeys: [...impliedKeys],
+    openers: [...openers],
   };
 }
 

@@ -50,6 +50,12 @@ describe('judgeFactPreservation accepts', () => {
 });
 
 describe('judgeFactPreservation refuses, naming what is wrong', () => {
+  it('a swapped subject at the start of a sentence, and not a reworded one', () => {
+    expect(judge(['Alice moved to Berlin in 2019'], 'Bob moved to Berlin in 2019').reasons).toEqual(['replaces "Alice" with "Bob" at the start of a sentence']);
+    expect(judge(['Alice moved to Berlin in 2019'], 'Alice relocated to Berlin in 2019').ok).toBe(true);
+    expect(judge(['Keep answers short'], 'Short answers are preferred').reasons.join()).not.toContain('replaces');
+  });
+
   it('a dropped number', () => {
     const judgement = judge(['The team has 3 backend engineers', 'Standup is at 9:30'], 'The backend team meets at standup.');
     expect(judgement.ok).toBe(false);

@@ -247,6 +247,13 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   for (const date of added.dates) reasons.push(`adds date ${JSON.stringify(date)}`);
   for (const negation of added.negations) reasons.push(`adds negation ${JSON.stringify(negation)}`);
   for (const statement of statements) reasons.push(`adds a statement its sources do not make: ${JSON.stringify(statement)}`);
+  // A swapped subject: a source opens a sentence with a word the merge drops ("Alice moved…"),
+  // the merge opens one with a word no source says ("Bob moved…"). Either may be a name.
+  const droppedOpeners = [...new Set(analysedSources.flatMap((analysis) => analysis.openers))].filter((key) => !mergeKeys.has(key));
+  const newOpeners = merge.openers.filter((key) => !sourceKeys.has(key));
+  if (droppedOpeners.length > 0 && newOpeners.length > 0) {
+    reasons.push(`replaces ${JSON.stringify(sourceText.get(droppedOpeners[0]!) ?? droppedOpeners[0])} with ${JSON.stringify(mergeText.get(newOpeners[0]!) ?? newOpeners[0])} at the start of a sentence`);
+  }
   const minSourceCoverage = strict ? STRICT_MIN_SOURCE_COVERAGE : MIN_SOURCE_COVERAGE;
   perSource.forEach((source, index) => {
     if (source.share >= minSourceCoverage) return;
