@@ -6,7 +6,7 @@ import {
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
-import { selectTurns } from '../episode-extraction/episode-turns';
+import { selectTurns } from '../log-reading/read-log-window';
 import { PreferenceLedger } from './preference-ledger';
 import {
   type PreferenceInferenceOptions,
