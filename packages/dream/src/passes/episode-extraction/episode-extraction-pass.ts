@@ -1,6 +1,5 @@
 import { type MemoryEntry } from '@reverie/core';
 import { z } from 'zod';
-import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens } from '../memory-consolidation/pack-calls';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
@@ -11,7 +10,9 @@ import {
 } from './episode-extraction-options';
 import { EpisodeLedger } from './episode-ledger';
 import { episodeReplySchema } from './episode-reply';
-import { packSessions, selectTurns } from './episode-turns';
+import { packSessions } from './episode-turns';
+import { LogCursor } from '../log-reading/log-cursor';
+import { nothingNew, nothingToAsk, readLogWindow } from '../log-reading/read-log-window';
 import {
   EPISODE_DIRECTIVE,
   EPISODE_DIRECTIVE_FILE,
@@ -55,6 +56,7 @@ export class EpisodeExtractionPass implements DreamPass {
   readonly requires = ['memory', 'conversationLog'] as const;
   readonly model = 'required' as const;
   readonly options: EpisodeExtractionOptions;
+  private readonly cursor = new LogCursor(this.name, episodeCursorSchema, 'afterSeq');
 
   constructor(options: EpisodeExtractionOptionsInput = {}) {
     this.options = parsePassOptions('episode-extraction', episodeExtractionOptionsSchema, options);
@@ -67,20 +69,11 @@ export class EpisodeExtractionPass implements DreamPass {
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 
-    const cursorFile = new PassCursor(dataPath, this.name, episodeCursorSchema);
-    const afterSeq = (await cursorFile.read())?.afterSeq ?? 0;
-    const read = await conversationLog.read({ afterSeq, limit: this.options.maxTurnsPerRun });
-    if (read.length === 0) return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
-
-    const throughSeq = Math.max(...read.map((turn) => turn.seq));
-    const commit: EpisodeCursor = { afterSeq: throughSeq };
-    const selection = selectTurns(read);
-    const sessionCount = new Set(read.map((turn) => turn.sessionId)).size;
-    const notes = [`${read.length} turn(s) read (seq ${read[0]!.seq}..${throughSeq}) from ${sessionCount} session(s)`];
-    if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
-    if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
-    if (read.length === this.options.maxTurnsPerRun) notes.push(`maxTurnsPerRun (${this.options.maxTurnsPerRun}) reached: the next run continues after seq ${throughSeq}`);
-    if (selection.sent.length === 0) return { operations: [], itemsProcessed: read.length, notes: [...notes, 'nothing to send to the model'], refusals: [], commit };
+    const window = await readLogWindow(conversationLog, await this.cursor.position(dataPath), this.options.maxTurnsPerRun);
+    if (window.read.length === 0) return nothingNew(window);
+    const { afterSeq, read, throughSeq, selection, notes } = window;
+    const commit: EpisodeCursor = this.cursor.at(throughSeq);
+    if (selection.sent.length === 0) return nothingToAsk(window, 'nothing to send to the model', commit);
 
     const now = context.now();
     const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now, throughSeq });
@@ -145,12 +138,12 @@ export class EpisodeExtractionPass implements DreamPass {
 
   /** Moves the cursor to the last turn the applied plan read. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await new PassCursor(services.dataPath, this.name, episodeCursorSchema).write(episodeCursorSchema.parse(data));
+    await this.cursor.commit(services.dataPath, data);
   }
 
   /** The last logged turn this pass has turned into episodes; later turns must survive a log clear. */
   async conversationLogReadThrough(services: DreamServices): Promise<number> {
-    return (await new PassCursor(services.dataPath, this.name, episodeCursorSchema).read())?.afterSeq ?? 0;
+    return this.cursor.position(services.dataPath);
   }
 
   /** The recorded episodes most like a call's turns, best first, within the call's share for them. */

@@ -2,33 +2,6 @@ import type { LoggedTurn } from '@reverie/core';
 import { packIntoCalls } from '../memory-consolidation/pack-calls';
 import type { SessionPiece } from './render-episode-prompt';
 
-/** SPEC D17: a turn carrying this hint is audit-only: it is never sent to the model. */
-const SKIP_HINT = /\[skip\]/i;
-/** Roles whose turns tell what happened; system prompts and tool output are not sent. */
-const SENT_ROLES: ReadonlySet<string> = new Set(['user', 'assistant']);
-
-export interface TurnSelection {
-  /** The turns that go to the model, in log order. */
-  sent: LoggedTurn[];
-  /** Turns marked `[skip]`. */
-  skipped: number;
-  /** System and tool turns. */
-  otherRoles: number;
-}
-
-/** Splits the turns read into those the model sees and those it does not (still processed). Pure. */
-export function selectTurns(turns: readonly LoggedTurn[]): TurnSelection {
-  const sent: LoggedTurn[] = [];
-  let skipped = 0;
-  let otherRoles = 0;
-  for (const turn of turns) {
-    if (SKIP_HINT.test(turn.content)) skipped++;
-    else if (!SENT_ROLES.has(turn.role) || turn.content.trim() === '') otherRoles++;
-    else sent.push(turn);
-  }
-  return { sent, skipped, otherRoles };
-}
-
 /**
  * Groups turns by session (sessions in the order of their first turn, turns in log order) and
  * packs the sessions into calls of at most `budget` tokens (`cost` per turn). A session that

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoggedTurn, MemoryEntry } from '@reverie/core';
-import { packSessions, selectTurns } from './episode-turns';
+import { packSessions } from './episode-turns';
+import { selectTurns } from '../log-reading/read-log-window';
 import { renderEpisodeData, renderEpisodeLine, renderTurnLine } from './render-episode-prompt';
 
 let seq = 0;

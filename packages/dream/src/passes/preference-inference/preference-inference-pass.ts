@@ -4,9 +4,9 @@ import {
   isReverieError,
   } from '@reverie/core';
 import { z } from 'zod';
-import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
-import { selectTurns } from '../episode-extraction/episode-turns';
+import { LogCursor } from '../log-reading/log-cursor';
+import { nothingNew, readLogWindow } from '../log-reading/read-log-window';
 import { PreferenceLedger } from './preference-ledger';
 import {
   type PreferenceInferenceOptions,
@@ -53,6 +53,7 @@ export class PreferenceInferencePass implements DreamPass {
   readonly requires = ['memory', 'conversationLog'] as const;
   readonly model = 'required' as const;
   readonly options: PreferenceInferenceOptions;
+  private readonly cursor = new LogCursor(this.name, preferenceCursorSchema, 'inferredThroughSeq');
 
   constructor(options: PreferenceInferenceOptionsInput = {}) {
     this.options = parsePassOptions('preference-inference', preferenceInferenceOptionsSchema, options);
@@ -65,29 +66,20 @@ export class PreferenceInferencePass implements DreamPass {
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 
-    const cursorFile = new PassCursor(dataPath, this.name, preferenceCursorSchema);
-    const afterSeq = (await cursorFile.read())?.inferredThroughSeq ?? 0;
-    const read = await conversationLog.read({ afterSeq, limit: this.options.maxTurnsPerRun });
-    const readThroughSeq = Math.max(afterSeq, ...read.map((turn) => turn.seq));
-    const notes: string[] = [];
+    const window = await readLogWindow(conversationLog, await this.cursor.position(dataPath), this.options.maxTurnsPerRun);
+    const { afterSeq, read, throughSeq: readThroughSeq, selection, notes } = window;
 
     if (read.length === 0) {
       // Nothing new; turns already inferred from may still wait for another reader to finish.
-      const clear = await this.clearOperation(context, readThroughSeq, notes);
+      const clearNotes: string[] = [];
+      const clear = await this.clearOperation(context, readThroughSeq, clearNotes);
       const oldest = (await conversationLog.read({ limit: 1 }))[0];
-      if (!clear || oldest === undefined || oldest.seq > clear.throughSeq) {
-        return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
-      }
-      return { operations: [clear], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`, ...notes], refusals: [] };
+      if (!clear || oldest === undefined || oldest.seq > clear.throughSeq) return nothingNew(window);
+      return { operations: [clear], itemsProcessed: 0, notes: [...notes, ...clearNotes], refusals: [] };
     }
 
-    const commit: PreferenceCursor = { inferredThroughSeq: readThroughSeq };
-    const selection = selectTurns(read);
+    const commit: PreferenceCursor = this.cursor.at(readThroughSeq);
     const sessions = groupBySession(selection.sent);
-    notes.push(`${read.length} turn(s) read (seq ${read[0]!.seq}..${readThroughSeq}) from ${new Set(read.map((turn) => turn.sessionId)).size} session(s)`);
-    if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
-    if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
-    if (read.length === this.options.maxTurnsPerRun) notes.push(`maxTurnsPerRun (${this.options.maxTurnsPerRun}) reached: the next run continues after seq ${readThroughSeq}`);
 
     const userSeqs = new Set(selection.sent.filter((turn) => turn.role === 'user').map((turn) => turn.seq));
     if (userSeqs.size === 0) {
@@ -149,7 +141,7 @@ export class PreferenceInferencePass implements DreamPass {
 
   /** Moves the cursor to the last turn the applied plan read. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await new PassCursor(services.dataPath, this.name, preferenceCursorSchema).write(preferenceCursorSchema.parse(data));
+    await this.cursor.commit(services.dataPath, data);
   }
 
   /**

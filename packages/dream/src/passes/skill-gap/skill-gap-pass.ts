@@ -1,8 +1,9 @@
 import { Bm25Index, type Skill, skillDocumentText } from '@reverie/core';
 import { z } from 'zod';
-import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
-import { packSessions, selectTurns } from '../episode-extraction/episode-turns';
+import { packSessions } from '../episode-extraction/episode-turns';
+import { LogCursor } from '../log-reading/log-cursor';
+import { nothingNew, nothingToAsk, readLogWindow } from '../log-reading/read-log-window';
 import { renderTurnLine, type SessionPiece } from '../episode-extraction/render-episode-prompt';
 import { estimateTokens } from '../memory-consolidation/pack-calls';
 import { openingRequests, type RecurringTerm, recurringTerms } from './recurring-terms';
@@ -53,6 +54,7 @@ export class SkillGapPass implements DreamPass {
   readonly requires = ['skills', 'conversationLog'] as const;
   readonly model = 'required' as const;
   readonly options: SkillGapOptions;
+  private readonly cursor = new LogCursor(this.name, skillGapCursorSchema, 'afterSeq');
 
   constructor(options: SkillGapOptionsInput = {}) {
     this.options = parsePassOptions('skill-gap', skillGapOptionsSchema, options);
@@ -65,24 +67,13 @@ export class SkillGapPass implements DreamPass {
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 
-    const cursorFile = new PassCursor(dataPath, this.name, skillGapCursorSchema);
-    const afterSeq = (await cursorFile.read())?.afterSeq ?? 0;
-    const read = await conversationLog.read({ afterSeq, limit: this.options.maxTurnsPerRun });
-    if (read.length === 0) return { operations: [], itemsProcessed: 0, notes: [`no new turns after seq ${afterSeq}`], refusals: [] };
-
-    const throughSeq = Math.max(...read.map((turn) => turn.seq));
-    const commit: SkillGapCursor = { afterSeq: throughSeq };
-    const selection = selectTurns(read);
-    const sessionCount = new Set(read.map((turn) => turn.sessionId)).size;
-    const notes = [`${read.length} turn(s) read (seq ${read[0]!.seq}..${throughSeq}) from ${sessionCount} session(s)`];
-    if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
-    if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
-    if (read.length === this.options.maxTurnsPerRun) notes.push(`maxTurnsPerRun (${this.options.maxTurnsPerRun}) reached: the next run continues after seq ${throughSeq}`);
+    const window = await readLogWindow(conversationLog, await this.cursor.position(dataPath), this.options.maxTurnsPerRun);
+    if (window.read.length === 0) return nothingNew(window);
+    const { afterSeq, read, throughSeq, selection, notes } = window;
+    const commit: SkillGapCursor = this.cursor.at(throughSeq);
 
     const terms = recurringTerms(openingRequests(selection.sent), { minSessions: this.options.minSessions });
-    if (terms.length === 0) {
-      return { operations: [], itemsProcessed: read.length, notes: [...notes, 'no request recurs across sessions'], refusals: [], commit };
-    }
+    if (terms.length === 0) return nothingToAsk(window, 'no request recurs across sessions', commit);
 
     const sessionOrder = sessionsByTerm(terms);
     const unsent = new Set(selection.sent.map((turn) => turn.sessionId)).size - sessionOrder.length;
@@ -169,12 +160,12 @@ export class SkillGapPass implements DreamPass {
 
   /** Moves the cursor to the last turn the applied plan read. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await new PassCursor(services.dataPath, this.name, skillGapCursorSchema).write(skillGapCursorSchema.parse(data));
+    await this.cursor.commit(services.dataPath, data);
   }
 
   /** The last logged turn this pass has looked at; later turns must survive a log clear. */
   async conversationLogReadThrough(services: DreamServices): Promise<number> {
-    return (await new PassCursor(services.dataPath, this.name, skillGapCursorSchema).read())?.afterSeq ?? 0;
+    return this.cursor.position(services.dataPath);
   }
 
   /** How a call's budget splits: directive, frame and terms off the top, a share for the catalogue, the rest for turns. */
