@@ -111,7 +111,21 @@ export {
 export { describeIssues, parseRecord } from './schemas/parse-record';
 
 // Service interfaces and tokens
-export type { ILongTermMemory, WriteCondition } from './interfaces/long-term-memory';
+export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';
+export type { IMemoryChangeFeed, MemoryChange, MemoryChangePage, MemoryChangeQuery, MemoryNeighbourQuery } from './interfaces/memory-change-feed';
+export {
+  type ChangePosition,
+  DEFAULT_CHANGE_PAGE,
+  DEFAULT_NEIGHBOURS,
+  formatChangeCursor,
+  MAX_CHANGE_PAGE,
+  MAX_NEIGHBOURS,
+  parseChangeCursor,
+  parseChangeQuery,
+  parseNeighbourQuery,
+} from './changes/change-cursor';
+export { ChangeLog } from './changes/change-log';
+export { indexNeighbours } from './changes/index-neighbours';
 export type { IWorkingMemory } from './interfaces/working-memory';
 export type { ConversationLogReadOptions, IConversationLog } from './interfaces/conversation-log';
 export type { FeedbackListOptions, IFeedbackStore } from './interfaces/feedback-store';

@@ -1,5 +1,8 @@
 import { assertValidId } from '../ids/new-id';
 import type { ILongTermMemory, WriteCondition } from '../interfaces/long-term-memory';
+import type { MemoryChangePage, MemoryChangeQuery, MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
+import { ChangeLog } from '../changes/change-log';
+import { indexNeighbours } from '../changes/index-neighbours';
 import type { IClock } from '../interfaces/clock';
 import {
   type CategoryCount,
@@ -26,6 +29,7 @@ import type { InMemoryStoreOptions } from './in-memory-store-options';
 export class InMemoryLongTermMemory implements ILongTermMemory {
   private readonly entries = new Map<string, MemoryEntry>();
   private readonly index = new Bm25Index();
+  private readonly log = new ChangeLog();
   private readonly clock: IClock;
   private closed = false;
 
@@ -45,6 +49,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition);
     this.entries.set(entry.id, entry);
     this.index.set(entry.id, memoryDocumentText(entry));
+    this.log.record(entry.id, 'save');
     return structuredClone(entry);
   }
 
@@ -53,7 +58,20 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     assertValidId(id);
     checkCondition(`Memory entry ${id}`, this.entries.get(id), condition);
     this.index.delete(id);
-    return this.entries.delete(id);
+    if (!this.entries.delete(id)) return false;
+    this.log.record(id, 'delete');
+    return true;
+  }
+
+  async changes(query?: MemoryChangeQuery): Promise<MemoryChangePage> {
+    assertOpen(this.closed, 'memory store');
+    return this.log.changes(query);
+  }
+
+  async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
+    assertOpen(this.closed, 'memory store');
+    ids.forEach(assertValidId);
+    return indexNeighbours(this.index, (id) => this.entries.get(id), ids, query);
   }
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {

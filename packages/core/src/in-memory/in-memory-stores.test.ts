@@ -15,7 +15,7 @@ import { InMemorySkillUsageStore } from './in-memory-skill-usage-store';
 import { InMemoryWorkflowLog } from './in-memory-workflow-log';
 import { InMemoryWorkingMemory } from './in-memory-working-memory';
 
-describeLongTermMemoryConformance('InMemoryLongTermMemory', ({ clock }) => new InMemoryLongTermMemory({ clock }));
+describeLongTermMemoryConformance('InMemoryLongTermMemory', ({ clock }) => new InMemoryLongTermMemory({ clock }), { changeFeed: true });
 describeWorkingMemoryConformance('InMemoryWorkingMemory', ({ clock }) => new InMemoryWorkingMemory({ clock }));
 describeSkillStoreConformance('InMemorySkillStore', ({ clock }) => new InMemorySkillStore({ clock }));
 describeSkillUsageStoreConformance('InMemorySkillUsageStore', ({ clock }) => new InMemorySkillUsageStore({ clock }));

@@ -1,5 +1,6 @@
 import type { TimeInput } from '../schemas/common';
 import type { CategoryCount, MemoryDraft, MemoryEntry, MemorySearchQuery, MemorySearchResult } from '../schemas/memory-entry';
+import type { IMemoryChangeFeed } from './memory-change-feed';
 
 /** Optimistic-concurrency guard for writes (SPEC B3). */
 export interface WriteCondition {
@@ -36,4 +37,13 @@ export interface ILongTermMemory {
   listCategories(): Promise<CategoryCount[]>;
   /** Finishes pending writes and background work, then releases resources. */
   close(): Promise<void>;
+  /** Optional (SPEC B12): what changed since a cursor. See `IMemoryChangeFeed`. */
+  changes?: IMemoryChangeFeed['changes'];
+  /** Optional (SPEC B12): the most similar entries of each given entry. See `IMemoryChangeFeed`. */
+  neighbours?: IMemoryChangeFeed['neighbours'];
+}
+
+/** True when the store implements the change feed (both `changes` and `neighbours`). */
+export function hasChangeFeed(store: ILongTermMemory): store is ILongTermMemory & IMemoryChangeFeed {
+  return typeof store.changes === 'function' && typeof store.neighbours === 'function';
 }

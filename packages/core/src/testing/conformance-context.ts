@@ -21,6 +21,11 @@ export interface ConformanceOptions {
    * database stores). Turns on the persistence cases, which close a store and reopen it.
    */
   persistent?: boolean;
+  /**
+   * Set when the store must implement the optional change feed (`changes`, `neighbours`, SPEC
+   * B12). Without it, the feed cases run when the store has the methods and are skipped otherwise.
+   */
+  changeFeed?: boolean;
   /** Called after each test with its scope, to remove what the test left behind. */
   cleanup?: (scope: string) => void | Promise<void>;
 }

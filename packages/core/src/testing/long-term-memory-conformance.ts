@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ILongTermMemory } from '../interfaces/long-term-memory';
 import { ID_PATTERN } from '../ids/new-id';
+import { describeChangeFeedConformance } from './change-feed-conformance';
 import { type ConformanceOptions, DAY, HOSTILE_PATHS, type StoreFactory, useStoreHarness } from './conformance-context';
 
 /**
@@ -320,6 +321,8 @@ export function describeLongTermMemoryConformance(
         expect(remaining.every((e) => e.content.endsWith('updated'))).toBe(true);
       });
     });
+
+    describeChangeFeedConformance(harness, options);
 
     describe('lifecycle', () => {
       it('refuses calls after close with STORE_CLOSED', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ZodType } from 'zod';
-import { fileSystemError, type IClock, type ILogger, parseRecord } from '@reverie/core';
+import { fileSystemError, type IClock, type ILogger, newId, parseRecord } from '@reverie/core';
 import { writeFileAtomic, fsyncDirectory, isTemporaryFile } from './atomic-write';
 import { DirectoryLock } from './directory-lock';
 import { quarantineFile } from './quarantine';
@@ -40,6 +40,33 @@ interface JournalLine {
   op: 'put' | 'del';
   key: string;
   path: string;
+  /** Sequence number in the journal's epoch (absent in journals written before the change feed). */
+  seq?: number;
+}
+
+/** The first line of every journal this version writes: whose history it is, and where it starts. */
+interface JournalStart {
+  op: 'start';
+  epoch: string;
+  /** The sequence number of the last change before this journal (0 for a new history). */
+  seq: number;
+}
+
+/** One record change as the change feed reports it. */
+export interface CollectionChange {
+  key: string;
+  op: 'put' | 'del';
+  seq: number;
+}
+
+/** What `changesSince` answers: see `MemoryChangePage`. */
+export interface CollectionChangePage {
+  epoch: string;
+  changes: CollectionChange[];
+  /** Sequence number of the last change returned, or of the head when there were none. */
+  through: number;
+  more: boolean;
+  reset: boolean;
 }
 
 const JOURNAL = '.changes.jsonl';
@@ -77,6 +104,12 @@ export class JsonDocumentCollection<T> {
   private journalOffset = 0;
   private journalInode = -1;
   private syncing: Promise<void> | undefined;
+  /** The journal's history (from its start line) and the last sequence number seen in it. */
+  private epoch: string | undefined;
+  private baseSeq = 0;
+  private lastSeq = 0;
+  /** Where the last `changesSince` stopped reading, to resume there instead of at the start. */
+  private feedHint: { inode: number; seq: number; offset: number } | undefined;
 
   constructor(options: JsonDocumentCollectionOptions<T>) {
     this.root = options.root;
@@ -115,7 +148,7 @@ export class JsonDocumentCollection<T> {
         const previousPath = this.layout.pathOf(previous);
         if (previousPath !== path) await this.removeFile(previousPath);
       }
-      await this.appendJournal({ op: 'put', key: this.layout.keyOf(record), path });
+      await this.appendJournal({ op: 'put', key: this.layout.keyOf(record), path, seq: this.lastSeq + 1 });
       this.apply(record, previous);
       return record;
     });
@@ -129,7 +162,7 @@ export class JsonDocumentCollection<T> {
       if (previous === undefined) return false;
       const path = this.layout.pathOf(previous);
       await this.removeFile(path);
-      await this.appendJournal({ op: 'del', key, path });
+      await this.appendJournal({ op: 'del', key, path, seq: this.lastSeq + 1 });
       this.records.delete(key);
       this.listener.onDelete(previous);
       return true;
@@ -148,6 +181,7 @@ export class JsonDocumentCollection<T> {
         await this.ensureLoaded();
         return await this.lock.run(async () => {
           await this.syncFromJournal();
+          await this.startJournalIfNeeded();
           const result = await operation();
           await this.compactJournalIfLarge();
           return result;
@@ -210,6 +244,11 @@ export class JsonDocumentCollection<T> {
     for (const [key, { record }] of loaded) this.apply(record, previous.get(key));
     this.journalOffset = journal?.size ?? 0;
     this.journalInode = journal?.ino ?? -1;
+    const edges = journal ? await readJournalEdges(this.journalPath, journal.size) : undefined;
+    this.epoch = edges?.start?.epoch;
+    this.baseSeq = edges?.start?.seq ?? 0;
+    this.lastSeq = Math.max(this.baseSeq, edges?.lastSeq ?? 0);
+    this.feedHint = undefined;
   }
 
   private async listRecordFiles(): Promise<string[]> {
@@ -261,12 +300,95 @@ export class JsonDocumentCollection<T> {
   }
 
   private async appendJournal(line: JournalLine): Promise<void> {
-    const text = `${JSON.stringify(line)}\n`;
-    await appendFile(this.journalPath, text);
+    // A line torn by a writer that died mid-append would swallow ours: start on a line of our own.
+    const before = await statOrUndefined(this.journalPath);
+    const torn = before !== undefined && before.size > this.journalOffset;
+    await appendFile(this.journalPath, `${torn ? '\n' : ''}${JSON.stringify(line)}\n`);
     const info = await stat(this.journalPath);
     // Everything up to here is ours or already applied (we hold the lock).
     this.journalOffset = info.size;
     this.journalInode = info.ino;
+    if (line.seq !== undefined) this.lastSeq = line.seq;
+  }
+
+  /**
+   * Gives a journal without a start line (none yet, or one written before the change feed) a
+   * history of its own. Under the lock. Replacing the file tells other processes to reload.
+   */
+  private async startJournalIfNeeded(): Promise<void> {
+    if (this.epoch !== undefined) return;
+    await this.writeJournalStart({ op: 'start', epoch: newId(), seq: 0 });
+  }
+
+  private async writeJournalStart(start: JournalStart): Promise<void> {
+    await writeFileAtomic(this.journalPath, `${JSON.stringify(start)}\n`);
+    const info = await stat(this.journalPath);
+    this.journalOffset = info.size;
+    this.journalInode = info.ino;
+    this.epoch = start.epoch;
+    this.baseSeq = start.seq;
+    this.lastSeq = start.seq;
+    this.feedHint = undefined;
+  }
+
+  /**
+   * SPEC B12: the changes after sequence number `since` of history `epoch`, oldest first, at most
+   * `limit`, from the journal every process appends to. A position the journal no longer holds
+   * (another history, or compacted away) is answered with `reset`.
+   */
+  async changesSince(since: { epoch: string; seq: number } | undefined, limit: number): Promise<CollectionChangePage> {
+    for (let attempt = 0; ; attempt++) {
+      await this.current();
+      if (this.epoch === undefined) await this.mutate(async () => undefined);
+      const epoch = this.epoch!;
+      const head = this.lastSeq;
+      if (!since || since.epoch !== epoch || since.seq < this.baseSeq || since.seq > head) {
+        return { epoch, changes: [], through: head, more: false, reset: true };
+      }
+      if (since.seq === head) return { epoch, changes: [], through: head, more: false, reset: false };
+      const page = await this.readChanges(since.seq, limit);
+      if (page) return { epoch, ...page, reset: false };
+      // The journal was replaced under us (compacted by another process): look again.
+      if (attempt > 0) return { epoch, changes: [], through: head, more: false, reset: true };
+    }
+  }
+
+  /** Journal lines after `sinceSeq`, up to what this process has synced; undefined if the file was replaced. */
+  private async readChanges(sinceSeq: number, limit: number): Promise<Omit<CollectionChangePage, 'epoch' | 'reset'> | undefined> {
+    const hint = this.feedHint;
+    const from = hint && hint.inode === this.journalInode && hint.seq <= sinceSeq ? hint.offset : 0;
+    const end = this.journalOffset;
+    const handle = await open(this.journalPath, 'r').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!handle) return undefined;
+    let text: string;
+    try {
+      if ((await handle.stat()).ino !== this.journalInode) return undefined;
+      const buffer = Buffer.alloc(Math.max(0, end - from));
+      await handle.read(buffer, 0, buffer.length, from);
+      text = buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+    const changes: CollectionChange[] = [];
+    let offset = from;
+    let through = sinceSeq;
+    let stoppedAt = from;
+    for (const raw of text.split('\n')) {
+      const lineEnd = offset + Buffer.byteLength(raw) + 1;
+      offset = lineEnd;
+      const line = parseJournalLine(raw);
+      if (!line || line.seq === undefined || line.seq <= sinceSeq) continue;
+      if (changes.length === limit) break;
+      changes.push({ key: line.key, op: line.op, seq: line.seq });
+      through = line.seq;
+      stoppedAt = Math.min(lineEnd, end);
+    }
+    const more = through < this.lastSeq;
+    if (changes.length > 0) this.feedHint = { inode: this.journalInode, seq: through, offset: stoppedAt };
+    return { changes, through: more ? through : Math.max(through, this.lastSeq), more };
   }
 
   /** Applies journal lines other processes appended since the last look. */
@@ -301,13 +423,11 @@ export class JsonDocumentCollection<T> {
     this.journalOffset += Buffer.byteLength(chunk.slice(0, complete));
     const latest = new Map<string, JournalLine>();
     for (const text of chunk.slice(0, complete).split('\n')) {
-      if (!text) continue;
-      try {
-        const line = JSON.parse(text) as JournalLine;
-        if (typeof line.key === 'string' && typeof line.path === 'string') latest.set(line.key, line);
-      } catch {
-        // A torn journal line names nothing; the file it was about is found on the next full load.
-      }
+      // A torn journal line names nothing; the file it was about is found on the next full load.
+      const line = parseJournalLine(text);
+      if (!line) continue;
+      latest.set(line.key, line);
+      if (line.seq !== undefined && line.seq > this.lastSeq) this.lastSeq = line.seq;
     }
     for (const line of latest.values()) await this.refresh(line);
   }
@@ -335,11 +455,50 @@ export class JsonDocumentCollection<T> {
 
   private async compactJournalIfLarge(): Promise<void> {
     if (this.journalOffset < this.compactBytes) return;
-    // Replacing the file (new inode) tells every other process to reload from the directory.
-    await writeFileAtomic(this.journalPath, '');
-    const info = await stat(this.journalPath);
-    this.journalOffset = 0;
-    this.journalInode = info.ino;
+    // Replacing the file (new inode) tells every other process to reload from the directory. The
+    // history goes on from the last sequence number; cursors before it get a reset.
+    await this.writeJournalStart({ op: 'start', epoch: this.epoch ?? newId(), seq: this.lastSeq });
+  }
+}
+
+/** A journal line that names a change, or undefined (a start line, a torn or foreign line). */
+function parseJournalLine(text: string): JournalLine | undefined {
+  if (!text) return undefined;
+  try {
+    const line = JSON.parse(text) as Partial<JournalLine>;
+    if ((line.op !== 'put' && line.op !== 'del') || typeof line.key !== 'string' || typeof line.path !== 'string') return undefined;
+    return { op: line.op, key: line.key, path: line.path, ...(typeof line.seq === 'number' ? { seq: line.seq } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The journal's start line (if it has one) and the highest sequence number in its last lines. */
+async function readJournalEdges(path: string, size: number): Promise<{ start?: JournalStart; lastSeq?: number }> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return {};
+  try {
+    const head = Buffer.alloc(Math.min(size, 512));
+    await handle.read(head, 0, head.length, 0);
+    const first = head.toString('utf8').split('\n')[0] ?? '';
+    let start: JournalStart | undefined;
+    try {
+      const parsed = JSON.parse(first) as Partial<JournalStart>;
+      if (parsed.op === 'start' && typeof parsed.epoch === 'string' && typeof parsed.seq === 'number') start = { op: 'start', epoch: parsed.epoch, seq: parsed.seq };
+    } catch {
+      // No start line: a journal from before the change feed, or a torn first write.
+    }
+    const tailLength = Math.min(size, 64 * 1024);
+    const tail = Buffer.alloc(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    let lastSeq: number | undefined;
+    for (const text of tail.toString('utf8').split('\n')) {
+      const seq = parseJournalLine(text)?.seq;
+      if (seq !== undefined && (lastSeq === undefined || seq > lastSeq)) lastSeq = seq;
+    }
+    return { ...(start ? { start } : {}), ...(lastSeq !== undefined ? { lastSeq } : {}) };
+  } finally {
+    await handle.close();
   }
 }
 

@@ -26,6 +26,12 @@ import {
   systemClock,
   validateCategory,
   caseCollision,
+  formatChangeCursor,
+  indexNeighbours,
+  type MemoryChangePage,
+  type MemoryChangeQuery,
+  type MemoryNeighbourQuery,
+  parseChangeQuery,
   ReverieValidationError,
   type WriteCondition,
 } from '@reverie/core';
@@ -171,6 +177,35 @@ export class FileMemoryStore implements ILongTermMemory {
     return [...this.categories.entries()]
       .map(([category, count]) => ({ category, count }))
       .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  }
+
+  /**
+   * SPEC B12: what changed since a cursor, read from the change journal every process appends
+   * to (`memory/.changes.jsonl`). The journal is compacted past 8 MiB; a cursor from before the
+   * last compaction is answered with `reset`.
+   */
+  async changes(query?: MemoryChangeQuery): Promise<MemoryChangePage> {
+    this.assertOpen();
+    const { since, limit } = parseChangeQuery(query);
+    const page = await this.collection.changesSince(since, limit);
+    return {
+      changes: page.changes.map((change) => ({
+        id: change.key,
+        op: change.op === 'put' ? 'save' : 'delete',
+        cursor: formatChangeCursor({ epoch: page.epoch, seq: change.seq }),
+      })),
+      cursor: formatChangeCursor({ epoch: page.epoch, seq: page.through }),
+      more: page.more,
+      reset: page.reset,
+    };
+  }
+
+  /** SPEC B12: each entry's BM25 neighbours in the store's own index (no listing, no re-indexing). */
+  async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
+    this.assertOpen();
+    ids.forEach(assertValidId);
+    const entries = await this.entries();
+    return indexNeighbours(this.index, (id) => entries.get(id), ids, query);
   }
 
   /** Waits until every entry saved so far has its embedding cached (for tests and tools). */

@@ -1,0 +1,33 @@
+import type { MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
+import type { MemoryEntry, MemorySearchResult } from '../schemas/memory-entry';
+import type { Bm25Index } from '../search/bm25-index';
+import { parseNeighbourQuery } from './change-cursor';
+
+/**
+ * `neighbours()` for a store that keeps a `Bm25Index` of its entries (SPEC B12): each known
+ * entry's content is queried against the index, and the hits other than the entry itself are
+ * returned best first. Costs one query per id, whatever the size of the store.
+ */
+export function indexNeighbours(
+  index: Bm25Index,
+  entryOf: (id: string) => MemoryEntry | undefined,
+  ids: readonly string[],
+  query?: MemoryNeighbourQuery,
+): Map<string, MemorySearchResult[]> {
+  const { limit } = parseNeighbourQuery(query);
+  const found = new Map<string, MemorySearchResult[]>();
+  for (const id of new Set(ids)) {
+    const entry = entryOf(id);
+    if (!entry) continue;
+    const hits = index
+      .search(entry.content, { limit: limit + 1 })
+      .filter((hit) => hit.id !== id)
+      .slice(0, limit)
+      .flatMap((hit) => {
+        const neighbour = entryOf(hit.id);
+        return neighbour ? [{ entry: structuredClone(neighbour), score: hit.score }] : [];
+      });
+    found.set(id, hits);
+  }
+  return found;
+}

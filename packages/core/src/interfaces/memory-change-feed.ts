@@ -1,0 +1,57 @@
+import type { MemorySearchResult } from '../schemas/memory-entry';
+
+/** One change in a memory store's change feed (SPEC B12). */
+export interface MemoryChange {
+  /** The entry that changed. */
+  id: string;
+  /** `save` for an insert or a replacement, `delete` for a removal. */
+  op: 'save' | 'delete';
+  /** The feed position just after this change: pass it as `since` to read what came after it. */
+  cursor: string;
+}
+
+/** What `ILongTermMemory.changes` answers. */
+export interface MemoryChangePage {
+  /** Changes after `since`, oldest first, at most `limit`. An id appears once per change. */
+  changes: MemoryChange[];
+  /** The position after the last change returned (the head when there were none): the next `since`. */
+  cursor: string;
+  /** True when more changes follow `cursor` (the page was cut at `limit`). */
+  more: boolean;
+  /**
+   * True when the store cannot tell what changed since `since`: none was given, it comes from
+   * another store or an older history that was compacted away. `changes` is then empty and
+   * `cursor` is the head: treat every entry as changed (list them), then read on from `cursor`.
+   */
+  reset: boolean;
+}
+
+export interface MemoryChangeQuery {
+  /** A `cursor` from an earlier page. Omit it to get the head (with `reset: true`). */
+  since?: string;
+  /** At most this many changes (1–10,000, default 1,000). */
+  limit?: number;
+}
+
+export interface MemoryNeighbourQuery {
+  /** At most this many neighbours per entry (1–100, default 8). */
+  limit?: number;
+}
+
+/**
+ * SPEC B12: the optional part of `ILongTermMemory` that lets the dream cycle cost what changed.
+ * A store without it still works: the passes list every entry instead, and say so once.
+ */
+export interface IMemoryChangeFeed {
+  /**
+   * What changed since a cursor: saves and deletes in the order they happened, resumable, across
+   * processes for a persistent store. Reading the feed changes nothing.
+   */
+  changes(query?: MemoryChangeQuery): Promise<MemoryChangePage>;
+  /**
+   * The entries most similar to each given entry (BM25 over the entry's content against content,
+   * tags and category, as recall ranks them), best first, never the entry itself. Unknown ids are
+   * left out of the map.
+   */
+  neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>>;
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it, type TestContext } from 'vitest';
+import { hasChangeFeed, type ILongTermMemory } from '../interfaces/long-term-memory';
+import type { IMemoryChangeFeed, MemoryChange } from '../interfaces/memory-change-feed';
+import type { ConformanceOptions, useStoreHarness } from './conformance-context';
+
+type Harness = ReturnType<typeof useStoreHarness<ILongTermMemory>>;
+type FeedStore = ILongTermMemory & IMemoryChangeFeed;
+
+/** Reads the whole feed from `since`, page by page. */
+async function readAll(store: FeedStore, since: string, limit?: number): Promise<{ changes: MemoryChange[]; cursor: string; pages: number }> {
+  const changes: MemoryChange[] = [];
+  let cursor = since;
+  let pages = 0;
+  for (;;) {
+    const page = await store.changes({ since: cursor, ...(limit ? { limit } : {}) });
+    expect(page.reset).toBe(false);
+    changes.push(...page.changes);
+    cursor = page.cursor;
+    pages += 1;
+    if (!page.more) return { changes, cursor, pages };
+  }
+}
+
+const brief = (changes: readonly MemoryChange[]) => changes.map(({ id, op }) => ({ id, op }));
+
+/**
+ * SPEC B12: the optional change feed of `ILongTermMemory` (`changes`, `neighbours`). Run by
+ * `describeLongTermMemoryConformance`. A store without the feed skips these cases, unless
+ * `options.changeFeed` says it must have one.
+ */
+export function describeChangeFeedConformance(harness: Harness, options: ConformanceOptions): void {
+  describe('change feed (SPEC B12)', () => {
+    const open = async (context: TestContext): Promise<FeedStore> => {
+      const store = await harness.open();
+      if (options.changeFeed) expect(hasChangeFeed(store), 'options.changeFeed is set but the store has no changes()/neighbours()').toBe(true);
+      if (!hasChangeFeed(store)) context.skip('this store has no change feed: the dream passes list every entry instead');
+      return store as FeedStore;
+    };
+
+    it('starts a reader at the head with a reset, then reports saves and deletes in order', async (context) => {
+      const store = await open(context);
+      const before = await store.save({ content: 'Written before the reader started' });
+      const start = await store.changes();
+      expect(start).toMatchObject({ changes: [], more: false, reset: true });
+      expect(typeof start.cursor).toBe('string');
+
+      const a = await store.save({ content: 'The user moved to Porto' });
+      const b = await store.save({ content: 'The user prefers tea' });
+      await store.save({ id: a.id, content: 'The user moved to Porto in May' });
+      await store.delete(before.id);
+      await store.delete(b.id);
+      expect(await store.delete(b.id)).toBe(false);
+      const { changes, cursor } = await readAll(store, start.cursor);
+      expect(brief(changes)).toEqual([
+        { id: a.id, op: 'save' },
+        { id: b.id, op: 'save' },
+        { id: a.id, op: 'save' },
+        { id: before.id, op: 'delete' },
+        { id: b.id, op: 'delete' },
+      ]);
+      expect(changes.at(-1)!.cursor).toBe(cursor);
+      expect(await store.changes({ since: cursor })).toMatchObject({ changes: [], cursor, more: false, reset: false });
+    });
+
+    it('pages with a limit, resumes from any change, and reading changes nothing', async (context) => {
+      const store = await open(context);
+      const { cursor: start } = await store.changes();
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) ids.push((await store.save({ content: `Fact number ${i} about the garden` })).id);
+      const first = await store.changes({ since: start, limit: 3 });
+      expect(first).toMatchObject({ more: true, reset: false });
+      expect(first.changes.map((change) => change.id)).toEqual(ids.slice(0, 3));
+      const paged = await readAll(store, start, 3);
+      expect(paged.changes.map((change) => change.id)).toEqual(ids);
+      expect(paged.pages).toBe(3);
+      const middle = paged.changes[4]!.cursor;
+      expect((await readAll(store, middle)).changes.map((change) => change.id)).toEqual(ids.slice(5));
+      // Reading twice gives the same answer: the feed is not consumed by reading it.
+      expect(brief((await readAll(store, start)).changes)).toEqual(brief(paged.changes));
+    });
+
+    it('leaves a failed write out of the feed', async (context) => {
+      const store = await open(context);
+      const entry = await store.save({ content: 'A fact with a version' });
+      const { cursor } = await store.changes();
+      await expect(store.save({ id: entry.id, content: 'stale write' }, { ifUpdatedAt: '2020-01-01T00:00:00.000Z' })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(store.save({ content: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      expect((await store.changes({ since: cursor })).changes).toEqual([]);
+    });
+
+    it('answers a cursor it did not write with a reset, and refuses bad queries', async (context) => {
+      const store = await open(context);
+      await store.save({ content: 'Something to change' });
+      const foreign = await store.changes({ since: 'not-a-cursor-of-this-store' });
+      expect(foreign).toMatchObject({ changes: [], reset: true, more: false });
+      expect((await store.changes({ since: foreign.cursor })).reset).toBe(false);
+      await expect(store.changes({ since: 42 as unknown as string })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(store.changes({ limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+      await expect(store.changes({ limit: 1.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    });
+
+    it('finds the neighbours of entries, best first, never the entry itself', async (context) => {
+      const store = await open(context);
+      const tea = await store.save({ content: 'The user drinks green tea every morning' });
+      const tea2 = await store.save({ content: 'Every morning the user has a cup of green tea' });
+      const coffee = await store.save({ content: 'The user dislikes coffee in the morning' });
+      await store.save({ content: 'The deployment pipeline runs on Kubernetes' });
+      const found = await store.neighbours([tea.id, '0123456789ab'], { limit: 2 });
+      expect([...found.keys()]).toEqual([tea.id]);
+      const hits = found.get(tea.id)!;
+      expect(hits.length).toBeLessThanOrEqual(2);
+      expect(hits.map((hit) => hit.entry.id)).not.toContain(tea.id);
+      expect(hits[0]!.entry.id).toBe(tea2.id);
+      expect(hits.map((hit) => hit.entry.id)).toContain(coffee.id);
+      expect(hits[0]!.score).toBeGreaterThanOrEqual(hits.at(-1)!.score);
+      await expect(store.neighbours(['../etc'])).rejects.toMatchObject({ code: 'INVALID_ID' });
+      await expect(store.neighbours([tea.id], { limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    });
+
+    if (options.persistent) {
+      it('keeps its history across a reopen', async (context) => {
+        const store = await open(context);
+        const { cursor } = await store.changes();
+        const a = await store.save({ content: 'Saved before the reopen' });
+        const reopened = (await harness.reopen(store)) as FeedStore;
+        const b = await reopened.save({ content: 'Saved after the reopen' });
+        await reopened.delete(a.id);
+        expect(brief((await readAll(reopened, cursor)).changes)).toEqual([
+          { id: a.id, op: 'save' },
+          { id: b.id, op: 'save' },
+          { id: a.id, op: 'delete' },
+        ]);
+      });
+
+      it('sees what another instance on the same storage wrote', async (context) => {
+        const writer = await open(context);
+        const reader = (await harness.open()) as FeedStore;
+        const { cursor } = await reader.changes();
+        const a = await writer.save({ content: 'Written by another process' });
+        await writer.delete(a.id);
+        expect(brief((await readAll(reader, cursor)).changes)).toEqual([
+          { id: a.id, op: 'save' },
+          { id: a.id, op: 'delete' },
+        ]);
+      });
+    }
+  });
+}

@@ -1,0 +1,101 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, silentLogger } from '@reverie/core';
+import { z } from 'zod';
+import { JsonDocumentCollection } from './json-document-collection';
+
+const noteSchema = z.object({ id: z.string(), text: z.string() });
+type Note = z.infer<typeof noteSchema>;
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'reverie-collection-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function collection(journalCompactBytes?: number) {
+  return new JsonDocumentCollection<Note>({
+    root,
+    clock: new ManualClock('2026-03-01T12:00:00Z'),
+    logger: silentLogger,
+    layout: { what: 'note', schema: noteSchema, keyOf: (note) => note.id, pathOf: (note) => `${note.id}.json`, isNewer: () => false },
+    listener: { onPut: () => undefined, onDelete: () => undefined },
+    ...(journalCompactBytes ? { journalCompactBytes } : {}),
+  });
+}
+
+const put = (notes: JsonDocumentCollection<Note>, id: string) => notes.put(id, () => ({ id, text: `note ${id}` }));
+const journal = () => readFileSync(join(root, '.changes.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('JsonDocumentCollection change feed (SPEC B12)', () => {
+  it('starts every journal with its history and numbers each change once, across instances', async () => {
+    const a = collection();
+    const b = collection();
+    await put(a, 'one');
+    await put(b, 'two');
+    await a.delete('one');
+    await put(b, 'three');
+    const lines = journal();
+    expect(lines[0]).toMatchObject({ op: 'start', seq: 0 });
+    expect(lines.slice(1).map((line) => [line.op, line.key, line.seq])).toEqual([
+      ['put', 'one', 1],
+      ['put', 'two', 2],
+      ['del', 'one', 3],
+      ['put', 'three', 4],
+    ]);
+    const epoch = lines[0]!.epoch as string;
+    const page = await a.changesSince({ epoch, seq: 1 }, 10);
+    expect(page).toMatchObject({ epoch, through: 4, more: false, reset: false });
+    expect(page.changes.map((change) => change.key)).toEqual(['two', 'one', 'three']);
+  });
+
+  it('answers a cursor from before a compaction with a reset, and goes on numbering after it', async () => {
+    const notes = collection(300);
+    await put(notes, 'one');
+    const { epoch } = await notes.changesSince(undefined, 10);
+    for (const id of ['two', 'three', 'four', 'five']) await put(notes, id);
+    const lines = journal();
+    expect(lines[0]).toMatchObject({ op: 'start', epoch });
+    expect(lines[0]!.seq).toBeGreaterThan(0);
+    expect(await notes.changesSince({ epoch, seq: 1 }, 10)).toMatchObject({ reset: true, through: 5 });
+    await put(notes, 'six');
+    expect((await notes.changesSince({ epoch, seq: 5 }, 10)).changes).toEqual([{ key: 'six', op: 'put', seq: 6 }]);
+  });
+
+  it('gives a journal written before the change feed a history of its own on the first write', async () => {
+    writeFileSync(join(root, 'old.json'), JSON.stringify({ id: 'old', text: 'from before' }));
+    writeFileSync(join(root, '.changes.jsonl'), `${JSON.stringify({ op: 'put', key: 'old', path: 'old.json' })}\n`);
+    const notes = collection();
+    const head = await notes.changesSince(undefined, 10);
+    expect(head).toMatchObject({ reset: true, through: 0 });
+    await put(notes, 'new');
+    expect((await notes.changesSince({ epoch: head.epoch, seq: 0 }, 10)).changes.map((change) => change.key)).toEqual(['new']);
+    expect((await notes.current()).has('old')).toBe(true);
+  });
+
+  it('starts its own line after a line torn by a writer that died mid-append', async () => {
+    const notes = collection();
+    await put(notes, 'one');
+    const epoch = journal()[0]!.epoch as string;
+    appendFileSync(join(root, '.changes.jsonl'), '{"op":"put","key":"ghost","pa');
+    await put(notes, 'two');
+    const page = await collection().changesSince({ epoch, seq: 1 }, 10);
+    expect(page.changes).toEqual([{ key: 'two', op: 'put', seq: 2 }]);
+    expect(readFileSync(join(root, '.changes.jsonl'), 'utf8')).toContain('"pa\n{"op":"put","key":"two"');
+  });
+
+  it('pages with a limit and resumes where the page ended', async () => {
+    const notes = collection();
+    const { epoch } = await notes.changesSince(undefined, 10);
+    for (let i = 0; i < 5; i++) await put(notes, `n${i}`);
+    const first = await notes.changesSince({ epoch, seq: 0 }, 2);
+    expect(first).toMatchObject({ through: 2, more: true });
+    const second = await notes.changesSince({ epoch, seq: first.through }, 2);
+    expect(second.changes.map((change) => change.key)).toEqual(['n2', 'n3']);
+    const last = await notes.changesSince({ epoch, seq: second.through }, 2);
+    expect(last).toMatchObject({ through: 5, more: false });
+    expect(last.changes.map((change) => change.key)).toEqual(['n4']);
+  });
+});
