@@ -6,7 +6,8 @@ import { parseNeighbourQuery } from './change-cursor';
 /**
  * `neighbours()` for a store that keeps a `Bm25Index` of its entries (SPEC B12): each known
  * entry's content is queried against the index, and the hits other than the entry itself are
- * returned best first. Costs one query per id, whatever the size of the store.
+ * returned best first, scored as a share of the best hit of that query (usually the entry
+ * itself): 1 is as close as it gets. Costs one query per id, whatever the size of the store.
  */
 export function indexNeighbours(
   index: Bm25Index,
@@ -19,13 +20,14 @@ export function indexNeighbours(
   for (const id of new Set(ids)) {
     const entry = entryOf(id);
     if (!entry) continue;
-    const hits = index
-      .search(entry.content, { limit: limit + 1 })
-      .filter((hit) => hit.id !== id)
+    const all = index.search(entry.content, { limit: limit + 1 });
+    const best = all[0]?.score ?? 0;
+    const hits = all
+      .filter((hit) => hit.id !== id && hit.score > 0)
       .slice(0, limit)
       .flatMap((hit) => {
         const neighbour = entryOf(hit.id);
-        return neighbour ? [{ entry: structuredClone(neighbour), score: hit.score }] : [];
+        return neighbour ? [{ entry: structuredClone(neighbour), score: hit.score / best }] : [];
       });
     found.set(id, hits);
   }

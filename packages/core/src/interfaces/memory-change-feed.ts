@@ -50,8 +50,9 @@ export interface IMemoryChangeFeed {
   changes(query?: MemoryChangeQuery): Promise<MemoryChangePage>;
   /**
    * The entries most similar to each given entry (BM25 over the entry's content against content,
-   * tags and category, as recall ranks them), best first, never the entry itself. Unknown ids are
-   * left out of the map.
+   * tags and category, as recall ranks them), best first, never the entry itself. Each `score`
+   * is relative to the best match of the same query (usually the entry itself), in (0, 1], so
+   * callers can apply one threshold whatever the store. Unknown ids are left out of the map.
    */
   neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>>;
 }

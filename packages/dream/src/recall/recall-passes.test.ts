@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
 import { DreamEngine } from '../engine/dream-engine';
 import type { DreamServices } from '../engine/dream-types';
@@ -85,6 +85,23 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
     await engine().run({ trigger: 'test' });
     await engine().run({ trigger: 'test' });
     expect(JSON.parse(await readFile(recallSignalsPath(dataPath), 'utf8')).entries[a.id].hits).toBe(3);
+  });
+
+  it('drops deleted entries by reading the change feed, after listing once', async () => {
+    const a = await memory.save({ content: 'alpha' });
+    const b = await memory.save({ content: 'beta' });
+    await recall(1, [{ entryId: a.id, score: 1 }, { entryId: b.id, score: 1 }]);
+    const listed = vi.spyOn(memory, 'list');
+    const first = await engine().run({ trigger: 'test' });
+    expect(listed).toHaveBeenCalledTimes(1);
+    expect(first.passes[0]).toMatchObject({ notes: expect.arrayContaining(['change feed: every entry listed once']) });
+    await memory.delete(b.id);
+    await memory.save({ content: 'gamma' });
+    await recall(1, [{ entryId: a.id, score: 1 }]);
+    const second = await engine().run({ trigger: 'test' });
+    expect(listed).toHaveBeenCalledTimes(1);
+    expect(second.passes[0]).toMatchObject({ notes: expect.arrayContaining(['change feed: 2 memory change(s) read']) });
+    expect(Object.keys(JSON.parse(await readFile(recallSignalsPath(dataPath), 'utf8')).entries)).toEqual([a.id]);
   });
 
   it('writes nothing in a dry run', async () => {

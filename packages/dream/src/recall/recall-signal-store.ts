@@ -28,6 +28,8 @@ export const recallSignalsFileSchema = z.object({
   entries: z.record(z.string(), tallySchema),
   /** The id of the last set-aside events file whose events are all folded (it may still await deletion). */
   doneFolding: z.string().optional(),
+  /** SPEC B12: the memory store's change-feed cursor up to which deleted entries were dropped. */
+  memoryFeed: z.string().optional(),
 });
 export type RecallSignalsFile = z.infer<typeof recallSignalsFileSchema>;
 
@@ -145,11 +147,12 @@ export class RecallSignalStore {
   /** Live entries recalled often enough since their last promotion, with a high enough score, best first. */
   async candidates(memory: ILongTermMemory, query: CandidateQuery, now: Date): Promise<RecallCandidate[]> {
     const file = await this.read();
-    const live = new Map((await memory.list()).map((entry) => [entry.id, entry]));
     const found: RecallCandidate[] = [];
+    // Only the entries recalled often enough are read: the cost follows the recall signals, not the memory (B12).
     for (const [id, tally] of Object.entries(file.entries)) {
-      const entry = live.get(id);
-      if (!entry || entry.category.startsWith('_system') || recallsSincePromotion(tally) < query.minRecallCount) continue;
+      if (recallsSincePromotion(tally) < query.minRecallCount) continue;
+      const entry = await memory.get(id);
+      if (!entry || entry.category.startsWith('_system')) continue;
       const signals = this.signalsOf(tally, entry, now);
       if (signals.score >= query.minScore) found.push({ entry, tally, signals });
     }

@@ -3,7 +3,25 @@ import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
-import { foldRecallEvents, recallSignalsFileSchema, RecallSignalStore } from './recall-signal-store';
+import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema, RecallSignalStore } from './recall-signal-store';
+import type { ILogger, ILongTermMemory } from '@reverie/core';
+import { changeFeedOf, readFeed } from '../changes/memory-feed';
+
+/**
+ * The tallied entries no longer in memory. With a change feed (B12), the ids deleted since the
+ * file's feed cursor; otherwise (or when the feed cannot say) every live id is listed.
+ */
+async function goneEntries(memory: ILongTermMemory, logger: ILogger, file: RecallSignalsFile): Promise<{ gone: string[]; memoryFeed?: string; notes: string[] }> {
+  const feed = changeFeedOf(memory, logger);
+  if (feed) {
+    const read = await readFeed(feed, file.memoryFeed, { maxSaved: 0, accept: () => false });
+    if (!read.reset) return { gone: read.deleted.filter((id) => id in file.entries), memoryFeed: read.cursor, notes: [`change feed: ${read.read} memory change(s) read`] };
+    const live = new Set((await memory.list()).map((entry) => entry.id));
+    return { gone: Object.keys(file.entries).filter((id) => !live.has(id)), memoryFeed: read.head, notes: ['change feed: every entry listed once'] };
+  }
+  const live = new Set((await memory.list()).map((entry) => entry.id));
+  return { gone: Object.keys(file.entries).filter((id) => !live.has(id)), notes: [] };
+}
 
 /** What `commit` writes: the folded signals, and the aside file of a compaction they finished folding. */
 const recallCommitSchema = z.object({ file: recallSignalsFileSchema, foldingPath: z.string().optional() });
@@ -40,14 +58,15 @@ export class RecallSignalsPass implements DreamPass {
     const nextOffset = fresh.nextOffset;
     if (folding !== undefined) file.doneFolding = folding.id;
     foldRecallEvents(file.entries, events);
-    const live = new Set((await memory.list()).map((entry) => entry.id));
-    const gone = Object.keys(file.entries).filter((id) => !live.has(id));
+    const { gone, memoryFeed, notes: feedNotes } = await goneEntries(memory, context.services.logger, file);
     for (const id of gone) delete file.entries[id];
+    if (memoryFeed !== undefined) file.memoryFeed = memoryFeed;
     file.offset = nextOffset;
 
     const notes = [`${events.length} recall event(s) folded into the signals of ${Object.keys(file.entries).length} entr(y/ies)`];
     if (gone.length > 0) notes.push(`${gone.length} entr(y/ies) no longer in memory dropped from the signals`);
     if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
+    notes.push(...feedNotes);
     const commit: z.input<typeof recallCommitSchema> = { file, ...(folding !== undefined ? { foldingPath: folding.path } : {}) };
     return { operations: [], itemsProcessed: events.length, notes, refusals: [], commit };
   }

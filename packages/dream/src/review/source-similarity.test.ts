@@ -1,5 +1,6 @@
 import { Bm25Index } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
+import { indexLookup } from './neighbour-lookup';
 import { shareTerms, SourceSimilarity } from './source-similarity';
 
 const TEXTS: Record<string, string> = {
@@ -15,7 +16,7 @@ const TEXTS: Record<string, string> = {
 function similarity(vectors?: Map<string, number[]>): SourceSimilarity {
   const index = new Bm25Index();
   index.setAll(Object.entries(TEXTS).map(([id, text]) => ({ id, text })));
-  return new SourceSimilarity(index, (id) => TEXTS[id], { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 }, vectors);
+  return new SourceSimilarity(indexLookup(index, (id) => TEXTS[id]), (id) => TEXTS[id], { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 }, vectors);
 }
 
 describe('SourceSimilarity (SPEC B11: merges join only entries the host finds similar)', () => {
@@ -42,7 +43,7 @@ describe('SourceSimilarity (SPEC B11: merges join only entries the host finds si
     const categories: Record<string, string> = { run: 'general', running: 'general', veg: 'user-preferences/diet', meat: 'user-preferences/diet', cat: 'general' };
     const index = new Bm25Index();
     index.setAll(Object.entries(texts).map(([id, text]) => ({ id, text })));
-    const relation = new SourceSimilarity(index, (id) => texts[id], { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5, categoryOf: (id) => categories[id] });
+    const relation = new SourceSimilarity(indexLookup(index, (id) => texts[id]), (id) => texts[id], { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5, categoryOf: (id) => categories[id] });
     expect(relation.similar('run', 'running')).toBe(true);
     expect(relation.similar('veg', 'meat')).toBe(true);
     // A top-level category such as "general" says nothing about a topic.

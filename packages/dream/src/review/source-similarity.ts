@@ -1,4 +1,5 @@
-import { type Bm25Index, cosineSimilarity, normaliseTerms } from '@reverie/core';
+import { cosineSimilarity, normaliseTerms } from '@reverie/core';
+import type { NeighbourLookup } from './neighbour-lookup';
 
 export interface SourceSimilarityOptions {
   /** Hits looked at per source when checking its neighbours. */
@@ -50,7 +51,7 @@ export class SourceSimilarity {
   private readonly termCache = new Map<string, Set<string>>();
 
   constructor(
-    private readonly index: Bm25Index,
+    private readonly lookup: NeighbourLookup,
     private readonly textOf: (id: string) => string | undefined,
     private readonly options: SourceSimilarityOptions,
     private readonly vectors: ReadonlyMap<string, readonly number[]> = new Map(),
@@ -102,12 +103,7 @@ export class SourceSimilarity {
     let found = this.neighbourCache.get(id);
     if (found) return found;
     found = new Set();
-    const text = this.textOf(id);
-    if (text !== undefined) {
-      const hits = this.index.search(text, { limit: this.options.neighbours + 1 });
-      const best = hits[0]?.score ?? 0;
-      for (const hit of hits) if (hit.id !== id && hit.score > 0 && hit.score >= this.options.minNeighbourScore * best) found.add(hit.id);
-    }
+    for (const hit of this.lookup.ofItem(id, this.options.neighbours)) if (hit.strength >= this.options.minNeighbourScore) found.add(hit.id);
     this.neighbourCache.set(id, found);
     return found;
   }

@@ -1,4 +1,5 @@
 import { Bm25Index, memoryDocumentText } from '@reverie/core';
+import { indexLookup, type Neighbour, type NeighbourLookup } from '../../review/neighbour-lookup';
 import type { ConsolidationItem } from './consolidation-item';
 
 export interface ClusterOptions {
@@ -57,9 +58,16 @@ export function itemIndex(items: readonly ConsolidationItem[]): Bm25Index {
   return index;
 }
 
+/** Neighbours among `items` by their content, through an index over them (`itemIndex` unless given). */
+export function itemLookup(items: readonly ConsolidationItem[], index: Bm25Index = itemIndex(items)): NeighbourLookup {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return indexLookup(index, (id) => byId.get(id)?.view.content);
+}
+
 /**
- * SPEC B1: candidate clusters around what changed. Every item goes into a BM25 index (content,
- * tags and category, as recall sees them); each seed queries it with its own content and keeps
+ * SPEC B1: candidate clusters around what changed. Neighbours come from `lookup`: by default a
+ * BM25 index over every item (content, tags and category, as recall sees them), or the store's
+ * own index through its change feed (B12); each seed queries it with its own content and keeps
  * up to `neighbours` hits scoring at least `minNeighbourScore` × the best hit; each correction
  * text does the same. Links are joined strongest first into clusters of at most
  * `maxClusterSize` items (a link that would exceed it is dropped). A seed with no neighbour makes no cluster
@@ -73,27 +81,19 @@ export function findCandidateClusters(
   seeds: readonly string[],
   corrections: readonly string[],
   options: ClusterOptions,
-  index: Bm25Index = itemIndex(items),
+  lookup: NeighbourLookup = itemLookup(items),
 ): CandidateCluster[] {
   const byId = new Map(items.map((item) => [item.id, item]));
 
   const sets = new UnionFind();
   const edges = new Map<string, string[]>();
   const candidates: Array<{ a: string; b: string; strength: number }> = [];
-  const neighboursOf = (query: string, self: string | undefined, limit: number) => {
-    const hits = index.search(query, { limit: limit + (self === undefined ? 0 : 1) });
-    const best = hits[0]?.score ?? 0;
-    return hits
-      .filter((hit) => hit.id !== self && hit.score > 0 && hit.score >= options.minNeighbourScore * best)
-      .slice(0, limit)
-      .map((hit) => ({ id: hit.id, strength: hit.score / best }));
-  };
+  const strongEnough = (found: Neighbour[]) => found.filter((hit) => byId.has(hit.id) && hit.strength >= options.minNeighbourScore);
 
   const seedStarts: string[] = [];
   for (const seed of seeds) {
-    const item = byId.get(seed);
-    if (!item) continue;
-    for (const neighbour of neighboursOf(item.view.content, seed, options.neighbours)) {
+    if (!byId.has(seed)) continue;
+    for (const neighbour of strongEnough(lookup.ofItem(seed, options.neighbours))) {
       candidates.push({ a: seed, b: neighbour.id, strength: neighbour.strength });
     }
     seedStarts.push(seed);
@@ -101,7 +101,7 @@ export function findCandidateClusters(
   const feedbackHits = new Set<string>();
   const feedbackStarts: string[] = [];
   for (const text of corrections) {
-    const found = neighboursOf(text, undefined, options.neighbours);
+    const found = strongEnough(lookup.ofText(text, options.neighbours));
     found.forEach(({ id, strength }, position) => {
       feedbackHits.add(id);
       if (position > 0) candidates.push({ a: found[0]!.id, b: id, strength });

@@ -14,6 +14,13 @@ export const consolidationCursorSchema = z.object({
   /** `updatedAt` (and id, for ties) of the newest entry already considered. */
   entries: positionSchema.optional(),
   /**
+   * SPEC B12: the memory store's change-feed cursor after the last change the model step
+   * considered. With it, a run reads what changed instead of listing every entry.
+   */
+  feed: z.string().optional(),
+  /** The change-feed cursor of the deterministic pre-pass when no model is configured. */
+  prepass: z.string().optional(),
+  /**
    * Entries the pass wrote itself after the model saw their sources, with the `updatedAt` the
    * store gave them: newer than `entries`, yet not a change to review again. An entry changed by
    * anyone since has another `updatedAt` and counts as changed.
@@ -51,9 +58,13 @@ export function entryPosition(entry: Pick<MemoryEntry, 'id' | 'updatedAt'>): Cur
   return { at: entry.updatedAt, id: entry.id };
 }
 
-/** True when the entry changed since the cursor: newer than its position and not the pass's own write. */
-export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry): boolean {
-  if (cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
+/**
+ * True when the entry changed since the cursor: newer than its position (unless `byPosition` is
+ * false, when a change feed already said it changed), not the pass's own write, and worded
+ * differently from when the pass last considered it.
+ */
+export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry, byPosition = true): boolean {
+  if (byPosition && cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
   const written = cursor.written[entry.id];
   if (written !== undefined && timestampMs(written) === timestampMs(entry.updatedAt)) return false;
   return cursor.seen[entry.id] !== wordingFingerprint(entry);
@@ -69,8 +80,14 @@ export function advanceCursor(
     through?: CursorPosition | undefined;
     written: ReadonlyArray<Pick<MemoryEntry, 'id' | 'updatedAt'>>;
     feedback?: CursorPosition | undefined;
-    /** Entries considered by this run, and the ids still live (to forget the rest). */
-    seen?: { entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>; live: ReadonlySet<string> };
+    /**
+     * Entries considered by this run, and which entries are still live (to forget the rest):
+     * every live id when the run listed them, or the ids a change feed reported deleted.
+     */
+    seen?: { entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>; live?: ReadonlySet<string>; gone?: ReadonlySet<string> };
+    /** The change-feed cursors after this run; unchanged when absent. */
+    feed?: string | undefined;
+    prepass?: string | undefined;
     /** The retry queue after this run (see `nextRetries`); unchanged when absent. */
     retry?: ConsolidationCursor['retry'];
   },
@@ -82,9 +99,21 @@ export function advanceCursor(
   }
   const feedback = latest(cursor.feedback, change.feedback);
   const seen: Record<string, string> = {};
-  for (const [id, fingerprint] of Object.entries(cursor.seen)) if (!change.seen || change.seen.live.has(id)) seen[id] = fingerprint;
+  const stillLive = (id: string) => (change.seen?.live ? change.seen.live.has(id) : !change.seen?.gone?.has(id));
+  for (const [id, fingerprint] of Object.entries(cursor.seen)) if (stillLive(id)) seen[id] = fingerprint;
   for (const entry of change.seen?.entries ?? []) seen[entry.id] = wordingFingerprint(entry);
-  return { version: 1, ...(entries ? { entries } : {}), written, ...(feedback ? { feedback } : {}), seen, retry: change.retry ?? cursor.retry };
+  const feed = change.feed ?? cursor.feed;
+  const prepass = change.prepass ?? cursor.prepass;
+  return {
+    version: 1,
+    ...(entries ? { entries } : {}),
+    ...(feed !== undefined ? { feed } : {}),
+    ...(prepass !== undefined ? { prepass } : {}),
+    written,
+    ...(feedback ? { feedback } : {}),
+    seen,
+    retry: change.retry ?? cursor.retry,
+  };
 }
 
 /**
@@ -95,17 +124,17 @@ export function advanceCursor(
  */
 export function nextRetries(
   queue: ConsolidationCursor['retry'],
-  run: { refused: ReadonlySet<string>; shown: ReadonlySet<string>; live: ReadonlySet<string>; now: Date },
+  run: { refused: ReadonlySet<string>; shown: ReadonlySet<string>; isLive: (id: string) => boolean; now: Date },
   options: { maxRetries: number; retryAfterHours: number },
 ): { retry: ConsolidationCursor['retry']; givenUp: string[] } {
   const retry: ConsolidationCursor['retry'] = {};
   const givenUp: string[] = [];
   for (const [id, state] of Object.entries(queue)) {
-    if (!run.live.has(id) || run.refused.has(id) || run.shown.has(id)) continue;
+    if (!run.isLive(id) || run.refused.has(id) || run.shown.has(id)) continue;
     retry[id] = state;
   }
   for (const id of run.refused) {
-    if (!run.live.has(id)) continue;
+    if (!run.isLive(id)) continue;
     const attempts = (queue[id]?.attempts ?? 0) + 1;
     if (attempts > options.maxRetries) {
       givenUp.push(id);

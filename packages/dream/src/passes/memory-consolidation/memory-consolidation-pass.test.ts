@@ -1,7 +1,7 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoryEntry } from '@reverie/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DreamOperation } from '../../engine/dream-types';
 import { PassHarness, savesBeforeDeletes } from './__fixtures__/pass-harness';
 import { ScriptedGateway, shownEntries } from './__fixtures__/scripted-gateway';
@@ -82,7 +82,8 @@ describe('MemoryConsolidationPass: the deterministic pre-pass (B7)', () => {
 
     const plan = await harness.plan(pass);
 
-    expect(plan.commit).toBeUndefined();
+    // Only where the pre-pass left the change feed is kept: the next run merges among what changed since.
+    expect(Object.keys(plan.commit as object)).toEqual(['prepass']);
     expect(plan.notes.join(' ')).toMatch(/no model configured/);
     expect(savesBeforeDeletes(plan)).toBe(true);
     expect(saves(plan.operations)).toHaveLength(1);
@@ -107,8 +108,18 @@ describe('MemoryConsolidationPass: the deterministic pre-pass (B7)', () => {
       reinforcementCount: 5,
       metadata: { 'subject.point': '2025-05' },
     });
-    expect(await exists(cursorFile())).toBe(false);
-    expect((await harness.plan(pass)).operations).toEqual([]);
+    expect(Object.keys(JSON.parse(await readFile(cursorFile(), 'utf8')))).toEqual(expect.arrayContaining(['prepass']));
+    const again = await harness.plan(pass);
+    expect(again.operations).toEqual([]);
+    expect(again.notes.join(' ')).toMatch(/change feed: \d+ change\(s\) read/);
+
+    // A duplicate saved later is found through the feed and its neighbours, without listing.
+    await harness.add({ content: 'User prefers dark mode!', category: 'user-preferences/ui', metadata: { 'subject.point': '2025-05' } });
+    const listed = vi.spyOn(harness.memory, 'list');
+    const later = await harness.run(pass);
+    expect(listed).not.toHaveBeenCalled();
+    expect(deletes(later.operations)).toHaveLength(2);
+    expect(await harness.live()).toHaveLength(2);
   });
 
   it('keeps equal wording about different moments', async () => {
@@ -506,10 +517,11 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
       progress.push(plan.notes[0]!);
     }
     expect(progress).toEqual([
-      'incremental: 5 of 5 entries changed since the cursor, 2 taken this run',
-      'incremental: 3 of 5 entries changed since the cursor, 2 taken this run',
-      'incremental: 1 of 5 entries changed since the cursor, 1 taken this run',
-      'incremental: 0 of 5 entries changed since the cursor, 0 taken this run',
+      'incremental: 5 changed since the cursor (of 5 entries listed), 2 taken this run',
+      'incremental: 3 changed since the cursor (of 5 entries listed), 2 taken this run',
+      // The backlog fits in this run: the next one reads the store's change feed instead of listing.
+      'incremental: 1 changed since the cursor (of 5 entries listed), 1 taken this run',
+      'incremental: 0 changed since the cursor (read from the change feed), 0 taken this run',
     ]);
   });
 

@@ -1,11 +1,12 @@
-import { type Bm25Index, type FeedbackSignal, type IFeedbackStore, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
+import { type FeedbackSignal, type IFeedbackStore, type MemoryEntry } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
-import { findCandidateClusters, itemIndex } from './candidate-clusters';
+import { findCandidateClusters, itemLookup } from './candidate-clusters';
+import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup';
 import {
   advanceCursor,
   changedSince,
@@ -36,6 +37,7 @@ import {
 import { type CallReview, factCheckJobs, reviewReply } from './review-reply';
 import { type FactCheckJob, FactCheckStage } from '../../review/fact-check-stage';
 import { parsePassOptions } from '../parse-pass-options';
+import { loadWorkingSet, type WorkingSet } from './working-set';
 
 /** Room kept in every call for the fence lines and labels around the entries. */
 const FRAME_TOKENS = 100;
@@ -87,37 +89,75 @@ export class MemoryConsolidationPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, dataPath } = context.services;
+    const { memory, dataPath, logger } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const now = context.now();
-    const entries = (await memory.list()).filter((entry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY));
-    const items = buildConsolidationItems(entries, now);
-
+    const cursorFile = new PassCursor(dataPath, this.name, consolidationCursorSchema);
+    const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
     const gateway = context.gateway;
+
     if (!gateway) {
+      // The deterministic pre-pass alone: duplicates among what changed and its neighbours.
+      const scope = await loadWorkingSet({
+        memory,
+        logger,
+        since: cursor.prepass,
+        useFeed: this.options.strategy !== 'full',
+        accept: () => true,
+        maxChanged: Number.POSITIVE_INFINITY,
+        extraIds: [],
+        extraTexts: [],
+        neighbours: this.options.neighbours,
+        signal: context.signal,
+      });
+      const items = buildConsolidationItems(scope.entries, now);
       const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now });
       return {
         operations: assembled.operations,
-        itemsProcessed: entries.length,
-        notes: [...assembled.notes, 'no model configured: only the deterministic merge of duplicates ran'],
+        itemsProcessed: scope.entries.length,
+        notes: [...scope.notes, ...assembled.notes, 'no model configured: only the deterministic merge of duplicates ran'],
         refusals: [],
+        ...(scope.feedCursor !== undefined ? { commit: { prepass: scope.feedCursor } satisfies PrepassCommit } : {}),
       };
     }
 
-    const cursorFile = new PassCursor(dataPath, this.name, consolidationCursorSchema);
-    const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
     const feedback = await this.unseenFeedback(context.services.feedback, cursor, now);
     const corrections = feedback.filter((signal) => signal.kind === 'correction');
-    const index = itemIndex(items);
+    const due = dueRetries(cursor.retry, now);
+    const scope = await loadWorkingSet({
+      memory,
+      logger,
+      since: cursor.feed,
+      useFeed: this.options.strategy !== 'full',
+      accept: (entry, byPosition) => changedSince(cursor, entry, byPosition),
+      maxChanged: this.options.maxChangedPerRun,
+      extraIds: due,
+      extraTexts: corrections.map((signal) => signal.text),
+      neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize),
+      signal: context.signal,
+    });
+    const entries = scope.entries;
+    const items = buildConsolidationItems(entries, now);
     const byId = new Map(items.map((item) => [item.id, item]));
-    const retrying = dueRetries(cursor.retry, now).filter((id) => byId.has(id));
+    const itemOfEntry = new Map(items.flatMap((item) => item.members.map((member) => [member.id, item.id] as const)));
+    // Neighbours from the store's own index when it has a change feed (B12), else from an index over the items.
+    const itemNeighbours = itemLookup(items);
+    const lookup = scope.feed ? storeLookup(scope.feed.neighbours, (id) => itemOfEntry.get(id), itemNeighbours) : itemNeighbours;
+    const retrying = due.filter((id) => byId.has(id));
     const selection =
-      this.options.strategy === 'full' ? this.selectAll(items) : this.selectChanged(items, entries, cursor, corrections, retrying, index);
+      this.options.strategy === 'full' ? this.selectAll(items) : this.selectChanged(items, scope, corrections, retrying, lookup);
+    selection.notes.splice(1, 0, ...scope.notes);
 
     const calls = this.pack(selection.groups, byId, feedback, now);
     if (calls.length === 0 && corrections.length > 0) calls.push([]);
     const sentFeedback = calls.length > 0 ? feedback : [];
     const shownIds = calls.flat();
+    if (scope.feed) {
+      // The guards ask for the neighbours of every item shown: fetch those the store was not asked about yet.
+      const { store, neighbours, limit } = scope.feed;
+      const missing = shownIds.filter((id) => !neighbours.has(id));
+      if (missing.length > 0) for (const [id, hits] of await store.neighbours(missing, { limit })) neighbours.set(id, hits);
+    }
     const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length));
 
     const reviews: BudgetedReview[] = [];
@@ -128,7 +168,7 @@ export class MemoryConsolidationPass implements DreamPass {
       const data = renderConsolidationData({ entries: ids.map((id) => byId.get(id)!.view), feedback: withFeedback, today: now });
       const correctionsShown = withFeedback.filter((signal) => signal.kind === 'correction').length;
       const similarity = new SourceSimilarity(
-        index,
+        lookup,
         (id) => byId.get(id)?.view.content,
         {
           neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize),
@@ -164,21 +204,22 @@ export class MemoryConsolidationPass implements DreamPass {
       notes.push(`${groupsShown} pre-pass group(s) shown as their merged form under a member's id (the merged entry itself is not saved yet)`);
     }
     const refused = new Set(reviews.flatMap((review) => review.retry));
-    const retries = nextRetries(cursor.retry, { refused, shown: new Set(shownIds), live: new Set(byId.keys()), now }, this.options);
+    const retries = nextRetries(cursor.retry, { refused, shown: new Set(shownIds), isLive: scope.isLive, now }, this.options);
     if (refused.size > 0) notes.push(`${refused.size - retries.givenUp.length} entr(y/ies) whose merge was refused will be offered to the model again`);
     if (retries.givenUp.length > 0) notes.push(`gave up on ${retries.givenUp.length} entr(y/ies) refused ${this.options.maxRetries + 1} times: ${retries.givenUp.join(', ')}`);
     const lastFeedback = sentFeedback.at(-1);
     const commit: ConsolidationCommit = {
       ...(selection.through ? { through: selection.through } : {}),
       ...(lastFeedback ? { feedback: { at: lastFeedback.timestamp, id: lastFeedback.id } } : {}),
-      seen: { entries: selection.seen.map(wording), live: entries.map((entry) => entry.id) },
+      seen: { entries: selection.seen.map(wording), ...(scope.live ? { live: [...scope.live] } : { gone: [...scope.gone] }) },
+      ...(scope.feedCursor !== undefined ? { feed: scope.feedCursor } : {}),
       retry: retries.retry,
       ownWrites: assembled.ownWrites.map(wording),
     };
     const admitted = reviews.filter((review) => !review.refusedWhole);
     return {
       operations: assembled.operations,
-      itemsProcessed: entries.length,
+      itemsProcessed: scope.entries.length,
       notes: [...notes, ...assembled.notes],
       refusals: assembled.refusals,
       misbehaviour: budget.misbehaviour,
@@ -197,15 +238,28 @@ export class MemoryConsolidationPass implements DreamPass {
    * applied after another run moved it, the cursor still never goes backwards.
    */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    const { through, feedback, seen, retry, ownWrites } = consolidationCommitSchema.parse(data);
     const cursorFile = new PassCursor(services.dataPath, this.name, consolidationCursorSchema);
     const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
+    const prepass = prepassCommitSchema.safeParse(data);
+    if (prepass.success) {
+      const updated = advanceCursor(cursor, { written: [], prepass: prepass.data.prepass });
+      if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
+      return;
+    }
+    const { through, feedback, seen, retry, ownWrites, feed } = consolidationCommitSchema.parse(data);
     const written: MemoryEntry[] = [];
     for (const entry of ownWrites) {
       const stored = await services.memory?.get(entry.id);
       if (stored && sameWording(stored, entry)) written.push(stored);
     }
-    const updated = advanceCursor(cursor, { through, feedback, seen: { entries: seen.entries, live: new Set(seen.live) }, retry, written });
+    const updated = advanceCursor(cursor, {
+      through,
+      feedback,
+      seen: { entries: seen.entries, ...(seen.live ? { live: new Set(seen.live) } : { gone: new Set(seen.gone) }) },
+      retry,
+      written,
+      feed,
+    });
     if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
   }
 
@@ -223,17 +277,14 @@ export class MemoryConsolidationPass implements DreamPass {
   /** Incremental (B1): clusters around the oldest changed entries, at most `maxChangedPerRun` of them. */
   private selectChanged(
     items: readonly ConsolidationItem[],
-    entries: readonly MemoryEntry[],
-    cursor: ConsolidationCursor,
+    scope: WorkingSet,
     corrections: readonly FeedbackSignal[],
     retrying: readonly string[],
-    index: Bm25Index,
+    lookup: NeighbourLookup,
   ): Selection {
     const itemOf = new Map<string, string>();
     for (const item of items) for (const member of item.members) itemOf.set(member.id, item.id);
-    const changed = entries
-      .filter((entry) => changedSince(cursor, entry))
-      .sort((a, b) => comparePositions(entryPosition(a), entryPosition(b)));
+    const changed = scope.changed;
     const batch = changed.slice(0, this.options.maxChangedPerRun);
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
     const clusters = findCandidateClusters(
@@ -241,11 +292,12 @@ export class MemoryConsolidationPass implements DreamPass {
       seeds,
       corrections.map((signal) => signal.text),
       this.options,
-      index,
+      lookup,
     );
     const inClusters = new Set(clusters.flatMap((cluster) => cluster.ids));
     const alone = seeds.filter((seed) => !inClusters.has(seed)).length;
-    const notes = [`incremental: ${changed.length} of ${entries.length} entries changed since the cursor, ${batch.length} taken this run`];
+    const source = scope.feed ? 'read from the change feed' : `of ${scope.entries.length} entries listed`;
+    const notes = [`incremental: ${changed.length} changed since the cursor (${source}), ${batch.length} taken this run`];
     if (changed.length > batch.length) notes.push(`${changed.length - batch.length} changed entries left for the next run`);
     if (retrying.length > 0) notes.push(`${retrying.length} entr(y/ies) whose merge was refused earlier offered again`);
     if (alone > 0) notes.push(`${alone} changed entries have no similar entry: no model call needed for them`);
@@ -384,11 +436,17 @@ function wording(entry: MemoryEntry): Wording {
 const consolidationCommitSchema = z.object({
   through: consolidationCursorSchema.shape.entries,
   feedback: consolidationCursorSchema.shape.feedback,
-  seen: z.object({ entries: z.array(wordingSchema), live: z.array(z.string()) }),
+  feed: z.string().optional(),
+  /** `live`: every live id (the run listed them); `gone`: the ids a change feed reported deleted. */
+  seen: z.object({ entries: z.array(wordingSchema), live: z.array(z.string()).optional(), gone: z.array(z.string()).optional() }),
   retry: consolidationCursorSchema.shape.retry,
   ownWrites: z.array(wordingSchema),
 });
 type ConsolidationCommit = z.input<typeof consolidationCommitSchema>;
+
+/** What `commit` needs when no model ran: where the pre-pass left the change feed. */
+const prepassCommitSchema = z.object({ prepass: z.string() }).strict();
+type PrepassCommit = z.input<typeof prepassCommitSchema>;
 
 /** True when the stored entry still reads as the pass wrote it (nobody changed it since). */
 function sameWording(stored: MemoryEntry, written: Wording): boolean {

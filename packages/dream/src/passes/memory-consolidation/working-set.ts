@@ -1,0 +1,110 @@
+import { byCreation, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, type MemorySearchResult, SYSTEM_CATEGORY } from '@reverie/core';
+import { changeFeedOf, type FeedStore, readFeed } from '../../changes/memory-feed';
+import { comparePositions, entryPosition } from './consolidation-cursor';
+
+/** The entries one consolidation run reasons about, and how it found them. */
+export interface WorkingSet {
+  /** Live entries outside `_system` to build items over, oldest `createdAt` first. */
+  entries: MemoryEntry[];
+  /** Entries changed since the cursor, in position order (a subset of `entries`). */
+  changed: MemoryEntry[];
+  /** The change-feed cursor to keep once the run is applied (absent without a feed). */
+  feedCursor?: string;
+  /** True for an id that is still live as far as this run knows. */
+  isLive(id: string): boolean;
+  /** Every live id, when the run listed them all (to forget the rest); undefined with a feed. */
+  live?: ReadonlySet<string>;
+  /** Ids the feed reported deleted. */
+  gone: ReadonlySet<string>;
+  /** True when changes were left unread for the next run. */
+  more: boolean;
+  notes: string[];
+  /** With a feed: the store, and the neighbours it found so far (entry id → hits, scores relative). */
+  feed?: { store: FeedStore; neighbours: Map<string, MemorySearchResult[]>; limit: number };
+}
+
+export interface WorkingSetRequest {
+  memory: ILongTermMemory;
+  logger: ILogger;
+  /** Where the feed was left by the last applied run (undefined: list everything). */
+  since: string | undefined;
+  /** Whether the feed may be used (false for the `full` strategy, which is the baseline). */
+  useFeed: boolean;
+  /** Takes an entry as a change worth reviewing; `byPosition` is false when the feed said it changed. */
+  accept(entry: MemoryEntry, byPosition: boolean): boolean;
+  /** At most this many changed entries are taken from the feed in one run. */
+  maxChanged: number;
+  /** Ids to bring in besides the changes (retries due), and texts whose matches to bring in (corrections). */
+  extraIds: readonly string[];
+  extraTexts: readonly string[];
+  /** Neighbours fetched per changed entry and per extra text. */
+  neighbours: number;
+  signal?: AbortSignal;
+}
+
+const isMemory = (entry: MemoryEntry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY);
+const byPosition = (a: MemoryEntry, b: MemoryEntry) => comparePositions(entryPosition(a), entryPosition(b));
+
+/**
+ * SPEC B1, B12: what a run looks at. With a change feed and a cursor from an earlier run, only
+ * the entries saved since, the retries due, their neighbours in the store's own index and the
+ * matches of correction texts: cost in proportion to what changed. Otherwise (no feed, the first
+ * run, a feed that was reset, the `full` strategy) every entry, as listed by the store; the
+ * feed's head is taken before listing, so the next run reads on from there.
+ */
+export async function loadWorkingSet(request: WorkingSetRequest): Promise<WorkingSet> {
+  const feed = request.useFeed ? changeFeedOf(request.memory, request.logger) : undefined;
+  let head: string | undefined;
+  let resetNote: string | undefined;
+  if (feed) {
+    const read = await readFeed(feed, request.since, {
+      maxSaved: request.maxChanged,
+      accept: (entry) => request.accept(entry, false),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    if (!read.reset) {
+      const found = new Map(read.saved.map((entry) => [entry.id, entry]));
+      for (const id of request.extraIds) {
+        if (found.has(id) || read.deleted.includes(id)) continue;
+        const entry = await request.memory.get(id);
+        if (entry && isMemory(entry)) found.set(id, entry);
+      }
+      const limit = Math.min(100, Math.max(1, request.neighbours));
+      const around = await feed.neighbours([...found.keys()], { limit });
+      for (const hits of around.values()) for (const { entry } of hits) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
+      for (const text of request.extraTexts) {
+        for (const { entry } of await request.memory.search({ text, maxResults: limit })) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
+      }
+      const gone = new Set(read.deleted);
+      const notes = [`change feed: ${read.read} change(s) read, ${read.saved.length} entr(y/ies) changed, ${gone.size} deleted; ${found.size} entries looked at`];
+      if (read.more) notes.push('more changes wait in the feed for the next run');
+      return {
+        entries: [...found.values()].sort(byCreation),
+        changed: [...read.saved].sort(byPosition),
+        feedCursor: read.cursor,
+        isLive: (id) => !gone.has(id),
+        gone,
+        more: read.more,
+        notes,
+        feed: { store: feed, neighbours: around, limit },
+      };
+    }
+    head = read.head;
+    resetNote = request.since === undefined ? 'change feed: first run, every entry listed' : 'change feed: the store could not say what changed since the cursor (history compacted or another store): every entry listed';
+  }
+  const entries = (await request.memory.list()).filter(isMemory);
+  const live = new Set(entries.map((entry) => entry.id));
+  const changed = entries.filter((entry) => request.accept(entry, true)).sort(byPosition);
+  // Changes left for later runs are found by listing again: the feed starts once the backlog is done.
+  const done = changed.length <= request.maxChanged;
+  return {
+    entries,
+    changed,
+    ...(head !== undefined && done ? { feedCursor: head } : {}),
+    isLive: (id) => live.has(id),
+    live,
+    gone: new Set(),
+    more: false,
+    notes: resetNote ? [resetNote] : [],
+  };
+}
