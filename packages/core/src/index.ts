@@ -125,7 +125,7 @@ export {
   parseNeighbourQuery,
 } from './changes/change-cursor';
 export { ChangeLog } from './changes/change-log';
-export { indexNeighbours } from './changes/index-neighbours';
+export { indexNeighbours, NEIGHBOUR_QUERY } from './changes/index-neighbours';
 export type { IWorkingMemory } from './interfaces/working-memory';
 export type { ConversationLogReadOptions, IConversationLog } from './interfaces/conversation-log';
 export type { FeedbackListOptions, IFeedbackStore } from './interfaces/feedback-store';

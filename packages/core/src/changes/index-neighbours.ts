@@ -1,6 +1,14 @@
 import type { MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
 import type { MemoryEntry, MemorySearchResult } from '../schemas/memory-entry';
-import type { Bm25Index } from '../search/bm25-index';
+import type { Bm25Index, Bm25SearchOptions } from '../search/bm25-index';
+
+/**
+ * How an entry's content is searched for its neighbours: its 12 rarest terms (with prefix
+ * matching, so "deploy" still finds "deployment"). The rare terms carry nearly all of the BM25
+ * score; leaving out the common ones, whose postings are the longest, keeps a neighbour query
+ * cheap at any size of memory.
+ */
+export const NEIGHBOUR_QUERY: Readonly<Pick<Bm25SearchOptions, 'prefix' | 'maxTerms'>> = Object.freeze({ prefix: true, maxTerms: 12 });
 import { parseNeighbourQuery } from './change-cursor';
 
 /**
@@ -20,7 +28,7 @@ export function indexNeighbours(
   for (const id of new Set(ids)) {
     const entry = entryOf(id);
     if (!entry) continue;
-    const all = index.search(entry.content, { limit: limit + 1 });
+    const all = index.search(entry.content, { ...NEIGHBOUR_QUERY, limit: limit + 1 });
     const best = all[0]?.score ?? 0;
     const hits = all
       .filter((hit) => hit.id !== id && hit.score > 0)

@@ -11,6 +11,13 @@ export interface Bm25SearchOptions {
   filter?: (id: string) => boolean;
   /** At most this many hits, best first (default: all). */
   limit?: number;
+  /** Also match longer terms that query terms begin, at reduced weight (default true). */
+  prefix?: boolean;
+  /**
+   * Query with only this many of the query's terms: the rarest ones in the index, which carry
+   * most of the BM25 score. For long queries such as a whole entry's content (default: all).
+   */
+  maxTerms?: number;
 }
 
 /** BM25 parameters (the usual Okapi defaults). */
@@ -127,14 +134,16 @@ export class Bm25Index {
   }
 
   search(query: string, options: Bm25SearchOptions = {}): Bm25Hit[] {
-    const queryTerms = [...new Set(tokenize(query))];
+    let queryTerms = [...new Set(tokenize(query))];
+    if (options.maxTerms !== undefined && queryTerms.length > options.maxTerms) queryTerms = this.rarest(queryTerms, options.maxTerms);
     if (queryTerms.length === 0 || this.liveCount === 0) return [];
     if (this.scores.length < this.ids.length) this.scores = new Float64Array(Math.max(this.ids.length, this.scores.length * 2));
     const scores = this.scores;
     const touched: number[] = [];
     const averageLength = this.totalLength / this.liveCount || 1;
 
-    for (const [term, weight] of this.expand(queryTerms)) {
+    const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
+    for (const [term, weight] of weighted) {
       const posting = this.postings.get(term)!;
       if (posting.df === 0) continue;
       const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
@@ -153,6 +162,16 @@ export class Bm25Index {
     const hits = this.topHits(touched, limit, options.filter);
     for (const doc of touched) scores[doc] = 0;
     return hits;
+  }
+
+  /** The `count` terms found in the fewest live documents (terms not in the index are dropped). */
+  private rarest(terms: readonly string[], count: number): string[] {
+    return terms
+      .map((term) => ({ term, df: this.postings.get(term)?.df ?? 0 }))
+      .filter((term) => term.df > 0)
+      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
+      .slice(0, count)
+      .map((term) => term.term);
   }
 
   /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */

@@ -23,10 +23,14 @@ const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
 const sameSkill = (a: Skill, b: Skill) =>
   a.summary === b.summary && a.content === b.content && JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso);
 
+/** Archive files written at once: their fsyncs overlap, which costs far less than one after another. */
+const ARCHIVE_PARALLELISM = 16;
+
 /**
  * Writes the pre-image of every record the operations will replace or delete into the run's
  * archive, before any of them is applied. Records that already changed since the pass read them
- * are not archived: their operations will be skipped as conflicts.
+ * are not archived: their operations will be skipped as conflicts. Every archive file is on disk
+ * (written atomically, fsynced) when this returns.
  */
 export async function archiveOperations(
   folder: RunFolder,
@@ -34,22 +38,26 @@ export async function archiveOperations(
   operations: readonly DreamOperation[],
   services: DreamServices,
 ): Promise<void> {
+  const writes: Array<() => Promise<void>> = [];
   for (const operation of operations) {
     if ((operation.op === 'memory.save' && operation.expectUpdatedAt !== null) || operation.op === 'memory.delete') {
       const id = operation.op === 'memory.save' ? operation.entry.id : operation.id;
       const current = await services.memory!.get(id);
-      if (current && current.updatedAt === operation.expectUpdatedAt) await folder.archive(pass, 'memory', id, current);
+      if (current && current.updatedAt === operation.expectUpdatedAt) writes.push(() => folder.archive(pass, 'memory', id, current));
     } else if ((operation.op === 'skill.save' && operation.expectUpdatedAt !== null) || operation.op === 'skill.delete') {
       const name = operation.op === 'skill.save' ? operation.skill.name : operation.name;
       const current = await services.skills!.get(name);
-      if (current && current.updatedAt === operation.expectUpdatedAt) await folder.archive(pass, 'skill', name, current);
+      if (current && current.updatedAt === operation.expectUpdatedAt) writes.push(() => folder.archive(pass, 'skill', name, current));
     } else if (operation.op === 'conversation-log.clear' && services.conversationLog) {
       // Written once: archiving again after a crash that followed the clear would keep less.
       const key = `through-${operation.throughSeq}`;
       if ((await folder.readArchive(pass, 'conversation-log', key)) !== undefined) continue;
       const turns = (await services.conversationLog.read()).filter((turn) => turn.seq <= operation.throughSeq);
-      await folder.archive(pass, 'conversation-log', key, turns);
+      writes.push(() => folder.archive(pass, 'conversation-log', key, turns));
     }
+  }
+  for (let start = 0; start < writes.length; start += ARCHIVE_PARALLELISM) {
+    await Promise.all(writes.slice(start, start + ARCHIVE_PARALLELISM).map((write) => write()));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Bm25Index, MemorySearchResult } from '@reverie/core';
+import { type Bm25Index, type MemorySearchResult, NEIGHBOUR_QUERY } from '@reverie/core';
 
 /** A neighbour and how close it is: its score as a share of the best score of the same query (≤ 1). */
 export interface Neighbour {
@@ -31,7 +31,7 @@ export function indexLookup(index: Bm25Index, textOf: (id: string) => string | u
   return {
     ofItem(id, limit) {
       const text = textOf(id);
-      return text === undefined ? [] : relative(index.search(text, { limit: limit + 1 }), id, limit);
+      return text === undefined ? [] : relative(index.search(text, { ...NEIGHBOUR_QUERY, limit: limit + 1 }), id, limit);
     },
     ofText(text, limit) {
       return relative(index.search(text, { limit }), undefined, limit);

@@ -152,12 +152,15 @@ export class MemoryConsolidationPass implements DreamPass {
     if (calls.length === 0 && corrections.length > 0) calls.push([]);
     const sentFeedback = calls.length > 0 ? feedback : [];
     const shownIds = calls.flat();
-    if (scope.feed) {
-      // The guards ask for the neighbours of every item shown: fetch those the store was not asked about yet.
-      const { store, neighbours, limit } = scope.feed;
-      const missing = shownIds.filter((id) => !neighbours.has(id));
-      if (missing.length > 0) for (const [id, hits] of await store.neighbours(missing, { limit })) neighbours.set(id, hits);
-    }
+    // The similarity guard looks up the neighbours of a merge's sources: with a feed, ask the store
+    // for those it was not asked about yet, once the reply names them.
+    const feed = scope.feed;
+    const prepare = feed
+      ? async (ids: readonly string[]) => {
+          const missing = [...new Set(ids)].filter((id) => byId.has(id) && !feed.neighbours.has(id));
+          if (missing.length > 0) for (const [id, hits] of await feed.store.neighbours(missing, { limit: feed.limit })) feed.neighbours.set(id, hits);
+        }
+      : async () => undefined;
     const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length));
 
     const reviews: BudgetedReview[] = [];
@@ -183,6 +186,7 @@ export class MemoryConsolidationPass implements DreamPass {
           call: index_ + 1,
           withCorrections: correctionsShown > 0,
           similarity,
+          prepare,
           budget,
           // A reply rewrites at most every entry shown, plus one anti-pattern per correction.
           savesPerReply: ids.length + correctionsShown,
@@ -360,7 +364,15 @@ export class MemoryConsolidationPass implements DreamPass {
     context: PassContext,
     data: string,
     shown: ReadonlyMap<string, ConsolidationItem>,
-    call: { call: number; withCorrections: boolean; similarity: SourceSimilarity; budget: RunBudget; savesPerReply: number },
+    call: {
+      call: number;
+      withCorrections: boolean;
+      similarity: SourceSimilarity;
+      /** Makes the neighbours of these items available to `similarity` before the reply is judged. */
+      prepare: (ids: readonly string[]) => Promise<void>;
+      budget: RunBudget;
+      savesPerReply: number;
+    },
   ): Promise<BudgetedReview> {
     const gateway = context.gateway!;
     const request = {
@@ -377,6 +389,7 @@ export class MemoryConsolidationPass implements DreamPass {
     // A reply proposing more saves than entries shown is refused whole before anything of it is judged.
     const review = async (candidate: ConsolidationReply): Promise<CallReview | undefined> => {
       if (candidate.toSave.length > call.savesPerReply) return undefined;
+      await call.prepare(candidate.toSave.flatMap((save) => save.sourceIds ?? []));
       await facts.judgeAll(factCheckJobs(candidate, shown, this.options), context.signal);
       return reviewReply(candidate, shown, scope, rules);
     };
