@@ -213,6 +213,30 @@ describe('DreamEngine', () => {
     expect(await engine.recover()).toEqual([]);
   });
 
+  it('recovers from a power cut that lost the last journal lines: deletes count as applied, and undo restores them', async () => {
+    const a = await memory.save({ content: 'dup: one' });
+    const b = await memory.save({ content: 'dup: two' });
+    const c = await memory.save({ content: 'dup: three' });
+    const plan = await mergePass().plan({ services } as PassContext);
+    if ('skipped' in plan) throw new Error('unexpected');
+    const folder = await RunFolder.create(dataPath, 'bbbbbbbbbbbb', 'manual', clock.now());
+    const { orderOperations, applyOperation, archiveOperations } = await import('../src/engine/operation-applier');
+    const ordered = orderOperations(plan.operations);
+    await folder.writePlan({ pass: 'memory-consolidation', operations: ordered, notes: [], refusals: [] });
+    await archiveOperations(folder, 'memory-consolidation', ordered, services);
+    // Every operation was applied, but only the first journal line reached the disk.
+    const outcomes = [];
+    for (const operation of ordered) outcomes.push(await applyOperation(operation, services));
+    await folder.journal({ pass: 'memory-consolidation', index: 0, ...outcomes[0]! });
+
+    const engine = new DreamEngine(services, [mergePass()]);
+    expect(await engine.recover()).toEqual(['bbbbbbbbbbbb']);
+    const journal = await folder.readJournal();
+    expect(journal.map((line) => [line.index, line.outcome])).toEqual([0, 1, 2, 3].map((index) => [index, 'applied']));
+    await engine.undo('bbbbbbbbbbbb');
+    expect((await memory.list()).map((entry) => entry.id).sort()).toEqual([a.id, b.id, c.id].sort());
+  });
+
   it('ends the cycle cleanly when a user turn aborts it, applying nothing of the interrupted pass', async () => {
     await memory.save({ content: 'dup: one' });
     await memory.save({ content: 'dup: two' });

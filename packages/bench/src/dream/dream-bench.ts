@@ -5,11 +5,12 @@
 // an identical copy of the memory after churn, one `strategy: 'full'` cycle (default cap
 // maxEntriesFull) and an uncapped full dry run. The model is a scripted oracle (oracle-model.ts)
 // that merges exactly the planted groups it is shown; tokens are prompt characters / 4.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryLongTermMemory, ManualClock, type MemoryEntry, silentLogger } from '@reverie/core';
+import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, silentLogger } from '@reverie/core';
 import { type CycleReport, DreamEngine, MemoryConsolidationPass, type MemoryConsolidationOptionsInput } from '@reverie/dream';
+import { reportFigure } from '../figures';
 import { fmt, rssMiB, timed } from '../measure';
 import { type GroupStatus, MergeAudit } from './merge-audit';
 import { type OracleCall, OracleModel } from './oracle-model';
@@ -27,6 +28,8 @@ const defaults = new MemoryConsolidationPass().options;
 
 interface Cycle {
   label: string;
+  /** Highest resident set size sampled (every 20 ms) while the cycle ran. */
+  peakRssMiB: number;
   report: CycleReport;
   calls: OracleCall[];
   wallMs: number;
@@ -48,13 +51,34 @@ async function copyOf(entries: readonly MemoryEntry[], clock: ManualClock): Prom
   return memory;
 }
 
-function engineFor(dataPath: string, clock: ManualClock, memory: InMemoryLongTermMemory, oracle: OracleModel, options: MemoryConsolidationOptionsInput) {
+/**
+ * The same store without its change feed: what a custom store written before it looks like, and
+ * what every store was before it — the baseline the incremental cycle's host time is compared to.
+ */
+function withoutFeed(store: ILongTermMemory): ILongTermMemory {
+  return {
+    get: (id) => store.get(id),
+    save: (draft, condition) => store.save(draft, condition),
+    delete: (id, condition) => store.delete(id, condition),
+    search: (query) => store.search(query),
+    list: (options) => store.list(options),
+    listCategories: () => store.listCategories(),
+    close: () => store.close(),
+  };
+}
+
+function engineFor(dataPath: string, clock: ManualClock, memory: ILongTermMemory, oracle: OracleModel, options: MemoryConsolidationOptionsInput) {
   return new DreamEngine({ dataPath, clock, logger: silentLogger, memory, model: oracle.model }, [new MemoryConsolidationPass(options)]);
 }
 
 async function runCycle(label: string, engine: DreamEngine, oracle: OracleModel, dryRun = false): Promise<Cycle> {
   const first = oracle.calls.length;
-  const [report, wallMs] = await timed(() => engine.run({ trigger: 'bench', dryRun }));
+  let peakRssMiB = rssMiB();
+  const sampler = setInterval(() => {
+    peakRssMiB = Math.max(peakRssMiB, rssMiB());
+  }, 20);
+  const [report, wallMs] = await timed(() => engine.run({ trigger: 'bench', dryRun })).finally(() => clearInterval(sampler));
+  peakRssMiB = Math.max(peakRssMiB, rssMiB());
   const outcome = report.passes[0]!;
   if (outcome.status !== 'ok') {
     throw new Error(`${label}: the consolidation pass ${outcome.status}: ${outcome.status === 'skipped' ? outcome.reason : outcome.error}`);
@@ -63,6 +87,7 @@ async function runCycle(label: string, engine: DreamEngine, oracle: OracleModel,
   const shown = outcome.notes.map((note) => /(\d+) model call\(s\), (\d+) entries shown/.exec(note)).find(Boolean);
   return {
     label,
+    peakRssMiB,
     report,
     calls,
     wallMs,
@@ -139,10 +164,18 @@ async function benchSize(size: number): Promise<void> {
     await audit.record('initial', dataPath, initial.report);
     const afterInitial = audit.groups(await memory.list());
 
+    // The baseline for the host's work: an identical copy of the memory and cursor after the
+    // initial cycle, behind a store without a change feed (every cycle lists and re-indexes all).
+    const baselineMemory = new InMemoryLongTermMemory({ clock });
+    for (const entry of await memory.list()) await baselineMemory.save(entry);
+    const baselinePath = tempDir('baseline');
+    cpSync(join(dataPath, '_system', 'dreams', 'cursors'), join(baselinePath, '_system', 'dreams', 'cursors'), { recursive: true });
+
     // 2. 1 % churn, then incremental cycles with the default options until it is absorbed.
     clock.advance(DAY_MS);
     const churn = planted.churn(Math.round(size * CHURN_SHARE), clock.now());
     await load(memory, churn.entries);
+    await load(baselineMemory, churn.entries);
     const snapshot = await memory.list();
     clock.advance(HOUR_MS);
     const incrementalEngine = engineFor(dataPath, clock, memory, oracle, {});
@@ -155,6 +188,10 @@ async function benchSize(size: number): Promise<void> {
       clock.advance(HOUR_MS);
     }
     const groups = audit.groups(await memory.list());
+    clock.set(incremental[0]!.report.startedAt);
+    const baselineOracle = new OracleModel(factOf);
+    const baseline = await runCycle('incremental #1, store without a change feed (list and re-index)', engineFor(baselinePath, clock, withoutFeed(baselineMemory), baselineOracle, {}), baselineOracle);
+    clock.set(new Date(Math.max(clock.now().getTime(), Date.parse(incremental.at(-1)!.report.startedAt) + HOUR_MS)));
 
     // 3. The baseline on an identical copy of the memory after churn.
     const copy = await copyOf(snapshot, clock);
@@ -196,7 +233,7 @@ async function benchSize(size: number): Promise<void> {
     console.log('');
     console.log('| cycle | entries sent | calls | input tokens | largest call | output tokens | wall | host (wall − oracle) |');
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-    for (const cycle of [initial, ...incremental, full, uncapped]) console.log(row(cycle));
+    for (const cycle of [initial, ...incremental, baseline, full, uncapped]) console.log(row(cycle));
     console.log('');
     console.log(
       `incremental input tokens for 1 % churn: ${int(incrementalTokens)} in ${incremental.length} cycle(s) = ${pct(incrementalTokens, full.inputTokens)} of full ` +
@@ -248,7 +285,40 @@ async function benchSize(size: number): Promise<void> {
     console.log(size === 10_000 ? target(incrementalTokens <= 0.1 * uncapped.inputTokens, ratio) : `info  ${ratio}; the issue sets this target at 10k only`);
     console.log(`info  ${capped}`);
     console.log(target(biggestCall <= defaults.tokenBudget, `incremental cycle inside its token budget: largest call ${int(biggestCall)} ≤ ${int(defaults.tokenBudget)}`));
+    const host = (cycle: Cycle) => cycle.wallMs - cycle.oracleMs;
+    const peak = Math.max(...[initial, ...incremental].map((cycle) => cycle.peakRssMiB));
+    console.log(`peak RSS during a cycle: initial ${fmt(initial.peakRssMiB, 0)} MiB, incremental ${incremental.map((c) => `${fmt(c.peakRssMiB, 0)} MiB`).join(' + ')}, baseline ${fmt(baseline.peakRssMiB, 0)} MiB`);
     console.log(`RSS at the end: ${fmt(rssMiB(), 0)} MiB`);
+    const at = int(size);
+    reportFigure({
+      id: `dream.incrementalHost.${size}`,
+      label: `consolidation, host time per incremental cycle (1 % churn, ${at} entries)`,
+      value: Math.max(...incremental.map(host)),
+      unit: 'ms',
+      baseline: { label: 'the same cycle listing and re-indexing everything (store without a change feed)', value: host(baseline) },
+      ...(size === 100_000 ? { target: { atMost: 500 } } : {}),
+    });
+    reportFigure({
+      id: `dream.initialHost.${size}`,
+      label: `consolidation, host time of the initial cycle (${at} entries)`,
+      value: host(initial),
+      unit: 'ms',
+      ...(size === 100_000 ? { target: { atMost: 60_000 } } : {}),
+    });
+    reportFigure({
+      id: `dream.peakRss.${size}`,
+      label: `peak RSS during a consolidation cycle (${at} entries)`,
+      value: peak,
+      unit: 'MiB',
+      ...(size === 100_000 ? { target: { atMost: 600 } } : {}),
+    });
+    reportFigure({
+      id: `dream.incrementalTokens.${size}`,
+      label: `consolidation, input tokens for 1 % churn (${at} entries)`,
+      value: incrementalTokens,
+      unit: 'tokens',
+      baseline: { label: 'a full cycle over every entry', value: uncapped.inputTokens },
+    });
   } finally {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }

@@ -145,14 +145,16 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
 }
 
 /**
- * Applies a pass's operations from `fromIndex` on, journalling each one (fsynced) as soon as it
- * is done. Returns how many were applied, how many were skipped as conflicts, and their records.
+ * Applies a pass's operations from `fromIndex` on, journalling each one as soon as it is done
+ * and fsyncing the journal once at the end. Returns how many were applied, how many were skipped
+ * as conflicts, and their records.
  *
- * `resumed` says the operation at `fromIndex` may already have been applied by a run that
- * crashed before journalling it (recovery). A save recognises that by itself; a delete only
- * finds the record gone, so when the archive holds the record's pre-image for this pass (it
- * existed, unchanged, when the run archived it), the delete is counted as applied: otherwise
- * undo would never restore what the crashed run deleted.
+ * `resumed` says operations from `fromIndex` on may already have been applied by a run that
+ * crashed before journalling them (recovery; after a power cut, several journal lines may be
+ * missing). A save recognises that by itself; a delete only finds the record gone, so when the
+ * archive holds the record's pre-image for this pass (it existed, unchanged, when the run
+ * archived it), the delete is counted as applied: otherwise undo would never restore what the
+ * crashed run deleted.
  */
 export async function applyJournalled(
   folder: RunFolder,
@@ -165,21 +167,25 @@ export async function applyJournalled(
   let applied = 0;
   let conflicts = 0;
   const conflicted: string[] = [];
-  for (let index = fromIndex; index < operations.length; index++) {
-    const operation = operations[index]!;
-    faultPoint('operation-before');
-    let result = await applyOperation(operation, services, options.checks);
-    if (options.resumed && index === fromIndex && result.outcome === 'noop' && (await deletedBeforeCrash(folder, pass, operation))) {
-      result = { outcome: 'applied' };
+  try {
+    for (let index = fromIndex; index < operations.length; index++) {
+      const operation = operations[index]!;
+      faultPoint('operation-before');
+      let result = await applyOperation(operation, services, options.checks);
+      if (options.resumed && result.outcome === 'noop' && (await deletedBeforeCrash(folder, pass, operation))) {
+        result = { outcome: 'applied' };
+      }
+      faultPoint('operation-after');
+      await folder.journal({ pass, index, ...result });
+      faultPoint('journal-written');
+      if (result.outcome === 'applied') applied++;
+      if (result.outcome === 'conflict') {
+        conflicts++;
+        conflicted.push(operationTarget(operation));
+      }
     }
-    faultPoint('operation-after');
-    await folder.journal({ pass, index, ...result });
-    faultPoint('journal-written');
-    if (result.outcome === 'applied') applied++;
-    if (result.outcome === 'conflict') {
-      conflicts++;
-      conflicted.push(operationTarget(operation));
-    }
+  } finally {
+    await folder.syncJournal();
   }
   return { applied, conflicts, conflicted };
 }

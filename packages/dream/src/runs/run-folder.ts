@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
@@ -155,13 +155,27 @@ export class RunFolder {
     }
   }
 
-  /** Appends one journal line and fsyncs it: after this returns, the step is on record. */
+  /**
+   * Appends one journal line: after this returns, the step is on record for any process, even if
+   * this one is killed. It reaches the disk at the next `syncJournal` (the end of the pass): a
+   * power cut before that may lose the last lines, which recovery handles — operations are
+   * idempotent, and a delete that finds its record gone while the archive holds it counts as
+   * applied (see `applyJournalled`).
+   */
   async journal(line: JournalLine): Promise<void> {
-    const file = join(this.dir, 'journal.jsonl');
-    const text = `${JSON.stringify(line)}\n`;
-    const handle = await open(file, 'a');
+    await appendFile(join(this.dir, 'journal.jsonl'), `${JSON.stringify(line)}\n`);
+  }
+
+  /** Flushes the journal to disk (one fsync for every line appended since the last). */
+  async syncJournal(): Promise<void> {
+    let handle;
     try {
-      await handle.write(text);
+      handle = await open(join(this.dir, 'journal.jsonl'), 'r+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
       await handle.sync();
     } finally {
       await handle.close();
