@@ -3,12 +3,17 @@ import type { MemoryEntry, MemorySearchResult } from '../schemas/memory-entry';
 import type { Bm25Index, Bm25SearchOptions } from '../search/bm25-index';
 
 /**
- * How an entry's content is searched for its neighbours: its 12 rarest terms (with prefix
- * matching, so "deploy" still finds "deployment"). The rare terms carry nearly all of the BM25
- * score; leaving out the common ones, whose postings are the longest, keeps a neighbour query
- * cheap at any size of memory.
+ * How an entry's content is searched for its neighbours: its 12 rarest terms, leaving out terms
+ * found in more than 1 % of the entries (at least three terms are kept), with prefix matching so
+ * "deploy" still finds "deployment". The rare terms carry nearly all of the BM25 score; the
+ * common ones have the longest postings, so leaving them out keeps a neighbour query cheap at
+ * any size of memory (at 100k entries: 0.5 ms instead of 4.4 ms, in bench:dream's memory).
  */
-export const NEIGHBOUR_QUERY: Readonly<Pick<Bm25SearchOptions, 'prefix' | 'maxTerms'>> = Object.freeze({ prefix: true, maxTerms: 12 });
+export const NEIGHBOUR_QUERY: Readonly<Pick<Bm25SearchOptions, 'prefix' | 'maxTerms' | 'maxDocumentShare'>> = Object.freeze({
+  prefix: true,
+  maxTerms: 12,
+  maxDocumentShare: 0.01,
+});
 import { parseNeighbourQuery } from './change-cursor';
 
 /**

@@ -18,6 +18,13 @@ export interface Bm25SearchOptions {
    * most of the BM25 score. For long queries such as a whole entry's content (default: all).
    */
   maxTerms?: number;
+  /**
+   * With `maxTerms`: leave out terms found in more than this share of the documents (0–1) and
+   * in more than 256 of them, as long as at least three terms remain. Their postings are the
+   * longest and their weight the smallest, so this bounds what a query reads however large the
+   * index grows; small indexes are not affected.
+   */
+  maxDocumentShare?: number;
 }
 
 /** BM25 parameters (the usual Okapi defaults). */
@@ -27,6 +34,8 @@ const B = 0.75;
 const PREFIX_MIN_LENGTH = 4;
 /** A prefix expands to at most this many vocabulary terms, in alphabetical order. */
 const PREFIX_MAX_EXPANSIONS = 24;
+/** `maxDocumentShare` never leaves out a term found in this many documents or fewer. */
+const COMMON_TERM_FLOOR = 256;
 /** A term matched as a prefix of a longer term counts this much of an exact match. */
 const PREFIX_WEIGHT = 0.4;
 
@@ -135,7 +144,7 @@ export class Bm25Index {
 
   search(query: string, options: Bm25SearchOptions = {}): Bm25Hit[] {
     let queryTerms = [...new Set(tokenize(query))];
-    if (options.maxTerms !== undefined && queryTerms.length > options.maxTerms) queryTerms = this.rarest(queryTerms, options.maxTerms);
+    if (options.maxTerms !== undefined) queryTerms = this.rarest(queryTerms, options.maxTerms, options.maxDocumentShare);
     if (queryTerms.length === 0 || this.liveCount === 0) return [];
     if (this.scores.length < this.ids.length) this.scores = new Float64Array(Math.max(this.ids.length, this.scores.length * 2));
     const scores = this.scores;
@@ -164,14 +173,18 @@ export class Bm25Index {
     return hits;
   }
 
-  /** The `count` terms found in the fewest live documents (terms not in the index are dropped). */
-  private rarest(terms: readonly string[], count: number): string[] {
-    return terms
+  /**
+   * The `count` terms found in the fewest live documents, without those in more than
+   * `maxShare` of them unless fewer than three would be left (terms not in the index are dropped).
+   */
+  private rarest(terms: readonly string[], count: number, maxShare = 1): string[] {
+    const ranked = terms
       .map((term) => ({ term, df: this.postings.get(term)?.df ?? 0 }))
       .filter((term) => term.df > 0)
-      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))
-      .slice(0, count)
-      .map((term) => term.term);
+      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+    const limit = Math.max(COMMON_TERM_FLOOR, maxShare * this.liveCount);
+    const kept = Math.max(Math.min(3, ranked.length), ranked.filter((term) => term.df <= limit).length);
+    return ranked.slice(0, Math.min(count, kept)).map((term) => term.term);
   }
 
   /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */
