@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ReverieValidationError } from '../errors/reverie-error';
 import { timestampMs } from './merge-temporal';
 
@@ -32,6 +33,30 @@ export interface DecayWindow {
 
 function clampUnit(value: number): number {
   return Math.min(1, Math.max(0, value));
+}
+
+/**
+ * SPEC D7 as an options object (every field optional, defaults 30 / 45 / 0.1): what
+ * `.withMemory({ decay })` and the stores accept. One setting drives the stores' browse order,
+ * the dream passes and the CLI, so they all read the same curve.
+ */
+export const decayOptionsSchema = z
+  .object({
+    /** Days after `lastSeenAt` during which importance does not decay at all (default 30). */
+    graceDays: z.number().finite().nonnegative().default(DEFAULT_DECAY_OPTIONS.graceDays),
+    /** Days of post-grace time that halve importance; 0 or less turns decay off (default 45). */
+    halfLifeDays: z.number().default(DEFAULT_DECAY_OPTIONS.halfLifeDays),
+    /** Decay never takes importance below this value (default 0.1). */
+    floor: z.number().min(0).max(1).default(DEFAULT_DECAY_OPTIONS.floor),
+  })
+  .strict();
+
+/**
+ * Fills in defaults and rejects grace periods and floors that make no sense (INVALID_OPTIONS,
+ * naming the field). Stores call it once in their constructor.
+ */
+export function resolveDecayOptions(options: Partial<DecayOptions> = {}): DecayOptions {
+  return resolveOptions(options);
 }
 
 /** Fills in defaults and rejects grace periods and floors that make no sense. */
@@ -89,4 +114,25 @@ export function decayImportance(
   const days = decayingDays(window, graceDays);
   if (days === 0) return clampUnit(importance);
   return clampUnit(Math.max(floor, importance * 0.5 ** (days / halfLifeDays)));
+}
+
+/** What `effectiveImportance` reads of an entry. */
+export interface DecayingImportance {
+  importance: number;
+  lastSeenAt: string;
+  /** When `importance` was set; without it the stored value counts as of `lastSeenAt`. */
+  importanceAt?: string | undefined;
+}
+
+/**
+ * SPEC D7 at read time: the importance an entry has at `at`, from its stored `importance`, the
+ * instant that value was set (`importanceAt`, else `lastSeenAt`) and the decay options. Nothing
+ * is rewritten as time passes: search, browsing, the passes and the CLI all call this, and a
+ * store keeps the stored pair until something else rewrites the entry. Since decay composes,
+ * this is the value a pass that rewrote the entry at every cycle would have stored by `at`.
+ * Pure: it never reads the clock.
+ */
+export function effectiveImportance(entry: DecayingImportance, at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): number {
+  const to = at.toISOString();
+  return decayImportance(entry.importance, { lastSeenAt: entry.lastSeenAt, from: entry.importanceAt ?? entry.lastSeenAt, to }, options);
 }
