@@ -160,6 +160,7 @@ export {
   SUBJECT_TIME_KEYS,
 } from './temporal/subject-time';
 export { mergeTemporalFields, type TemporalFields, timestampMs } from './temporal/merge-temporal';
+export { DAY_MS } from './temporal/importance-decay';
 export {
   DEFAULT_DECAY_OPTIONS,
   decayImportance,
@@ -168,6 +169,7 @@ export {
   type DecayingImportance,
   effectiveImportance,
   resolveDecayOptions,
+  withEffectiveImportance,
 } from './temporal/importance-decay';
 
 // In-memory reference stores

@@ -4,7 +4,7 @@ import { assertValidId, newId } from '../ids/new-id';
 import { parseRecord } from '../schemas/parse-record';
 import { DEFAULT_CATEGORY, DEFAULT_IMPORTANCE, type MemoryDraft, type MemoryEntry, memoryDraftSchema, memoryEntrySchema } from '../schemas/memory-entry';
 import { checkCondition, nextTimestamp } from '../stores/write-condition';
-import { DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance } from '../temporal/importance-decay';
+import { DEFAULT_DECAY_OPTIONS, type DecayOptions, withEffectiveImportance } from '../temporal/importance-decay';
 import { validateCategory } from '../validation/path-name';
 
 /**
@@ -63,9 +63,6 @@ function resolveImportance(
   if (draft.importanceAt !== undefined) return pair(draft.importance ?? existing?.importance ?? DEFAULT_IMPORTANCE, draft.importanceAt);
   if (!existing) return pair(draft.importance ?? DEFAULT_IMPORTANCE, undefined);
   if (draft.importance !== undefined && draft.importance !== existing.importance) return pair(draft.importance, now);
-  if (lastSeenAt !== existing.lastSeenAt) {
-    const decayed = effectiveImportance(existing, new Date(now), decay);
-    if (decayed !== existing.importance) return pair(decayed, now);
-  }
-  return pair(existing.importance, existing.importanceAt);
+  const kept = lastSeenAt === existing.lastSeenAt ? existing : withEffectiveImportance(existing, new Date(now), decay);
+  return pair(kept.importance, kept.importanceAt);
 }

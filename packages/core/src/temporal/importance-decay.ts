@@ -136,3 +136,14 @@ export function effectiveImportance(entry: DecayingImportance, at: Date, options
   const to = at.toISOString();
   return decayImportance(entry.importance, { lastSeenAt: entry.lastSeenAt, from: entry.importanceAt ?? entry.lastSeenAt, to }, options);
 }
+
+/**
+ * The entry with its importance decayed to `at` and stamped `importanceAt = at`, or the entry
+ * itself when nothing has decayed. The same value as `effectiveImportance`, stored: what a
+ * writer that rewrites an entry anyway (a merge, a reword) hands the store, so the decay so far
+ * is kept and later reads decay only the time after `at`.
+ */
+export function withEffectiveImportance<T extends DecayingImportance>(entry: T, at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): T {
+  const importance = effectiveImportance(entry, at, options);
+  return importance === entry.importance ? entry : { ...entry, importance, importanceAt: at.toISOString() };
+}

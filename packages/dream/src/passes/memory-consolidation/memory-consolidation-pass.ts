@@ -1,4 +1,13 @@
-import { type Bm25Index, type FeedbackSignal, type IFeedbackStore, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
+import {
+  type Bm25Index,
+  DEFAULT_DECAY_OPTIONS,
+  type FeedbackSignal,
+  type IFeedbackStore,
+  isUnderPrefix,
+  type MemoryEntry,
+  SYSTEM_CATEGORY,
+  withEffectiveImportance,
+} from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
@@ -90,12 +99,16 @@ export class MemoryConsolidationPass implements DreamPass {
     const { memory, dataPath } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const now = context.now();
-    const entries = (await memory.list()).filter((entry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY));
-    const items = buildConsolidationItems(entries, now);
+    const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
+    // SPEC D7: the pass judges (protection, D4 merges) and rewrites by importance as it stands now.
+    const entries = (await memory.list())
+      .filter((entry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY))
+      .map((entry) => withEffectiveImportance(entry, now, decay));
+    const items = buildConsolidationItems(entries, now, decay);
 
     const gateway = context.gateway;
     if (!gateway) {
-      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now });
+      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now, decay });
       return {
         operations: assembled.operations,
         itemsProcessed: entries.length,
@@ -151,7 +164,7 @@ export class MemoryConsolidationPass implements DreamPass {
     }
 
     for (const id of shownIds) selection.considered.add(id);
-    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now });
+    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now, decay });
     await context.artifact(
       `${this.name}.selection.json`,
       `${JSON.stringify({ strategy: this.options.strategy, considered: [...selection.considered], retried: retrying, calls, feedback: sentFeedback.map((signal) => signal.id) }, null, 2)}\n`,
