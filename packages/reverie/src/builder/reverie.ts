@@ -1,5 +1,6 @@
 import type { LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import type {
+  DecayOptions,
   IConversationLog,
   IFeedbackStore,
   ILongTermMemory,
@@ -45,6 +46,11 @@ export interface Reverie {
   readonly workflowLog: IWorkflowLog | undefined;
   /** The absolute data directory. */
   readonly dataPath: string;
+  /**
+   * SPEC D7: the decay curve of `.withMemory({ decay })` (defaults when not given). Show an
+   * entry's importance as `effectiveImportance(entry, now, reverie.decay)`.
+   */
+  readonly decay: DecayOptions;
   /** Per-turn context: `forTurn(...)` before each model call, `recordReply(...)` after. */
   readonly context: TurnContextBuilder;
   /** Turns of each session kept in process memory (SPEC M9). */
