@@ -32,7 +32,8 @@ describe('read-time decay from one setting (SPEC D7)', () => {
     // 30 days unseen, 10 of grace, 20 decaying = one half-life under these options.
     const [browsed] = await reverie.memory!.search({ maxResults: 1 });
     expect(browsed!.score).toBeCloseTo(0.4, 12);
-    expect(effectiveImportance(entry, clock.now(), reverie.decay)).toBeCloseTo(0.4, 12);
+    expect(reverie.importanceOf(entry)).toBeCloseTo(0.4, 12);
+    expect(effectiveImportance(entry, clock.now(), reverie.decay)).toBe(reverie.importanceOf(entry));
 
     const report = await reverie.dreams.run({ pass: 'importance-decay' });
     const pass = report.passes.find((p) => p.name === 'importance-decay');

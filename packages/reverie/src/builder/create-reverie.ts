@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   type DecayOptions,
   DEFAULT_DECAY_OPTIONS,
+  effectiveImportance,
   fileSystemError,
   type IClock,
   type IConversationLog,
@@ -349,6 +350,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
     dataPath,
     decay,
+    importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
     context,
     conversation,
     tools,

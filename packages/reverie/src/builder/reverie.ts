@@ -8,6 +8,7 @@ import type {
   ISkillUsageStore,
   IWorkflowLog,
   IWorkingMemory,
+  MemoryEntry,
 } from '@reverie/core';
 import type { ActivityTracker } from '../activity/activity-tracker';
 import type { ConversationMemory } from '../conversation/conversation-memory';
@@ -48,9 +49,11 @@ export interface Reverie {
   readonly dataPath: string;
   /**
    * SPEC D7: the decay curve of `.withMemory({ decay })` (defaults when not given). Show an
-   * entry's importance as `effectiveImportance(entry, now, reverie.decay)`.
+   * entry's importance with `importanceOf(entry)`, not its stored `importance`.
    */
   readonly decay: DecayOptions;
+  /** SPEC D7: what `entry` is worth now — its stored importance decayed to the instance's clock with `decay`. */
+  importanceOf(entry: MemoryEntry): number;
   /** Per-turn context: `forTurn(...)` before each model call, `recordReply(...)` after. */
   readonly context: TurnContextBuilder;
   /** Turns of each session kept in process memory (SPEC M9). */
