@@ -47,10 +47,11 @@ export function resolveMemoryDraft(
 
 
 /**
- * The stored importance pair (SPEC D7, see `MemoryDraft`): the draft's own `importanceAt` wins;
- * a new importance on an existing entry counts as of now; otherwise the stored pair is kept,
- * with the decay accrued so far written in when `lastSeenAt` moves (the grace period restarts
- * from the new `lastSeenAt`, the decay before it stays).
+ * The stored importance pair (SPEC D7, see `MemoryDraft`). A draft that leaves importance out or
+ * repeats the stored pair (a spread of the stored entry) keeps it, with the decay accrued so far
+ * written in when `lastSeenAt` moves (the grace period restarts from the new `lastSeenAt`, the
+ * decay before it stays). Otherwise the draft's own `importanceAt` wins, a new importance on an
+ * existing entry counts as of now, and a new entry's counts as of `lastSeenAt`.
  */
 function resolveImportance(
   draft: { importance?: number | undefined; importanceAt?: string | undefined },
@@ -60,9 +61,15 @@ function resolveImportance(
   decay: DecayOptions,
 ): Pick<MemoryEntry, 'importance' | 'importanceAt'> {
   const pair = (importance: number, importanceAt: string | undefined) => (importanceAt === undefined ? { importance } : { importance, importanceAt });
+  const repeatsStored =
+    existing !== undefined &&
+    (draft.importance === undefined || draft.importance === existing.importance) &&
+    (draft.importanceAt === undefined || draft.importanceAt === existing.importanceAt);
+  if (repeatsStored) {
+    const kept = lastSeenAt === existing.lastSeenAt ? existing : withEffectiveImportance(existing, new Date(now), decay);
+    return pair(kept.importance, kept.importanceAt);
+  }
   if (draft.importanceAt !== undefined) return pair(draft.importance ?? existing?.importance ?? DEFAULT_IMPORTANCE, draft.importanceAt);
   if (!existing) return pair(draft.importance ?? DEFAULT_IMPORTANCE, undefined);
-  if (draft.importance !== undefined && draft.importance !== existing.importance) return pair(draft.importance, now);
-  const kept = lastSeenAt === existing.lastSeenAt ? existing : withEffectiveImportance(existing, new Date(now), decay);
-  return pair(kept.importance, kept.importanceAt);
+  return pair(draft.importance ?? existing.importance, now);
 }

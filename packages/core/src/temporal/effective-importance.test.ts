@@ -163,6 +163,15 @@ describe('resolveMemoryDraft and importanceAt', () => {
     expect(effectiveImportance(saved, new Date(day(120)))).toBe(saved.importance);
   });
 
+  it('keeps the decay so far when a spread of the stored entry moves lastSeenAt (a reinforcement)', () => {
+    const promoted = entry(0.8, { importanceAt: iso(day(40)) });
+    const now = clock.now();
+    const saved = resolveMemoryDraft({ ...promoted, lastSeenAt: now, reinforcementCount: 2 }, () => promoted, clock);
+    expect(saved.importance).toBeCloseTo(effectiveImportance(promoted, now), 12);
+    expect(saved.importance).toBeLessThan(0.8);
+    expect(saved.importanceAt).toBe(now.toISOString());
+  });
+
   it('takes a draft’s own importanceAt as given, and leaves a new entry’s unset', () => {
     const at = iso(day(50));
     expect(resolveMemoryDraft({ id: stored.id, content: 'x', importance: 0.3, importanceAt: at }, () => stored, clock).importanceAt).toBe(at);
