@@ -39,7 +39,7 @@ export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
  * Importance decays at read time (SPEC D7): the stored `importance` counts as of `importanceAt`
  * (else `lastSeenAt`). A replacing draft that sets a different `importance` without
  * `importanceAt` means "this is its importance now"; one that leaves importance out (or repeats
- * the stored value) keeps the stored pair, and if it moves `lastSeenAt` the decay accrued so far
+ * the stored pair, as a spread of the stored entry does) keeps the stored pair, and if it moves `lastSeenAt` the decay accrued so far
  * is stored first, so being seen again never undoes it.
  */
 export const memoryDraftSchema = z.object({
