@@ -57,6 +57,9 @@ describe('effectiveImportance (examples)', () => {
   it('refuses nonsensical options with INVALID_OPTIONS', () => {
     expect(() => resolveDecayOptions({ graceDays: -1 })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => resolveDecayOptions({ floor: 1.5 })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => resolveDecayOptions({ halfLifeDays: 'long' as never })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('halfLifeDays') }));
+    expect(() => resolveDecayOptions({ halfLife: 10 } as never)).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('halfLife') }));
+    expect(resolveDecayOptions({ graceDays: 7 })).toEqual({ graceDays: 7, halfLifeDays: 45, floor: 0.1 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReverieValidationError } from '../errors/reverie-error';
+import { describeIssues } from '../schemas/parse-record';
 import { timestampMs } from './merge-temporal';
 
 /** Milliseconds in a day; decay counts days as exact 24-hour spans, independent of time zones. */
@@ -52,11 +53,20 @@ export const decayOptionsSchema = z
   .strict();
 
 /**
- * Fills in defaults and rejects grace periods and floors that make no sense (INVALID_OPTIONS,
- * naming the field). Stores call it once in their constructor.
+ * Validates decay options (`decayOptionsSchema`: unknown keys, wrong types, a negative grace or
+ * a floor outside [0, 1] are INVALID_OPTIONS naming the field) and fills in the defaults. Stores
+ * call it once, in their constructor.
  */
 export function resolveDecayOptions(options: Partial<DecayOptions> = {}): DecayOptions {
-  return resolveOptions(options);
+  const parsed = decayOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) {
+    throw new ReverieValidationError(
+      'INVALID_OPTIONS',
+      `Invalid decay options: ${describeIssues(parsed.error)}. Give { graceDays >= 0, halfLifeDays (<= 0 turns decay off), floor in [0, 1] } or leave them out for 30 / 45 / 0.1.`,
+      { cause: parsed.error, details: { issues: parsed.error.issues } },
+    );
+  }
+  return resolveOptions(parsed.data);
 }
 
 /** Fills in defaults and rejects grace periods and floors that make no sense. */
