@@ -45,7 +45,6 @@ export function resolveMemoryDraft(
   return parseRecord(memoryEntrySchema, entry, 'memory entry');
 }
 
-
 /**
  * The stored importance pair (SPEC D7, see `MemoryDraft`). A draft that leaves importance out or
  * repeats the stored pair (a spread of the stored entry) keeps it, with the decay accrued so far
