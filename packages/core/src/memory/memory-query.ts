@@ -1,6 +1,6 @@
 import { parseRecord } from '../schemas/parse-record';
 import { type MemoryEntry, type MemorySearchQuery, memorySearchQuerySchema } from '../schemas/memory-entry';
-import { type DecayOptions, effectiveImportance } from '../temporal/importance-decay';
+import { type DecayOptions, effectiveImportanceAt } from '../temporal/importance-decay';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
 
 export interface ParsedMemoryQuery {
@@ -44,11 +44,12 @@ export interface BrowseDecay {
 export function browseMemory(entries: Iterable<MemoryEntry>, query: ParsedMemoryQuery, decay?: BrowseDecay) {
   const limit = query.maxResults;
   const top: Ranked[] = [];
+  const importanceOf = decay ? effectiveImportanceAt(decay.now, decay.decay) : (entry: MemoryEntry) => entry.importance;
   for (const entry of entries) {
     if (!query.matches(entry)) continue;
     const last = top[limit - 1];
     if (last && entry.importance < last.importance) continue;
-    const importance = decay ? effectiveImportance(entry, decay.now, decay.decay) : entry.importance;
+    const importance = importanceOf(entry);
     const candidate = { entry, importance, seen: Date.parse(entry.lastSeenAt) };
     if (last && compareRanked(candidate, last) >= 0) continue;
     let low = 0;

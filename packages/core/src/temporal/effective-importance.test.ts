@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import type { MemoryEntry } from '../schemas/memory-entry';
 import { ManualClock } from '../time/system-clock';
-import { DAY_MS, decayImportance, type DecayOptions, effectiveImportance, resolveDecayOptions } from './importance-decay';
+import { DAY_MS, decayImportance, type DecayOptions, effectiveImportance, effectiveImportanceAt, resolveDecayOptions } from './importance-decay';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const LAST_SEEN = Date.parse('2026-01-01T00:00:00.000Z');
@@ -124,6 +124,15 @@ describe('effectiveImportance against the rewriting pass (properties)', () => {
           if (later <= decay.graceDays) expect(atLater).toBe(value);
         },
       ),
+    );
+  });
+
+  it('gives the same values one entry at a time and in bulk (effectiveImportanceAt, for browsing)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), options, fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }), fc.integer({ min: 0, max: 400 }), (value, decay, importanceAtDay, at) => {
+        const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
+        expect(effectiveImportanceAt(new Date(day(at)), decay)(subject)).toBe(effectiveImportance(subject, new Date(day(at)), decay));
+      }),
     );
   });
 

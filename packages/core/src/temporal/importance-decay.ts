@@ -119,9 +119,16 @@ export function decayImportance(
   window: DecayWindow,
   options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
 ): number {
-  const { graceDays, halfLifeDays, floor } = resolveOptions(options);
+  const resolved = resolveOptions(options);
+  if (resolved.halfLifeDays <= 0 || importance < resolved.floor) return clampUnit(importance);
+  return decayMs(importance, timestampMs(window.lastSeenAt), timestampMs(window.from), timestampMs(window.to), resolved);
+}
+
+/** The arithmetic of `decayImportance` on instants in milliseconds and resolved options. */
+function decayMs(importance: number, lastSeenMs: number, fromMs: number, toMs: number, options: DecayOptions): number {
+  const { graceDays, halfLifeDays, floor } = options;
   if (halfLifeDays <= 0 || importance < floor) return clampUnit(importance);
-  const days = decayingDays(window, graceDays);
+  const days = Math.max(0, toMs - Math.max(fromMs, lastSeenMs + graceDays * DAY_MS)) / DAY_MS;
   if (days === 0) return clampUnit(importance);
   return clampUnit(Math.max(floor, importance * 0.5 ** (days / halfLifeDays)));
 }
@@ -156,4 +163,18 @@ export function effectiveImportance(entry: DecayingImportance, at: Date, options
 export function withEffectiveImportance<T extends DecayingImportance>(entry: T, at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): T {
   const importance = effectiveImportance(entry, at, options);
   return importance === entry.importance ? entry : { ...entry, importance, importanceAt: at.toISOString() };
+}
+
+/**
+ * `effectiveImportance` at one instant for many stored entries (a store's browse): the options
+ * are resolved once and the entry's timestamps read without re-validation, since a store's
+ * entries were validated when saved. Same values as `effectiveImportance`.
+ */
+export function effectiveImportanceAt(at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): (entry: DecayingImportance) => number {
+  const resolved = resolveOptions(options);
+  const toMs = at.getTime();
+  return (entry) => {
+    const lastSeenMs = Date.parse(entry.lastSeenAt);
+    return decayMs(entry.importance, lastSeenMs, entry.importanceAt === undefined ? lastSeenMs : Date.parse(entry.importanceAt), toMs, resolved);
+  };
 }
