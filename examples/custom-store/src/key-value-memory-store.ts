@@ -6,6 +6,7 @@ import {
   byCreation,
   type CategoryCount,
   checkCondition,
+  type DecayOptions,
   type IClock,
   type ILongTermMemory,
   isUnderPrefix,
@@ -17,6 +18,7 @@ import {
   type MemorySearchResult,
   parseMemoryQuery,
   parseRecord,
+  resolveDecayOptions,
   resolveMemoryDraft,
   systemClock,
   validateCategory,
@@ -29,6 +31,8 @@ export interface KeyValueMemoryStoreOptions {
   /** Keys are `<prefix>memory/<id>`, so several agents can share one backend. */
   keyPrefix?: string;
   clock?: IClock;
+  /** SPEC D7: the importance decay curve; give it what you give `.withMemory({ decay })`. */
+  decay?: Partial<DecayOptions>;
 }
 
 /**
@@ -41,11 +45,15 @@ export interface KeyValueMemoryStoreOptions {
  *    built on first use from the backend and updated on every write.
  * 3. Concurrency: a save is read-modify-write, so writes go through one queue; parallel saves
  *    never interleave and none is lost.
+ *
+ * Importance decays at read time (SPEC D7): the store hands its decay options to the draft
+ * rules and browses by effective importance at its clock, as `browseMemory` does with them.
  */
 export class KeyValueMemoryStore implements ILongTermMemory {
   private readonly backend: KeyValueBackend;
   private readonly prefix: string;
   private readonly clock: IClock;
+  private readonly decay: DecayOptions;
   private cache: Map<string, MemoryEntry> | undefined;
   private loading: Promise<Map<string, MemoryEntry>> | undefined;
   private readonly index = new Bm25Index();
@@ -56,6 +64,7 @@ export class KeyValueMemoryStore implements ILongTermMemory {
     this.backend = options.backend;
     this.prefix = `${options.keyPrefix ?? ''}memory/`;
     this.clock = options.clock ?? systemClock;
+    this.decay = resolveDecayOptions(options.decay);
   }
 
   async get(id: string): Promise<MemoryEntry | undefined> {
@@ -67,7 +76,7 @@ export class KeyValueMemoryStore implements ILongTermMemory {
 
   save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
     return this.write(async (entries) => {
-      const entry = resolveMemoryDraft(draft, (id) => entries.get(id), this.clock, condition);
+      const entry = resolveMemoryDraft(draft, (id) => entries.get(id), this.clock, condition, this.decay);
       await this.backend.set(this.prefix + entry.id, JSON.stringify(entry));
       entries.set(entry.id, entry);
       this.index.set(entry.id, memoryDocumentText(entry));
@@ -92,7 +101,7 @@ export class KeyValueMemoryStore implements ILongTermMemory {
     assertOpen(this.closed, 'memory store');
     const parsed = parseMemoryQuery(query); // validates, and turns the filters into a predicate
     const entries = await this.entries();
-    if (parsed.text === undefined) return browseMemory(entries.values(), parsed);
+    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
     return this.index
       .search(parsed.text, { filter: (id) => parsed.matches(entries.get(id)!), limit: parsed.maxResults })
       .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));

@@ -87,13 +87,15 @@ function openAgent(options: DreamDemoOptions): Reverie {
     .build();
 }
 
+/** The stores as the agent sees them: importance is what each entry is worth now (decayed, SPEC D7). */
 async function snapshot(reverie: Reverie): Promise<StoreSnapshot> {
-  return { memories: await reverie.memory!.list(), skills: await reverie.skills!.list() };
+  const memories = (await reverie.memory!.list()).map((entry) => ({ ...entry, importance: reverie.importanceOf(entry) }));
+  return { memories, skills: await reverie.skills!.list() };
 }
 
 async function printRecall(reverie: Reverie, query: string, print: (line: string) => void): Promise<void> {
   const results = await reverie.memory!.search({ text: query, maxResults: 4 });
-  for (const { entry } of results) print(`  • (${entry.category}, importance ${entry.importance.toFixed(2)}) ${entry.content}`);
+  for (const { entry } of results) print(`  • (${entry.category}, importance ${reverie.importanceOf(entry).toFixed(2)}) ${entry.content}`);
 }
 
 /** One line per pass: what it did, or why it did not run. */

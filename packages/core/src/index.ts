@@ -146,7 +146,7 @@ export { matchesAnySkillPattern, skillNameMatches, skillNamePatternSchema } from
 export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';
 export { byTimestamp, validateRange } from './stores/time-range';
 export { selectFeedback, selectSkillUsages, selectTurns, selectWorkflowExecutions } from './stores/record-selectors';
-export { browseMemory, type ParsedMemoryQuery, parseMemoryQuery } from './memory/memory-query';
+export { browseMemory, type BrowseDecay, type ParsedMemoryQuery, parseMemoryQuery } from './memory/memory-query';
 export { buildWorkingMemoryEntry } from './working-memory/build-working-memory-entry';
 export { type ParsedWorkingMemoryQuery, parseWorkingMemoryQuery } from './working-memory/working-memory-query';
 
@@ -174,11 +174,21 @@ export {
   SUBJECT_TIME_KEYS,
 } from './temporal/subject-time';
 export { mergeTemporalFields, type TemporalFields, timestampMs } from './temporal/merge-temporal';
-export { DEFAULT_DECAY_OPTIONS, decayImportance, type DecayOptions } from './temporal/importance-decay';
+export { DAY_MS } from './temporal/importance-decay';
+export {
+  DEFAULT_DECAY_OPTIONS,
+  decayImportance,
+  type DecayOptions,
+  decayOptionsSchema,
+  type DecayingImportance,
+  effectiveImportance,
+  resolveDecayOptions,
+  withEffectiveImportance,
+} from './temporal/importance-decay';
 
 // In-memory reference stores
 export type { InMemoryStoreOptions } from './in-memory/in-memory-store-options';
-export { InMemoryLongTermMemory } from './in-memory/in-memory-long-term-memory';
+export { InMemoryLongTermMemory, type InMemoryLongTermMemoryOptions } from './in-memory/in-memory-long-term-memory';
 export { InMemorySkillStore } from './in-memory/in-memory-skill-store';
 export { InMemorySkillUsageStore } from './in-memory/in-memory-skill-usage-store';
 export { InMemoryFeedbackStore } from './in-memory/in-memory-feedback-store';

@@ -78,7 +78,7 @@ export {
   type SchedulerTimers,
   type SchedulerTrigger,
 } from './scheduler/dream-scheduler';
-export { ImportanceDecayPass, type ImportanceDecayOptions, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-pass';
+export { ImportanceDecayPass, type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-pass';
 export { ArchiveRetentionPass, archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-pass';
 export { MemoryConsolidationPass } from './passes/memory-consolidation/memory-consolidation-pass';
 export {

@@ -24,7 +24,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
 describe('cost follows churn (SPEC B1)', () => {
-  it('does not send entries back to the model when only decay rewrote them', async () => {
+  it('does not send entries back to the model when only decay rewrote them (write: true)', async () => {
     const clock = new ManualClock('2026-06-01T00:00:00.000Z');
     const memory = new InMemoryLongTermMemory({ clock });
     for (const topic of ['billing runs monthly on stripe', 'billing invoices go out on the first', 'deploys go through staging', 'deploys happen on tuesdays']) {
@@ -32,7 +32,7 @@ describe('cost follows churn (SPEC B1)', () => {
     }
     const model = keepEverything();
     const engine = new DreamEngine({ dataPath, clock, logger: new RecordingLogger(), memory, model }, [
-      new ImportanceDecayPass(),
+      new ImportanceDecayPass({ write: true }),
       new MemoryConsolidationPass(),
     ]);
     await engine.run({ trigger: 'schedule' });

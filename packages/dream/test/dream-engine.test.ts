@@ -113,7 +113,7 @@ describe('DreamEngine', () => {
   it('undoes two passes that touched the same entry back to the state before the run', async () => {
     const old = await memory.save({ content: 'dup: old fact', importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
     await memory.save({ content: 'dup: old fact again', importance: 0.4, lastSeenAt: '2026-05-30T00:00:00.000Z' });
-    const engine = new DreamEngine(services, [new ImportanceDecayPass(), mergePass()]);
+    const engine = new DreamEngine(services, [new ImportanceDecayPass({ write: true }), mergePass()]);
     const { runId, passes } = await engine.run({ trigger: 'manual' });
     expect(passes.map((p) => p.status)).toEqual(['ok', 'ok']);
     await engine.undo(runId);
@@ -290,10 +290,10 @@ describe('DreamEngine', () => {
   });
 });
 
-describe('importance-decay pass', () => {
-  it('decays the same whether cycles run daily or once (SPEC D7)', async () => {
+describe('importance-decay pass with write: true', () => {
+  it('stores the same decay whether cycles run daily or once (SPEC D7)', async () => {
     const entry = await memory.save({ content: 'old fact', importance: 0.95, lastSeenAt: '2026-01-01T00:00:00.000Z' });
-    const daily = new DreamEngine(services, [new ImportanceDecayPass()]);
+    const daily = new DreamEngine(services, [new ImportanceDecayPass({ write: true })]);
     for (let day = 0; day < 60; day++) {
       await daily.run({ trigger: 'schedule' });
       clock.advance(86_400_000);
@@ -304,7 +304,7 @@ describe('importance-decay pass', () => {
     const onceClock = new ManualClock('2026-06-01T00:00:00.000Z');
     const onceMemory = new InMemoryLongTermMemory({ clock: onceClock });
     const copy = await onceMemory.save({ content: 'old fact', importance: 0.95, lastSeenAt: '2026-01-01T00:00:00.000Z' });
-    const once = new DreamEngine({ dataPath: otherPath, clock: onceClock, logger: new RecordingLogger(), memory: onceMemory }, [new ImportanceDecayPass()]);
+    const once = new DreamEngine({ dataPath: otherPath, clock: onceClock, logger: new RecordingLogger(), memory: onceMemory }, [new ImportanceDecayPass({ write: true })]);
     await once.run({ trigger: 'schedule' });
     onceClock.advance(59 * 86_400_000);
     await once.run({ trigger: 'schedule' });
@@ -316,7 +316,7 @@ describe('importance-decay pass', () => {
 
   it('never stamps an entry as seen', async () => {
     const entry = await memory.save({ content: 'fact', importance: 0.8, lastSeenAt: '2026-01-01T00:00:00.000Z' });
-    await new DreamEngine(services, [new ImportanceDecayPass()]).run({ trigger: 'manual' });
+    await new DreamEngine(services, [new ImportanceDecayPass({ write: true })]).run({ trigger: 'manual' });
     const after = (await memory.get(entry.id))!;
     expect(after.lastSeenAt).toBe(entry.lastSeenAt);
     expect(after.importance).toBeLessThan(0.8);

@@ -46,7 +46,7 @@ describe('the engine and the ledger (SPEC O5)', () => {
       ['archive-retention', 'deep-sleep', 'ok'],
     ]);
     for (const line of lines) expect(line).toMatchObject({ runId: report.runId, trigger: 'schedule', dryRun: false, schemaVersion: 1 });
-    expect(lines[0]).toMatchObject({ itemsProcessed: 1, applied: 1, startedAt: '2026-06-01T00:00:00.000Z' });
+    expect(lines[0]).toMatchObject({ itemsProcessed: 1, applied: 0, startedAt: '2026-06-01T00:00:00.000Z' });
     expect(lines[1]).toMatchObject({ error: 'model exploded' });
     expect(lines[2]!.notes).toEqual(['needs a language model']);
   });

@@ -150,6 +150,13 @@ describe('bad options', () => {
     expectInvalid(() => createReverie({ dataPath }).withMemory({ store: {} as never }).build(), /withMemory\.store: must implement ILongTermMemory/);
     expectInvalid(() => createReverie({ dataPath: '' }).build(), /dataPath/);
     expectInvalid(() => createReverie({ dataPath }).withSkills({ protected: ['/mcp/*'] }).build(), /withSkills\.protected\.0: .*relative/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);
+    expectInvalid(
+      () => createReverie({ dataPath }).withDreaming({ importanceDecay: { halfLifeDays: 10 } as never }).build(),
+      /importanceDecay\.halfLifeDays.*withMemory\(\{ decay/,
+    );
     expect(existsSync(dataPath)).toBe(false);
   });
 

@@ -57,7 +57,8 @@ async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: 
 }
 
 function open(dataPath: string): Reverie {
-  return createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming().build();
+  // As the child (`importanceDecay.write`): the decay pass's saves are fault points too.
+  return createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming({ importanceDecay: { write: true } }).build();
 }
 
 interface Fixture {

@@ -42,9 +42,9 @@ function open(dataPath: string, options: { clock?: ManualClock | null; model?: R
     .withMemory()
     .withSkills()
     .withConversationLog()
-    // Decay off: a plan's passes are each planned against the stores as the dry run found them,
-    // so a pass touching what an earlier pass of the same plan changed would conflict (documented).
-    .withDreaming({ importanceDecay: { halfLifeDays: 0 }, ...(options.planMaxAge ? { planMaxAge: options.planMaxAge } : {}) })
+    // A plan's passes are each planned against the stores as the dry run found them; the decay
+    // pass writes nothing by default (read-time decay), so it never makes a later pass conflict.
+    .withDreaming({ ...(options.planMaxAge ? { planMaxAge: options.planMaxAge } : {}) })
     .build();
 }
 

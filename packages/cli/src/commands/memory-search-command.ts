@@ -1,5 +1,5 @@
 import { parseInteger } from '../args/parse-args';
-import { renderMemorySearch } from '../output/render-memory';
+import { memoryJson, renderMemorySearch } from '../output/render-memory';
 import { type Command, formatOption } from './command';
 
 export const memorySearchCommand: Command = {
@@ -23,7 +23,8 @@ export const memorySearchCommand: Command = {
       maxResults: Math.min(limit, 1000),
       ...(typeof options.category === 'string' ? { category: options.category } : {}),
     });
-    if (options.format === 'json') context.printJson(results);
-    else context.print(renderMemorySearch(results));
+    const importanceOf = reverie.importanceOf;
+    if (options.format === 'json') context.printJson(results.map(({ entry, score }) => ({ entry: memoryJson(entry, importanceOf), score })));
+    else context.print(renderMemorySearch(results, importanceOf));
   },
 };

@@ -19,7 +19,14 @@ import { memoryDocumentText } from '../search/memory-document-text';
 import { systemClock } from '../time/system-clock';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
 import { assertOpen, checkCondition } from '../stores/write-condition';
+import { type DecayOptions, resolveDecayOptions } from '../temporal/importance-decay';
 import type { InMemoryStoreOptions } from './in-memory-store-options';
+
+/** Options of `InMemoryLongTermMemory`. */
+export interface InMemoryLongTermMemoryOptions extends InMemoryStoreOptions {
+  /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
+  decay?: Partial<DecayOptions>;
+}
 
 /**
  * The reference `ILongTermMemory`: entries in a Map, recall through the BM25 index of
@@ -31,10 +38,12 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   private readonly index = new Bm25Index();
   private readonly log = new ChangeLog();
   private readonly clock: IClock;
+  private readonly decay: DecayOptions;
   private closed = false;
 
-  constructor(options: InMemoryStoreOptions = {}) {
+  constructor(options: InMemoryLongTermMemoryOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.decay = resolveDecayOptions(options.decay);
   }
 
   async get(id: string): Promise<MemoryEntry | undefined> {
@@ -46,7 +55,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
 
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
     assertOpen(this.closed, 'memory store');
-    const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition);
+    const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition, this.decay);
     this.entries.set(entry.id, entry);
     this.index.set(entry.id, memoryDocumentText(entry));
     this.log.record(entry.id, 'save');
@@ -77,7 +86,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
     const parsed = parseMemoryQuery(query);
-    if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed);
+    if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
     return this.index
       .search(parsed.text, { filter: (id) => parsed.matches(this.entries.get(id)!), limit: parsed.maxResults })
       .map((hit) => ({ entry: structuredClone(this.entries.get(hit.id)!), score: hit.score }));

@@ -27,8 +27,10 @@ export interface ILongTermMemory {
   delete(id: string, condition?: WriteCondition): Promise<boolean>;
   /**
    * Ranked recall. With `text`: BM25 over content, tags and category (plus cosine similarity
-   * when embeddings are configured), best first. Without `text`: entries by importance, then
-   * most recently seen. Filters: category prefix, every tag. At most `maxResults` (default 8).
+   * when embeddings are configured), best first. Without `text`: entries by effective importance
+   * (SPEC D7: decayed to the store's clock with its decay options, see `effectiveImportance`),
+   * which is also the score, then most recently seen. Filters: category prefix, every tag. At
+   * most `maxResults` (default 8).
    */
   search(query: MemorySearchQuery): Promise<MemorySearchResult[]>;
   /** Every entry (optionally under a category prefix), oldest `createdAt` first, then by id. */

@@ -1,5 +1,6 @@
 import { parseRecord } from '../schemas/parse-record';
 import { type MemoryEntry, type MemorySearchQuery, memorySearchQuerySchema } from '../schemas/memory-entry';
+import { type DecayOptions, effectiveImportanceAt } from '../temporal/importance-decay';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
 
 export interface ParsedMemoryQuery {
@@ -26,20 +27,30 @@ export function parseMemoryQuery(query: MemorySearchQuery): ParsedMemoryQuery {
   };
 }
 
+/** When browsing ranks by effective importance (SPEC D7): the store's clock and decay options. */
+export interface BrowseDecay {
+  now: Date;
+  decay: DecayOptions;
+}
+
 /**
  * A search without text: matching entries by importance, then most recently seen, then id (the
- * order of `byImportanceThenRecency`). A bounded top-k selection in one pass: an entry that
- * cannot enter the top `maxResults` is dismissed on its importance alone, so browsing 100k
- * entries costs a scan, not a sort with a date parse per comparison.
+ * order of `byImportanceThenRecency`). With `decay`, importance is the effective importance at
+ * `decay.now` (SPEC D7), which is also the result's `score`; without it, the stored value. A
+ * bounded top-k selection in one pass: an entry that cannot enter the top `maxResults` is
+ * dismissed on its stored importance alone (decay never raises it), so browsing 100k entries
+ * costs a scan, not a sort with a date parse per comparison.
  */
-export function browseMemory(entries: Iterable<MemoryEntry>, query: ParsedMemoryQuery) {
+export function browseMemory(entries: Iterable<MemoryEntry>, query: ParsedMemoryQuery, decay?: BrowseDecay) {
   const limit = query.maxResults;
   const top: Ranked[] = [];
+  const importanceOf = decay ? effectiveImportanceAt(decay.now, decay.decay) : (entry: MemoryEntry) => entry.importance;
   for (const entry of entries) {
     if (!query.matches(entry)) continue;
     const last = top[limit - 1];
-    if (last && entry.importance < last.entry.importance) continue;
-    const candidate = { entry, seen: Date.parse(entry.lastSeenAt) };
+    if (last && entry.importance < last.importance) continue;
+    const importance = importanceOf(entry);
+    const candidate = { entry, importance, seen: Date.parse(entry.lastSeenAt) };
     if (last && compareRanked(candidate, last) >= 0) continue;
     let low = 0;
     let high = top.length;
@@ -51,14 +62,15 @@ export function browseMemory(entries: Iterable<MemoryEntry>, query: ParsedMemory
     top.splice(low, 0, candidate);
     if (top.length > limit) top.pop();
   }
-  return top.map(({ entry }) => ({ entry: structuredClone(entry), score: entry.importance }));
+  return top.map(({ entry, importance }) => ({ entry: structuredClone(entry), score: importance }));
 }
 
 interface Ranked {
   entry: MemoryEntry;
+  importance: number;
   seen: number;
 }
 
 function compareRanked(a: Ranked, b: Ranked): number {
-  return b.entry.importance - a.entry.importance || b.seen - a.seen || (a.entry.id < b.entry.id ? -1 : 1);
+  return b.importance - a.importance || b.seen - a.seen || (a.entry.id < b.entry.id ? -1 : 1);
 }

@@ -4,6 +4,7 @@ import { assertValidId, newId } from '../ids/new-id';
 import { parseRecord } from '../schemas/parse-record';
 import { DEFAULT_CATEGORY, DEFAULT_IMPORTANCE, type MemoryDraft, type MemoryEntry, memoryDraftSchema, memoryEntrySchema } from '../schemas/memory-entry';
 import { checkCondition, nextTimestamp } from '../stores/write-condition';
+import { DEFAULT_DECAY_OPTIONS, type DecayOptions, withEffectiveImportance } from '../temporal/importance-decay';
 import { validateCategory } from '../validation/path-name';
 
 /**
@@ -11,12 +12,16 @@ import { validateCategory } from '../validation/path-name';
  * an id and times; a replaced entry keeps the temporal fields and importance the draft leaves
  * out; `updatedAt` is always stamped now (strictly after the previous one). Pure apart from the
  * clock and the id generator; file and custom stores can reuse it.
+ *
+ * `decay` (the store's D7 options) is used only when a draft moves `lastSeenAt` of an entry
+ * whose importance it leaves alone: the importance decayed so far is stored, as of now.
  */
 export function resolveMemoryDraft(
   draft: MemoryDraft,
   lookup: (id: string) => MemoryEntry | undefined,
   clock: IClock,
   condition?: WriteCondition,
+  decay: DecayOptions = DEFAULT_DECAY_OPTIONS,
 ): MemoryEntry {
   if (draft?.id !== undefined) assertValidId(draft.id);
   if (draft?.category !== undefined) validateCategory(draft.category);
@@ -24,6 +29,7 @@ export function resolveMemoryDraft(
   const existing = parsed.id === undefined ? undefined : lookup(parsed.id);
   checkCondition(`Memory entry ${parsed.id ?? '(new)'}`, existing, condition);
   const now = nextTimestamp(clock, existing?.updatedAt);
+  const lastSeenAt = parsed.lastSeenAt ?? existing?.lastSeenAt ?? parsed.createdAt ?? now;
   const entry: MemoryEntry = {
     id: parsed.id ?? newId(),
     content: parsed.content,
@@ -31,11 +37,38 @@ export function resolveMemoryDraft(
     tags: [...new Set(parsed.tags ?? [])],
     createdAt: parsed.createdAt ?? existing?.createdAt ?? now,
     updatedAt: now,
-    lastSeenAt: parsed.lastSeenAt ?? existing?.lastSeenAt ?? parsed.createdAt ?? now,
+    lastSeenAt,
     reinforcementCount: parsed.reinforcementCount ?? existing?.reinforcementCount ?? 1,
-    importance: parsed.importance ?? existing?.importance ?? DEFAULT_IMPORTANCE,
+    ...resolveImportance(parsed, existing, lastSeenAt, now, decay),
     metadata: parsed.metadata ?? {},
   };
   return parseRecord(memoryEntrySchema, entry, 'memory entry');
 }
 
+/**
+ * The stored importance pair (SPEC D7, see `MemoryDraft`). A draft that leaves importance out or
+ * repeats the stored pair (a spread of the stored entry) keeps it, with the decay accrued so far
+ * written in when `lastSeenAt` moves (the grace period restarts from the new `lastSeenAt`, the
+ * decay before it stays). Otherwise the draft's own `importanceAt` wins, a new importance on an
+ * existing entry counts as of now, and a new entry's counts as of `lastSeenAt`.
+ */
+function resolveImportance(
+  draft: { importance?: number | undefined; importanceAt?: string | undefined },
+  existing: MemoryEntry | undefined,
+  lastSeenAt: string,
+  now: string,
+  decay: DecayOptions,
+): Pick<MemoryEntry, 'importance' | 'importanceAt'> {
+  const pair = (importance: number, importanceAt: string | undefined) => (importanceAt === undefined ? { importance } : { importance, importanceAt });
+  const repeatsStored =
+    existing !== undefined &&
+    (draft.importance === undefined || draft.importance === existing.importance) &&
+    (draft.importanceAt === undefined || draft.importanceAt === existing.importanceAt);
+  if (repeatsStored) {
+    const kept = lastSeenAt === existing.lastSeenAt ? existing : withEffectiveImportance(existing, new Date(now), decay);
+    return pair(kept.importance, kept.importanceAt);
+  }
+  if (draft.importanceAt !== undefined) return pair(draft.importance ?? existing?.importance ?? DEFAULT_IMPORTANCE, draft.importanceAt);
+  if (!existing) return pair(draft.importance ?? DEFAULT_IMPORTANCE, undefined);
+  return pair(draft.importance ?? existing.importance, now);
+}

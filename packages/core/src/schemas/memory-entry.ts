@@ -22,7 +22,10 @@ export const memoryEntrySchema = z.object({
   lastSeenAt: timestampSchema,
   /** How many observations this entry stands for (grows when duplicates merge). */
   reinforcementCount: z.number().int().min(1),
+  /** As of `importanceAt`; what it is worth now is `effectiveImportance` (SPEC D7, decayed at read time). */
   importance: z.number().min(0).max(1),
+  /** When `importance` was set. Absent: the stored importance counts as of `lastSeenAt`. */
+  importanceAt: timestampSchema.optional(),
   metadata: metadataSchema,
 });
 export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
@@ -32,6 +35,12 @@ export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
  * `id` that exists, the entry is replaced; temporal fields and importance the draft leaves out
  * are kept from the stored entry. With an `id` that does not exist, the entry is inserted as
  * given, which is how memory is imported or migrated.
+ *
+ * Importance decays at read time (SPEC D7): the stored `importance` counts as of `importanceAt`
+ * (else `lastSeenAt`). A replacing draft that sets a different `importance` without
+ * `importanceAt` means "this is its importance now"; one that leaves importance out (or repeats
+ * the stored pair, as a spread of the stored entry does) keeps the stored pair, and if it moves `lastSeenAt` the decay accrued so far
+ * is stored first, so being seen again never undoes it.
  */
 export const memoryDraftSchema = z.object({
   id: idSchema.optional(),
@@ -40,6 +49,7 @@ export const memoryDraftSchema = z.object({
   tags: tagsSchema.optional(),
   metadata: metadataSchema.optional(),
   importance: z.number().min(0).max(1).optional(),
+  importanceAt: timestampSchema.optional(),
   createdAt: timestampSchema.optional(),
   lastSeenAt: timestampSchema.optional(),
   reinforcementCount: z.number().int().min(1).optional(),

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { ReverieValidationError } from '../errors/reverie-error';
+import { describeIssues } from '../schemas/parse-record';
 import { timestampMs } from './merge-temporal';
 
 /** Milliseconds in a day; decay counts days as exact 24-hour spans, independent of time zones. */
@@ -32,6 +34,39 @@ export interface DecayWindow {
 
 function clampUnit(value: number): number {
   return Math.min(1, Math.max(0, value));
+}
+
+/**
+ * SPEC D7 as an options object (every field optional, defaults 30 / 45 / 0.1): what
+ * `.withMemory({ decay })` and the stores accept. One setting drives the stores' browse order,
+ * the dream passes and the CLI, so they all read the same curve.
+ */
+export const decayOptionsSchema = z
+  .object({
+    /** Days after `lastSeenAt` during which importance does not decay at all (default 30). */
+    graceDays: z.number().finite().nonnegative().default(DEFAULT_DECAY_OPTIONS.graceDays),
+    /** Days of post-grace time that halve importance; 0 or less turns decay off (default 45). */
+    halfLifeDays: z.number().default(DEFAULT_DECAY_OPTIONS.halfLifeDays),
+    /** Decay never takes importance below this value (default 0.1). */
+    floor: z.number().min(0).max(1).default(DEFAULT_DECAY_OPTIONS.floor),
+  })
+  .strict();
+
+/**
+ * Validates decay options (`decayOptionsSchema`: unknown keys, wrong types, a negative grace or
+ * a floor outside [0, 1] are INVALID_OPTIONS naming the field) and fills in the defaults. Stores
+ * call it once, in their constructor.
+ */
+export function resolveDecayOptions(options: Partial<DecayOptions> = {}): DecayOptions {
+  const parsed = decayOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) {
+    throw new ReverieValidationError(
+      'INVALID_OPTIONS',
+      `Invalid decay options: ${describeIssues(parsed.error)}. Give { graceDays >= 0, halfLifeDays (<= 0 turns decay off), floor in [0, 1] } or leave them out for 30 / 45 / 0.1.`,
+      { cause: parsed.error, details: { issues: parsed.error.issues } },
+    );
+  }
+  return resolveOptions(parsed.data);
 }
 
 /** Fills in defaults and rejects grace periods and floors that make no sense. */
@@ -84,9 +119,62 @@ export function decayImportance(
   window: DecayWindow,
   options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
 ): number {
-  const { graceDays, halfLifeDays, floor } = resolveOptions(options);
+  const resolved = resolveOptions(options);
+  if (resolved.halfLifeDays <= 0 || importance < resolved.floor) return clampUnit(importance);
+  return decayMs(importance, timestampMs(window.lastSeenAt), timestampMs(window.from), timestampMs(window.to), resolved);
+}
+
+/** The arithmetic of `decayImportance` on instants in milliseconds and resolved options. */
+function decayMs(importance: number, lastSeenMs: number, fromMs: number, toMs: number, options: DecayOptions): number {
+  const { graceDays, halfLifeDays, floor } = options;
   if (halfLifeDays <= 0 || importance < floor) return clampUnit(importance);
-  const days = decayingDays(window, graceDays);
+  const days = Math.max(0, toMs - Math.max(fromMs, lastSeenMs + graceDays * DAY_MS)) / DAY_MS;
   if (days === 0) return clampUnit(importance);
   return clampUnit(Math.max(floor, importance * 0.5 ** (days / halfLifeDays)));
+}
+
+/** What `effectiveImportance` reads of an entry. */
+export interface DecayingImportance {
+  importance: number;
+  lastSeenAt: string;
+  /** When `importance` was set; without it the stored value counts as of `lastSeenAt`. */
+  importanceAt?: string | undefined;
+}
+
+/**
+ * SPEC D7 at read time: the importance an entry has at `at`, from its stored `importance`, the
+ * instant that value was set (`importanceAt`, else `lastSeenAt`) and the decay options. Nothing
+ * is rewritten as time passes: search, browsing, the passes and the CLI all call this, and a
+ * store keeps the stored pair until something else rewrites the entry. Since decay composes,
+ * this is the value a pass that rewrote the entry at every cycle would have stored by `at`.
+ * Pure: it never reads the clock.
+ */
+export function effectiveImportance(entry: DecayingImportance, at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): number {
+  const to = at.toISOString();
+  return decayImportance(entry.importance, { lastSeenAt: entry.lastSeenAt, from: entry.importanceAt ?? entry.lastSeenAt, to }, options);
+}
+
+/**
+ * The entry with its importance decayed to `at` and stamped `importanceAt = at`, or the entry
+ * itself when nothing has decayed. The same value as `effectiveImportance`, stored: what a
+ * writer that rewrites an entry anyway (a merge, a reword) hands the store, so the decay so far
+ * is kept and later reads decay only the time after `at`.
+ */
+export function withEffectiveImportance<T extends DecayingImportance>(entry: T, at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): T {
+  const importance = effectiveImportance(entry, at, options);
+  return importance === entry.importance ? entry : { ...entry, importance, importanceAt: at.toISOString() };
+}
+
+/**
+ * `effectiveImportance` at one instant for many stored entries (a store's browse): the options
+ * are resolved once and the entry's timestamps read without re-validation, since a store's
+ * entries were validated when saved. Same values as `effectiveImportance`.
+ */
+export function effectiveImportanceAt(at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): (entry: DecayingImportance) => number {
+  const resolved = resolveOptions(options);
+  const toMs = at.getTime();
+  return (entry) => {
+    const lastSeenMs = Date.parse(entry.lastSeenAt);
+    return decayMs(entry.importance, lastSeenMs, entry.importanceAt === undefined ? lastSeenMs : Date.parse(entry.importanceAt), toMs, resolved);
+  };
 }

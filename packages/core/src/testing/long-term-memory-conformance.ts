@@ -114,6 +114,25 @@ export function describeLongTermMemoryConformance(
         expect(await store.get('a1b2c3d4e5f6')).toEqual(imported);
       });
 
+      it('keeps importanceAt as given, stamps a changed importance with now, and keeps the pair otherwise', async () => {
+        const store = await harness.open();
+        const imported = await store.save({
+          id: 'b1b2c3d4e5f6',
+          content: 'Prefers window seats',
+          lastSeenAt: '2025-09-10T18:30:00.000Z',
+          importance: 0.6,
+          importanceAt: '2025-12-01T00:00:00.000Z',
+        });
+        expect(imported.importanceAt).toBe('2025-12-01T00:00:00.000Z');
+        expect(await store.get(imported.id)).toEqual(imported);
+        const reworded = await store.save({ ...imported, content: 'Prefers aisle seats' });
+        expect(reworded).toMatchObject({ importance: 0.6, importanceAt: '2025-12-01T00:00:00.000Z' });
+        harness.clock.advance(DAY);
+        const raised = await store.save({ id: imported.id, content: 'Prefers aisle seats', importance: 0.9 });
+        expect(raised).toMatchObject({ importance: 0.9, importanceAt: harness.clock.now().toISOString() });
+        expect(await store.get(imported.id)).toEqual(raised);
+      });
+
       it('hands out copies: changing a returned entry changes nothing stored', async () => {
         const store = await harness.open();
         const saved = await store.save({ content: 'Uses vim', tags: ['editor'] });
@@ -236,6 +255,19 @@ export function describeLongTermMemoryConformance(
         const highNew = await store.save({ content: 'high new', importance: 0.9, lastSeenAt: '2026-02-15T00:00:00.000Z' });
         const ids = (await store.search({ maxResults: 5 })).map((r) => r.entry.id);
         expect(ids).toEqual([highNew.id, highOld.id, low.id]);
+      });
+
+      it('browses by importance decayed to now (SPEC D7), and scores by it', async () => {
+        const store = await harness.open();
+        const now = harness.clock.now().getTime();
+        const daysAgo = (days: number) => new Date(now - days * DAY).toISOString();
+        // 0.9 unseen for 30 + 90 days has faded to 0.225; 0.5 seen last week has not faded.
+        const faded = await store.save({ content: 'faded', importance: 0.9, lastSeenAt: daysAgo(120) });
+        const fresh = await store.save({ content: 'fresh', importance: 0.5, lastSeenAt: daysAgo(7) });
+        const results = await store.search({ maxResults: 5 });
+        expect(results.map((r) => r.entry.id)).toEqual([fresh.id, faded.id]);
+        expect(results[1]!.score).toBeCloseTo(0.225, 6);
+        expect(results[1]!.entry.importance).toBe(0.9);
       });
 
       it('returns nothing when nothing matches', async () => {

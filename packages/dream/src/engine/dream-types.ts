@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type {
+  DecayOptions,
   IClock,
   IConversationLog,
   IEmbedder,
@@ -37,8 +38,14 @@ export interface DreamServices {
   /** When embeddings are configured: lets the guards check that merged entries are similar (SPEC B11). */
   embedder?: IEmbedder | undefined;
   activity?: UserActivity | undefined;
+  /**
+   * SPEC D7: the decay curve the memory store browses with (default 30 / 45 / 0.1). Passes that
+   * read or write importance use the effective importance under it, so the store, the passes
+   * and the CLI agree; give the store and the engine the same options.
+   */
+  decay?: DecayOptions | undefined;
 }
-export type ServiceName = Exclude<keyof DreamServices, 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder'>;
+export type ServiceName = Exclude<keyof DreamServices, 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
 
 /**
  * One change a pass wants, as data. Passes never write to stores themselves: they return

@@ -14,6 +14,7 @@ const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
   a.content === b.content &&
   a.category === b.category &&
   a.importance === b.importance &&
+  (a.importanceAt ?? a.lastSeenAt) === (b.importanceAt ?? b.lastSeenAt) &&
   a.reinforcementCount === b.reinforcementCount &&
   a.createdAt === b.createdAt &&
   a.lastSeenAt === b.lastSeenAt &&

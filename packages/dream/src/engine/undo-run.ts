@@ -1,4 +1,4 @@
-import { loggedTurnSchema, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
+import { loggedTurnSchema, type MemoryEntry, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
 import type { JournalLine, RunFolder } from '../runs/run-folder';
 import type { DreamOperation, DreamServices } from './dream-types';
 
@@ -71,7 +71,7 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
         await services.memory!.delete(id, { ifUpdatedAt: current.updatedAt });
         report.removed.push(`memory ${id}`);
       } else {
-        const restored = await services.memory!.save(memoryEntrySchema.parse(archived), { ifUpdatedAt: current.updatedAt });
+        const restored = await services.memory!.save(asArchived(memoryEntrySchema.parse(archived)), { ifUpdatedAt: current.updatedAt });
         restoredAt.set(`memory ${id}`, restored.updatedAt);
         report.restored.push(`memory ${id}`);
       }
@@ -133,4 +133,12 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
       return;
     }
   }
+}
+
+/**
+ * An archived entry as a draft that puts it back exactly: its importance counts as of the
+ * instant it did before the run (`importanceAt`, else `lastSeenAt`), not as of the undo.
+ */
+function asArchived(entry: MemoryEntry): MemoryEntry {
+  return { ...entry, importanceAt: entry.importanceAt ?? entry.lastSeenAt };
 }

@@ -1,4 +1,4 @@
-import type { ILongTermMemory } from '@reverie/core';
+import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory } from '@reverie/core';
 import type { PromotionOptions, RecallSignalsOptions } from './recall-options';
 import type { RecallSignals } from './recall-score';
 import { RecallSignalStore, recallsSincePromotion } from './recall-signal-store';
@@ -23,7 +23,7 @@ export interface PromotionExplanation {
  */
 export async function explainPromotion(
   entryId: string,
-  services: { dataPath: string; memory: ILongTermMemory; now: Date },
+  services: { dataPath: string; memory: ILongTermMemory; now: Date; decay?: DecayOptions | undefined },
   options: { signals: RecallSignalsOptions; promotion: PromotionOptions },
 ): Promise<PromotionExplanation> {
   const { minRecallCount, minScore } = options.promotion;
@@ -50,12 +50,13 @@ export async function explainPromotion(
       `${options.signals.weights.frequency} × frequency ${signals.frequency.toFixed(2)} + ${options.signals.weights.relevance} × relevance ${signals.relevance.toFixed(2)} + ` +
       `${options.signals.weights.recency} × recency ${signals.recency.toFixed(2)} + ${options.signals.weights.freshness} × freshness ${signals.freshness.toFixed(2)}`,
   ];
-  if (tally.promotedAt) reasons.push(`promoted at ${tally.promotedAt}; importance now ${entry.importance.toFixed(2)}`);
+  const importance = effectiveImportance(entry, services.now, services.decay ?? DEFAULT_DECAY_OPTIONS);
+  if (tally.promotedAt) reasons.push(`promoted at ${tally.promotedAt}; importance now ${importance.toFixed(2)}`);
   const missing: string[] = [];
   if (since < minRecallCount) missing.push(`only ${since} recall(s) since its last promotion (needs ${minRecallCount})`);
   if (signals.score < minScore) missing.push(`score ${signals.score.toFixed(2)} is below ${minScore}`);
   if (missing.length === 0) {
-    reasons.push(entry.importance >= 1 ? 'qualifies, but its importance is already 1' : 'qualifies: the next promotion pass raises its importance');
+    reasons.push(importance >= 1 ? 'qualifies, but its importance is already 1' : 'qualifies: the next promotion pass raises its importance');
     return { ...described, status: 'candidate', reasons };
   }
   reasons.push(...missing);

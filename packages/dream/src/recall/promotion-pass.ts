@@ -1,4 +1,4 @@
-import { type MemoryEntry } from '@reverie/core';
+import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry } from '@reverie/core';
 import { z } from 'zod';
 import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
@@ -8,8 +8,10 @@ import { parsePassOptions } from '../passes/parse-pass-options';
 /**
  * SPEC O4 (deep sleep): raises the importance of entries the recall signals validate — recalled
  * at least `minRecallCount` times since their last promotion, with a score of at least
- * `minScore` — by `importanceStep` (up to 1), best score first, at most `maxPerRun`. Only
- * `importance` changes: never the content, never `lastSeenAt` (D4), never `_system`.
+ * `minScore` — by `importanceStep` (up to 1), best score first, at most `maxPerRun`. The raise
+ * starts from the effective importance (SPEC D7, decayed to now) and is stored as of now
+ * (`importanceAt`), so it is never decayed twice. Only importance changes: never the content,
+ * never `lastSeenAt` (D4), never `_system`.
  */
 export class PromotionPass implements DreamPass {
   readonly name = 'promotion';
@@ -29,6 +31,7 @@ export class PromotionPass implements DreamPass {
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const store = new RecallSignalStore(dataPath, this.signals);
     const now = context.now();
+    const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
     const candidates = await store.candidates(memory, this.options, now);
     const operations: DreamOperation[] = [];
     const promoted: Array<{ id: string; importance: number; hits: number }> = [];
@@ -36,17 +39,18 @@ export class PromotionPass implements DreamPass {
     let atTop = 0;
     for (const { entry, tally, signals } of candidates) {
       if (promoted.length >= this.options.maxPerRun) break;
-      if (entry.importance >= 1) {
+      const current = effectiveImportance(entry, now, decay);
+      if (current >= 1) {
         atTop += 1;
         continue;
       }
-      const importance = Math.min(1, round(entry.importance + this.options.importanceStep));
-      const raised: MemoryEntry = { ...entry, importance };
+      const importance = Math.min(1, round(current + this.options.importanceStep));
+      const raised: MemoryEntry = { ...entry, importance, importanceAt: now.toISOString() };
       operations.push({
         op: 'memory.save',
         entry: raised,
         expectUpdatedAt: entry.updatedAt,
-        reason: `recalled ${tally.hits}× with score ${signals.score.toFixed(2)}: importance ${entry.importance.toFixed(2)} → ${importance.toFixed(2)}`,
+        reason: `recalled ${tally.hits}× with score ${signals.score.toFixed(2)}: importance ${current.toFixed(2)} → ${importance.toFixed(2)}`,
       });
       promoted.push({ id: entry.id, importance, hits: tally.hits });
     }

@@ -70,6 +70,20 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
     expect((await memory.get(hot.id))!.importance).toBeCloseTo(0.65);
   });
 
+  it('raises from the decayed importance and stores the raise as of now, so it is not decayed twice (SPEC D7)', async () => {
+    // 0.8, unseen for 30 + 45 days: worth 0.4 now.
+    const faded = await memory.save({ content: 'The user deploys on Tuesdays', importance: 0.8, lastSeenAt: '2026-03-18T00:00:00.000Z' });
+    clock.advance(60_000);
+    await recall(4, [{ entryId: faded.id, score: 3 }]);
+    await engine().run({ trigger: 'test' });
+    const raised = (await memory.get(faded.id))!;
+    expect(raised.importance).toBeCloseTo(0.55, 3);
+    expect(raised.importanceAt).toBe(clock.now().toISOString());
+    expect(raised.lastSeenAt).toBe(faded.lastSeenAt);
+    const [browsed] = await memory.search({ maxResults: 1 });
+    expect(browsed!.score).toBeCloseTo(0.55, 3);
+  });
+
   it('counts every event once, reads only whole lines, and drops entries that are gone', async () => {
     const a = await memory.save({ content: 'alpha' });
     const b = await memory.save({ content: 'beta' });

@@ -7,6 +7,7 @@ import {
   byCreation,
   type CategoryCount,
   checkCondition,
+  type DecayOptions,
   DEFAULT_MIN_SIMILARITY,
   hybridRank,
   type IClock,
@@ -21,6 +22,7 @@ import {
   parseMemoryQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
+  resolveDecayOptions,
   resolveMemoryDraft,
   silentLogger,
   systemClock,
@@ -50,6 +52,8 @@ export interface FileMemoryStoreOptions {
   minSimilarity?: number;
   /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
   queryEmbeddingTimeoutMs?: number;
+  /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
+  decay?: Partial<DecayOptions>;
 }
 
 /**
@@ -67,6 +71,7 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly embeddings: EmbeddingIndex | undefined;
   private readonly minSimilarity: number;
   private readonly queryTimeoutMs: number;
+  private readonly decay: DecayOptions;
   private closed = false;
   private embeddingCacheRequested = false;
 
@@ -76,6 +81,7 @@ export class FileMemoryStore implements ILongTermMemory {
     this.logger = options.logger ?? silentLogger;
     this.minSimilarity = valid.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
     this.queryTimeoutMs = valid.queryEmbeddingTimeoutMs ?? 2000;
+    this.decay = resolveDecayOptions(valid.decay);
     const root = join(valid.dataPath, 'memory');
     this.embeddings = options.embedder
       ? new EmbeddingIndex({ dir: join(root, '.embeddings'), embedder: options.embedder, logger: this.logger })
@@ -123,7 +129,7 @@ export class FileMemoryStore implements ILongTermMemory {
     const probe = resolveMemoryDraft(draft, () => undefined, this.clock);
     const id = draft.id ?? probe.id;
     const saved = await this.collection.put(id, (current) => {
-      const entry = resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition);
+      const entry = resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition, this.decay);
       // Under the lock, with every process's entries loaded: the check cannot race another writer.
       if (!this.categories.has(entry.category)) {
         const others = [...this.categories].filter(([category, count]) => !(count === 1 && category === current?.category)).map(([category]) => category);
@@ -144,7 +150,7 @@ export class FileMemoryStore implements ILongTermMemory {
     this.assertOpen();
     const parsed = parseMemoryQuery(query);
     const entries = await this.entries();
-    if (parsed.text === undefined) return browseMemory(entries.values(), parsed);
+    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
     const matches = (id: string) => parsed.matches(entries.get(id)!);
     const { text, maxResults } = parsed;
 

@@ -1,6 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { skillNamePatternSchema } from '@reverie/core';
+import { decayOptionsSchema, skillNamePatternSchema } from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -54,6 +54,13 @@ export const memoryOptionsSchema = z
     queryEmbeddingTimeout: durationSchema.default(2000),
     /** save_memory expands notes into focused entries in the background when a model is set. */
     expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
+    /**
+     * SPEC D7: how importance fades when an entry is not seen again (graceDays 30, halfLifeDays
+     * 45 — 0 turns decay off — floor 0.1). Applied where importance is read: browsing, the
+     * agent's tools, the dream passes and the CLI, from one setting. Nothing is rewritten as time
+     * passes. A custom `store` browses with its own options: give it the same ones.
+     */
+    decay: decayOptionsSchema.prefault({}),
   })
   .strict();
 

@@ -4,6 +4,9 @@ import { wrapLanguageModel } from 'ai';
 import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
 import { z } from 'zod';
 import {
+  type DecayOptions,
+  DEFAULT_DECAY_OPTIONS,
+  effectiveImportance,
   fileSystemError,
   type IClock,
   type IConversationLog,
@@ -235,6 +238,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     else if (enabled) container.register(token, { useFactory: instanceCachingFactory((c) => own(makeDefault(c))) });
   };
   const embedder = (c: DependencyContainer) => (c.isRegistered(TOKENS.Embedder) ? c.resolve<never>(TOKENS.Embedder) : undefined);
+  // SPEC D7: one curve for the store's browsing, the passes and whoever shows importance.
+  const decay: DecayOptions = options.memory?.decay ?? DEFAULT_DECAY_OPTIONS;
 
   provide<ILongTermMemory>(TOKENS.LongTermMemory, !!options.memory, options.memory?.store, (c) => {
     const found = embedder(c);
@@ -245,6 +250,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       ...(found ? { embedder: found } : {}),
       minSimilarity: options.memory!.minSimilarity,
       queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
+      decay,
     });
   });
   provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, () =>
@@ -304,6 +310,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       model,
       embedder: optional<IEmbedder>(TOKENS.Embedder),
       activity,
+      decay,
     },
     createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
     { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
@@ -342,6 +349,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     feedback: optional<IFeedbackStore>(TOKENS.FeedbackStore),
     workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
     dataPath,
+    decay,
+    importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
     context,
     conversation,
     tools,
@@ -381,7 +390,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       async explain(entryId) {
         if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
         await recall?.flush();
-        return explainPromotion(entryId, { dataPath, memory, now: clock.now() }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
+        return explainPromotion(entryId, { dataPath, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
       },
       undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
       recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),

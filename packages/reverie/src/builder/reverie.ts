@@ -1,5 +1,6 @@
 import type { LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import type {
+  DecayOptions,
   IConversationLog,
   IFeedbackStore,
   ILongTermMemory,
@@ -7,6 +8,7 @@ import type {
   ISkillUsageStore,
   IWorkflowLog,
   IWorkingMemory,
+  MemoryEntry,
 } from '@reverie/core';
 import type { ActivityTracker } from '../activity/activity-tracker';
 import type { ConversationMemory } from '../conversation/conversation-memory';
@@ -45,6 +47,13 @@ export interface Reverie {
   readonly workflowLog: IWorkflowLog | undefined;
   /** The absolute data directory. */
   readonly dataPath: string;
+  /**
+   * SPEC D7: the decay curve of `.withMemory({ decay })` (defaults when not given). Show an
+   * entry's importance with `importanceOf(entry)`, not its stored `importance`.
+   */
+  readonly decay: DecayOptions;
+  /** SPEC D7: what `entry` is worth now — its stored importance decayed to the instance's clock with `decay`. */
+  importanceOf(entry: MemoryEntry): number;
   /** Per-turn context: `forTurn(...)` before each model call, `recordReply(...)` after. */
   readonly context: TurnContextBuilder;
   /** Turns of each session kept in process memory (SPEC M9). */

@@ -69,7 +69,11 @@ export const dreamingOptionsSchema = z
     preferenceInference: preferenceInferenceSchema.prefault({}),
     /** D12: annotate skills behind recurring workflow failures; report consistent successes. */
     workflowFailureAnalysis: workflowFailureAnalysisSchema.prefault({}),
-    /** D7: the importance-decay pass (graceDays 30, halfLifeDays 45, floor 0.1). */
+    /**
+     * D7: the importance-decay pass. Importance decays at read time, so by default it only
+     * reports (`write: false`); `write: true` stores decayed values. The curve itself is
+     * `.withMemory({ decay })`.
+     */
     importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
     /** O4: how recall events become a score (weights 0.30/0.35/0.20/0.15, recency half-life 14 days). */
     recallSignals: recallSignalsOptionsSchema.prefault({}),

@@ -21,19 +21,23 @@ if (!mode || !dataPath) {
 }
 const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
+// `importanceDecay.write`: the decay pass stores decayed values, so a crash test's run writes
+// (and has to recover) a memory save per aging entry, as hosts that opt into it see.
+const dreaming = { importanceDecay: { write: true } };
+
 if (mode === 'dream') {
   const reverie = createReverie({ dataPath, model: dreamModel({ delayMs: Number(arg ?? 0) }) })
     .withMemory()
     .withSkills()
     .withConversationLog()
-    .withDreaming()
+    .withDreaming(dreaming)
     .build();
   out({ started: true });
   const report = await reverie.dreams.run({ trigger: 'test' });
   out({ report });
   await reverie.close();
 } else if (mode === 'apply') {
-  const reverie = createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming().build();
+  const reverie = createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming(dreaming).build();
   out({ started: true });
   const report = await reverie.dreams.apply(arg!);
   out({ report });

@@ -1,71 +1,126 @@
 import { z } from 'zod';
-import { decayImportance, DEFAULT_DECAY_OPTIONS, type DecayOptions } from '@reverie/core';
+import { DAY_MS, DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance, type MemoryEntry, timestampMs } from '@reverie/core';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
+import { parsePassOptions } from '../parse-pass-options';
+
+const MOVED = 'the decay curve is set once for memory and the passes: use .withMemory({ decay: { graceDays, halfLifeDays, floor } }) (or the store and engine option `decay`)';
 
 export const importanceDecayOptionsSchema = z
   .object({
-    /** Days after lastSeenAt before decay starts (default 30). */
-    graceDays: z.number().nonnegative().default(DEFAULT_DECAY_OPTIONS.graceDays),
-    /** Half-life in days; 0 or less turns decay off (default 45). */
-    halfLifeDays: z.number().default(DEFAULT_DECAY_OPTIONS.halfLifeDays),
-    /** Importance never decays below this (default 0.10). */
-    floor: z.number().min(0).max(1).default(DEFAULT_DECAY_OPTIONS.floor),
+    /**
+     * Store decayed importances (default false). Importance decays at read time (SPEC D7), so by
+     * default the pass writes nothing and reports what has decayed. `true` rewrites every entry
+     * whose effective importance moved in the fourth decimal, stamped `importanceAt` — for a
+     * custom store that ranks by stored values.
+     */
+    write: z.boolean().default(false),
+    graceDays: z.never({ error: `graceDays moved: ${MOVED}` }).optional(),
+    halfLifeDays: z.never({ error: `halfLifeDays moved: ${MOVED}` }).optional(),
+    floor: z.never({ error: `floor moved: ${MOVED}` }).optional(),
   })
   .strict();
 export type ImportanceDecayOptions = z.output<typeof importanceDecayOptionsSchema>;
-
-const cursorSchema = z.object({ decayedThrough: z.string() });
+export type ImportanceDecayOptionsInput = z.input<typeof importanceDecayOptionsSchema>;
 
 /**
- * SPEC D7, light sleep: lowers the importance of entries not seen for a while, on a half-life,
- * never under a floor. The pass remembers when it last decayed (`decayedThrough`) and applies
- * only the time since, so however often cycles run the curve is the same (decay composes).
- * Importance is stored to 4 decimals; a change that rounds to nothing is not written.
+ * `decayedThrough`: written by the pass when it rewrote importances (before decay moved to read
+ * time): stored values were decayed through that instant. `migratedAt`: when the pass stamped
+ * `importanceAt = decayedThrough` on those entries, after which nothing is left to migrate.
+ */
+const cursorSchema = z.object({ decayedThrough: z.string().optional(), migratedAt: z.string().optional() });
+type DecayCursor = z.infer<typeof cursorSchema>;
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/**
+ * SPEC D7, light sleep. Importance decays where it is read (`effectiveImportance`: stored value,
+ * `importanceAt`, `lastSeenAt` and the decay options), so by default this pass writes nothing:
+ * it reports how many entries now sit below their stored importance and by how much. With
+ * `write: true` it stores the decayed values (4 decimals, stamped `importanceAt` now).
+ *
+ * Data from before read-time decay: the old cursor's `decayedThrough` means stored importances
+ * were already decayed through that instant. Once, the pass stamps `importanceAt =
+ * decayedThrough` on entries whose grace period had ended by then (and that carry no
+ * `importanceAt`), so the read-time curve never decays them twice; the cursor is then marked
+ * migrated.
  */
 export class ImportanceDecayPass implements DreamPass {
   readonly name = 'importance-decay';
   readonly phase = 'light-sleep' as const;
   readonly requires = ['memory'] as const;
   readonly model = 'none' as const;
-  private readonly options: ImportanceDecayOptions;
+  readonly options: ImportanceDecayOptions;
 
-  constructor(options: z.input<typeof importanceDecayOptionsSchema> = {}) {
-    this.options = importanceDecayOptionsSchema.parse(options);
+  constructor(options: ImportanceDecayOptionsInput = {}) {
+    this.options = parsePassOptions('importance-decay', importanceDecayOptionsSchema, options);
   }
 
   async plan(context: PassContext): Promise<PassPlan> {
     const { memory, dataPath } = context.services;
-    const cursor = new PassCursor(dataPath, this.name, cursorSchema);
-    const previous = await cursor.read();
-    const now = context.now().toISOString();
-    const decay: DecayOptions = this.options;
-    const entries = await memory!.list();
+    const decay: DecayOptions = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
+    const cursor = await new PassCursor(dataPath, this.name, cursorSchema).read();
+    const legacyThrough = cursor?.decayedThrough !== undefined && cursor.migratedAt === undefined ? cursor.decayedThrough : undefined;
+    const now = context.now();
+    const entries = (await memory!.list()).filter((entry) => !entry.category.startsWith('_system'));
     const operations: DreamOperation[] = [];
-    for (const entry of entries) {
-      if (entry.category.startsWith('_system')) continue;
-      const from = previous?.decayedThrough ?? entry.lastSeenAt;
-      const decayed = decayImportance(entry.importance, { lastSeenAt: entry.lastSeenAt, from, to: now }, decay);
-      const importance = Math.round(decayed * 10_000) / 10_000;
-      if (importance === entry.importance) continue;
+    let migrated = 0;
+    let rewritten = 0;
+    let below = 0;
+    let totalDrop = 0;
+    let maxDrop = 0;
+    for (const stored of entries) {
+      const migration = legacyThrough !== undefined && needsMigration(stored, legacyThrough, decay);
+      const entry: MemoryEntry = migration ? { ...stored, importanceAt: legacyThrough } : stored;
+      if (migration) migrated += 1;
+      const effective = effectiveImportance(entry, now, decay);
+      const drop = entry.importance - effective;
+      if (round4(effective) < entry.importance) {
+        below += 1;
+        totalDrop += drop;
+        maxDrop = Math.max(maxDrop, drop);
+      }
+      const rewrite = this.options.write && round4(effective) !== entry.importance;
+      if (!migration && !rewrite) continue;
+      if (rewrite) rewritten += 1;
       operations.push({
         op: 'memory.save',
-        entry: { ...entry, importance },
-        expectUpdatedAt: entry.updatedAt,
-        reason: `importance ${entry.importance} → ${importance} (not seen since ${entry.lastSeenAt.slice(0, 10)})`,
+        entry: rewrite ? { ...entry, importance: round4(effective), importanceAt: now.toISOString() } : entry,
+        expectUpdatedAt: stored.updatedAt,
+        reason: rewrite
+          ? `importance ${entry.importance} → ${round4(effective)} (not seen since ${entry.lastSeenAt.slice(0, 10)})`
+          : `read-time decay: importance ${entry.importance} counts as of ${legacyThrough}, when the rewriting pass last decayed it`,
       });
     }
+    const notes = [
+      below === 0
+        ? `none of ${entries.length} entries has decayed below its stored importance`
+        : `${below} of ${entries.length} entries have decayed below their stored importance (mean −${(totalDrop / below).toFixed(4)}, max −${maxDrop.toFixed(4)})`,
+      this.options.write ? `${rewritten} entries rewritten with their decayed importance (write: true)` : 'no importance written: it decays at read time (write: false)',
+    ];
+    if (legacyThrough !== undefined) notes.push(`migrated to read-time decay: ${migrated} entries decayed through ${legacyThrough} by the rewriting pass now count from then`);
     return {
       operations,
       itemsProcessed: entries.length,
-      notes: [`${operations.length} of ${entries.length} entries decayed`],
+      notes,
       refusals: [],
-      commit: { decayedThrough: now } satisfies z.infer<typeof cursorSchema>,
+      details: { decayed: below, meanDrop: below === 0 ? 0 : round4(totalDrop / below), maxDrop: round4(maxDrop), rewritten, migrated },
+      ...(legacyThrough === undefined ? {} : { commit: { decayedThrough: legacyThrough, migratedAt: now.toISOString() } satisfies DecayCursor }),
     };
   }
 
-  /** Records how far the applied plan decayed, so the next run applies only the time since. */
+  /** Marks the old cursor migrated once the plan that stamped its entries is applied. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
     await new PassCursor(services.dataPath, this.name, cursorSchema).write(cursorSchema.parse(data));
   }
+}
+
+/**
+ * True for an entry whose stored importance the rewriting pass had decayed through `through`:
+ * one without `importanceAt` whose grace period ended before then. (Entries still in grace at
+ * `through` were never decayed; counting them from `lastSeenAt` is the same curve.)
+ */
+function needsMigration(entry: MemoryEntry, through: string, decay: DecayOptions): boolean {
+  if (entry.importanceAt !== undefined) return false;
+  return timestampMs(entry.lastSeenAt) + decay.graceDays * DAY_MS < timestampMs(through);
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_IMPORTANCE, type MemoryEntry, mergeSubjectTimeMetadata, newId } from '@reverie/core';
+import { type DecayOptions, DEFAULT_DECAY_OPTIONS, DEFAULT_IMPORTANCE, type MemoryEntry, mergeSubjectTimeMetadata, newId } from '@reverie/core';
 import type { DreamOperation } from '../../engine/dream-types';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';
@@ -34,8 +34,11 @@ export function assembleOperations(input: {
   /** Items the model step looked at (seeds and shown); their pre-pass saves count as own writes. */
   considered: ReadonlySet<string>;
   now: Date;
+  /** SPEC D7: merged importance is the highest effective importance at `now` under this curve. */
+  decay?: DecayOptions;
 }): AssembledPlan {
   const { items, now } = input;
+  const decay = input.decay ?? DEFAULT_DECAY_OPTIONS;
   const notes: string[] = [];
   const refusals = input.reviews.flatMap((review) => review.refusals);
   const stamp = now.toISOString();
@@ -121,7 +124,8 @@ export function assembleOperations(input: {
         ? newEntry(save, stamp)
         : mergeEntries(
             save.sources.flatMap((source) => source.members),
-            { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp },
+            { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp, importanceAt: now },
+            decay,
           );
     const reason =
       save.sources.length === 0

@@ -1,4 +1,4 @@
-import { type MemoryEntry, newId } from '@reverie/core';
+import { type DecayOptions, DEFAULT_DECAY_OPTIONS, type MemoryEntry, newId } from '@reverie/core';
 import { deepestCategory, mergeEntries, representativeOf, unionTags } from './merge-entries';
 import { duplicateKey, stripRetentionTags } from './normalise-content';
 
@@ -26,7 +26,7 @@ export interface ConsolidationItem {
  * and the D4 arithmetic. Every other entry becomes an item of its own. Items come in the order
  * of `entries`; a group takes the place of its first member. Pure apart from `newId`.
  */
-export function buildConsolidationItems(entries: readonly MemoryEntry[], now: Date): ConsolidationItem[] {
+export function buildConsolidationItems(entries: readonly MemoryEntry[], now: Date, decay: DecayOptions = DEFAULT_DECAY_OPTIONS): ConsolidationItem[] {
   const groups = new Map<string, MemoryEntry[]>();
   const order: Array<MemoryEntry[]> = [];
   for (const entry of entries) {
@@ -40,14 +40,14 @@ export function buildConsolidationItems(entries: readonly MemoryEntry[], now: Da
     if (key !== undefined) groups.set(key, fresh);
     order.push(fresh);
   }
-  return order.map((members) => (members.length === 1 ? single(members[0]!) : group(members, now)));
+  return order.map((members) => (members.length === 1 ? single(members[0]!) : group(members, now, decay)));
 }
 
 function single(entry: MemoryEntry): ConsolidationItem {
   return { id: entry.id, view: entry, members: [entry] };
 }
 
-function group(members: MemoryEntry[], now: Date): ConsolidationItem {
+function group(members: MemoryEntry[], now: Date, decay: DecayOptions): ConsolidationItem {
   const representative = representativeOf(members);
   const ordered = [representative, ...members.filter((member) => member !== representative)];
   const merged = mergeEntries(ordered, {
@@ -56,7 +56,8 @@ function group(members: MemoryEntry[], now: Date): ConsolidationItem {
     category: deepestCategory(members, representative.category),
     tags: unionTags(...ordered.map((member) => member.tags)),
     updatedAt: now.toISOString(),
-  });
+    importanceAt: now,
+  }, decay);
   return {
     id: representative.id,
     view: { ...merged, id: representative.id, updatedAt: representative.updatedAt },

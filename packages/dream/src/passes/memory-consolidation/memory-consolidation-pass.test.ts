@@ -219,7 +219,9 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
       createdAt: '2024-02-01T00:00:00.000Z',
       lastSeenAt: '2025-08-01T00:00:00.000Z',
       reinforcementCount: 6,
-      importance: 0.6,
+      // D4 with D7: the highest importance the sources have now (both faded to the 0.1 floor), as of now.
+      importance: 0.1,
+      importanceAt: '2026-03-01T09:00:00.000Z',
       metadata: { 'subject.start': '2024-02', 'subject.end': '2025-07' },
     });
   });

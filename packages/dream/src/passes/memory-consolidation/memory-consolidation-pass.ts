@@ -1,4 +1,4 @@
-import { type FeedbackSignal, type IFeedbackStore, type MemoryEntry } from '@reverie/core';
+import { DEFAULT_DECAY_OPTIONS, type FeedbackSignal, type IFeedbackStore, type MemoryEntry, withEffectiveImportance } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
@@ -94,6 +94,9 @@ export class MemoryConsolidationPass implements DreamPass {
     const now = context.now();
     const cursorFile = new PassCursor(dataPath, this.name, consolidationCursorSchema);
     const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
+    const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
+    // SPEC D7: the pass judges (protection, D4 merges) and rewrites by importance as it stands now.
+    const asNow = (entries: readonly MemoryEntry[]) => entries.map((entry) => withEffectiveImportance(entry, now, decay));
     const gateway = context.gateway;
 
     if (!gateway) {
@@ -110,8 +113,8 @@ export class MemoryConsolidationPass implements DreamPass {
         neighbours: this.options.neighbours,
         signal: context.signal,
       });
-      const items = buildConsolidationItems(scope.entries, now);
-      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now });
+      const items = buildConsolidationItems(asNow(scope.entries), now, decay);
+      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now, decay });
       return {
         operations: assembled.operations,
         itemsProcessed: scope.entries.length,
@@ -136,8 +139,7 @@ export class MemoryConsolidationPass implements DreamPass {
       neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize),
       signal: context.signal,
     });
-    const entries = scope.entries;
-    const items = buildConsolidationItems(entries, now);
+    const items = buildConsolidationItems(asNow(scope.entries), now, decay);
     const byId = new Map(items.map((item) => [item.id, item]));
     const itemOfEntry = new Map(items.flatMap((item) => item.members.map((member) => [member.id, item.id] as const)));
     // Neighbours from the store's own index when it has a change feed (B12), else from an index over the items.
@@ -195,7 +197,7 @@ export class MemoryConsolidationPass implements DreamPass {
     }
 
     for (const id of shownIds) selection.considered.add(id);
-    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now });
+    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now, decay });
     await context.artifact(
       `${this.name}.selection.json`,
       `${JSON.stringify({ strategy: this.options.strategy, considered: [...selection.considered], retried: retrying, calls, feedback: sentFeedback.map((signal) => signal.id) }, null, 2)}\n`,

@@ -1,4 +1,4 @@
-import { type MemoryEntry, mergeTemporalFields, ReverieValidationError, timestampMs } from '@reverie/core';
+import { type DecayOptions, type MemoryEntry, mergeTemporalFields, ReverieValidationError, timestampMs, withEffectiveImportance } from '@reverie/core';
 
 /** SPEC M1: an entry carries at most this many tags; a union of many sources is cut to it. */
 const MAX_TAGS = 32;
@@ -49,13 +49,17 @@ export function unionTags(...lists: ReadonlyArray<readonly string[]>): string[] 
  * SPEC D4: the entry that replaces `sources`. Wording, category and tags come from the caller;
  * the temporal fields are the host's arithmetic (`mergeTemporalFields`: createdAt the earliest,
  * lastSeenAt the latest, reinforcementCount the sum, importance the highest, metadata only the
- * merged subject time). Nothing is stamped "now" except `updatedAt`, which the store rewrites.
+ * merged subject time). Importance is compared as it stands at `importanceAt` (SPEC D7: each
+ * source's effective importance then, under `decay`), and the result is stored as of that
+ * instant, so a merge neither revives nor decays twice what has faded. Nothing else is stamped
+ * "now" except `updatedAt`, which the store rewrites.
  */
 export function mergeEntries(
   sources: readonly MemoryEntry[],
-  fields: { id: string; content: string; category: string; tags: readonly string[]; updatedAt: string },
+  fields: { id: string; content: string; category: string; tags: readonly string[]; updatedAt: string; importanceAt: Date },
+  decay: DecayOptions,
 ): MemoryEntry {
-  const temporal = mergeTemporalFields(sources);
+  const temporal = mergeTemporalFields(sources.map((source) => withEffectiveImportance(source, fields.importanceAt, decay)));
   return {
     id: fields.id,
     content: fields.content,
@@ -66,6 +70,7 @@ export function mergeEntries(
     lastSeenAt: temporal.lastSeenAt,
     reinforcementCount: temporal.reinforcementCount,
     importance: temporal.importance,
+    importanceAt: fields.importanceAt.toISOString(),
     metadata: temporal.metadata,
   };
 }
