@@ -35,7 +35,7 @@ const needsModel: DreamPass = { ...failing, name: 'skill-gap', model: 'required'
 describe('the engine and the ledger (SPEC O5)', () => {
   it('appends one line per pass run, ok, failed or skipped, with the run id and trigger', async () => {
     await memory.save({ content: 'old fact', importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
-    const engine = new DreamEngine(services, [new ImportanceDecayPass(), failing, needsModel, new ArchiveRetentionPass()]);
+    const engine = new DreamEngine(services, [new ImportanceDecayPass({ report: true }), failing, needsModel, new ArchiveRetentionPass()]);
     const report = await engine.run({ trigger: 'schedule' });
     const { lines, invalidLines } = await new DreamLedger(dataPath).read();
     expect(invalidLines).toBe(0);

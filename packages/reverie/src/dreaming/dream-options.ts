@@ -70,9 +70,9 @@ export const dreamingOptionsSchema = z
     /** D12: annotate skills behind recurring workflow failures; report consistent successes. */
     workflowFailureAnalysis: workflowFailureAnalysisSchema.prefault({}),
     /**
-     * D7: the importance-decay pass. Importance decays at read time, so by default it only
-     * reports (`write: false`); `write: true` stores decayed values. The curve itself is
-     * `.withMemory({ decay })`.
+     * D7: the importance-decay pass. Importance decays at read time, so by default it writes
+     * and reads nothing; `report: true` counts what has decayed (a read of every entry),
+     * `write: true` stores decayed values. The curve itself is `.withMemory({ decay })`.
      */
     importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
     /** O4: how recall events become a score (weights 0.30/0.35/0.20/0.15, recency half-life 14 days). */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, decayImportance, effectiveImportance, InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, DreamServices, PassOutcome } from '../../engine/dream-types';
@@ -47,7 +47,14 @@ describe('ImportanceDecayPass (read-time decay, SPEC D7)', () => {
     for (let i = 0; i < N; i++) await memory.save({ content: `aging fact ${i}`, importance: 0.9, lastSeenAt: daysBefore(40 + (i % 100)) });
     const before = await memory.list();
 
-    const report = await new DreamEngine(services, [new ImportanceDecayPass()]).run({ trigger: 'schedule' });
+    const listed = vi.spyOn(memory, 'list');
+    const quiet = decayOutcome(await new DreamEngine(services, [new ImportanceDecayPass()]).run({ trigger: 'schedule' }));
+    // By default the pass has nothing to do: it does not even read the memory (SPEC B12).
+    expect(quiet).toMatchObject({ status: 'ok', itemsProcessed: 0, applied: 0 });
+    expect(listed).not.toHaveBeenCalled();
+    listed.mockRestore();
+
+    const report = await new DreamEngine(services, [new ImportanceDecayPass({ report: true })]).run({ trigger: 'schedule' });
 
     const pass = decayOutcome(report);
     expect(pass).toMatchObject({ status: 'ok', itemsProcessed: N });
@@ -101,7 +108,8 @@ describe('ImportanceDecayPass (read-time decay, SPEC D7)', () => {
 
     clock.advance(DAY_MS);
     const second = await engine.run({ trigger: 'schedule' });
-    expect(decayOutcome(second).details).toMatchObject({ migrated: 0, rewritten: 0 });
+    // Migrated: the pass is back to doing nothing at all.
+    expect(decayOutcome(second)).toMatchObject({ itemsProcessed: 0, applied: 0 });
     expect((await memory.get(faded.id))!.updatedAt).toBe(migrated.updatedAt);
   });
 
@@ -113,7 +121,7 @@ describe('ImportanceDecayPass (read-time decay, SPEC D7)', () => {
 
   it('uses the decay options of the services', async () => {
     await memory.save({ content: 'fact', importance: 0.8, lastSeenAt: daysBefore(40) });
-    const report = await new DreamEngine({ ...services, decay: { graceDays: 60, halfLifeDays: 45, floor: 0.1 } }, [new ImportanceDecayPass()]).run({ trigger: 'schedule' });
+    const report = await new DreamEngine({ ...services, decay: { graceDays: 60, halfLifeDays: 45, floor: 0.1 } }, [new ImportanceDecayPass({ report: true })]).run({ trigger: 'schedule' });
     expect(decayOutcome(report).details).toMatchObject({ decayed: 0 });
   });
 });

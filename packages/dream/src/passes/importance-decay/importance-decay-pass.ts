@@ -15,6 +15,12 @@ export const importanceDecayOptionsSchema = z
      * custom store that ranks by stored values.
      */
     write: z.boolean().default(false),
+    /**
+     * Count what has decayed (default false): lists every entry and reports how many sit below
+     * their stored importance and by how much. Off by default because it costs a read of the
+     * whole memory each cycle (SPEC B12); `write: true` implies it.
+     */
+    report: z.boolean().default(false),
     graceDays: z.never({ error: `graceDays moved: ${MOVED}` }).optional(),
     halfLifeDays: z.never({ error: `halfLifeDays moved: ${MOVED}` }).optional(),
     floor: z.never({ error: `floor moved: ${MOVED}` }).optional(),
@@ -35,9 +41,10 @@ const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /**
  * SPEC D7, light sleep. Importance decays where it is read (`effectiveImportance`: stored value,
- * `importanceAt`, `lastSeenAt` and the decay options), so by default this pass writes nothing:
- * it reports how many entries now sit below their stored importance and by how much. With
- * `write: true` it stores the decayed values (4 decimals, stamped `importanceAt` now).
+ * `importanceAt`, `lastSeenAt` and the decay options), so by default this pass writes nothing
+ * and reads nothing. With `report: true` it reports how many entries now sit below their stored
+ * importance and by how much; with `write: true` it stores the decayed values (4 decimals,
+ * stamped `importanceAt` now).
  *
  * Data from before read-time decay: the old cursor's `decayedThrough` means stored importances
  * were already decayed through that instant. Once, the pass stamps `importanceAt =
@@ -62,6 +69,14 @@ export class ImportanceDecayPass implements DreamPass {
     const cursor = await new PassCursor(dataPath, this.name, cursorSchema).read();
     const legacyThrough = cursor?.decayedThrough !== undefined && cursor.migratedAt === undefined ? cursor.decayedThrough : undefined;
     const now = context.now();
+    if (!this.options.write && !this.options.report && legacyThrough === undefined) {
+      return {
+        operations: [],
+        itemsProcessed: 0,
+        notes: ['importance decays where it is read: nothing to write, and no entry read (report: true counts what has decayed)'],
+        refusals: [],
+      };
+    }
     const entries = (await memory!.list()).filter((entry) => !entry.category.startsWith('_system'));
     const operations: DreamOperation[] = [];
     let migrated = 0;
