@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { wrapLanguageModel } from 'ai';
 import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
 import { z } from 'zod';
 import {
@@ -44,6 +43,7 @@ import {
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
+import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
@@ -346,7 +346,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     conversation,
     tools,
     activity,
-    trackActivity: (wrapped: WrappableModel) => wrapLanguageModel({ model: wrapped, middleware: activity.middleware() }),
+    trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
     middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
     dreams: {
       configured: options.dreaming !== undefined,
@@ -406,7 +406,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
 /** A model object wrapped so its calls run as background calls; a model id string as it is. */
 function asBackgroundModel(model: WrappableModel | string | undefined): WrappableModel | string | undefined {
   if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') return model;
-  return wrapLanguageModel({ model, middleware: backgroundCallMiddleware() });
+  return wrapLanguageModelLazily(model, backgroundCallMiddleware());
 }
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */
