@@ -30,16 +30,8 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import {
-  DreamEngine,
-  DreamScheduler,
-  DreamTrigger,
-  explainPromotion,
-  RecallEventLog,
-  RecallSignalStore,
-  readDreamStatus,
-  type SignalSource,
-} from '@reverie/dream';
+import { DreamScheduler, DreamTrigger, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
+import type { RecallSignalStore } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
@@ -48,7 +40,7 @@ import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
-import { createDreamPasses } from '../dreaming/create-dream-passes';
+import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import { AgentTools } from '../tools/agent-tools';
 import {
@@ -290,7 +282,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     ...(model ? { model } : {}),
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });
-  const engine = new DreamEngine(
+  const engine = new DeferredDreamEngine(
     {
       dataPath,
       clock,
@@ -305,7 +297,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       embedder: optional<IEmbedder>(TOKENS.Embedder),
       activity,
     },
-    createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
+    dreamingOptions,
+    options.skills?.protected ?? [],
     { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
@@ -381,6 +374,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       async explain(entryId) {
         if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
         await recall?.flush();
+        const { explainPromotion } = await import('@reverie/dream');
         return explainPromotion(entryId, { dataPath, memory, now: clock.now() }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
       },
       undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
@@ -411,6 +405,12 @@ function asBackgroundModel(model: WrappableModel | string | undefined): Wrappabl
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */
 function recallSignalSource(dataPath: string, memory: ILongTermMemory, options: DreamingOptions, clock: IClock): SignalSource {
-  const store = new RecallSignalStore(dataPath, options.recallSignals);
-  return { unpromotedCandidates: async (query) => (await store.candidates(memory, query, clock.now())).length };
+  let store: RecallSignalStore | undefined;
+  return {
+    async unpromotedCandidates(query) {
+      // The store belongs to the dream engine's package, loaded with the first cycle (docs/architecture.md).
+      store ??= new (await import('@reverie/dream')).RecallSignalStore(dataPath, options.recallSignals);
+      return (await store.candidates(memory, query, clock.now())).length;
+    },
+  };
 }
