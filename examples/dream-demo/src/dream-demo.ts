@@ -83,7 +83,8 @@ function openAgent(options: DreamDemoOptions): Reverie {
     .withConversationLog()
     .withFeedback()
     .withWorkflowLog()
-    .withDreaming({ enabled: false })
+    // report: the demo shows what has decayed (by default the decay pass reads nothing: decay is computed where importance is read).
+    .withDreaming({ enabled: false, importanceDecay: { report: true } })
     .build();
 }
 

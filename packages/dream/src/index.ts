@@ -78,8 +78,10 @@ export {
   type SchedulerTimers,
   type SchedulerTrigger,
 } from './scheduler/dream-scheduler';
-export { ImportanceDecayPass, type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-pass';
-export { ArchiveRetentionPass, archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-pass';
+export { ImportanceDecayPass } from './passes/importance-decay/importance-decay-pass';
+export { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
+export { ArchiveRetentionPass } from './passes/archive-retention/archive-retention-pass';
+export { archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-options';
 export { MemoryConsolidationPass } from './passes/memory-consolidation/memory-consolidation-pass';
 export {
   type MemoryConsolidationOptions,

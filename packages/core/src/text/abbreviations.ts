@@ -85,23 +85,36 @@ export const LONGEST_ABBREVIATION = Math.max(...ABBREVIATIONS.flatMap((entry) =>
 
 const stemPhrase = (phrase: string) => phrase.toLowerCase().split(' ').map(stemWord).join(' ');
 
-const byForm = new Map<string, string>();
-const byExactForm = new Map<string, string>();
-/** First words (lower case, and stemmed) of every form: most words start none, and are skipped at once. */
-const firstWords = new Set<string>();
-for (const entry of ABBREVIATIONS) {
-  const canonical = entry.canonical === '' ? '' : stemPhrase(entry.canonical);
-  for (const form of entry.forms) {
-    const first = form.split(' ')[0]!.toLowerCase();
-    firstWords.add(first);
-    firstWords.add(stemWord(first));
-    if (entry.caseSensitive) byExactForm.set(form, canonical);
-    else byForm.set(stemPhrase(form), canonical);
+interface AbbreviationTables {
+  byForm: Map<string, string>;
+  byExactForm: Map<string, string>;
+  /** First words (lower case, and stemmed) of every form: most words start none, and are skipped at once. */
+  firstWords: Set<string>;
+}
+
+let built: AbbreviationTables | undefined;
+
+/** The lookup tables, stemmed at the first lookup rather than at import (docs/architecture.md, "What loads lazily"). */
+function tables(): AbbreviationTables {
+  if (built) return built;
+  const next: AbbreviationTables = { byForm: new Map(), byExactForm: new Map(), firstWords: new Set() };
+  for (const entry of ABBREVIATIONS) {
+    const canonical = entry.canonical === '' ? '' : stemPhrase(entry.canonical);
+    for (const form of entry.forms) {
+      const first = form.split(' ')[0]!.toLowerCase();
+      next.firstWords.add(first);
+      next.firstWords.add(stemWord(first));
+      if (entry.caseSensitive) next.byExactForm.set(form, canonical);
+      else next.byForm.set(stemPhrase(form), canonical);
+    }
   }
+  built = next;
+  return built;
 }
 
 /** Whether some form may start with this word (a cheap test before `lookupAbbreviation`). */
 export function mayStartAbbreviation(word: string): boolean {
+  const { firstWords } = tables();
   const lower = word.toLowerCase();
   return firstWords.has(lower) || firstWords.has(stemWord(lower)) || (lower.endsWith('s') && firstWords.has(lower.slice(0, -1)));
 }
@@ -111,6 +124,7 @@ export function mayStartAbbreviation(word: string): boolean {
  * `undefined` when the table does not hold it. Inflected forms match ("repos", "configs").
  */
 export function lookupAbbreviation(words: readonly string[]): string | undefined {
+  const { byForm, byExactForm } = tables();
   const phrase = words.join(' ');
   const found = byExactForm.get(phrase) ?? byForm.get(stemPhrase(phrase));
   if (found !== undefined || !/[^s]s$/i.test(phrase)) return found;

@@ -1,9 +1,22 @@
-import { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, format, getDay, parseISO, startOfMonth, startOfWeek, subMonths } from 'date-fns';
+// One module per date-fns function: the package index loads all ~300 of them (see docs/benchmarks.md, bench:import).
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
+import { addWeeks } from 'date-fns/addWeeks';
+import { addYears } from 'date-fns/addYears';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { endOfWeek } from 'date-fns/endOfWeek';
+import { getDay } from 'date-fns/getDay';
+import { parseISO } from 'date-fns/parseISO';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfWeek } from 'date-fns/startOfWeek';
+import { subMonths } from 'date-fns/subMonths';
 
 /** Days a date said relative to the day it was written may land on, either side of the exact day. */
 export const RELATIVE_DATE_TOLERANCE_DAYS = 3;
 
-const day = (date: Date) => format(date, 'yyyy-MM-dd');
+/** The local calendar day of `date` as `yyyy-MM-dd` (date-fns' `format` would load its locale machinery). */
+const day = (date: Date) =>
+  `${String(date.getFullYear()).padStart(4, '0')}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 const week = { weekStartsOn: 1 } as const;
 
 /**

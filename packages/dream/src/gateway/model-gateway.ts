@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import type { generateText, LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
 import {
   describeIssues,
@@ -136,9 +136,11 @@ export class ModelGateway implements ModelGatewayLike {
     this.callsPerPass.set(request.pass, n);
     await this.artifact(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
 
+    // The AI SDK loads with the first model call, not with `import('reverie')` (docs/architecture.md).
+    const ai = await import('ai');
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
-      result = await generateText({
+      result = await ai.generateText({
         model: this.model,
         system,
         messages,

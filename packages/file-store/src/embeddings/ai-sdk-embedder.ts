@@ -1,4 +1,4 @@
-import { type EmbeddingModel, embedMany } from 'ai';
+import type { EmbeddingModel } from 'ai';
 import type { IEmbedder } from '@reverie/core';
 
 export interface AiSdkEmbedderOptions {
@@ -20,6 +20,8 @@ export function aiSdkEmbedder(model: EmbeddingModel, options: AiSdkEmbedderOptio
     modelId,
     async embed(texts, embedOptions = {}) {
       if (texts.length === 0) return [];
+      // The AI SDK loads with the first embedding, not with the package (docs/architecture.md).
+      const { embedMany } = await import('ai');
       const { embeddings } = await embedMany({
         model,
         values: texts.map((text) => text.slice(0, maxInputChars)),

@@ -1,6 +1,5 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { fileSystemError, type ILogger, ReverieError, ReverieLockHeldError } from '@reverie/core';
 
 export interface DirectoryLockOptions {
@@ -52,6 +51,9 @@ export class DirectoryLock {
   }
 
   private async acquire(): Promise<() => Promise<void>> {
+    // proper-lockfile (and graceful-fs under it) loads with the first lock a process takes, not
+    // with the package (docs/architecture.md, "What loads lazily").
+    const { default: lockfile } = await import('proper-lockfile');
     const started = Date.now();
     let delay = 2;
     for (;;) {

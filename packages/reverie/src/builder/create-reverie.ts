@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { wrapLanguageModel } from 'ai';
 import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
 import { z } from 'zod';
 import {
@@ -34,24 +33,17 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import {
-  DreamEngine,
-  DreamScheduler,
-  DreamTrigger,
-  explainPromotion,
-  RecallEventLog,
-  RecallSignalStore,
-  readDreamStatus,
-  type SignalSource,
-} from '@reverie/dream';
+import { DreamScheduler, DreamTrigger, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
+import type { RecallSignalStore } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
+import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
-import { createDreamPasses } from '../dreaming/create-dream-passes';
+import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import { AgentTools } from '../tools/agent-tools';
 import {
@@ -296,7 +288,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     ...(model ? { model } : {}),
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });
-  const engine = new DreamEngine(
+  const engine = new DeferredDreamEngine(
     {
       dataPath,
       clock,
@@ -312,7 +304,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       activity,
       decay,
     },
-    createDreamPasses(dreamingOptions, options.skills?.protected ?? []),
+    dreamingOptions,
+    options.skills?.protected ?? [],
     { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
@@ -355,7 +348,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     conversation,
     tools,
     activity,
-    trackActivity: (wrapped: WrappableModel) => wrapLanguageModel({ model: wrapped, middleware: activity.middleware() }),
+    trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
     middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
     dreams: {
       configured: options.dreaming !== undefined,
@@ -390,6 +383,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       async explain(entryId) {
         if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
         await recall?.flush();
+        const { explainPromotion } = await import('@reverie/dream');
         return explainPromotion(entryId, { dataPath, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
       },
       undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
@@ -415,11 +409,17 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
 /** A model object wrapped so its calls run as background calls; a model id string as it is. */
 function asBackgroundModel(model: WrappableModel | string | undefined): WrappableModel | string | undefined {
   if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') return model;
-  return wrapLanguageModel({ model, middleware: backgroundCallMiddleware() });
+  return wrapLanguageModelLazily(model, backgroundCallMiddleware());
 }
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */
 function recallSignalSource(dataPath: string, memory: ILongTermMemory, options: DreamingOptions, clock: IClock): SignalSource {
-  const store = new RecallSignalStore(dataPath, options.recallSignals);
-  return { unpromotedCandidates: async (query) => (await store.candidates(memory, query, clock.now())).length };
+  let store: RecallSignalStore | undefined;
+  return {
+    async unpromotedCandidates(query) {
+      // The store belongs to the dream engine's package, loaded with the first cycle (docs/architecture.md).
+      store ??= new (await import('@reverie/dream')).RecallSignalStore(dataPath, options.recallSignals);
+      return (await store.candidates(memory, query, clock.now())).length;
+    },
+  };
 }

@@ -14,7 +14,7 @@ import {
   skillGapOptionsSchema,
   skillOptimizationOptionsSchema,
   workflowFailureAnalysisOptionsSchema,
-} from '@reverie/dream';
+} from '@reverie/dream/host';
 import { durationSchema } from '../options/duration';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();

@@ -69,6 +69,15 @@ export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
   { name: 'archive-retention', phase: 'deep-sleep', requires: [], model: 'none', spec: 'O7, O8' },
 ];
 
+/**
+ * The names of the passes a cycle has with these options, in cycle order: every pass of the
+ * catalog whose switch is on. `createDreamPasses` builds exactly these (a test holds them equal);
+ * the names are known here without loading the passes.
+ */
+export function dreamPassNames(options: DreamingOptions): string[] {
+  return DREAM_PASSES.filter((pass) => !pass.switch || options[pass.switch].enabled).map((pass) => pass.name);
+}
+
 export interface DreamPassPlan {
   name: string;
   phase: DreamPhase;

@@ -1,7 +1,7 @@
-import { wrapLanguageModel } from 'ai';
 import { ReverieValidationError } from '@reverie/core';
 import type { Reverie, WrappableModel } from '../builder/reverie';
 import type { MiddlewareOptions } from './reverie-middleware';
+import { wrapLanguageModelLazily } from './wrap-language-model-lazily';
 
 export interface WithReverieOptions extends MiddlewareOptions {
   /** The instance built with `createReverie(...)…build()`. */
@@ -30,5 +30,5 @@ export function withReverie(model: WrappableModel, options: WithReverieOptions):
       'withReverie(model, options) needs a provider model object, such as openai("gpt-4.1-mini"); a model id string cannot be wrapped.',
     );
   }
-  return wrapLanguageModel({ model, middleware: reverie.middleware(middleware) });
+  return wrapLanguageModelLazily(model, reverie.middleware(middleware));
 }

@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel, tool } from 'ai';
+import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import {
   categorySchema,
@@ -18,6 +18,7 @@ import {
 } from '@reverie/core';
 import { extractJsonObject } from '@reverie/core';
 import type { RecallRecorder } from '@reverie/dream';
+import { defineTool } from './define-tool';
 import { answerOrExplain, type ToolError } from './tool-error';
 
 
@@ -97,7 +98,7 @@ export function createMemoryTools(services: MemoryToolServices) {
   const explain = <T>(work: () => Promise<T>) =>
     answerOrExplain(work, (error) => logger.warn('A memory tool failed; the model was told with a tool error.', { error: String(error) }));
 
-  const save_memory = tool({
+  const save_memory = defineTool({
     description:
       'Store something worth knowing in later conversations: a fact about the user, a preference, a decision, a lesson learned. ' +
       'The note is stored right away and returns its id; it may afterwards be rewritten into tidier entries automatically.',
@@ -115,7 +116,7 @@ export function createMemoryTools(services: MemoryToolServices) {
       }),
   });
 
-  const search_memory = tool({
+  const search_memory = defineTool({
     description:
       'Look up long-term memory by keywords, best matches first. Narrow it with a category (that category and those below it) or with tags.',
     inputSchema: searchMemoryInput,
@@ -141,7 +142,7 @@ export function createMemoryTools(services: MemoryToolServices) {
       }),
   });
 
-  const delete_memory = tool({
+  const delete_memory = defineTool({
     description: 'Remove one long-term memory entry that is wrong or no longer true, by the id search_memory gave.',
     inputSchema: deleteMemoryInput,
     execute: (input): Promise<{ deleted: boolean } | ToolError> =>
@@ -151,7 +152,7 @@ export function createMemoryTools(services: MemoryToolServices) {
       }),
   });
 
-  const list_memory_categories = tool({
+  const list_memory_categories = defineTool({
     description: 'Show the categories long-term memory uses, each with its number of entries, to see what is known and where.',
     inputSchema: listCategoriesInput,
     execute: (): Promise<Array<{ category: string; count: number }> | ToolError> => explain(() => memory.listCategories()),
@@ -179,6 +180,7 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
   const keep = (reason: string) => logger.warn('Memory note expansion failed; the note is kept as saved', { id: raw.id, reason });
   try {
     const { system, prompt } = buildExpansionPrompt(raw);
+    const { generateText } = await import('ai');
     const { text } = await generateText({ model, system, prompt, abortSignal: AbortSignal.timeout(timeoutMs) });
     const review = reviewExpansion(raw, parseExpansionReply(text));
     if (!review.ok) {

@@ -1,4 +1,3 @@
-import { tool } from 'ai';
 import { z } from 'zod';
 import {
   type ILogger,
@@ -11,6 +10,7 @@ import {
   WORKING_MEMORY_KEY_RULES,
   type WorkingMemoryEntry,
 } from '@reverie/core';
+import { defineTool } from './define-tool';
 import { answerOrExplain, type ToolError } from './tool-error';
 
 /** The first segment of every namespace: who owns the scratch space. */
@@ -86,7 +86,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace, logger }: W
     namespace: namespaceParam,
   });
 
-  const save_to_working_memory = tool({
+  const save_to_working_memory = defineTool({
     description:
       'Keep data for a short while without putting it in the conversation: big tool results, partial work, hand-offs. ' +
       `Entries go to your namespace "${own}" and expire after ttl_minutes (default 5).`,
@@ -103,7 +103,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace, logger }: W
       }),
   });
 
-  const get_from_working_memory = tool({
+  const get_from_working_memory = defineTool({
     description: 'Read one working-memory entry, value included: a plain key from your namespace, or a full key from any namespace.',
     inputSchema: getInput,
     execute: (input): Promise<WorkingMemoryReadResult | ToolError> =>
@@ -117,7 +117,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace, logger }: W
       }),
   });
 
-  const list_working_memory = tool({
+  const list_working_memory = defineTool({
     description:
       `List the working-memory keys of your namespace "${own}" (or of another prefix) with their expiry, category and tags. ` +
       'Values are not included; read one with get_from_working_memory.',
@@ -129,7 +129,7 @@ export function createWorkingMemoryTools({ workingMemory, namespace, logger }: W
       }),
   });
 
-  const search_working_memory = tool({
+  const search_working_memory = defineTool({
     description:
       `Search working memory by keywords, category or tags, in your namespace "${own}" unless another prefix is given. ` +
       'Results carry keys, not values; read one with get_from_working_memory.',

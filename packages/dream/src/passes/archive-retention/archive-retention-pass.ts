@@ -4,13 +4,7 @@ import { z } from 'zod';
 import { RunFolder } from '../../runs/run-folder';
 import { failuresDir } from '../../runs/run-paths';
 import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
-
-export const archiveRetentionOptionsSchema = z
-  .object({
-    /** Run folders (with their archives) and dead letters older than this many days are purged (default 90). */
-    retentionDays: z.number().positive().default(90),
-  })
-  .strict();
+import { archiveRetentionOptionsSchema } from './archive-retention-options';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { type Skill, timestampMs } from '@reverie/core';
-import { subDays } from 'date-fns';
+import { subDays } from 'date-fns/subDays';
 
 /** When a skill counts as sparse. */
 export interface SparseRule {

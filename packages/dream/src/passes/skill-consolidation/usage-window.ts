@@ -1,5 +1,5 @@
 import { type SkillUsage, timestampMs } from '@reverie/core';
-import { subDays } from 'date-fns';
+import { subDays } from 'date-fns/subDays';
 
 /** The stretch of time usage is counted over: the last `days` days up to `now`. */
 export interface UsageWindow {
