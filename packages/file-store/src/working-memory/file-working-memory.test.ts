@@ -264,8 +264,8 @@ describe('FileWorkingMemory periodic sweep', () => {
     await store.set('session/abc/keep', 'k', { ttlMs: 60 * MINUTE });
     clock.advance(2 * MINUTE);
     vi.advanceTimersByTime(20);
-    await store.list(); // queued behind the sweep the tick started
-    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep']);
+    // The tick queued a sweep; reads do not wait for the write queue, so wait for the file.
+    await vi.waitFor(() => expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep']));
 
     await store.set('session/abc/second', '2', { ttlMs: MINUTE });
     const before = statSync(join(dir, 'session', 'abc.json'));
