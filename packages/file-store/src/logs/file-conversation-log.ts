@@ -101,7 +101,7 @@ export class FileConversationLog implements IConversationLog {
         .withLock(async (file) => {
           // From here on, new appends start the next group, which waits for this one.
           if (this.gathering === group) this.gathering = undefined;
-          const { records } = await file.read();
+          const { records } = await file.peek();
           const highest = Math.max(await this.readSeqMark(), highestSeq(records));
           const logged = group.map(({ turn: stamped }, i): LoggedTurn => ({ ...stamped, seq: highest + 1 + i }));
           await file.append(logged);

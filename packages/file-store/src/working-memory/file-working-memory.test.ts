@@ -331,13 +331,13 @@ describe('FileWorkingMemory shared data directory', () => {
     const a = await open();
     await a.set('session/x/first', '1');
     const holder = new DirectoryLock(dir);
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const held = holder.run(() => new Promise<void>((resolve) => (release = resolve)));
-    await vi.waitFor(() => expect(existsSync(join(dir, '.lock'))).toBe(true));
+    await vi.waitFor(() => expect(release).toBeDefined());
     const write = a.set('session/x/second', '2');
     expect((await a.list('session/x')).map((entry) => entry.key)).toEqual(['session/x/first']);
     expect(await a.get('session/x/first')).toMatchObject({ value: '1' });
-    release();
+    release!();
     await held;
     await write;
     expect((await a.list('session/x')).map((entry) => entry.key)).toEqual(['session/x/first', 'session/x/second']);
