@@ -220,8 +220,9 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async list(prefix?: string): Promise<WorkingMemoryEntry[]> {
     this.assertOpen();
-    return this.read('list working memory', scopeOf(prefix), () =>
-      this.live()
+    const scope = scopeOf(prefix);
+    return this.read('list working memory', scope, () =>
+      this.live(scope)
         .filter((entry) => prefix === undefined || isUnderPrefix(entry.key, prefix))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
         .map(copy),
@@ -561,8 +562,13 @@ export class FileWorkingMemory implements IWorkingMemory {
     return live;
   }
 
-  private live(): WorkingMemoryEntry[] {
-    return [...this.groups.values()].flatMap((group) => [...group.entries.values()]).filter((entry) => !this.isExpired(entry));
+  /** The live entries of the groups in `scope` (every group by default). */
+  private live(scope = ''): WorkingMemoryEntry[] {
+    const live: WorkingMemoryEntry[] = [];
+    const only = scope === '' ? undefined : this.groups.get(scope);
+    const groups = only ? [only] : scope.includes('/') ? [] : [...this.groups].filter(([name]) => scope === '' || name.startsWith(`${scope}/`)).map(([, group]) => group);
+    for (const group of groups) for (const entry of group.entries.values()) if (!this.isExpired(entry)) live.push(entry);
+    return live;
   }
 
   private entryOf(key: string): WorkingMemoryEntry | undefined {
