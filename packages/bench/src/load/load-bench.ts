@@ -1,17 +1,20 @@
 // pnpm bench:load — the runtime under sustained turn load (issue 14, item 4).
-// A Reverie over BENCH_LOAD_SIZE entries (default 100k) with long-term memory, working memory,
+// BENCH_LOAD_SIZE entries (default 100k) and 500 sessions. `reverie.context.forTurn` is called
+// open-loop (see open-loop.ts) at BENCH_LOAD_RATE turns per second (default 500) for
+// BENCH_LOAD_SECONDS (default 60) through the "full" runtime: long-term memory, working memory,
 // the conversation log and recall events (BENCH_LOAD_RUNTIME=memory: long-term memory and recall
-// events only, the configuration of the first version of this bench) receives BENCH_LOAD_RATE
-// turns per second (default 500) for BENCH_LOAD_SECONDS (default 60) through
-// `reverie.context.forTurn`, open-loop (see open-loop.ts). In the same run and at the same rate,
-// a baseline: the bare `memory.search` of the turn's message. Then a saturation sweep over
-// BENCH_LOAD_SWEEP (default 250,500,1000,2000 turns/s, BENCH_LOAD_SWEEP_SECONDS each, default 15)
-// reports the highest rate whose p99 stays within 25 ms, for forTurn and for the baseline.
+// events only, the configuration of the first version of this bench and of issue 14's figures).
+// Printed beside it, from the same process at the same rate: a baseline, the bare `memory.search`
+// of the turn's message, and ratios to it; per-stage timings; GC pauses.
+// Then what each part of the turn path adds (BENCH_LOAD_CAUSE_SECONDS each, default 15; 0 skips),
+// including the old bench's forced gc() every 5 s, and a saturation sweep over BENCH_LOAD_SWEEP
+// (default 250,500,1000,2000 turns/s, BENCH_LOAD_SWEEP_SECONDS each, default 15) that reports the
+// highest rate whose p99 stays within 25 ms.
 //
 // Nothing forces a collection inside a measured window (the first version called gc() every 5 s
 // to sample live heap, and those pauses landed in the latencies): heap is sampled as it is, live
 // heap after a forced collection only between windows. BENCH_LOAD_FORCED_GC=1 brings the old
-// sampling back, to measure what it cost.
+// sampling back into the main windows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +31,9 @@ const RATE = Number(process.env.BENCH_LOAD_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const SWEEP = (process.env.BENCH_LOAD_SWEEP ?? '250,500,1000,2000').split(',').filter(Boolean).map(Number);
 const SWEEP_SECONDS = Number(process.env.BENCH_LOAD_SWEEP_SECONDS ?? 15);
-const RUNTIME = process.env.BENCH_LOAD_RUNTIME === 'memory' ? 'memory' : 'full';
+const RUNTIME = (['memory', 'workingMemory'] as const).find((name) => name === process.env.BENCH_LOAD_RUNTIME) ?? 'full';
 const FORCED_GC = process.env.BENCH_LOAD_FORCED_GC === '1';
+const CAUSE_SECONDS = Number(process.env.BENCH_LOAD_CAUSE_SECONDS ?? 15);
 const TARGET_P99_MS = 25;
 const WARM_UP_S = 5;
 const SESSIONS = 500;
@@ -60,41 +64,41 @@ async function seedWorkingMemory(reverie: Reverie): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`# bench:load — node ${process.version}, ${new Date().toISOString()}`);
-  const runtime = RUNTIME === 'full' ? 'long-term memory, working memory, conversation log, recall events' : 'long-term memory, recall events';
-  console.log(`${SIZE.toLocaleString('en')} entries, ${SESSIONS} sessions; forTurn through the runtime (${runtime}); open-loop, latency from each turn's planned start; in-flight cap ${MAX_IN_FLIGHT}`);
-  console.log(`collection inside measured windows: ${FORCED_GC ? 'FORCED every 5 s (BENCH_LOAD_FORCED_GC=1, the old sampling)' : 'none forced (heap sampled as it is)'}`);
+  console.log(`${SIZE.toLocaleString('en')} entries, ${SESSIONS} sessions; forTurn through the runtime; open-loop, latency from each turn's planned start; in-flight cap ${MAX_IN_FLIGHT}; no collection forced inside a measured window unless said`);
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-load-'));
   const stages = new StageTimer();
   try {
     writeMemoryFixture(dataPath, SIZE, new Date('2026-11-01T00:00:00Z'));
+    // One memory store serves every runtime below, so they differ only in what the turn path does.
     const memory = new FileMemoryStore({ dataPath });
-    let builder = createReverie({ dataPath })
-      .withMemory({ store: stages.wrap('memory', memory, ['search']) })
-      .withDreaming({ enabled: false });
-    let owned: Array<{ close(): Promise<void> }> = [memory];
-    if (RUNTIME === 'full') {
-      const workingMemory = new FileWorkingMemory({ dataPath });
-      const conversationLog = new FileConversationLog({ dataPath });
-      owned = [...owned, workingMemory, conversationLog];
-      builder = builder
-        .withWorkingMemory({ store: stages.wrap('workingMemory', workingMemory, ['list']) })
-        .withConversationLog({ store: stages.wrap('conversationLog', conversationLog, ['append']) });
-    }
-    const reverie = builder.build();
+    const timedMemory = stages.wrap('memory', memory, ['search']);
+    const workingMemory = stages.wrap('workingMemory', new FileWorkingMemory({ dataPath }), ['list']);
+    const conversationLog = stages.wrap('conversationLog', new FileConversationLog({ dataPath }), ['append']);
+    const runtimes = {
+      /** The configuration of the first version of this bench (and of issue 14's figures). */
+      memory: createReverie({ dataPath }).withMemory({ store: timedMemory }).withDreaming({ enabled: false }).build(),
+      workingMemory: createReverie({ dataPath }).withMemory({ store: timedMemory }).withWorkingMemory({ store: workingMemory }).withDreaming({ enabled: false }).build(),
+      full: createReverie({ dataPath })
+        .withMemory({ store: timedMemory })
+        .withWorkingMemory({ store: workingMemory })
+        .withConversationLog({ store: conversationLog })
+        .withDreaming({ enabled: false })
+        .build(),
+    };
     const openStart = performance.now();
     await memory.search({ text: syntheticQuery(0) });
     console.log(`cold open + first search: ${fmt(performance.now() - openStart, 0)} ms`);
-    await seedWorkingMemory(reverie);
+    await seedWorkingMemory(runtimes.full);
 
     const baseline = (i: number) => memory.search({ text: syntheticQuery(i), maxResults: 8 });
-    const turn = async (i: number) => {
+    const turnOf = (reverie: Reverie) => async (i: number) => {
       const started = performance.now();
       await reverie.context.forTurn({ sessionId: `load-${i % SESSIONS}`, message: syntheticQuery(i) });
       if (stages.enabled) stages.add('forTurn (whole)', performance.now() - started);
     };
-    const forcedSampler = () => (FORCED_GC ? setInterval(() => liveHeapMiB(), 5000) : undefined);
-    const measure = async (rate: number, seconds: number, request: (i: number) => Promise<unknown>) => {
-      const sampler = forcedSampler();
+    const turn = turnOf(runtimes[RUNTIME]);
+    const measure = async (rate: number, seconds: number, request: (i: number) => Promise<unknown>, forcedGc = FORCED_GC) => {
+      const sampler = forcedGc ? setInterval(() => liveHeapMiB(), 5000) : undefined;
       try {
         return await runOpenLoop(rate, seconds, request);
       } finally {
@@ -105,13 +109,13 @@ async function main(): Promise<void> {
 
     await runOpenLoop(RATE, WARM_UP_S, turn);
     const heapBefore = liveHeapMiB();
-    console.log(`\n## ${RATE} turns/s for ${SECONDS} s (after a ${WARM_UP_S} s warm-up), baseline first; ratios are forTurn / baseline`);
+    console.log(`\n## ${RATE} turns/s for ${SECONDS} s (after a ${WARM_UP_S} s warm-up), runtime "${RUNTIME}"${FORCED_GC ? ', a full collection FORCED every 5 s' : ''}; baseline first; ratios are forTurn / baseline`);
     const base = await measure(RATE, SECONDS, baseline);
     stages.enabled = true;
     const main = await measure(RATE, SECONDS, turn);
     stages.enabled = false;
     const heapAfter = liveHeapMiB();
-    console.log(`\n${HEADER}\n${line('baseline: memory.search', base)}\n${line('forTurn', main, base)}`);
+    console.log(`\n${HEADER}\n${line('baseline: memory.search', base)}\n${line(`forTurn (${RUNTIME})`, main, base)}`);
     for (const [name, result] of [['baseline', base], ['forTurn', main]] as const) {
       console.log(`\n${name}: GC pauses ${gcSummary(result.gc) || 'none'}; slowest 1 % overlapping a GC pause ≥ 1 ms: ${fmt(result.tailOverlappingGc * 100, 0)} %; event-loop delay max ${fmt(result.loopDelayMax, 1)} ms`);
     }
@@ -119,23 +123,40 @@ async function main(): Promise<void> {
     console.log(`\nheap used during the forTurn window (not collected): ${fmt(Math.min(...heap), 0)}–${fmt(Math.max(...heap), 0)} MiB; live heap (after a full collection) before → after both windows: ${fmt(heapBefore, 0)} → ${fmt(heapAfter, 0)} MiB`);
     console.log(`\nforTurn by stage (each store call as forTurn awaits it):\n\n${stages.table()}`);
 
+    if (CAUSE_SECONDS > 0) {
+      console.log(`\n## what each part of the turn path adds: ${RATE} turns/s, ${CAUSE_SECONDS} s each, one after another in this process\n\n${HEADER}`);
+      const b = await measure(RATE, CAUSE_SECONDS, baseline);
+      console.log(line('baseline: memory.search', b));
+      const rows: Array<[string, (i: number) => Promise<unknown>, boolean]> = [
+        ['forTurn: memory + recall events', turnOf(runtimes.memory), false],
+        ['  + working memory', turnOf(runtimes.workingMemory), false],
+        ['  + conversation log (full)', turnOf(runtimes.full), false],
+        ['forTurn (memory), gc() every 5 s as the old bench', turnOf(runtimes.memory), true],
+      ];
+      for (const [name, request, forced] of rows) {
+        const r = await measure(RATE, CAUSE_SECONDS, request, forced);
+        console.log(`${line(name, r, b)} GC ${fmt(r.gc.reduce((sum, pause) => sum + pause.duration, 0), 0)} ms, max ${fmt(Math.max(0, ...r.gc.map((pause) => pause.duration)), 1)} ms`);
+      }
+    }
+
     if (SWEEP.length > 0) {
-      console.log(`\n## saturation sweep: ${SWEEP.join(', ')} turns/s, ${SWEEP_SECONDS} s each, baseline then forTurn at each rate\n\n${HEADER}`);
-      let bestTurn: number | undefined;
-      let bestBase: number | undefined;
+      console.log(`\n## saturation sweep: ${SWEEP.join(', ')} turns/s, ${SWEEP_SECONDS} s each, baseline then forTurn (memory) then forTurn (full) at each rate\n\n${HEADER}`);
+      const best = new Map<string, number>();
+      const within = (r: LoadResult) => r.dropped === 0 && r.errors === 0 && percentile(r.latencies, 99) <= TARGET_P99_MS;
       for (const rate of SWEEP) {
         const b = await measure(rate, SWEEP_SECONDS, baseline);
-        const t = await measure(rate, SWEEP_SECONDS, turn);
         console.log(line('baseline', b));
-        console.log(line('forTurn', t, b));
-        const within = (r: LoadResult) => r.dropped === 0 && r.errors === 0 && percentile(r.latencies, 99) <= TARGET_P99_MS;
-        if (within(t)) bestTurn = Math.max(bestTurn ?? 0, rate);
-        if (within(b)) bestBase = Math.max(bestBase ?? 0, rate);
+        if (within(b)) best.set('baseline', rate);
+        for (const name of ['memory', 'full'] as const) {
+          const t = await measure(rate, SWEEP_SECONDS, turnOf(runtimes[name]));
+          console.log(line(`forTurn (${name})`, t, b));
+          if (within(t)) best.set(name, rate);
+        }
       }
-      console.log(`\nsaturation point (highest rate swept with p99 ≤ ${TARGET_P99_MS} ms, no drop): forTurn ${bestTurn ?? 'none'} turns/s, baseline ${bestBase ?? 'none'} searches/s`);
+      console.log(`\nsaturation point (highest rate swept with p99 ≤ ${TARGET_P99_MS} ms and nothing dropped): forTurn (full) ${best.get('full') ?? 'none'} turns/s, forTurn (memory) ${best.get('memory') ?? 'none'} turns/s, baseline ${best.get('baseline') ?? 'none'} searches/s`);
     }
-    await reverie.close();
-    for (const store of owned) await store.close();
+    for (const reverie of Object.values(runtimes)) await reverie.close();
+    for (const store of [memory, workingMemory, conversationLog]) await store.close();
   } finally {
     rmSync(dataPath, { recursive: true, force: true });
   }

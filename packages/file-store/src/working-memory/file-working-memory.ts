@@ -596,14 +596,15 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   /**
    * Files of the directory and of its kind folders, as relative paths (`session/abc.json`,
-   * `session.json`). For a kind, only that kind's folder and its older-layout file; for a group,
-   * only its file and that older-layout file.
+   * `session.json`). For a kind, only that kind's folder; for a group, only its file. Files of
+   * the older layout are found by the full listing: on load, by sweeps, and by reads of every
+   * group (`list()`, `search`).
    */
   private async listDirectory(scope = ''): Promise<string[]> {
     if (scope !== '') {
       const kind = scope.split('/')[0]!;
-      const files = (await statOrUndefined(join(this.dir, `${kind}.json`))) ? [`${kind}.json`] : [];
-      if (scope !== kind) return [...files, `${scope}.json`];
+      if (scope !== kind) return [`${scope}.json`];
+      const files: string[] = [];
       try {
         for (const entry of await readdir(join(this.dir, kind), { withFileTypes: true })) if (entry.isFile()) files.push(`${kind}/${entry.name}`);
       } catch (error) {
