@@ -59,6 +59,8 @@ export class FileConversationLog implements IConversationLog {
   private readonly file: JsonlFile<LoggedTurn>;
   /** Appends waiting for the lock, to be written as one group; undefined when none is waiting. */
   private gathering: PendingAppend[] | undefined;
+  /** The seq mark as read while the log file was `identity`. */
+  private seqMark: { identity: string; mark: number } | undefined;
   private closed = false;
 
   constructor(options: FileConversationLogOptions) {
@@ -101,8 +103,12 @@ export class FileConversationLog implements IConversationLog {
         .withLock(async (file) => {
           // From here on, new appends start the next group, which waits for this one.
           if (this.gathering === group) this.gathering = undefined;
-          const { records } = await file.peek();
-          const highest = Math.max(await this.readSeqMark(), highestSeq(records));
+          const { records, identity } = await file.peek();
+          // The mark only matters once a clear removed turns, and a clear that removes turns
+          // replaces the file: while the file is the one the mark was read with, it still holds.
+          const mark = identity !== '' && this.seqMark?.identity === identity ? this.seqMark.mark : await this.readSeqMark();
+          this.seqMark = { identity, mark };
+          const highest = Math.max(mark, highestSeq(records));
           const logged = group.map(({ turn: stamped }, i): LoggedTurn => ({ ...stamped, seq: highest + 1 + i }));
           await file.append(logged);
           return logged;
@@ -130,6 +136,7 @@ export class FileConversationLog implements IConversationLog {
       });
     }
     return this.file.withLock(async (file) => {
+      this.seqMark = undefined;
       const { records } = await file.read();
       if (!records.some((turn) => turn.seq <= through)) return 0;
       const mark = await this.readSeqMark();

@@ -32,8 +32,12 @@ export interface JsonlReadResult<T> {
 /** The operations on a `JsonlFile` inside `withLock`; valid only until the callback settles. */
 export interface LockedJsonlFile<T> {
   read(): Promise<JsonlReadResult<T>>;
-  /** Like `read`, without copying the records: the array is the cache's own, valid only until the callback settles. */
-  peek(): Promise<JsonlReadResult<T>>;
+  /**
+   * Like `read`, without copying the records: the array is the cache's own, valid only until the
+   * callback settles. `identity` names the file (device, inode, birth time; '' when missing): it
+   * changes when a rewrite replaces the file.
+   */
+  peek(): Promise<JsonlReadResult<T> & { identity: string }>;
   append(records: readonly T[]): Promise<void>;
   /** Keeps the records `keep` accepts and returns how many were removed. */
   rewrite(keep: (record: Readonly<T>) => boolean): Promise<number>;
@@ -120,7 +124,7 @@ export class JsonlFile<T> {
           read: () => this.readLocked(),
           peek: async () => {
             const state = await this.refresh();
-            return { records: state.records, skipped: state.bad.length };
+            return { records: state.records, skipped: state.bad.length, identity: state.identity };
           },
           append: (records) => this.appendLocked(records),
           rewrite: (keep) => this.rewriteLocked(keep),
