@@ -107,21 +107,24 @@ async function main(): Promise<void> {
       }
     };
 
+    await runOpenLoop(RATE, WARM_UP_S, turnOf(runtimes.memory));
     await runOpenLoop(RATE, WARM_UP_S, turn);
     const heapBefore = liveHeapMiB();
-    console.log(`\n## ${RATE} turns/s for ${SECONDS} s (after a ${WARM_UP_S} s warm-up), runtime "${RUNTIME}"${FORCED_GC ? ', a full collection FORCED every 5 s' : ''}; baseline first; ratios are forTurn / baseline`);
+    const other = RUNTIME === 'memory' ? 'full' : 'memory';
+    console.log(`\n## ${RATE} turns/s for ${SECONDS} s each (after a ${WARM_UP_S} s warm-up): baseline, forTurn (${RUNTIME}), forTurn (${other})${FORCED_GC ? ', a full collection FORCED every 5 s' : ''}; ratios are forTurn / baseline`);
     const base = await measure(RATE, SECONDS, baseline);
     stages.enabled = true;
     const main = await measure(RATE, SECONDS, turn);
     stages.enabled = false;
     const heapAfter = liveHeapMiB();
-    console.log(`\n${HEADER}\n${line('baseline: memory.search', base)}\n${line(`forTurn (${RUNTIME})`, main, base)}`);
-    for (const [name, result] of [['baseline', base], ['forTurn', main]] as const) {
+    const second = await measure(RATE, SECONDS, turnOf(runtimes[other]));
+    console.log(`\n${HEADER}\n${line('baseline: memory.search', base)}\n${line(`forTurn (${RUNTIME})`, main, base)}\n${line(`forTurn (${other})`, second, base)}`);
+    for (const [name, result] of [['baseline', base], [`forTurn (${RUNTIME})`, main], [`forTurn (${other})`, second]] as const) {
       console.log(`\n${name}: GC pauses ${gcSummary(result.gc) || 'none'}; slowest 1 % overlapping a GC pause ≥ 1 ms: ${fmt(result.tailOverlappingGc * 100, 0)} %; event-loop delay max ${fmt(result.loopDelayMax, 1)} ms`);
     }
     const heap = main.heapMiB;
-    console.log(`\nheap used during the forTurn window (not collected): ${fmt(Math.min(...heap), 0)}–${fmt(Math.max(...heap), 0)} MiB; live heap (after a full collection) before → after both windows: ${fmt(heapBefore, 0)} → ${fmt(heapAfter, 0)} MiB`);
-    console.log(`\nforTurn by stage (each store call as forTurn awaits it):\n\n${stages.table()}`);
+    console.log(`\nheap used during the forTurn (${RUNTIME}) window (not collected): ${fmt(Math.min(...heap), 0)}–${fmt(Math.max(...heap), 0)} MiB; live heap (after a full collection) before → after the baseline and forTurn (${RUNTIME}) windows: ${fmt(heapBefore, 0)} → ${fmt(heapAfter, 0)} MiB`);
+    console.log(`\nforTurn (${RUNTIME}) by stage (each store call as forTurn awaits it):\n\n${stages.table()}`);
 
     if (CAUSE_SECONDS > 0) {
       console.log(`\n## what each part of the turn path adds: ${RATE} turns/s, ${CAUSE_SECONDS} s each, one after another in this process\n\n${HEADER}`);
