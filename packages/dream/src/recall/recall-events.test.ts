@@ -29,10 +29,29 @@ describe('RecallEventLog', () => {
     ]);
   });
 
-  it('flushes by itself on the next turn of the event loop', async () => {
-    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: silentLogger });
+  it('flushes by itself once the flush interval has passed', async () => {
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: silentLogger, flushMs: 20 });
     log.record([{ entryId: 'a', score: 1 }], 'api');
     await vi.waitFor(async () => expect(await readFile(recallEventsPath(dataPath), 'utf8')).toContain('"a"'));
+  });
+
+  it('gathers the events of many searches into one write, losing none and keeping their order', async () => {
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: silentLogger, flushMs: 60_000 });
+    for (let i = 0; i < 500; i++) log.record([{ entryId: `e${i}`, score: 1 }], 'turn');
+    await expect(readFile(recallEventsPath(dataPath), 'utf8')).rejects.toThrow();
+    await log.close();
+    const ids = (await readFile(recallEventsPath(dataPath), 'utf8')).trim().split('\n').map((line) => JSON.parse(line).entryId);
+    expect(ids).toEqual(Array.from({ length: 500 }, (_, i) => `e${i}`));
+  });
+
+  it('writes again after its folder was removed', async () => {
+    const log = new RecallEventLog({ dataPath, clock: new ManualClock(), logger: silentLogger });
+    log.record([{ entryId: 'a', score: 1 }], 'turn');
+    await log.flush();
+    await rm(join(dataPath, '_system'), { recursive: true });
+    log.record([{ entryId: 'b', score: 1 }], 'turn');
+    await log.flush();
+    expect(await readFile(recallEventsPath(dataPath), 'utf8')).toContain('"b"');
   });
 
   it('logs a failed write and never throws into the caller', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, open } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { IClock, ILogger } from '@reverie/core';
@@ -26,21 +26,28 @@ export interface RecallRecorder {
   record(results: readonly RecalledResult[], source: RecallSource): void;
 }
 
+/** How long recorded events wait before they are written, by default: one write gathers every turn of that time. */
+export const RECALL_EVENTS_FLUSH_MS = 200;
+
 /**
  * SPEC O4: records what searches returned without slowing them. `record` only pushes onto an
  * in-memory buffer; the buffer is appended to `_system/dreams/recall-events.jsonl` in one write
- * on the next turn of the event loop (or at `flush()` / `close()`). A failed write is logged and
- * dropped: recall signals are a hint, the search result never depends on them.
+ * `flushMs` after the first event it holds (or at `flush()` / `close()`, which the runtime calls
+ * before a dream cycle reads the file), so under load one write carries the events of many
+ * turns instead of one write per turn of the event loop. A failed write is logged and dropped:
+ * recall signals are a hint, the search result never depends on them.
  */
 export class RecallEventLog implements RecallRecorder {
   private buffer: RecallEvent[] = [];
   private pending: Promise<void> = Promise.resolve();
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly path: string;
+  private readonly flushMs: number;
 
-  constructor(private readonly services: { dataPath: string; clock: IClock; logger: ILogger }) {
+  constructor(private readonly services: { dataPath: string; clock: IClock; logger: ILogger; flushMs?: number }) {
     this.path = recallEventsPath(services.dataPath);
+    this.flushMs = services.flushMs ?? RECALL_EVENTS_FLUSH_MS;
   }
 
   record(results: readonly RecalledResult[], source: RecallSource): void {
@@ -51,16 +58,14 @@ export class RecallEventLog implements RecallRecorder {
       const relevance = best > 0 && Number.isFinite(score) ? Math.min(1, Math.max(0, score / best)) : 0;
       this.buffer.push({ at, entryId, relevance, source });
     }
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.flush();
-    });
+    // Not unref'd: a process that ends right after a search still writes what it recorded.
+    this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
 
   /** Writes what is buffered; resolves when it is on disk (or the failure was logged). */
   flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.pending = this.pending.then(() => this.writeBuffered());
     return this.pending;
   }
@@ -75,13 +80,15 @@ export class RecallEventLog implements RecallRecorder {
     const batch = this.buffer;
     if (batch.length === 0) return;
     this.buffer = [];
+    const text = batch.map((event) => `${JSON.stringify(event)}\n`).join('');
     try {
-      await mkdir(dirname(this.path), { recursive: true });
-      const handle = await open(this.path, 'a');
       try {
-        await handle.write(batch.map((event) => `${JSON.stringify(event)}\n`).join(''));
-      } finally {
-        await handle.close();
+        await appendFile(this.path, text);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        // The folder is made when a write finds it missing, not checked before every write.
+        await mkdir(dirname(this.path), { recursive: true });
+        await appendFile(this.path, text);
       }
     } catch (error) {
       this.services.logger.warn('Could not record recall events; they are dropped (search results are not affected).', {

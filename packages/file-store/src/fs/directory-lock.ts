@@ -34,9 +34,6 @@ export class DirectoryLock {
 
   /** Runs `critical` while holding the lock. */
   async run<T>(critical: () => Promise<T>): Promise<T> {
-    await mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
-      throw fileSystemError(error, 'create a data folder', this.dir);
-    });
     const release = await this.acquire();
     try {
       return await critical();
@@ -56,6 +53,7 @@ export class DirectoryLock {
     const { default: lockfile } = await import('proper-lockfile');
     const started = Date.now();
     let delay = 2;
+    let createdFolder = false;
     for (;;) {
       try {
         return await lockfile.lock(this.dir, {
@@ -71,6 +69,14 @@ export class DirectoryLock {
           },
         });
       } catch (error) {
+        // The folder is created when a lock first finds it missing, not checked before every lock.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !createdFolder) {
+          createdFolder = true;
+          await mkdir(this.dir, { recursive: true }).catch((failure: unknown) => {
+            throw fileSystemError(failure, 'create a data folder', this.dir);
+          });
+          continue;
+        }
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw fileSystemError(error, 'take the store lock', this.lockPath);
         await this.assertLockIsAFolder();
         if (Date.now() - started > this.timeoutMs) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   assertOpen,
   type ConversationLogReadOptions,
+  type ConversationTurn,
   type ConversationTurnDraft,
   conversationTurnSchema,
   type IClock,
@@ -32,6 +33,12 @@ export interface FileConversationLogOptions {
   logger?: ILogger;
 }
 
+interface PendingAppend {
+  turn: ConversationTurn;
+  resolve(turn: LoggedTurn): void;
+  reject(error: unknown): void;
+}
+
 /** The highest `seq` ever assigned, kept when a clear removes the turn that carried it. */
 const seqMarkSchema = z.object({ lastSeq: z.number().int().nonnegative() });
 
@@ -50,6 +57,10 @@ export class FileConversationLog implements IConversationLog {
   private readonly dir: string;
   private readonly seqPath: string;
   private readonly file: JsonlFile<LoggedTurn>;
+  /** Appends waiting for the lock, to be written as one group; undefined when none is waiting. */
+  private gathering: PendingAppend[] | undefined;
+  /** The seq mark as read while the log file was `identity`. */
+  private seqMark: { identity: string; mark: number } | undefined;
   private closed = false;
 
   constructor(options: FileConversationLogOptions) {
@@ -68,6 +79,11 @@ export class FileConversationLog implements IConversationLog {
     });
   }
 
+  /**
+   * Appends a turn. Turns appended while an earlier append holds the lock are written together
+   * on the next one (one lock, one read, one fsync for the group), in the order they were
+   * appended; each call resolves once its turn is on disk, or rejects with the group's failure.
+   */
   async append(turn: ConversationTurnDraft): Promise<LoggedTurn> {
     this.assertOpen();
     const stamped = parseRecord(
@@ -75,11 +91,32 @@ export class FileConversationLog implements IConversationLog {
       { ...turn, timestamp: turn?.timestamp ?? this.clock.now().toISOString() },
       'conversation turn',
     );
-    return this.file.withLock(async (file) => {
-      const { records } = await file.read();
-      const logged: LoggedTurn = { ...stamped, seq: Math.max(await this.readSeqMark(), highestSeq(records)) + 1 };
-      await file.append([logged]);
-      return { ...logged };
+    return await new Promise<LoggedTurn>((resolve, reject) => {
+      const waiting = { turn: stamped, resolve, reject };
+      if (this.gathering) {
+        this.gathering.push(waiting);
+        return;
+      }
+      const group: PendingAppend[] = [waiting];
+      this.gathering = group;
+      this.file
+        .withLock(async (file) => {
+          // From here on, new appends start the next group, which waits for this one.
+          if (this.gathering === group) this.gathering = undefined;
+          const { records, identity } = await file.peek();
+          // The mark only matters once a clear removed turns, and a clear that removes turns
+          // replaces the file: while the file is the one the mark was read with, it still holds.
+          const mark = identity !== '' && this.seqMark?.identity === identity ? this.seqMark.mark : await this.readSeqMark();
+          this.seqMark = { identity, mark };
+          const highest = Math.max(mark, highestSeq(records));
+          const logged = group.map(({ turn: stamped }, i): LoggedTurn => ({ ...stamped, seq: highest + 1 + i }));
+          await file.append(logged);
+          return logged;
+        })
+        .then(
+          (logged) => group.forEach((pending, i) => pending.resolve({ ...logged[i]! })),
+          (error: unknown) => group.forEach((pending) => pending.reject(error)),
+        );
     });
   }
 
@@ -99,6 +136,7 @@ export class FileConversationLog implements IConversationLog {
       });
     }
     return this.file.withLock(async (file) => {
+      this.seqMark = undefined;
       const { records } = await file.read();
       if (!records.some((turn) => turn.seq <= through)) return 0;
       const mark = await this.readSeqMark();

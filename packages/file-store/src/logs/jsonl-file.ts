@@ -32,6 +32,12 @@ export interface JsonlReadResult<T> {
 /** The operations on a `JsonlFile` inside `withLock`; valid only until the callback settles. */
 export interface LockedJsonlFile<T> {
   read(): Promise<JsonlReadResult<T>>;
+  /**
+   * Like `read`, without copying the records: the array is the cache's own, valid only until the
+   * callback settles. `identity` names the file (device, inode, birth time; '' when missing): it
+   * changes when a rewrite replaces the file.
+   */
+  peek(): Promise<JsonlReadResult<T> & { identity: string }>;
   append(records: readonly T[]): Promise<void>;
   /** Keeps the records `keep` accepts and returns how many were removed. */
   rewrite(keep: (record: Readonly<T>) => boolean): Promise<number>;
@@ -116,6 +122,10 @@ export class JsonlFile<T> {
       this.lock.run(() =>
         critical({
           read: () => this.readLocked(),
+          peek: async () => {
+            const state = await this.refresh();
+            return { records: state.records, skipped: state.bad.length, identity: state.identity };
+          },
           append: (records) => this.appendLocked(records),
           rewrite: (keep) => this.rewriteLocked(keep),
         }),
@@ -144,7 +154,8 @@ export class JsonlFile<T> {
       try {
         const before = await handle.stat({ bigint: true });
         const size = Number(before.size);
-        const torn = size > 0 && !(await endsWithNewline(handle, size));
+        // A file this instance read or wrote to its end ends with a complete line.
+        const torn = size > 0 && !this.isCurrent(before) && !(await endsWithNewline(handle, size));
         const data = Buffer.from(torn ? `\n${text}` : text);
         await handle.appendFile(data);
         await handle.sync();

@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, RecordingLogger, type WorkingMemoryEntry } from '@reverie/core';
 import { describeWorkingMemoryConformance, MINUTE } from '@reverie/core/testing';
 import { FileWorkingMemory, type FileWorkingMemoryOptions } from './file-working-memory';
+import { DirectoryLock } from '../fs/directory-lock';
 
 const root = mkdtempSync(join(tmpdir(), 'reverie-wm-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -264,8 +265,8 @@ describe('FileWorkingMemory periodic sweep', () => {
     await store.set('session/abc/keep', 'k', { ttlMs: 60 * MINUTE });
     clock.advance(2 * MINUTE);
     vi.advanceTimersByTime(20);
-    await store.list(); // queued behind the sweep the tick started
-    expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep']);
+    // The tick queued a sweep; reads do not wait for the write queue, so wait for the file.
+    await vi.waitFor(() => expect(keysIn(dir, 'session/abc')).toEqual(['session/abc/keep']));
 
     await store.set('session/abc/second', '2', { ttlMs: MINUTE });
     const before = statSync(join(dir, 'session', 'abc.json'));
@@ -323,6 +324,36 @@ describe('FileWorkingMemory shared data directory', () => {
     const keys = (await reopened.list('session')).map((entry) => entry.key);
     expect(keys).toHaveLength(30);
     expect(keys).toEqual(expect.arrayContaining(['session/a/k0', 'session/a/k14', 'session/b/k0', 'session/b/k14']));
+  });
+
+  it('answers reads while a write waits for the lock another process holds', async () => {
+    const { dir, open } = setup();
+    const a = await open();
+    await a.set('session/x/first', '1');
+    const holder = new DirectoryLock(dir);
+    let release: (() => void) | undefined;
+    const held = holder.run(() => new Promise<void>((resolve) => (release = resolve)));
+    await vi.waitFor(() => expect(release).toBeDefined());
+    const write = a.set('session/x/second', '2');
+    expect((await a.list('session/x')).map((entry) => entry.key)).toEqual(['session/x/first']);
+    expect(await a.get('session/x/first')).toMatchObject({ value: '1' });
+    release!();
+    await held;
+    await write;
+    expect((await a.list('session/x')).map((entry) => entry.key)).toEqual(['session/x/first', 'session/x/second']);
+  });
+
+  it('sees namespaces another instance created, whether it lists one namespace, one kind or everything', async () => {
+    const { open } = setup();
+    const a = await open();
+    const b = await open();
+    expect(await b.list('session/new')).toEqual([]);
+    expect(await b.list('patrol')).toEqual([]);
+    await a.set('session/new/k', 'v');
+    await a.set('patrol/inbox/k', 'v');
+    await vi.waitFor(async () => expect((await b.list('session/new')).map((entry) => entry.key)).toEqual(['session/new/k']), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect((await b.list('patrol')).map((entry) => entry.key)).toEqual(['patrol/inbox/k']), { timeout: 5_000, interval: 50 });
+    expect((await b.list()).map((entry) => entry.key)).toEqual(['patrol/inbox/k', 'session/new/k']);
   });
 
   it('sees a delete made by another instance', async () => {

@@ -139,7 +139,10 @@ export class FileWorkingMemory implements IWorkingMemory {
   private readonly groups = new Map<string, Group>();
   private readonly index = new Bm25Index();
   private loaded = false;
-  private lastRefresh = -Infinity;
+  /** Per scope ('' for every group, a kind such as `patrol`, or a group such as `session/abc`), when a read last brought it up to date. */
+  private readonly refreshedAt = new Map<string, number>();
+  /** Per scope, the refresh under way, which concurrent reads of that scope share. */
+  private readonly refreshing = new Map<string, Promise<void>>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweepRunning = false;
   private closed = false;
@@ -191,8 +194,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   async get(key: string): Promise<WorkingMemoryEntry | undefined> {
     this.assertOpen();
     validateWorkingMemoryKey(key);
-    return this.serial('read working memory', async () => {
-      await this.refresh();
+    return this.read('read working memory', groupOf(key), () => {
       const entry = this.entryOf(key);
       return entry && !this.isExpired(entry) ? copy(entry) : undefined;
     });
@@ -218,21 +220,20 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   async list(prefix?: string): Promise<WorkingMemoryEntry[]> {
     this.assertOpen();
-    return this.serial('list working memory', async () => {
-      await this.refresh();
-      return this.live()
+    const scope = scopeOf(prefix);
+    return this.read('list working memory', scope, () =>
+      this.live(scope)
         .filter((entry) => prefix === undefined || isUnderPrefix(entry.key, prefix))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        .map(copy);
-    });
+        .map(copy),
+    );
   }
 
   async search(query: WorkingMemorySearchQuery): Promise<WorkingMemorySearchResult[]> {
     this.assertOpen();
     const parsed = parseWorkingMemoryQuery(query);
     const { text, maxResults } = parsed;
-    return this.serial('search working memory', async () => {
-      await this.refresh();
+    return this.read('search working memory', '', () => {
       const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
         entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
       if (text !== undefined) {
@@ -264,6 +265,21 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.closed = true;
     this.stopSweep();
     await this.queue.idle();
+  }
+
+  /**
+   * Answers a read from memory once `scope` is up to date with the files. Reads do not wait in
+   * the write queue: a write replaces a group's state in one step, so a read sees it whole,
+   * before or after; a refresh never puts back a state older than one a write left (syncGroup).
+   */
+  private async read<T>(action: string, scope: string, answer: () => T): Promise<T> {
+    try {
+      await this.ensureLoaded();
+      await this.refresh(false, scope);
+      return answer();
+    } catch (error) {
+      throw fileSystemError(error, action, this.dir);
+    }
   }
 
   /** Runs `work` in this store's queue; a file-system failure surfaces as READ_ONLY, NO_SPACE… */
@@ -320,23 +336,45 @@ export class FileWorkingMemory implements IWorkingMemory {
     if (!this.loaded) await this.refresh(true);
   }
 
-  /** Brings every group up to date with its file; skipped when it ran a moment ago, unless forced. */
-  private async refresh(force = false): Promise<void> {
+  /**
+   * Brings the groups of `scope` up to date with their files: every group (''), the groups of
+   * one kind (`patrol`), or one group (`session/abc`). Skipped when that scope, or one holding
+   * it, was brought up to date a moment ago, unless forced; concurrent reads share one refresh.
+   */
+  private async refresh(force = false, scope = ''): Promise<void> {
     const started = performance.now();
-    if (!force && this.loaded && started - this.lastRefresh < REFRESH_INTERVAL_MS) return;
-    const names = new Set(this.groups.keys());
+    if (!force && this.loaded && started - this.lastRefreshOf(scope) < REFRESH_INTERVAL_MS) return;
+    const running = this.refreshing.get(scope);
+    if (running) return running;
+    const work = this.refreshScope(scope).then(() => {
+      if (scope === '') this.loaded = true;
+      this.refreshedAt.set(scope, started);
+    });
+    const shared = work.finally(() => this.refreshing.delete(scope));
+    this.refreshing.set(scope, shared);
+    return shared;
+  }
+
+  private lastRefreshOf(scope: string): number {
+    const kind = scope.split('/')[0]!;
+    return Math.max(this.refreshedAt.get('') ?? -Infinity, this.refreshedAt.get(kind) ?? -Infinity, this.refreshedAt.get(scope) ?? -Infinity);
+  }
+
+  private async refreshScope(scope: string): Promise<void> {
+    const inScope = (name: string) => scope === '' || name === scope || name.startsWith(`${scope}/`);
+    const names = new Set([...this.groups.keys()].filter(inScope));
     const legacy: string[] = [];
-    for (const file of await this.listDirectory()) {
+    for (const file of await this.listDirectory(scope)) {
       if (file.startsWith('.') || file.includes('/.') || !file.endsWith('.json')) continue;
-      if (file.includes('/')) names.add(file.slice(0, -'.json'.length));
-      else legacy.push(file);
+      if (file.includes('/')) {
+        const name = file.slice(0, -'.json'.length);
+        if (inScope(name)) names.add(name);
+      } else legacy.push(file);
     }
     if (legacy.length > 0) await this.lock.run(async () => {
-      for (const file of legacy) for (const name of await this.migrateLegacyFile(file)) names.add(name);
+      for (const file of legacy) for (const name of await this.migrateLegacyFile(file)) if (inScope(name)) names.add(name);
     });
-    for (const name of names) await this.syncGroup(name, false);
-    this.loaded = true;
-    this.lastRefresh = started;
+    await Promise.all([...names].map((name) => this.syncGroup(name, false)));
   }
 
   /**
@@ -346,9 +384,13 @@ export class FileWorkingMemory implements IWorkingMemory {
    */
   private async syncGroup(name: string, locked: boolean): Promise<void> {
     const file = this.fileOf(name);
+    const before = this.groups.get(name);
     const current = await statOrUndefined(file);
     if (sameStamp(current && stampOf(current), this.groups.get(name)?.stamp)) return;
     const read = await this.readGroupFile(name);
+    // Without the lock, a write of this process may have replaced the group while the file was
+    // read: its state is at least as new as what was read, so it stays.
+    if (!locked && this.groups.get(name) !== before) return;
     if (read.kind === 'read') {
       this.replaceGroup(name, read.entries, read.stamp, read.stale);
       return;
@@ -520,8 +562,13 @@ export class FileWorkingMemory implements IWorkingMemory {
     return live;
   }
 
-  private live(): WorkingMemoryEntry[] {
-    return [...this.groups.values()].flatMap((group) => [...group.entries.values()]).filter((entry) => !this.isExpired(entry));
+  /** The live entries of the groups in `scope` (every group by default). */
+  private live(scope = ''): WorkingMemoryEntry[] {
+    const live: WorkingMemoryEntry[] = [];
+    const only = scope === '' ? undefined : this.groups.get(scope);
+    const groups = only ? [only] : scope.includes('/') ? [] : [...this.groups].filter(([name]) => scope === '' || name.startsWith(`${scope}/`)).map(([, group]) => group);
+    for (const group of groups) for (const entry of group.entries.values()) if (!this.isExpired(entry)) live.push(entry);
+    return live;
   }
 
   private entryOf(key: string): WorkingMemoryEntry | undefined {
@@ -547,8 +594,24 @@ export class FileWorkingMemory implements IWorkingMemory {
     return join(this.dir, ...name.split('/')) + '.json';
   }
 
-  /** Files of the directory and of its kind folders, as relative paths (`session/abc.json`, `session.json`). */
-  private async listDirectory(): Promise<string[]> {
+  /**
+   * Files of the directory and of its kind folders, as relative paths (`session/abc.json`,
+   * `session.json`). For a kind, only that kind's folder; for a group, only its file. Files of
+   * the older layout are found by the full listing: on load, by sweeps, and by reads of every
+   * group (`list()`, `search`).
+   */
+  private async listDirectory(scope = ''): Promise<string[]> {
+    if (scope !== '') {
+      const kind = scope.split('/')[0]!;
+      if (scope !== kind) return [`${scope}.json`];
+      const files: string[] = [];
+      try {
+        for (const entry of await readdir(join(this.dir, kind), { withFileTypes: true })) if (entry.isFile()) files.push(`${kind}/${entry.name}`);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw ioError(`list ${this.dir}`, error, this.dir);
+      }
+      return files;
+    }
     try {
       const files: string[] = [];
       for (const entry of await readdir(this.dir, { withFileTypes: true })) {
@@ -574,6 +637,12 @@ export class FileWorkingMemory implements IWorkingMemory {
  */
 function groupOf(key: string): string {
   return namespaceOf(key).toLowerCase();
+}
+
+/** The refresh scope a listing under `prefix` needs: every group, one kind, or one group. */
+function scopeOf(prefix: string | undefined): string {
+  const segments = (prefix ?? '').split('/').filter((segment) => segment !== '');
+  return segments.slice(0, 2).join('/').toLowerCase();
 }
 
 function copy(entry: WorkingMemoryEntry): WorkingMemoryEntry {

@@ -321,7 +321,10 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   });
   const hasGates = gates.minHours !== undefined || gates.minSessions !== undefined || gates.signal !== undefined;
   const scheduler = new DreamScheduler({
-    runCycle: (signal, trigger) => dreamTrigger.trigger({ reason: trigger, signal }),
+    runCycle: async (signal, trigger) => {
+      await recall?.flush();
+      return dreamTrigger.trigger({ reason: trigger, signal });
+    },
     initialDelayMs: dreamingOptions.initialDelay,
     intervalMs: dreamingOptions.interval,
     enabled: dreamsEnabled,

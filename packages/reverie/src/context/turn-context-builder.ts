@@ -118,13 +118,17 @@ export class TurnContextBuilder {
     const firstTurn = conversation.size(turn.sessionId) === 0 && (seen === undefined || seen.size === 0);
     const system: string[] = [];
 
-    const recalled = memory ? await this.recall(memory, turn.message, seen, firstTurn) : [];
+    // The recall search and the working-memory reads do not depend on each other: they run together.
+    const none: Promise<WorkingMemoryEntry[]> = Promise.resolve([]);
+    const wm = workingMemory && namespace !== undefined ? workingMemory : undefined;
+    const [recalled, own, patrol, outlines] = await Promise.all([
+      memory ? this.recall(memory, turn.message, seen, firstTurn) : Promise.resolve([]),
+      wm ? wm.list(namespace) : none,
+      wm && turn.kind === 'user' ? wm.list('patrol') : none,
+      wm && turn.kind === 'user' ? wm.list('subagent').then((entries) => entries.filter(isResearchIndex)) : none,
+    ]);
     pushSection(system, renderRecall(recalled));
-
-    if (workingMemory && namespace !== undefined) {
-      const own = await workingMemory.list(namespace);
-      const patrol = turn.kind === 'user' ? await workingMemory.list('patrol') : [];
-      const outlines = turn.kind === 'user' ? (await workingMemory.list('subagent')).filter(isResearchIndex) : [];
+    if (wm) {
       const now = clock.now();
       pushSection(system, renderInventory(INVENTORY_TITLES.own, own, now));
       pushSection(system, renderInventory(INVENTORY_TITLES.patrol, patrol, now));
