@@ -13,6 +13,12 @@ export interface Bm25SearchOptions {
   limit?: number;
 }
 
+/**
+ * Names the tokenisation and the layout of `Bm25IndexState`: a persisted state of another format
+ * must not be imported. Change it whenever either changes (stop words included).
+ */
+export const BM25_INDEX_FORMAT = 'bm25/1';
+
 /** BM25 parameters (the usual Okapi defaults). */
 const K1 = 1.2;
 const B = 0.75;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { appendFile, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ZodType } from 'zod';
@@ -7,6 +7,7 @@ import { writeFileAtomic, fsyncDirectory, isTemporaryFile } from './atomic-write
 import { DirectoryLock } from './directory-lock';
 import { quarantineFile } from './quarantine';
 import { SerialQueue } from './serial-queue';
+import { decodeSnapshot, type DecodedSection, encodeSnapshot, type SnapshotPosition, type SnapshotSection } from './snapshot-file';
 
 /** How a collection names and files its records. */
 export interface DocumentLayout<T> {
@@ -26,6 +27,25 @@ export interface CollectionListener<T> {
   onDelete(record: T): void;
 }
 
+/**
+ * Lets a collection persist its records, with whatever the listener derives from them (an index),
+ * in one snapshot file, and open from it instead of reading every record file.
+ */
+export interface CollectionSnapshotHooks<T> {
+  /**
+   * The format of the records and of the extra sections. A snapshot of another version is
+   * ignored (and rewritten), so change it whenever the record schema or the sections change.
+   */
+  version: string;
+  /** The listener's state, exactly as of the records it has been told about, as sections. */
+  capture(): Map<string, SnapshotSection>;
+  /**
+   * Sets the listener's state for `records` from a snapshot's sections, in place of one `onPut`
+   * per record; throws when the sections do not fit (the collection then scans the directory).
+   */
+  restore(records: ReadonlyMap<string, T>, sections: ReadonlyMap<string, DecodedSection>): void;
+}
+
 export interface JsonDocumentCollectionOptions<T> {
   root: string;
   layout: DocumentLayout<T>;
@@ -34,6 +54,10 @@ export interface JsonDocumentCollectionOptions<T> {
   clock: IClock;
   /** Rewrites the change journal once it grows past this many bytes (default 8 MiB). */
   journalCompactBytes?: number;
+  /** Keeps a snapshot in `<root>/.snapshot.bin` (see `docs/file-store.md`). */
+  snapshot?: CollectionSnapshotHooks<T>;
+  /** Rewrites the snapshot once this many changes were made since it (default 2000). */
+  snapshotEveryChanges?: number;
 }
 
 interface JournalLine {
@@ -70,6 +94,17 @@ export interface CollectionChangePage {
 }
 
 const JOURNAL = '.changes.jsonl';
+const SNAPSHOT = '.snapshot.bin';
+/** A background snapshot is written this long after it became due, so a burst of work goes first. */
+const SNAPSHOT_DELAY_MS = 1000;
+/**
+ * Record files changed this close to (or after) the moment a snapshot was taken are re-read after
+ * an open from it: file-system timestamps are coarse, and an edit made in place, outside Reverie,
+ * leaves no journal line.
+ */
+const RACY_MS = 2000;
+/** Records serialised per slice while a snapshot is encoded; the event loop runs between slices. */
+const ENCODE_SLICE = 2000;
 /**
  * Files read per slice during a cold load. Synchronous reads are several times faster than
  * promise-based ones for many small files; slicing and yielding between slices keeps the event
@@ -110,6 +145,14 @@ export class JsonDocumentCollection<T> {
   private lastSeq = 0;
   /** Where the last `changesSince` stopped reading, to resume there instead of at the start. */
   private feedHint: { inode: number; seq: number; offset: number } | undefined;
+  private readonly snapshotHooks: CollectionSnapshotHooks<T> | undefined;
+  private readonly snapshotPath: string;
+  private readonly snapshotEvery: number;
+  /** The journal position of the snapshot on disk as far as this process knows. */
+  private snapshotAt: SnapshotPosition | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  private snapshotWrite: Promise<void> | undefined;
+  private closed = false;
 
   constructor(options: JsonDocumentCollectionOptions<T>) {
     this.root = options.root;
@@ -120,6 +163,9 @@ export class JsonDocumentCollection<T> {
     this.journalPath = join(this.root, JOURNAL);
     this.compactBytes = options.journalCompactBytes ?? 8 * 1024 * 1024;
     this.lock = new DirectoryLock(this.root, { logger: this.logger });
+    this.snapshotHooks = options.snapshot;
+    this.snapshotPath = join(this.root, SNAPSHOT);
+    this.snapshotEvery = options.snapshotEveryChanges ?? 2000;
   }
 
   /** Every record, current with what any process has written. */
@@ -174,6 +220,29 @@ export class JsonDocumentCollection<T> {
     return this.queue.idle();
   }
 
+  /**
+   * Waits for queued writes, then brings the snapshot up to date if this process changed or
+   * learnt anything since it was written. The collection must not be used afterwards.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    await this.queue.idle();
+    await this.snapshotWrite?.catch(() => undefined);
+    if (this.snapshotHooks && this.loading) await this.writeSnapshot();
+  }
+
+  /** Writes the snapshot now (normally it is written in the background). */
+  writeSnapshot(): Promise<void> {
+    this.snapshotWrite ??= this.persistSnapshot()
+      .catch((error: unknown) => this.logger.warn('Could not write the snapshot; the next open reads every file instead.', { file: this.snapshotPath, error: String(error) }))
+      .finally(() => {
+        this.snapshotWrite = undefined;
+      });
+    return this.snapshotWrite;
+  }
+
   /** Runs a write; a file-system failure surfaces as READ_ONLY, NO_SPACE, NOT_A_DIRECTORY… */
   private mutate<R>(operation: () => Promise<R>): Promise<R> {
     return this.queue.run(async () => {
@@ -184,6 +253,7 @@ export class JsonDocumentCollection<T> {
           await this.startJournalIfNeeded();
           const result = await operation();
           await this.compactJournalIfLarge();
+          this.snapshotIfBehind();
           return result;
         });
       } catch (error) {
@@ -208,11 +278,190 @@ export class JsonDocumentCollection<T> {
   }
 
   private ensureLoaded(): Promise<void> {
-    this.loading ??= this.loadAll().catch((error: unknown) => {
+    this.loading ??= this.open().catch((error: unknown) => {
       this.loading = undefined;
       throw error;
     });
     return this.loading;
+  }
+
+  /** The first load: from the snapshot when it is current, else a scan of the directory. */
+  private async open(): Promise<void> {
+    if (this.snapshotHooks && (await this.loadSnapshot(this.snapshotHooks))) return;
+    await this.loadAll();
+    if (this.snapshotHooks) this.scheduleSnapshot();
+  }
+
+  /**
+   * Opens from the snapshot if it accounts for the journal as it is now: same history (epoch),
+   * and either the same journal file holding at least the bytes the snapshot saw, or a journal
+   * compacted exactly at the snapshot's position. The journal lines after it are then applied
+   * (their files re-read), and the directory listing is compared with the records: a file that
+   * is gone (deleted, quarantined) is dropped and a file with no journal line (written by an
+   * older version, copied in by hand) is read. Anything doubtful means a full scan instead.
+   */
+  private async loadSnapshot(hooks: CollectionSnapshotHooks<T>): Promise<boolean> {
+    const bytes = await readFile(this.snapshotPath).catch(() => undefined);
+    if (!bytes) return false;
+    const snapshot = decodeSnapshot(bytes);
+    const journal = await statOrUndefined(this.journalPath);
+    const refuse = (reason: string) => {
+      this.logger.info('Not opening from the snapshot; reading every file instead.', { file: this.snapshotPath, reason });
+      return false;
+    };
+    if (!snapshot) return refuse('not a whole snapshot (torn, truncated or edited)');
+    if (snapshot.version !== hooks.version) return refuse(`written as version ${snapshot.version}, this is ${hooks.version}`);
+    if (!journal) return refuse('the change journal is gone');
+    const at = snapshot.position;
+    const edges = await readJournalEdges(this.journalPath, journal.size);
+    if (edges.start?.epoch !== at.epoch) return refuse('the change journal belongs to another history');
+    let from: number;
+    if (journal.ino === at.inode && journal.size >= at.offset) from = at.offset;
+    else if (journal.ino !== at.inode && edges.start.seq === at.seq) from = 0;
+    else return refuse('the change journal was compacted past the snapshot');
+    const records = new Map<string, T>();
+    try {
+      const section = snapshot.sections.get('records');
+      if (section?.kind !== 'json') return refuse('no records');
+      for (const record of JSON.parse(section.text) as T[]) records.set(this.layout.keyOf(record), record);
+      hooks.restore(records, snapshot.sections);
+    } catch (error) {
+      return refuse(`the sections do not fit: ${(error as Error).message}`);
+    }
+    this.records = records;
+    this.epoch = at.epoch;
+    this.baseSeq = edges.start.seq;
+    this.lastSeq = Math.max(at.seq, edges.lastSeq ?? 0);
+    this.journalInode = journal.ino;
+    this.journalOffset = from;
+    this.snapshotAt = at;
+    await this.readJournal();
+    if (!(await this.reconcileWithDirectory())) {
+      this.logger.info('The directory holds what the snapshot cannot account for; reading every file instead.', { file: this.snapshotPath });
+      await this.loadAll();
+      this.scheduleSnapshot();
+      return true;
+    }
+    this.verifyInBackground(at.takenAt);
+    this.snapshotIfBehind();
+    return true;
+  }
+
+  /**
+   * Compares the records with the files on disk: drops records whose file is gone, reads files
+   * no record accounts for. False when a file holds a record that is also elsewhere (a crash
+   * mid-move), which only a full scan resolves.
+   */
+  private async reconcileWithDirectory(): Promise<boolean> {
+    const expected = new Map<string, string>();
+    for (const [key, record] of this.records) expected.set(this.absolute(this.layout.pathOf(record)), key);
+    const extra: string[] = [];
+    for (const file of await this.listRecordFiles()) {
+      if (expected.has(file)) expected.delete(file);
+      else extra.push(file);
+    }
+    let changed = expected.size > 0 || extra.length > 0;
+    for (const key of expected.values()) {
+      const record = this.records.get(key)!;
+      this.records.delete(key);
+      this.listener.onDelete(record);
+    }
+    for (const file of extra) {
+      const item = await this.readRecordFile(file);
+      if (!item) continue;
+      const key = this.layout.keyOf(item.record);
+      if (this.records.has(key)) return false;
+      this.apply(item.record, undefined);
+      changed = true;
+    }
+    if (changed) this.scheduleSnapshot();
+    return true;
+  }
+
+  /**
+   * After an open from the snapshot: re-reads, in small slices off the hot path, the record
+   * files modified since shortly before the snapshot was taken (an edit in place leaves no
+   * journal line).
+   */
+  private verifyInBackground(takenAt: number): void {
+    const keys = [...this.records.keys()];
+    const since = takenAt - RACY_MS;
+    void (async () => {
+      for (let i = 0; i < keys.length && !this.closed; i += READ_SLICE) {
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const key of keys.slice(i, i + READ_SLICE)) {
+          const record = this.records.get(key);
+          if (!record) continue;
+          const file = this.absolute(this.layout.pathOf(record));
+          let mtime: number;
+          try {
+            mtime = statSync(file).mtimeMs;
+          } catch {
+            continue;
+          }
+          if (mtime < since) continue;
+          const item = await this.readRecordFile(file);
+          const current = this.records.get(key);
+          if (current !== record) continue;
+          if (!item) {
+            this.records.delete(key);
+            this.listener.onDelete(record);
+          } else if (JSON.stringify(item.record) !== JSON.stringify(record)) this.apply(item.record, record);
+        }
+      }
+    })().catch((error: unknown) => this.logger.warn('Could not check the record files after opening from the snapshot.', { error: String(error) }));
+  }
+
+  /** Schedules a snapshot if many changes were made since the last one, or the journal was compacted. */
+  private snapshotIfBehind(): void {
+    if (!this.snapshotHooks) return;
+    const at = this.snapshotAt;
+    if (!at || at.inode !== this.journalInode || this.lastSeq - at.seq >= this.snapshotEvery) this.scheduleSnapshot();
+  }
+
+  private scheduleSnapshot(): void {
+    if (!this.snapshotHooks || this.snapshotTimer || this.closed) return;
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = undefined;
+      void this.writeSnapshot();
+    }, SNAPSHOT_DELAY_MS);
+    this.snapshotTimer.unref();
+  }
+
+  /**
+   * Captures the records, the listener's state and the journal position in one tick (in the
+   * write queue, so no write of this process is half applied), then encodes in slices and
+   * writes atomically. Two processes may both write one: each is whole and consistent with the
+   * position it names, and the next open checks that position against the journal.
+   */
+  private async persistSnapshot(): Promise<void> {
+    const hooks = this.snapshotHooks;
+    if (!hooks) return;
+    const captured = await this.queue.run(async () => {
+      await this.ensureLoaded();
+      if (this.epoch === undefined) {
+        await this.lock.run(async () => {
+          await this.syncFromJournal();
+          await this.startJournalIfNeeded();
+        });
+      }
+      await this.syncFromJournal();
+      // The host's clock, not the injected one: it is compared with file modification times.
+      const takenAt = Date.now();
+      const position: SnapshotPosition = { epoch: this.epoch!, seq: this.lastSeq, inode: this.journalInode, offset: this.journalOffset, takenAt };
+      const at = this.snapshotAt;
+      if (at && at.epoch === position.epoch && at.inode === position.inode && at.offset === position.offset) return undefined;
+      return { position, records: [...this.records.values()], sections: hooks.capture() };
+    });
+    if (!captured) return;
+    const parts: string[] = [];
+    for (let i = 0; i < captured.records.length; i += ENCODE_SLICE) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      parts.push(captured.records.slice(i, i + ENCODE_SLICE).map((record) => JSON.stringify(record)).join(','));
+    }
+    const sections = new Map<string, SnapshotSection>([['records', { kind: 'json', value: `[${parts.join(',')}]` }], ...captured.sections]);
+    await writeFileAtomic(this.snapshotPath, encodeSnapshot({ version: hooks.version, position: captured.position, sections }));
+    this.snapshotAt = captured.position;
   }
 
   /** Scans the whole directory; called once, and again if the journal was replaced. */
