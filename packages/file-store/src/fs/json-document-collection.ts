@@ -103,6 +103,8 @@ const SNAPSHOT_DELAY_MS = 1000;
  * leaves no journal line.
  */
 const RACY_MS = 2000;
+/** The background check after an open from the snapshot works in slices this long (ms). */
+const VERIFY_SLICE_MS = 1;
 /** Records serialised per slice while a snapshot is encoded; the event loop runs between slices. */
 const ENCODE_SLICE = 2000;
 /**
@@ -387,9 +389,12 @@ export class JsonDocumentCollection<T> {
     const keys = [...this.records.keys()];
     const since = takenAt - RACY_MS;
     void (async () => {
-      for (let i = 0; i < keys.length && !this.closed; i += READ_SLICE) {
+      let i = 0;
+      while (i < keys.length && !this.closed) {
         await new Promise((resolve) => setImmediate(resolve));
-        for (const key of keys.slice(i, i + READ_SLICE)) {
+        const until = performance.now() + VERIFY_SLICE_MS;
+        for (; i < keys.length && performance.now() < until; i++) {
+          const key = keys[i]!;
           const record = this.records.get(key);
           if (!record) continue;
           const file = this.absolute(this.layout.pathOf(record));
@@ -401,8 +406,7 @@ export class JsonDocumentCollection<T> {
           }
           if (mtime < since) continue;
           const item = await this.readRecordFile(file);
-          const current = this.records.get(key);
-          if (current !== record) continue;
+          if (this.records.get(key) !== record) continue;
           if (!item) {
             this.records.delete(key);
             this.listener.onDelete(record);
