@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { appendFile, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFile, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ZodType } from 'zod';
 import { fileSystemError, type IClock, type ILogger, newId, parseRecord } from '@reverie/core';
@@ -76,6 +76,9 @@ interface JournalStart {
   seq: number;
 }
 
+/** Each folder under the root ('' for the root): its modification time (ms) and how many record files it held. */
+type FolderTimes = Record<string, [number, number]>;
+
 /** One record change as the change feed reports it. */
 export interface CollectionChange {
   key: string;
@@ -95,6 +98,8 @@ export interface CollectionChangePage {
 
 const JOURNAL = '.changes.jsonl';
 const SNAPSHOT = '.snapshot.bin';
+/** The collection's part of the snapshot format (records, folder times); prefixed to the hooks' version. */
+const SNAPSHOT_FORMAT = 'collection/1';
 /** A background snapshot is written this long after it became due, so a burst of work goes first. */
 const SNAPSHOT_DELAY_MS = 1000;
 /**
@@ -103,8 +108,8 @@ const SNAPSHOT_DELAY_MS = 1000;
  * leaves no journal line.
  */
 const RACY_MS = 2000;
-/** The background check after an open from the snapshot works in slices this long (ms). */
-const VERIFY_SLICE_MS = 1;
+/** Record files the background check after an open from the snapshot stats at once. */
+const VERIFY_BATCH = 64;
 /** Records serialised per slice while a snapshot is encoded; the event loop runs between slices. */
 const ENCODE_SLICE = 2000;
 /**
@@ -303,7 +308,7 @@ export class JsonDocumentCollection<T> {
    * older version, copied in by hand) is read. Anything doubtful means a full scan instead.
    */
   private async loadSnapshot(hooks: CollectionSnapshotHooks<T>): Promise<boolean> {
-    const bytes = await readFile(this.snapshotPath).catch(() => undefined);
+    const bytes = readSnapshotFile(this.snapshotPath);
     if (!bytes) return false;
     const snapshot = decodeSnapshot(bytes);
     const journal = await statOrUndefined(this.journalPath);
@@ -312,7 +317,8 @@ export class JsonDocumentCollection<T> {
       return false;
     };
     if (!snapshot) return refuse('not a whole snapshot (torn, truncated or edited)');
-    if (snapshot.version !== hooks.version) return refuse(`written as version ${snapshot.version}, this is ${hooks.version}`);
+    const version = `${SNAPSHOT_FORMAT} ${hooks.version}`;
+    if (snapshot.version !== version) return refuse(`written as version ${snapshot.version}, this is ${version}`);
     if (!journal) return refuse('the change journal is gone');
     const at = snapshot.position;
     const edges = await readJournalEdges(this.journalPath, journal.size);
@@ -322,9 +328,12 @@ export class JsonDocumentCollection<T> {
     else if (journal.ino !== at.inode && edges.start.seq === at.seq) from = 0;
     else return refuse('the change journal was compacted past the snapshot');
     const records = new Map<string, T>();
+    let folders: FolderTimes;
     try {
       const section = snapshot.sections.get('records');
-      if (section?.kind !== 'json') return refuse('no records');
+      const folderSection = snapshot.sections.get('folders');
+      if (section?.kind !== 'json' || folderSection?.kind !== 'json') return refuse('no records');
+      folders = JSON.parse(folderSection.text) as FolderTimes;
       for (const record of JSON.parse(section.text) as T[]) records.set(this.layout.keyOf(record), record);
       hooks.restore(records, snapshot.sections);
     } catch (error) {
@@ -338,7 +347,7 @@ export class JsonDocumentCollection<T> {
     this.journalOffset = from;
     this.snapshotAt = at;
     await this.readJournal();
-    if (!(await this.reconcileWithDirectory())) {
+    if (!(await this.reconcileWithDirectory({ times: folders, takenAt: at.takenAt }))) {
       this.logger.info('The directory holds what the snapshot cannot account for; reading every file instead.', { file: this.snapshotPath });
       await this.loadAll();
       this.scheduleSnapshot();
@@ -351,33 +360,95 @@ export class JsonDocumentCollection<T> {
 
   /**
    * Compares the records with the files on disk: drops records whose file is gone, reads files
-   * no record accounts for. False when a file holds a record that is also elsewhere (a crash
-   * mid-move), which only a full scan resolves.
+   * no record accounts for. Only the folders that may have changed are listed: with `folders`
+   * (each folder's modification time when the snapshot was taken, and that moment), a folder
+   * whose time is unchanged and was not racily close to that moment holds the same names as
+   * then; every other folder, and every folder under a new one, is listed. Without `folders`,
+   * everything is listed. Returns the folder times read before listing (for the next snapshot),
+   * or undefined when a file holds a record that is also elsewhere (a crash mid-move), which
+   * only a full scan resolves.
    */
-  private async reconcileWithDirectory(): Promise<boolean> {
-    const expected = new Map<string, string>();
-    for (const [key, record] of this.records) expected.set(this.absolute(this.layout.pathOf(record)), key);
-    const extra: string[] = [];
-    for (const file of await this.listRecordFiles()) {
-      if (expected.has(file)) expected.delete(file);
-      else extra.push(file);
+  private async reconcileWithDirectory(folders?: { times: FolderTimes; takenAt: number }): Promise<FolderTimes | undefined> {
+    const times: FolderTimes = {};
+    const children = new Map<string, string[]>();
+    if (folders) {
+      for (const folder of Object.keys(folders.times)) {
+        if (folder === '') continue;
+        const parent = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
+        children.set(parent, [...(children.get(parent) ?? []), folder]);
+      }
     }
-    let changed = expected.size > 0 || extra.length > 0;
-    for (const key of expected.values()) {
-      const record = this.records.get(key)!;
+    /** Listed folders and the record files found in each. */
+    const listed = new Map<string, Set<string>>();
+    const temporary: string[] = [];
+    const visit = (folder: string): void => {
+      const dir = folder === '' ? this.root : this.absolute(folder);
+      let mtime: number;
+      try {
+        mtime = statSync(dir).mtimeMs;
+      } catch {
+        listed.set(folder, new Set());
+        return;
+      }
+      const known = folders?.times[folder]?.[0];
+      times[folder] = [mtime, folders?.times[folder]?.[1] ?? 0];
+      if (known !== undefined && known === mtime && known < folders!.takenAt - RACY_MS) {
+        for (const child of children.get(folder) ?? []) visit(child);
+        return;
+      }
+      const files = new Set<string>();
+      listed.set(folder, files);
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith('.')) {
+          if (entry.isFile() && isTemporaryFile(entry.name)) temporary.push(join(dir, entry.name));
+          continue;
+        }
+        if (entry.isDirectory()) visit(folder === '' ? entry.name : `${folder}/${entry.name}`);
+        else if (entry.isFile() && entry.name.endsWith('.json')) files.add(entry.name);
+      }
+      times[folder] = [mtime, files.size];
+    };
+    visit('');
+    for (const file of temporary) await this.removeStaleTemporary(file);
+    // Only a listed folder that holds record files, or held some, needs the records compared.
+    if (![...listed].some(([folder, files]) => files.size > 0 || !folders || (folders.times[folder]?.[1] ?? 0) > 0)) return times;
+
+    let changed = false;
+    const accounted = new Set<string>();
+    for (const [key, record] of [...this.records]) {
+      const path = this.layout.pathOf(record);
+      const slash = path.lastIndexOf('/');
+      const files = listed.get(slash < 0 ? '' : path.slice(0, slash));
+      if (!files) continue;
+      if (files.has(path.slice(slash + 1))) {
+        accounted.add(path);
+        continue;
+      }
       this.records.delete(key);
       this.listener.onDelete(record);
-    }
-    for (const file of extra) {
-      const item = await this.readRecordFile(file);
-      if (!item) continue;
-      const key = this.layout.keyOf(item.record);
-      if (this.records.has(key)) return false;
-      this.apply(item.record, undefined);
       changed = true;
     }
+    for (const [folder, files] of listed) {
+      for (const name of files) {
+        const path = folder === '' ? name : `${folder}/${name}`;
+        if (accounted.has(path)) continue;
+        const item = await this.readRecordFile(this.absolute(path));
+        if (!item) continue;
+        const key = this.layout.keyOf(item.record);
+        const existing = this.records.get(key);
+        if (existing && this.layout.pathOf(existing) !== path) return undefined;
+        this.apply(item.record, existing);
+        changed = true;
+      }
+    }
     if (changed) this.scheduleSnapshot();
-    return true;
+    return times;
   }
 
   /**
@@ -389,22 +460,17 @@ export class JsonDocumentCollection<T> {
     const keys = [...this.records.keys()];
     const since = takenAt - RACY_MS;
     void (async () => {
-      let i = 0;
-      while (i < keys.length && !this.closed) {
-        await new Promise((resolve) => setImmediate(resolve));
-        const until = performance.now() + VERIFY_SLICE_MS;
-        for (; i < keys.length && performance.now() < until; i++) {
-          const key = keys[i]!;
+      for (let i = 0; i < keys.length && !this.closed; i += VERIFY_BATCH) {
+        const batch = keys.slice(i, i + VERIFY_BATCH).flatMap((key) => {
           const record = this.records.get(key);
-          if (!record) continue;
-          const file = this.absolute(this.layout.pathOf(record));
-          let mtime: number;
-          try {
-            mtime = statSync(file).mtimeMs;
-          } catch {
-            continue;
-          }
-          if (mtime < since) continue;
+          return record ? [{ key, record, file: this.absolute(this.layout.pathOf(record)) }] : [];
+        });
+        // Promise-based stats run on the thread pool, off the event loop that answers searches.
+        const times = await Promise.all(batch.map(({ file }) => stat(file).then((info) => info.mtimeMs, () => undefined)));
+        for (let j = 0; j < batch.length; j++) {
+          const { key, record, file } = batch[j]!;
+          const mtime = times[j];
+          if (mtime === undefined || mtime < since) continue;
           const item = await this.readRecordFile(file);
           if (this.records.get(key) !== record) continue;
           if (!item) {
@@ -450,12 +516,18 @@ export class JsonDocumentCollection<T> {
         });
       }
       await this.syncFromJournal();
-      // The host's clock, not the injected one: it is compared with file modification times.
-      const takenAt = Date.now();
-      const position: SnapshotPosition = { epoch: this.epoch!, seq: this.lastSeq, inode: this.journalInode, offset: this.journalOffset, takenAt };
       const at = this.snapshotAt;
-      if (at && at.epoch === position.epoch && at.inode === position.inode && at.offset === position.offset) return undefined;
-      return { position, records: [...this.records.values()], sections: hooks.capture() };
+      if (at && at.epoch === this.epoch && at.inode === this.journalInode && at.offset === this.journalOffset) return undefined;
+      // The host's clock, not the injected one: it is compared with file-system times. Taken
+      // before the folders are read, so a folder changed while they are is seen as racy.
+      const takenAt = Date.now();
+      const folders = await this.reconcileWithDirectory();
+      if (!folders) {
+        this.logger.warn('Not writing a snapshot: an entry has files in two places; the next open reads every file and keeps the newer one.', { file: this.snapshotPath });
+        return undefined;
+      }
+      const position: SnapshotPosition = { epoch: this.epoch!, seq: this.lastSeq, inode: this.journalInode, offset: this.journalOffset, takenAt };
+      return { position, folders, records: [...this.records.values()], sections: hooks.capture() };
     });
     if (!captured) return;
     const parts: string[] = [];
@@ -463,8 +535,12 @@ export class JsonDocumentCollection<T> {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       parts.push(captured.records.slice(i, i + ENCODE_SLICE).map((record) => JSON.stringify(record)).join(','));
     }
-    const sections = new Map<string, SnapshotSection>([['records', { kind: 'json', value: `[${parts.join(',')}]` }], ...captured.sections]);
-    await writeFileAtomic(this.snapshotPath, encodeSnapshot({ version: hooks.version, position: captured.position, sections }));
+    const sections = new Map<string, SnapshotSection>([
+      ['records', { kind: 'json', value: `[${parts.join(',')}]` }],
+      ['folders', { kind: 'json', value: captured.folders }],
+      ...captured.sections,
+    ]);
+    await writeFileAtomic(this.snapshotPath, encodeSnapshot({ version: `${SNAPSHOT_FORMAT} ${hooks.version}`, position: captured.position, sections }));
     this.snapshotAt = captured.position;
   }
 
@@ -477,7 +553,7 @@ export class JsonDocumentCollection<T> {
     for (let i = 0; i < files.length; i += READ_SLICE) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const parsed: Array<{ record: T; file: string } | undefined> = [];
-      for (const file of files.slice(i, i + READ_SLICE)) parsed.push(await this.readRecordFile(file));
+      for (const file of files.slice(i, i + READ_SLICE)) parsed.push(await this.readRecordFile(this.absolute(file)));
       for (const item of parsed) {
         if (!item) continue;
         const key = this.layout.keyOf(item.record);
@@ -504,20 +580,26 @@ export class JsonDocumentCollection<T> {
     this.feedHint = undefined;
   }
 
+  /**
+   * Every record file under the root, as paths relative to it with "/" separators. Reads each
+   * folder synchronously (one call per folder, much faster than the promise-based walk for
+   * folders of many thousand files); stale temporary files are removed after the walk.
+   */
   private async listRecordFiles(): Promise<string[]> {
     const files: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const temporary: string[] = [];
+    const walk = (dir: string, prefix: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (entry.name.startsWith('.')) {
-          if (entry.isFile() && isTemporaryFile(entry.name)) await this.removeStaleTemporary(join(dir, entry.name));
+          if (entry.isFile() && isTemporaryFile(entry.name)) temporary.push(join(dir, entry.name));
           continue;
         }
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) await walk(path);
-        else if (entry.isFile() && entry.name.endsWith('.json')) files.push(path);
+        if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+        else if (entry.isFile() && entry.name.endsWith('.json')) files.push(prefix + entry.name);
       }
     };
-    await walk(this.root);
+    walk(this.root, '');
+    for (const file of temporary) await this.removeStaleTemporary(file);
     return files;
   }
 
@@ -761,5 +843,14 @@ async function statOrUndefined(path: string) {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/** The snapshot's bytes, read in one synchronous call (a promise-based read of tens of MiB goes chunk by chunk through the thread pool); undefined if absent or unreadable. */
+function readSnapshotFile(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
   }
 }

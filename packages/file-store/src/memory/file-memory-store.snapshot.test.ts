@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -161,6 +161,31 @@ describe('FileMemoryStore snapshot', () => {
     expect(await reopened.get(stranger.id)).toEqual(stranger);
     expect(refusal(logger)).toBeUndefined();
     expect(logger.records.some((record) => record.level === 'warn' && /quarantine/.test(record.message))).toBe(true);
+    expect(await answers(reopened)).toEqual(await scanAnswers());
+  });
+
+  it('lists only the folders changed since the snapshot, and still sees every removal and addition in them', async () => {
+    const saved = await seed();
+    // Folders last changed an hour before the snapshot: their times are trusted on open.
+    const memory = store();
+    await memory.save({ content: 'One more note so the snapshot is rewritten' });
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const folders = [join(dataPath, 'memory'), ...readdirSync(join(dataPath, 'memory'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => join(entry.parentPath, entry.name))];
+    for (const folder of folders) utimesSync(folder, hourAgo, hourAgo);
+    await memory.close();
+    const untouched = new RecordingLogger();
+    expect(await answers(store(untouched))).toEqual(await scanAnswers());
+    expect(refusal(untouched)).toBeUndefined();
+
+    const victim = saved.find((entry) => entry.category === 'project-context/p1' && entry.id !== saved[5]!.id)!;
+    rmSync(join(dataPath, 'memory', 'project-context', 'p1', `${victim.id}.json`));
+    const stranger: MemoryEntry = { ...saved[20]!, id: 'aaaabbbbcccc', content: 'Copied in by hand: the zeppelin hangar', category: 'project-context/p2' };
+    writeFileSync(join(dataPath, 'memory', 'project-context', 'p2', 'aaaabbbbcccc.json'), JSON.stringify(stranger));
+    const logger = new RecordingLogger();
+    const reopened = store(logger);
+    expect(await reopened.get(victim.id)).toBeUndefined();
+    expect(await reopened.get(stranger.id)).toEqual(stranger);
+    expect(refusal(logger)).toBeUndefined();
     expect(await answers(reopened)).toEqual(await scanAnswers());
   });
 
