@@ -79,7 +79,10 @@ export class Bm25Index {
   private scores = new Float64Array(0);
   /** Scratch space for a search: the documents it scored, reused so a search allocates little. */
   private touched = new Uint32Array(0);
+  /** The text of each document, except those imported and not changed since… */
   private readonly texts = new Map<string, string>();
+  /** …whose text this gives, as it was when imported (computed on demand, not held). */
+  private importedText: ((id: string) => string) | undefined;
 
   get size(): number {
     return this.liveCount;
@@ -91,7 +94,11 @@ export class Bm25Index {
 
   /** Adds a document, or replaces the text of one already indexed. */
   set(id: string, text: string): void {
-    if (this.texts.get(id) === text) return;
+    if (this.textOf(id) === text) {
+      // Held from now on, so whoever gave `importedText` may forget this document.
+      this.texts.set(id, text);
+      return;
+    }
     if (this.numberOf.has(id)) this.delete(id);
     const counts = new Map<string, number>();
     for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
@@ -127,7 +134,7 @@ export class Bm25Index {
   delete(id: string): boolean {
     const doc = this.numberOf.get(id);
     if (doc === undefined) return false;
-    for (const term of new Set(tokenize(this.texts.get(id)!))) this.postings.get(term)!.df -= 1;
+    for (const term of new Set(tokenize(this.textOf(id)!))) this.postings.get(term)!.df -= 1;
     this.totalLength -= this.lengths[doc]!;
     this.ids[doc] = undefined;
     this.numberOf.delete(id);
@@ -140,6 +147,7 @@ export class Bm25Index {
   clear(): void {
     this.numberOf.clear();
     this.texts.clear();
+    this.importedText = undefined;
     this.ids = [];
     this.lengths = [];
     this.postings = new Map();
@@ -223,15 +231,16 @@ export class Bm25Index {
   }
 
   /**
-   * Replaces the contents with a state from `exportState` and the text of each of its documents
-   * (`texts[i]` for `state.ids[i]`); the state is trusted to match the texts. Throws on a state
-   * that is not well formed, leaving the index empty.
+   * Replaces the contents with a state from `exportState`. `textOf(id)` must give the text each
+   * document had when the state was exported, for as long as the index lives (it is asked when a
+   * document is replaced or deleted, instead of holding every text); the state is trusted to
+   * match those texts. Throws on a state that is not well formed, leaving the index empty.
    */
-  importState(state: Bm25IndexState, texts: readonly string[]): void {
+  importState(state: Bm25IndexState, textOf: (id: string) => string): void {
     this.clear();
     const n = state.ids.length;
     const terms = state.vocabulary.length;
-    if (texts.length !== n || state.lengths.length !== n || state.offsets.length !== terms + 1 || state.offsets[terms] !== state.docs.length || state.freqs.length !== state.docs.length) {
+    if (state.lengths.length !== n || state.offsets.length !== terms + 1 || state.offsets[terms] !== state.docs.length || state.freqs.length !== state.docs.length) {
       throw new Error('the index state is not well formed');
     }
     for (let doc = 0; doc < n; doc++) {
@@ -241,7 +250,6 @@ export class Bm25Index {
         throw new Error(`the index state lists ${id} twice`);
       }
       this.numberOf.set(id, doc);
-      this.texts.set(id, texts[doc]!);
       this.ids.push(id);
       this.lengths.push(state.lengths[doc]!);
       this.totalLength += state.lengths[doc]!;
@@ -259,6 +267,14 @@ export class Bm25Index {
       this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length });
     }
     this.vocabulary = [...state.vocabulary];
+    this.importedText = textOf;
+  }
+
+  /** The indexed text of a document in the index. */
+  private textOf(id: string): string | undefined {
+    const text = this.texts.get(id);
+    if (text !== undefined || !this.numberOf.has(id)) return text;
+    return this.importedText?.(id);
   }
 
   /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */
@@ -317,7 +333,7 @@ export class Bm25Index {
   /** Renumbers documents without the deleted ones, once they outnumber the live ones. */
   private compact(): void {
     const live: Array<[string, string]> = [];
-    for (const [id, text] of this.texts) live.push([id, text]);
+    for (const id of this.numberOf.keys()) live.push([id, this.textOf(id)!]);
     this.clear();
     for (const [id, text] of live) this.set(id, text);
   }

@@ -78,6 +78,8 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly queryTimeoutMs: number;
   private closed = false;
   private embeddingCacheRequested = false;
+  /** Entries as the index imported them from the snapshot, until each changes (see `restoreIndex`). */
+  private importedEntries: Map<string, MemoryEntry> | undefined;
 
   constructor(options: FileMemoryStoreOptions) {
     const valid = validateStoreOptions(options, 'FileMemoryStore');
@@ -106,11 +108,13 @@ export class FileMemoryStore implements ILongTermMemory {
           this.countCategory(entry.category, +1);
           const text = memoryDocumentText(entry);
           this.index.set(entry.id, text);
+          this.importedEntries?.delete(entry.id);
           this.embeddings?.want(entry.id, text);
         },
         onDelete: (entry) => {
           this.countCategory(entry.category, -1);
           this.index.delete(entry.id);
+          this.importedEntries?.delete(entry.id);
           this.embeddings?.forget(entry.id).catch((error: unknown) => {
             this.logger.warn('Could not remove the cached vector of a deleted entry.', { id: entry.id, error: String(error) });
           });
@@ -262,15 +266,15 @@ export class FileMemoryStore implements ILongTermMemory {
     };
     const ids = json('bm25.ids') as string[];
     if (!Array.isArray(ids) || ids.length !== entries.size) throw new Error('the index does not cover the entries');
-    const texts = ids.map((id) => {
-      const entry = entries.get(id);
-      if (!entry) throw new Error(`the index holds ${id}, which is not an entry`);
-      return memoryDocumentText(entry);
-    });
+    for (const id of ids) if (!entries.has(id)) throw new Error(`the index holds ${id}, which is not an entry`);
+    // The entries as indexed: the index asks for a document's text when it is replaced or
+    // deleted, after the collection already holds the new version. Pruned as entries change.
+    const indexed = new Map(entries);
     this.index.importState(
       { ids, vocabulary: json('bm25.vocabulary') as string[], lengths: numbers('bm25.lengths'), offsets: numbers('bm25.offsets'), docs: numbers('bm25.docs'), freqs: numbers('bm25.freqs') },
-      texts,
+      (id) => memoryDocumentText(indexed.get(id)!),
     );
+    this.importedEntries = indexed;
     this.categories.clear();
     for (const entry of entries.values()) this.countCategory(entry.category, +1);
   }
