@@ -357,7 +357,7 @@ export class JsonDocumentCollection<T> {
       this.scheduleSnapshot();
       return true;
     }
-    if (!process.env.NOVERIFY) this.verifyInBackground(at.takenAt);
+    this.verifyInBackground(at.takenAt);
     this.snapshotIfBehind();
     return true;
   }
