@@ -325,6 +325,7 @@ export class JsonDocumentCollection<T> {
     if (snapshot.version !== version) return refuse(`written as version ${snapshot.version}, this is ${version}`);
     if (!journal) return refuse('the change journal is gone');
     const at = snapshot.position;
+    if (!at) return refuse('no journal position');
     const edges = await readJournalEdges(this.journalPath, journal.size);
     if (edges.start?.epoch !== at.epoch) return refuse('the change journal belongs to another history');
     let from: number;

@@ -26,7 +26,8 @@ export interface SnapshotPosition {
 export interface SnapshotContents {
   /** Format of the sections (record schema, index layout); a snapshot of another version is ignored. */
   version: string;
-  position: SnapshotPosition;
+  /** Where in the change journal it was taken (absent for a file not tied to the journal). */
+  position?: SnapshotPosition;
   sections: Map<string, SnapshotSection>;
 }
 
@@ -41,7 +42,7 @@ interface SectionHeader {
 
 interface Header {
   version: string;
-  position: SnapshotPosition;
+  position?: SnapshotPosition;
   sections: SectionHeader[];
 }
 
@@ -81,7 +82,7 @@ export function encodeSnapshot(contents: SnapshotContents): Buffer {
  * magic, a checksum that does not match, sections that do not add up). JSON sections are
  * returned as their text, for the caller to parse.
  */
-export function decodeSnapshot(input: Buffer): { version: string; position: SnapshotPosition; sections: Map<string, DecodedSection> } | undefined {
+export function decodeSnapshot(input: Buffer): { version: string; position?: SnapshotPosition; sections: Map<string, DecodedSection> } | undefined {
   if (input.length < PREFIX || input.length % 4 !== 0 || input.toString('ascii', 0, 4) !== MAGIC) return undefined;
   // An aligned copy if need be, so the number sections can be viewed in place.
   const bytes = input.byteOffset % 4 === 0 ? input : copyOf(input);
@@ -94,7 +95,7 @@ export function decodeSnapshot(input: Buffer): { version: string; position: Snap
   } catch {
     return undefined;
   }
-  if (typeof header.version !== 'string' || !Array.isArray(header.sections) || !isPosition(header.position)) return undefined;
+  if (typeof header.version !== 'string' || !Array.isArray(header.sections) || (header.position !== undefined && !isPosition(header.position))) return undefined;
   const sections = new Map<string, DecodedSection>();
   let at = PREFIX + headerLength;
   for (const section of header.sections) {
@@ -107,7 +108,7 @@ export function decodeSnapshot(input: Buffer): { version: string; position: Snap
     at += pad(section.bytes);
   }
   if (at !== bytes.length) return undefined;
-  return { version: header.version, position: header.position, sections };
+  return { version: header.version, ...(header.position ? { position: header.position } : {}), sections };
 }
 
 export type DecodedSection = { kind: 'json'; text: string } | { kind: 'u32'; value: Uint32Array } | { kind: 'f32'; value: Float32Array };

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock, type MemoryEntry, RecordingLogger } from '@reverie/core';
+import { ManualClock, type MemoryEntry, memoryDocumentText as memoryDocumentTextOf, RecordingLogger } from '@reverie/core';
+import { createFakeEmbedder } from '@reverie/core/testing';
 import { decodeSnapshot, encodeSnapshot, type SnapshotSection } from '../fs/snapshot-file';
 import { FileMemoryStore } from './file-memory-store';
 
@@ -266,5 +267,68 @@ describe('FileMemoryStore snapshot', () => {
     const logger = new RecordingLogger();
     expect(await answers(store(logger))).toEqual(expected);
     expect(refusal(logger)).toBeUndefined();
+  });
+});
+
+describe('FileMemoryStore embedding matrix', () => {
+  const matrixFile = () => join(dataPath, 'memory', '.embeddings', '.matrix.bin');
+  const vectorFiles = () => readdirSync(join(dataPath, 'memory', '.embeddings')).filter((name) => !name.startsWith('.'));
+  const withEmbedder = (embedder: ReturnType<typeof createFakeEmbedder>) => {
+    const created = new FileMemoryStore({ dataPath, clock: new ManualClock('2026-03-01T12:00:00Z'), embedder });
+    open.push(created);
+    return created;
+  };
+  const ranked = async (memory: FileMemoryStore) => (await memory.search({ text: 'grafana dashboards budget', maxResults: 20 })).map((hit) => [hit.entry.id, hit.score]);
+
+  async function seedVectors(): Promise<MemoryEntry[]> {
+    const embedder = createFakeEmbedder();
+    const memory = withEmbedder(embedder);
+    const saved: MemoryEntry[] = [];
+    for (let i = 0; i < 30; i++) saved.push(await memory.save({ content: `Vector note ${i}: ${TOPICS[i % TOPICS.length]}` }));
+    await memory.flushEmbeddings();
+    await memory.close();
+    return saved;
+  }
+
+  it('is written on close and loads every vector on open without one file per entry or a new embedding', async () => {
+    await seedVectors();
+    expect(existsSync(matrixFile())).toBe(true);
+    const first = withEmbedder(createFakeEmbedder());
+    await first.flushEmbeddings();
+    const expected = await ranked(first);
+    // Only the matrix left: the vectors must come from it.
+    for (const name of vectorFiles()) rmSync(join(dataPath, 'memory', '.embeddings', name));
+    const embedder = createFakeEmbedder();
+    const reopened = withEmbedder(embedder);
+    await reopened.flushEmbeddings();
+    // The query is embedded; no entry is.
+    expect(await ranked(reopened)).toEqual(expected);
+    expect(embedder.calls.every((call) => call.length === 1 && call[0] === 'grafana dashboards budget')).toBe(true);
+  });
+
+  it('never gives a changed entry its old vector, and re-embeds only what changed', async () => {
+    const saved = await seedVectors();
+    // Changed without an embedder (as another process without one would): the matrix is stale.
+    const plain = store();
+    await plain.save({ ...saved[3]!, content: 'Now about the zeppelin hangar instead' });
+    await plain.close();
+    const embedder = createFakeEmbedder();
+    const reopened = withEmbedder(embedder);
+    await reopened.flushEmbeddings();
+    expect(embedder.calls.flat()).toEqual([memoryDocumentTextOf({ ...saved[3]!, content: 'Now about the zeppelin hangar instead' })]);
+    const hits = await reopened.search({ text: 'zeppelin', maxResults: 3 });
+    expect(hits[0]?.entry.id).toBe(saved[3]!.id);
+  });
+
+  it('ignores a torn matrix and falls back to the per-entry files', async () => {
+    await seedVectors();
+    const whole = readFileSync(matrixFile());
+    writeFileSync(matrixFile(), whole.subarray(0, whole.length - 40));
+    const embedder = createFakeEmbedder();
+    const reopened = withEmbedder(embedder);
+    await reopened.flushEmbeddings();
+    expect(embedder.embeddedTexts).toBe(0);
+    await reopened.close();
+    expect(readFileSync(matrixFile()).length).toBe(whole.length);
   });
 });
