@@ -114,6 +114,8 @@ const RACY_MS = 2000;
  */
 const VERIFY_BATCH = 128;
 const VERIFY_PAUSE_MS = 5;
+/** …and re-reads recently modified files for at most this long (ms) between turns of the event loop. */
+const VERIFY_SLICE_MS = 1;
 /** Records serialised per slice while a snapshot is encoded; the event loop runs between slices. */
 const ENCODE_SLICE = 2000;
 /**
@@ -421,17 +423,27 @@ export class JsonDocumentCollection<T> {
     };
     visit('');
     for (const file of temporary) await this.removeStaleTemporary(file);
-    // Only a listed folder that holds record files, or held some, needs the records compared.
-    if (![...listed].some(([folder, files]) => files.size > 0 || !folders || (folders.times[folder]?.[1] ?? 0) > 0)) return times;
+    // A folder not reached is gone (with its parent listed, or an ancestor gone). Only a listed
+    // or gone folder that holds record files, or held some, needs the records compared.
+    const gone = (folder: string) => !Object.hasOwn(times, folder);
+    const held = (folder: string) => (folders?.times[folder]?.[1] ?? 0) > 0;
+    if (
+      folders &&
+      ![...listed].some(([folder, files]) => files.size > 0 || held(folder)) &&
+      !Object.keys(folders.times).some((folder) => gone(folder) && held(folder))
+    ) {
+      return times;
+    }
 
     let changed = false;
     const accounted = new Set<string>();
     for (const [key, record] of [...this.records]) {
       const path = this.layout.pathOf(record);
       const slash = path.lastIndexOf('/');
-      const files = listed.get(slash < 0 ? '' : path.slice(0, slash));
-      if (!files) continue;
-      if (files.has(path.slice(slash + 1))) {
+      const folder = slash < 0 ? '' : path.slice(0, slash);
+      const files = listed.get(folder);
+      if (!files && !gone(folder)) continue;
+      if (files?.has(path.slice(slash + 1))) {
         accounted.add(path);
         continue;
       }
@@ -473,10 +485,16 @@ export class JsonDocumentCollection<T> {
         });
         // Promise-based stats run on the thread pool, off the event loop that answers searches.
         const times = await Promise.all(batch.map(({ file }) => stat(file).then((info) => info.mtimeMs, () => undefined)));
+        let sliceStart = performance.now();
         for (let j = 0; j < batch.length; j++) {
           const { key, record, file } = batch[j]!;
           const mtime = times[j];
           if (mtime === undefined || mtime < since) continue;
+          // Re-reading is synchronous: let searches in between when many files are recent.
+          if (performance.now() - sliceStart > VERIFY_SLICE_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
           const item = await this.readRecordFile(file);
           if (this.records.get(key) !== record) continue;
           if (!item) {

@@ -182,10 +182,15 @@ describe('FileMemoryStore snapshot', () => {
     rmSync(join(dataPath, 'memory', 'project-context', 'p1', `${victim.id}.json`));
     const stranger: MemoryEntry = { ...saved[20]!, id: 'aaaabbbbcccc', content: 'Copied in by hand: the zeppelin hangar', category: 'project-context/p2' };
     writeFileSync(join(dataPath, 'memory', 'project-context', 'p2', 'aaaabbbbcccc.json'), JSON.stringify(stranger));
+    // A whole category folder removed by hand.
+    const removed = saved.filter((entry) => entry.category === 'project-context/p3');
+    rmSync(join(dataPath, 'memory', 'project-context', 'p3'), { recursive: true });
     const logger = new RecordingLogger();
     const reopened = store(logger);
     expect(await reopened.get(victim.id)).toBeUndefined();
     expect(await reopened.get(stranger.id)).toEqual(stranger);
+    for (const entry of removed) expect(await reopened.get(entry.id)).toBeUndefined();
+    expect((await reopened.listCategories()).map((count) => count.category)).not.toContain('project-context/p3');
     expect(refusal(logger)).toBeUndefined();
     expect(await answers(reopened)).toEqual(await scanAnswers());
   });
