@@ -2,9 +2,11 @@
 // For each size: cold open + first search, search p50/p99 over 1000 queries, save throughput,
 // RSS. Entries are written to disk directly (as an existing data directory would hold them),
 // then opened through FileMemoryStore exactly as an agent would.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { Bm25Index, memoryDocumentText, normaliseTerm } from '@reverie/core';
 import { FileMemoryStore } from '@reverie/file-store';
@@ -16,11 +18,44 @@ const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number)
 const QUERIES = 1000;
 const SAVES = 1000;
 const now = new Date('2026-11-01T00:00:00Z');
+/** Cold opens per mode (fresh processes, alternating); the best of each is printed. */
+const ROUNDS = 2;
+
+interface ColdOpen {
+  openMs: number;
+  firstResults: number;
+  refused?: string;
+  first: { p50: number; max: number };
+  warm: { p50: number; p99: number; avgResults: number };
+  closeMs: number;
+  rssAfterOpen: number;
+}
+
+/** A cold open in a fresh process (see store-open-child.ts); `scan` deletes the snapshot first. */
+function coldOpen(dataPath: string, mode: 'scan' | 'snapshot'): ColdOpen {
+  if (mode === 'scan') rmSync(join(dataPath, 'memory', '.snapshot.bin'), { force: true });
+  const child = fileURLToPath(new URL('./store-open-child.ts', import.meta.url));
+  const out = execFileSync(process.execPath, [...process.execArgv, child, dataPath], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as ColdOpen;
+}
+
+const best = (runs: ColdOpen[]) => runs.reduce((a, b) => (b.openMs < a.openMs ? b : a));
 
 async function benchSize(size: number): Promise<void> {
   const dataPath = mkdtempSync(join(tmpdir(), `reverie-bench-${size}-`));
   try {
     const bytes = writeMemoryFixture(dataPath, size, now);
+    // Cold opens: the full directory scan (the baseline, snapshot deleted) against the snapshot
+    // the scan's process left behind, each in a fresh process.
+    const scans: ColdOpen[] = [];
+    const snaps: ColdOpen[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      scans.push(coldOpen(dataPath, 'scan'));
+      snaps.push(coldOpen(dataPath, 'snapshot'));
+    }
+    const scan = best(scans);
+    const snap = best(snaps);
+
     const rssBefore = rssMiB();
     const store = new FileMemoryStore({ dataPath });
     const [first, coldMs] = await timed(() => store.search({ text: syntheticQuery(0) }));
@@ -64,7 +99,16 @@ async function benchSize(size: number): Promise<void> {
     const miniLatencies = queryLatencies((query) => mini.search(query).slice(0, 8));
 
     console.log(`\n## ${size.toLocaleString('en')} entries (${fmt(bytes / 1024 / 1024, 1)} MiB of JSON)`);
-    console.log(`cold open + first search: ${fmt(coldMs, 0)} ms (${first.length} results)`);
+    const line = (label: string, run: ColdOpen) =>
+      console.log(
+        `${label}: open + first search ${fmt(run.openMs, 0)} ms (${run.firstResults} results); first 20 queries p50 ${fmt(run.first.p50)} ms, max ${fmt(run.first.max)} ms; ` +
+          `after 20 warm-ups p50 / p99 ${fmt(run.warm.p50)} / ${fmt(run.warm.p99)} ms over ${QUERIES}; RSS after open ${fmt(run.rssAfterOpen, 0)} MiB; close ${fmt(run.closeMs, 0)} ms`,
+      );
+    console.log(`cold open, fresh process (best of ${ROUNDS}; scans ${scans.map((r) => fmt(r.openMs, 0)).join(', ')} ms, snapshot opens ${snaps.map((r) => fmt(r.openMs, 0)).join(', ')} ms):`);
+    line('  scan (baseline)', scan);
+    line(`  snapshot${snap.refused ? ` (REFUSED: ${snap.refused})` : ''}`, snap);
+    console.log(`  snapshot / scan: open ${fmt(snap.openMs / scan.openMs)}×, first-20 max ${fmt(snap.first.max / scan.first.max)}×, warm p99 ${fmt(snap.warm.p99 / scan.warm.p99)}×`);
+    console.log(`in this process (opened from the snapshot): open + first search ${fmt(coldMs, 0)} ms (${first.length} results)`);
     console.log(`search p50 / p99 over ${QUERIES} queries: ${fmt(percentile(latencies, 50))} ms / ${fmt(percentile(latencies, 99))} ms (avg ${fmt(hits / QUERIES, 1)} results)`);
     console.log(`  bare Bm25Index: build ${fmt(bareBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`);
     console.log(`  minisearch, same queries: build ${fmt(miniBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(miniLatencies, 50))} ms / ${fmt(percentile(miniLatencies, 99))} ms`);

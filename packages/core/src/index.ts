@@ -151,7 +151,7 @@ export { buildWorkingMemoryEntry } from './working-memory/build-working-memory-e
 export { type ParsedWorkingMemoryQuery, parseWorkingMemoryQuery } from './working-memory/working-memory-query';
 
 // Search
-export { type Bm25Hit, Bm25Index, type Bm25SearchOptions } from './search/bm25-index';
+export { BM25_INDEX_FORMAT, type Bm25Hit, Bm25Index, type Bm25IndexState, type Bm25SearchOptions } from './search/bm25-index';
 export {
   cosineSimilarity,
   DEFAULT_MIN_SIMILARITY,

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryEntrySchema } from '@reverie/core';
+import { decodeSnapshot } from '../src/fs/snapshot-file';
 import { FileMemoryStore } from '../src/memory/file-memory-store';
 
 // Real processes, not simulations: each child is one `node` process that loads the TypeScript
@@ -13,6 +14,7 @@ import { FileMemoryStore } from '../src/memory/file-memory-store';
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
 const fixture = join(here, '__fixtures__', 'save-burst.ts');
+const snapshotCloser = join(here, '__fixtures__', 'snapshot-close.ts');
 const env = { ...process.env, TSX_TSCONFIG_PATH: resolve(packageDir, '..', '..', 'tsconfig.json') };
 
 let dataPath: string;
@@ -29,13 +31,18 @@ interface Child {
 }
 
 function startBurst(dataPath: string, count: number, label: string, concurrency = 1): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dataPath, String(count), label, String(concurrency)], {
+  return startChild([fixture, dataPath, String(count), label, String(concurrency)]);
+}
+
+function startChild(args: string[]): Child & { onLine(line: string, listener: () => void): void } {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: packageDir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const saved: string[] = [];
   const listeners: Array<(count: number) => void> = [];
+  const lineListeners: Array<[string, () => void]> = [];
   let buffer = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -48,6 +55,7 @@ function startBurst(dataPath: string, count: number, label: string, concurrency 
         saved.push(line.slice(6));
         for (const listener of listeners) listener(saved.length);
       }
+      for (const [wanted, listener] of lineListeners) if (line === wanted) listener();
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -58,7 +66,13 @@ function startBurst(dataPath: string, count: number, label: string, concurrency 
       else resolveDone(code);
     });
   });
-  return { saved, done, kill: () => child.kill('SIGKILL'), onSaved: (listener) => listeners.push(listener) };
+  return {
+    saved,
+    done,
+    kill: () => child.kill('SIGKILL'),
+    onSaved: (listener) => listeners.push(listener),
+    onLine: (line, listener) => lineListeners.push([line, listener]),
+  };
 }
 
 function everyJsonFile(dir: string): string[] {
@@ -108,5 +122,49 @@ describe('FileMemoryStore across processes', () => {
     expect(new Set(entries.map((e) => e.id))).toEqual(new Set([...a.saved, ...b.saved]));
     expect(await store.search({ text: 'alpha-499' })).not.toHaveLength(0);
     await store.close();
+  }, 120_000);
+
+  it('keeps the old snapshot or a whole new one when a process is killed while writing it, and never serves stale entries', async () => {
+    // A directory as an existing agent's would hold it, opened once so a snapshot exists.
+    for (let i = 0; i < 3000; i++) {
+      const id = i.toString(16).padStart(12, '0');
+      const at = '2026-03-01T12:00:00.000Z';
+      mkdirSync(join(dataPath, 'memory', `c${i % 5}`), { recursive: true });
+      const entry = { id, content: `Observation ${i} about the build server, batch b${i % 13}`, category: `c${i % 5}`, tags: [], createdAt: at, updatedAt: at, lastSeenAt: at, reinforcementCount: 1, importance: 0.5, metadata: {} };
+      writeFileSync(join(dataPath, 'memory', `c${i % 5}`, `${id}.json`), JSON.stringify(entry));
+    }
+    const first = new FileMemoryStore({ dataPath });
+    await first.search({ text: 'b7' });
+    await first.close();
+    const snapshot = join(dataPath, 'memory', '.snapshot.bin');
+    const queries = ['zeppelin hangar', 'b7', 'b12 b3'];
+    // Every hit, ties by id: equal scores have no defined order between two opens.
+    const ranked = async (memory: FileMemoryStore) =>
+      Promise.all(
+        queries.map(async (text) =>
+          (await memory.search({ text, maxResults: 1000 })).map((hit): [string, number] => [hit.entry.id, hit.score]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+        ),
+      );
+    for (const delayMs of [0, 5, 20, 60]) {
+      const before = readFileSync(snapshot);
+      const child = startChild([snapshotCloser, dataPath]);
+      child.onLine('closing', () => setTimeout(() => child.kill(), delayMs));
+      await child.done;
+      expect(child.saved).toHaveLength(1);
+      if (existsSync(snapshot)) {
+        const after = readFileSync(snapshot);
+        expect(after.equals(before) || decodeSnapshot(after) !== undefined, `a whole snapshot after a kill ${delayMs} ms into the close`).toBe(true);
+      }
+      const reopened = new FileMemoryStore({ dataPath });
+      expect(await reopened.get(child.saved[0]!)).toBeDefined();
+      const answered = await ranked(reopened);
+      await reopened.close();
+      const kept = readFileSync(snapshot);
+      rmSync(snapshot);
+      const scan = new FileMemoryStore({ dataPath });
+      expect(answered).toEqual(await ranked(scan));
+      await scan.close();
+      writeFileSync(snapshot, kept);
+    }
   }, 120_000);
 });

@@ -123,3 +123,55 @@ describe('Bm25Index against a brute-force BM25', () => {
     expect(index.search('invoice', { filter: (id) => id === 'd2997' || id === 'd3' })).toHaveLength(2);
   });
 });
+
+describe('Bm25Index exportState / importState', () => {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'deltas', 'omega', 'kappa', 'sigma'];
+  const operation = fc.oneof(
+    fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 15 }), words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }) }),
+    fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 15 }) }),
+  );
+  const run = (index: Bm25Index, docs: Map<string, string>, operations: ReadonlyArray<{ op: 'set' | 'delete'; id: number; words?: string[] }>) => {
+    for (const { op, id, words: chosen } of operations) {
+      if (op === 'set') {
+        index.set(`d${id}`, chosen!.join(' '));
+        docs.set(`d${id}`, chosen!.join(' '));
+      } else {
+        index.delete(`d${id}`);
+        docs.delete(`d${id}`);
+      }
+    }
+  };
+  const canonical = (index: Bm25Index, query: string) => index.search(query).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+
+  it('an imported index answers as the exported one, before and after further sets and deletes', () => {
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 40 }), fc.array(operation, { maxLength: 20 }), fc.constantFrom(...words, 'delt alpha'), (before, after, query) => {
+        const original = new Bm25Index();
+        const docs = new Map<string, string>();
+        run(original, docs, before);
+        const exported = new Map(docs);
+        const imported = new Bm25Index();
+        imported.importState(original.exportState(), (id) => exported.get(id)!);
+        expect(imported.size).toBe(original.size);
+        expect(canonical(imported, query)).toEqual(canonical(original, query));
+        run(original, new Map(docs), after);
+        run(imported, docs, after);
+        expect(canonical(imported, query)).toEqual(canonical(original, query));
+      }),
+    );
+  });
+
+  it('refuses a state that is not well formed and is left empty', () => {
+    const index = new Bm25Index();
+    index.set('a', 'alpha beta');
+    index.set('b', 'beta gamma');
+    const state = index.exportState();
+    const target = new Bm25Index();
+    expect(() => target.importState({ ...state, ids: ['a', 'a'] }, () => 'alpha beta')).toThrow();
+    expect(target.size).toBe(0);
+    expect(() => target.importState({ ...state, docs: state.docs.map(() => 7) }, () => 'alpha beta')).toThrow();
+    expect(target.size).toBe(0);
+    expect(() => target.importState({ ...state, vocabulary: [...state.vocabulary].reverse() }, () => 'alpha beta')).toThrow();
+    expect(target.search('beta')).toEqual([]);
+  });
+});

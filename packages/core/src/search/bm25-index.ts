@@ -27,6 +27,12 @@ export interface Bm25SearchOptions {
   maxDocumentShare?: number;
 }
 
+/**
+ * Names the tokenisation and the layout of `Bm25IndexState`: a persisted state of another format
+ * must not be imported. Change it whenever either changes (stop words included).
+ */
+export const BM25_INDEX_FORMAT = 'bm25/1';
+
 /** BM25 parameters (the usual Okapi defaults). */
 const K1 = 1.2;
 const B = 0.75;
@@ -40,10 +46,27 @@ const COMMON_TERM_FLOOR = 256;
 const PREFIX_WEIGHT = 0.4;
 
 interface Posting {
-  docs: number[];
-  freqs: number[];
+  /** Document numbers, then frequencies, in the first `length` slots (grown by doubling). */
+  docs: Uint32Array;
+  freqs: Uint32Array;
+  length: number;
   /** Live documents containing the term. */
   df: number;
+}
+
+/**
+ * An index's state as plain arrays, for persisting (see `FileMemoryStore`'s snapshot): live
+ * documents only, numbered 0…n-1 in the order they were indexed; the postings of term
+ * `vocabulary[t]` are `docs`/`freqs` from `offsets[t]` to `offsets[t + 1]`.
+ */
+export interface Bm25IndexState {
+  ids: string[];
+  lengths: Uint32Array;
+  /** Sorted. */
+  vocabulary: string[];
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  freqs: Uint32Array;
 }
 
 /**
@@ -62,7 +85,6 @@ export class Bm25Index {
   private readonly numberOf = new Map<string, number>();
   private ids: Array<string | undefined> = [];
   private lengths: number[] = [];
-  private terms: Array<Map<string, number> | undefined> = [];
   private postings = new Map<string, Posting>();
   /** Every term in the index, sorted, for prefix expansion… */
   private vocabulary: string[] = [];
@@ -71,7 +93,12 @@ export class Bm25Index {
   private liveCount = 0;
   private totalLength = 0;
   private scores = new Float64Array(0);
+  /** Scratch space for a search: the documents it scored, reused so a search allocates little. */
+  private touched = new Uint32Array(0);
+  /** The text of each document, except those imported and not changed since… */
   private readonly texts = new Map<string, string>();
+  /** …whose text this gives, as it was when imported (computed on demand, not held). */
+  private importedText: ((id: string) => string) | undefined;
 
   get size(): number {
     return this.liveCount;
@@ -83,24 +110,29 @@ export class Bm25Index {
 
   /** Adds a document, or replaces the text of one already indexed. */
   set(id: string, text: string): void {
-    if (this.texts.get(id) === text) return;
+    if (this.textOf(id) === text) {
+      // Held from now on, so whoever gave `importedText` may forget this document.
+      this.texts.set(id, text);
+      return;
+    }
     if (this.numberOf.has(id)) this.delete(id);
     const counts = new Map<string, number>();
     for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
     const doc = this.ids.length;
     this.ids.push(id);
-    this.terms.push(counts);
     let length = 0;
     for (const [term, freq] of counts) {
       length += freq;
       let posting = this.postings.get(term);
       if (!posting) {
-        posting = { docs: [], freqs: [], df: 0 };
+        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0 };
         this.postings.set(term, posting);
         this.newTerms.push(term);
       }
-      posting.docs.push(doc);
-      posting.freqs.push(freq);
+      if (posting.length === posting.docs.length) grow(posting);
+      posting.docs[posting.length] = doc;
+      posting.freqs[posting.length] = freq;
+      posting.length += 1;
       posting.df += 1;
     }
     this.lengths.push(length);
@@ -118,10 +150,9 @@ export class Bm25Index {
   delete(id: string): boolean {
     const doc = this.numberOf.get(id);
     if (doc === undefined) return false;
-    for (const term of this.terms[doc]!.keys()) this.postings.get(term)!.df -= 1;
+    for (const term of new Set(tokenize(this.textOf(id)!))) this.postings.get(term)!.df -= 1;
     this.totalLength -= this.lengths[doc]!;
     this.ids[doc] = undefined;
-    this.terms[doc] = undefined;
     this.numberOf.delete(id);
     this.texts.delete(id);
     this.liveCount -= 1;
@@ -132,9 +163,9 @@ export class Bm25Index {
   clear(): void {
     this.numberOf.clear();
     this.texts.clear();
+    this.importedText = undefined;
     this.ids = [];
     this.lengths = [];
-    this.terms = [];
     this.postings = new Map();
     this.vocabulary = [];
     this.newTerms = [];
@@ -146,9 +177,16 @@ export class Bm25Index {
     let queryTerms = [...new Set(tokenize(query))];
     if (options.maxTerms !== undefined) queryTerms = this.rarest(queryTerms, options.maxTerms, options.maxDocumentShare);
     if (queryTerms.length === 0 || this.liveCount === 0) return [];
-    if (this.scores.length < this.ids.length) this.scores = new Float64Array(Math.max(this.ids.length, this.scores.length * 2));
+    if (this.scores.length < this.ids.length) {
+      const capacity = Math.max(this.ids.length, this.scores.length * 2);
+      this.scores = new Float64Array(capacity);
+      this.touched = new Uint32Array(capacity);
+    }
     const scores = this.scores;
-    const touched: number[] = [];
+    const touched = this.touched;
+    const ids = this.ids;
+    const lengths = this.lengths;
+    let count = 0;
     const averageLength = this.totalLength / this.liveCount || 1;
 
     const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
@@ -156,20 +194,21 @@ export class Bm25Index {
       const posting = this.postings.get(term)!;
       if (posting.df === 0) continue;
       const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
-      const { docs, freqs } = posting;
-      for (let i = 0; i < docs.length; i++) {
+      const { docs, freqs, length } = posting;
+      for (let i = 0; i < length; i++) {
         const doc = docs[i]!;
-        if (this.ids[doc] === undefined) continue;
+        if (ids[doc] === undefined) continue;
         const freq = freqs[i]!;
-        const norm = freq + K1 * (1 - B + (B * this.lengths[doc]!) / averageLength);
-        if (scores[doc] === 0) touched.push(doc);
+        const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
+        if (scores[doc] === 0) touched[count++] = doc;
         scores[doc]! += (weight * idf * (freq * (K1 + 1))) / norm;
       }
     }
 
-    const limit = options.limit ?? touched.length;
-    const hits = this.topHits(touched, limit, options.filter);
-    for (const doc of touched) scores[doc] = 0;
+    const scored = touched.subarray(0, count);
+    const limit = options.limit ?? count;
+    const hits = this.topHits(scored, limit, options.filter);
+    for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     return hits;
   }
 
@@ -185,6 +224,89 @@ export class Bm25Index {
     const limit = Math.max(COMMON_TERM_FLOOR, maxShare * this.liveCount);
     const kept = Math.max(Math.min(3, ranked.length), ranked.filter((term) => term.df <= limit).length);
     return ranked.slice(0, Math.min(count, kept)).map((term) => term.term);
+  }
+
+  /** The index's state as plain arrays, live documents only (for a persisted snapshot). */
+  exportState(): Bm25IndexState {
+    if (this.newTerms.length > 0) this.mergeNewTerms();
+    const renumber = new Int32Array(this.ids.length).fill(-1);
+    const ids: string[] = [];
+    const lengths: number[] = [];
+    for (let doc = 0; doc < this.ids.length; doc++) {
+      const id = this.ids[doc];
+      if (id === undefined) continue;
+      renumber[doc] = ids.length;
+      ids.push(id);
+      lengths.push(this.lengths[doc]!);
+    }
+    let total = 0;
+    for (const term of this.vocabulary) total += this.postings.get(term)!.df;
+    const vocabulary: string[] = [];
+    const offsets: number[] = [0];
+    const docs = new Uint32Array(total);
+    const freqs = new Uint32Array(total);
+    let at = 0;
+    for (const term of this.vocabulary) {
+      const posting = this.postings.get(term)!;
+      if (posting.df === 0) continue;
+      for (let i = 0; i < posting.length; i++) {
+        const doc = renumber[posting.docs[i]!]!;
+        if (doc < 0) continue;
+        docs[at] = doc;
+        freqs[at] = posting.freqs[i]!;
+        at += 1;
+      }
+      vocabulary.push(term);
+      offsets.push(at);
+    }
+    return { ids, lengths: Uint32Array.from(lengths), vocabulary, offsets: Uint32Array.from(offsets), docs, freqs };
+  }
+
+  /**
+   * Replaces the contents with a state from `exportState`. `textOf(id)` must give the text each
+   * document had when the state was exported, for as long as the index lives (it is asked when a
+   * document is replaced or deleted, instead of holding every text); the state is trusted to
+   * match those texts. Throws on a state that is not well formed, leaving the index empty.
+   */
+  importState(state: Bm25IndexState, textOf: (id: string) => string): void {
+    this.clear();
+    const n = state.ids.length;
+    const terms = state.vocabulary.length;
+    if (state.lengths.length !== n || state.offsets.length !== terms + 1 || state.offsets[terms] !== state.docs.length || state.freqs.length !== state.docs.length) {
+      throw new Error('the index state is not well formed');
+    }
+    for (let doc = 0; doc < n; doc++) {
+      const id = state.ids[doc]!;
+      if (this.numberOf.has(id)) {
+        this.clear();
+        throw new Error(`the index state lists ${id} twice`);
+      }
+      this.numberOf.set(id, doc);
+      this.ids.push(id);
+      this.lengths.push(state.lengths[doc]!);
+      this.totalLength += state.lengths[doc]!;
+    }
+    this.liveCount = n;
+    for (let t = 0; t < terms; t++) {
+      const from = state.offsets[t]!;
+      const to = state.offsets[t + 1]!;
+      const term = state.vocabulary[t]!;
+      if (to <= from || (t > 0 && state.vocabulary[t - 1]! >= term) || state.docs[to - 1]! >= n) {
+        this.clear();
+        throw new Error('the index state is not well formed');
+      }
+      const length = to - from;
+      this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length });
+    }
+    this.vocabulary = [...state.vocabulary];
+    this.importedText = textOf;
+  }
+
+  /** The indexed text of a document in the index. */
+  private textOf(id: string): string | undefined {
+    const text = this.texts.get(id);
+    if (text !== undefined || !this.numberOf.has(id)) return text;
+    return this.importedText?.(id);
   }
 
   /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */
@@ -210,11 +332,10 @@ export class Bm25Index {
    * The best `limit` documents that pass `filter`. Looks at the highest-scoring candidates
    * first and widens only when the filter rejects too many, so a filter costs little.
    */
-  private topHits(touched: readonly number[], limit: number, filter?: (id: string) => boolean): Bm25Hit[] {
-    const byScore = (a: number, b: number) => this.scores[b]! - this.scores[a]! || a - b;
+  private topHits(touched: Uint32Array, limit: number, filter?: (id: string) => boolean): Bm25Hit[] {
     let window = filter ? Math.max(limit * 4, 32) : limit;
     for (;;) {
-      const candidates = window >= touched.length ? [...touched].sort(byScore) : topK(touched, window, this.scores);
+      const candidates = topK(touched, Math.min(window, touched.length), this.scores);
       const hits: Bm25Hit[] = [];
       for (const doc of candidates) {
         const id = this.ids[doc]!;
@@ -244,7 +365,7 @@ export class Bm25Index {
   /** Renumbers documents without the deleted ones, once they outnumber the live ones. */
   private compact(): void {
     const live: Array<[string, string]> = [];
-    for (const [id, text] of this.texts) live.push([id, text]);
+    for (const id of this.numberOf.keys()) live.push([id, this.textOf(id)!]);
     this.clear();
     for (const [id, text] of live) this.set(id, text);
   }
@@ -262,38 +383,47 @@ function lowerBound(sorted: readonly string[], value: string): number {
   return low;
 }
 
+/** Doubles a posting's capacity. */
+function grow(posting: Posting): void {
+  const capacity = Math.max(4, posting.docs.length * 2);
+  const docs = new Uint32Array(capacity);
+  const freqs = new Uint32Array(capacity);
+  docs.set(posting.docs.subarray(0, posting.length));
+  freqs.set(posting.freqs.subarray(0, posting.length));
+  posting.docs = docs;
+  posting.freqs = freqs;
+}
+
 /** The `k` documents with the highest scores, best first (ties: lower number first), via a min-heap. */
-function topK(docs: readonly number[], k: number, scores: Float64Array): number[] {
-  const heap: number[] = [];
+function topK(docs: Uint32Array, k: number, scores: Float64Array): Uint32Array {
+  const heap = new Uint32Array(k);
+  if (k === 0) return heap;
+  let size = 0;
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
-  const siftUp = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  const siftDown = (i: number) => {
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < heap.length && worse(heap[left]!, heap[smallest]!)) smallest = left;
-      if (right < heap.length && worse(heap[right]!, heap[smallest]!)) smallest = right;
-      if (smallest === i) return;
-      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
-      i = smallest;
-    }
-  };
-  for (const doc of docs) {
-    if (heap.length < k) {
-      heap.push(doc);
-      siftUp(heap.length - 1);
+  for (let n = 0; n < docs.length; n++) {
+    const doc = docs[n]!;
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(doc, heap[parent]!)) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = doc;
     } else if (worse(heap[0]!, doc)) {
-      heap[0] = doc;
-      siftDown(0);
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        const child = right < size && worse(heap[right]!, heap[left]!) ? right : left;
+        if (!worse(heap[child]!, doc)) break;
+        heap[i] = heap[child]!;
+        i = child;
+      }
+      heap[i] = doc;
     }
   }
-  return heap.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return heap.subarray(0, size).sort((a, b) => scores[b]! - scores[a]! || a - b);
 }

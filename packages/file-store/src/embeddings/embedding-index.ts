@@ -1,8 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cosineSimilarity, type IEmbedder, type ILogger, type VectorHit } from '@reverie/core';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { decodeSnapshot, encodeSnapshot } from '../fs/snapshot-file';
 import { contentHash, decodeEmbedding, encodeEmbedding } from './embedding-file';
+
+/**
+ * Every cached vector in one file (`.matrix.bin` in the vectors folder), read at open instead of
+ * one file per entry. It is a copy of the per-entry files: a vector is taken from it only for a
+ * document whose text has the hash stored next to it, from the same model, so a stale matrix can
+ * only cost reads, never give a wrong vector.
+ */
+const MATRIX = '.matrix.bin';
+const MATRIX_FORMAT = 'embeddings/1';
+/** Documents checked per slice while the cache is read; the event loop runs between slices. */
+const CACHE_SLICE = 1000;
 
 export interface EmbeddingIndexOptions {
   /** Where vectors are cached: one `<id>.bin` per document. */
@@ -45,6 +58,10 @@ export class EmbeddingIndex {
   private cacheState: 'unloaded' | 'loading' | 'loaded' = 'unloaded';
   /** Wishes made before the cache was read. */
   private readonly deferred = new Map<string, string>();
+  /** True when the vectors differ from what `.matrix.bin` holds. */
+  private matrixStale = false;
+  /** True once the whole cache was read (a close before that must not write a partial matrix). */
+  private cacheComplete = false;
 
   constructor(options: EmbeddingIndexOptions) {
     this.dir = options.dir;
@@ -83,7 +100,7 @@ export class EmbeddingIndex {
     this.pending.delete(id);
     this.deferred.delete(id);
     this.wanted.delete(id);
-    this.vectors.delete(id);
+    if (this.vectors.delete(id)) this.matrixStale = true;
     const removal = rm(this.fileOf(id), { force: true }).finally(() => this.removals.delete(removal));
     this.removals.add(removal);
     return removal;
@@ -122,11 +139,78 @@ export class EmbeddingIndex {
     await Promise.all(this.removals);
   }
 
-  /** Stops the worker; queued documents are picked up again on the next open. */
+  /** Stops the worker (queued documents are picked up again on the next open) and brings `.matrix.bin` up to date. */
   async close(): Promise<void> {
     this.abort.abort();
     this.pending.clear();
     await this.worker?.catch(() => undefined);
+    await this.cacheLoaded?.catch(() => undefined);
+    await Promise.all(this.removals);
+    if (this.matrixStale && this.cacheComplete) await this.writeMatrix();
+  }
+
+  /** Writes every ready vector of the most common length into `.matrix.bin`, atomically. */
+  private async writeMatrix(): Promise<void> {
+    const lengths = new Map<number, number>();
+    for (const { vector } of this.vectors.values()) lengths.set(vector.length, (lengths.get(vector.length) ?? 0) + 1);
+    const dimensions = [...lengths].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+    const ids: string[] = [];
+    const hashes: string[] = [];
+    for (const [id, { hash, vector }] of this.vectors) {
+      if (vector.length !== dimensions) continue;
+      ids.push(id);
+      hashes.push(hash);
+    }
+    const matrix = new Float32Array(ids.length * dimensions);
+    ids.forEach((id, i) => matrix.set(this.vectors.get(id)!.vector, i * dimensions));
+    this.matrixStale = false;
+    try {
+      await writeFileAtomic(
+        join(this.dir, MATRIX),
+        encodeSnapshot({
+          version: MATRIX_FORMAT,
+          sections: new Map([
+            ['model', { kind: 'json', value: { modelId: this.embedder.modelId, dimensions } }],
+            ['ids', { kind: 'json', value: ids }],
+            ['hashes', { kind: 'json', value: hashes }],
+            ['vectors', { kind: 'f32', value: matrix }],
+          ]),
+        }),
+      );
+    } catch (error) {
+      this.matrixStale = true;
+      this.logger.warn('Could not write the embedding matrix; the next open reads one file per entry.', { error: String(error) });
+    }
+  }
+
+  /** The vectors in `.matrix.bin` made by this model, by id; empty when it is absent, torn or of another format. */
+  private readMatrix(): Map<string, { hash: string; vector: Float32Array }> {
+    const found = new Map<string, { hash: string; vector: Float32Array }>();
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(join(this.dir, MATRIX));
+    } catch {
+      return found;
+    }
+    const decoded = decodeSnapshot(bytes);
+    if (!decoded || decoded.version !== MATRIX_FORMAT) return found;
+    try {
+      const json = (name: string): unknown => {
+        const section = decoded.sections.get(name);
+        return section?.kind === 'json' ? JSON.parse(section.text) : undefined;
+      };
+      const model = json('model') as { modelId?: unknown; dimensions?: unknown } | undefined;
+      const ids = json('ids');
+      const hashes = json('hashes');
+      const vectors = decoded.sections.get('vectors');
+      if (model?.modelId !== this.embedder.modelId || typeof model.dimensions !== 'number' || !Array.isArray(ids) || !Array.isArray(hashes)) return found;
+      const dimensions = model.dimensions;
+      if (vectors?.kind !== 'f32' || hashes.length !== ids.length || vectors.value.length !== ids.length * dimensions) return found;
+      ids.forEach((id: string, i) => found.set(id, { hash: hashes[i] as string, vector: vectors.value.subarray(i * dimensions, (i + 1) * dimensions) }));
+    } catch {
+      found.clear();
+    }
+    return found;
   }
 
   get readyCount(): number {
@@ -140,15 +224,30 @@ export class EmbeddingIndex {
   private async readCache(documents: ReadonlyMap<string, string>): Promise<void> {
     this.cacheState = 'loading';
     try {
+      const matrix = this.readMatrix();
       const present = new Set(
-        (await readdir(this.dir).catch(() => [] as string[])).filter((name) => name.endsWith('.bin')).map((name) => name.slice(0, -4)),
+        (await readdir(this.dir).catch(() => [] as string[])).filter((name) => name.endsWith('.bin') && !name.startsWith('.')).map((name) => name.slice(0, -4)),
       );
       const missing = new Map<string, string>();
+      let checked = 0;
       for (const [id, text] of documents) {
         if (this.abort.signal.aborted) return;
-        if (present.has(id) && (await this.adoptCached(id, text))) continue;
+        if (++checked % CACHE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+        const hash = contentHash(text);
+        const cached = matrix.get(id);
+        if (cached && cached.hash === hash) {
+          this.wanted.set(id, hash);
+          this.vectors.set(id, cached);
+          continue;
+        }
+        if (present.has(id) && (await this.adoptCached(id, text))) {
+          this.matrixStale = true;
+          continue;
+        }
         missing.set(id, text);
       }
+      if (matrix.size !== this.vectors.size) this.matrixStale = true;
+      this.cacheComplete = true;
       for (const id of present) if (!documents.has(id) && !this.deferred.has(id)) await rm(this.fileOf(id), { force: true });
       this.cacheState = 'loaded';
       for (const [id, text] of missing) if (!this.deferred.has(id)) this.enqueue(id, text);
@@ -201,6 +300,7 @@ export class EmbeddingIndex {
         if (!vector || this.pending.has(id) || this.wanted.get(id) !== wanted.hash) continue;
         await writeFileAtomic(this.fileOf(id), encodeEmbedding({ modelId: this.embedder.modelId, contentHash: wanted.hash }, vector));
         this.vectors.set(id, { hash: wanted.hash, vector: Float32Array.from(vector) });
+        this.matrixStale = true;
       }
     }
   }

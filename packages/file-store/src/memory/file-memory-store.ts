@@ -3,6 +3,7 @@ import {
   assertOpen,
   assertValidId,
   browseMemory,
+  BM25_INDEX_FORMAT,
   Bm25Index,
   byCreation,
   type CategoryCount,
@@ -39,6 +40,7 @@ import {
 } from '@reverie/core';
 import { EmbeddingIndex } from '../embeddings/embedding-index';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
+import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
 
 export interface FileMemoryStoreOptions {
@@ -55,6 +57,13 @@ export interface FileMemoryStoreOptions {
   /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
   decay?: Partial<DecayOptions>;
 }
+
+/**
+ * The snapshot's format: the entry records as `memoryEntrySchema` reads them and the BM25 state.
+ * Change the first part whenever the entry schema changes; a snapshot of another version is
+ * ignored and rewritten.
+ */
+const SNAPSHOT_VERSION = `memory-entries/1 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
@@ -74,6 +83,8 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly decay: DecayOptions;
   private closed = false;
   private embeddingCacheRequested = false;
+  /** Entries as the index imported them from the snapshot, until each changes (see `restoreIndex`). */
+  private importedEntries: Map<string, MemoryEntry> | undefined;
 
   constructor(options: FileMemoryStoreOptions) {
     const valid = validateStoreOptions(options, 'FileMemoryStore');
@@ -103,15 +114,22 @@ export class FileMemoryStore implements ILongTermMemory {
           this.countCategory(entry.category, +1);
           const text = memoryDocumentText(entry);
           this.index.set(entry.id, text);
+          this.importedEntries?.delete(entry.id);
           this.embeddings?.want(entry.id, text);
         },
         onDelete: (entry) => {
           this.countCategory(entry.category, -1);
           this.index.delete(entry.id);
+          this.importedEntries?.delete(entry.id);
           this.embeddings?.forget(entry.id).catch((error: unknown) => {
             this.logger.warn('Could not remove the cached vector of a deleted entry.', { id: entry.id, error: String(error) });
           });
         },
+      },
+      snapshot: {
+        version: SNAPSHOT_VERSION,
+        capture: () => this.captureIndex(),
+        restore: (entries, sections) => this.restoreIndex(entries, sections),
       },
     });
   }
@@ -223,8 +241,48 @@ export class FileMemoryStore implements ILongTermMemory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.collection.idle();
+    await this.collection.close();
     await this.embeddings?.close();
+  }
+
+  /** The BM25 state as snapshot sections (see `docs/file-store.md`, "The snapshot"). */
+  private captureIndex(): Map<string, SnapshotSection> {
+    const state = this.index.exportState();
+    return new Map<string, SnapshotSection>([
+      ['bm25.ids', { kind: 'json', value: state.ids }],
+      ['bm25.vocabulary', { kind: 'json', value: state.vocabulary }],
+      ['bm25.lengths', { kind: 'u32', value: state.lengths }],
+      ['bm25.offsets', { kind: 'u32', value: state.offsets }],
+      ['bm25.docs', { kind: 'u32', value: state.docs }],
+      ['bm25.freqs', { kind: 'u32', value: state.freqs }],
+    ]);
+  }
+
+  /** Rebuilds the category counts and imports the BM25 state for entries read from a snapshot. */
+  private restoreIndex(entries: ReadonlyMap<string, MemoryEntry>, sections: ReadonlyMap<string, DecodedSection>): void {
+    const json = (name: string): unknown => {
+      const section = sections.get(name);
+      if (section?.kind !== 'json') throw new Error(`no ${name} section`);
+      return JSON.parse(section.text);
+    };
+    const numbers = (name: string): Uint32Array => {
+      const section = sections.get(name);
+      if (section?.kind !== 'u32') throw new Error(`no ${name} section`);
+      return section.value;
+    };
+    const ids = json('bm25.ids') as string[];
+    if (!Array.isArray(ids) || ids.length !== entries.size) throw new Error('the index does not cover the entries');
+    for (const id of ids) if (!entries.has(id)) throw new Error(`the index holds ${id}, which is not an entry`);
+    // The entries as indexed: the index asks for a document's text when it is replaced or
+    // deleted, after the collection already holds the new version. Pruned as entries change.
+    const indexed = new Map(entries);
+    this.index.importState(
+      { ids, vocabulary: json('bm25.vocabulary') as string[], lengths: numbers('bm25.lengths'), offsets: numbers('bm25.offsets'), docs: numbers('bm25.docs'), freqs: numbers('bm25.freqs') },
+      (id) => memoryDocumentText(indexed.get(id)!),
+    );
+    this.importedEntries = indexed;
+    this.categories.clear();
+    for (const entry of entries.values()) this.countCategory(entry.category, +1);
   }
 
   private assertOpen(): void {
