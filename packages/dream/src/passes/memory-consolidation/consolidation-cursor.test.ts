@@ -1,6 +1,6 @@
 import type { MemoryEntry } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { advanceCursor, changedSince, EMPTY_CURSOR } from './consolidation-cursor';
+import { advanceCursor, changedSince, consolidationCursorSchema, EMPTY_CURSOR } from './consolidation-cursor';
 
 const entry = (id: string, updatedAt: string) => ({ id, updatedAt }) as MemoryEntry;
 
@@ -38,5 +38,19 @@ describe('consolidation cursor', () => {
     expect(second.feedback).toEqual(first.feedback);
     const back = advanceCursor(second, { through: { at: '2026-01-01T00:00:00.000Z', id: '000000000001' }, written: [] });
     expect(back.entries).toEqual(second.entries);
+  });
+
+  it('reads a cursor whose fingerprints are keyed by entry ids, and refuses any other key', () => {
+    expect(consolidationCursorSchema.safeParse({ version: 1, seen: { '000000000001': 'abc' } }).success).toBe(true);
+    expect(consolidationCursorSchema.safeParse({ version: 1, seen: { '../escape': 'abc' } }).success).toBe(false);
+    expect(consolidationCursorSchema.safeParse({ version: 1, seen: { '000000000001': 7 } }).success).toBe(false);
+    expect(consolidationCursorSchema.safeParse({ version: 1, seen: [] }).success).toBe(false);
+  });
+
+  it('forgets the fingerprints of entries a change feed reported deleted', () => {
+    const cursor = advanceCursor(EMPTY_CURSOR, { written: [], seen: { entries: [entry('000000000001', '2026-01-01T00:00:00.000Z'), entry('000000000002', '2026-01-01T00:00:00.000Z')], gone: new Set() } });
+    const after = advanceCursor(cursor, { written: [], seen: { entries: [], gone: new Set(['000000000001']) }, feed: 'epoch.7' });
+    expect(Object.keys(after.seen)).toEqual(['000000000002']);
+    expect(after.feed).toBe('epoch.7');
   });
 });

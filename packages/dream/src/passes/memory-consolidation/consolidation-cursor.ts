@@ -1,8 +1,22 @@
 import { createHash } from 'node:crypto';
-import { idSchema, type MemoryEntry, timestampMs, timestampSchema } from '@reverie/core';
+import { idSchema, isValidId, type MemoryEntry, timestampMs, timestampSchema } from '@reverie/core';
 import { z } from 'zod';
 
 const positionSchema = z.object({ at: timestampSchema, id: z.string() });
+
+/**
+ * A record of short strings keyed by entry id, checked in one plain loop: `seen` holds one key per
+ * entry ever considered (100,000 at 100k entries), and validating each key with a schema made
+ * reading the cursor cost more than the rest of an incremental run (SPEC B12).
+ */
+const fingerprintsSchema = z.custom<Record<string, string>>(
+  (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    for (const key in value) if (!isValidId(key) || typeof (value as Record<string, unknown>)[key] !== 'string') return false;
+    return true;
+  },
+  { message: 'seen must map entry ids to fingerprints' },
+);
 export type CursorPosition = z.infer<typeof positionSchema>;
 
 /**
@@ -33,7 +47,7 @@ export const consolidationCursorSchema = z.object({
    * hash. An entry rewritten by something that leaves its wording alone — the importance-decay
    * pass, a promotion — has a newer `updatedAt` but is not a change worth a model call (B1).
    */
-  seen: z.record(idSchema, z.string()).default({}),
+  seen: fingerprintsSchema.default({}),
   /**
    * Items whose merge or rewrite the guards refused for a reason the model can fix: offered to
    * the model again once `after` has passed, at most `maxRetries` times (SPEC B11).
@@ -98,9 +112,16 @@ export function advanceCursor(
     if (entries === undefined || comparePositions({ at, id }, entries) > 0) written[id] = at;
   }
   const feedback = latest(cursor.feedback, change.feedback);
-  const seen: Record<string, string> = {};
-  const stillLive = (id: string) => (change.seen?.live ? change.seen.live.has(id) : !change.seen?.gone?.has(id));
-  for (const [id, fingerprint] of Object.entries(cursor.seen)) if (stillLive(id)) seen[id] = fingerprint;
+  let seen: Record<string, string>;
+  const live = change.seen?.live;
+  if (live) {
+    seen = {};
+    for (const id in cursor.seen) if (live.has(id)) seen[id] = cursor.seen[id]!;
+  } else {
+    // With a change feed only the deleted ids are known: copy, then forget those (cost: a copy, no per-key test).
+    seen = { ...cursor.seen };
+    for (const id of change.seen?.gone ?? []) delete seen[id];
+  }
   for (const entry of change.seen?.entries ?? []) seen[entry.id] = wordingFingerprint(entry);
   const feed = change.feed ?? cursor.feed;
   const prepass = change.prepass ?? cursor.prepass;
