@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { Bm25Index, memoryDocumentText, normaliseTerm } from '@reverie/core';
+import { Bm25Index, memoryDocumentText, normaliseTerm, tokenize } from '@reverie/core';
 import { FileMemoryStore } from '@reverie/file-store';
+import { reportFigure } from './figures';
 import { fmt, percentile, rssMiB, timed } from './measure';
 import { writeMemoryFixture } from './memory-fixture';
 import { syntheticEntry, syntheticQuery } from './synthetic-memory';
@@ -97,6 +98,13 @@ async function benchSize(size: number): Promise<void> {
     });
     const [, miniBuildMs] = await timed(async () => mini.addAll(documents));
     const miniLatencies = queryLatencies((query) => mini.search(query).slice(0, 8));
+    // The issue's baselines: minisearch as it comes (its default options), and BM25 computed by
+    // scanning every document for every query (no inverted index), over fewer queries.
+    const miniDefault = new MiniSearch<{ id: string; text: string }>({ fields: ['text'] });
+    miniDefault.addAll(documents);
+    const miniDefaultLatencies = queryLatencies((query) => miniDefault.search(query).slice(0, 8));
+    const linear = new LinearScanBm25(documents);
+    const linearLatencies = queryLatencies((query) => linear.search(query, 8), LINEAR_QUERIES);
 
     console.log(`\n## ${size.toLocaleString('en')} entries (${fmt(bytes / 1024 / 1024, 1)} MiB of JSON)`);
     const line = (label: string, run: ColdOpen) =>
@@ -112,17 +120,92 @@ async function benchSize(size: number): Promise<void> {
     console.log(`search p50 / p99 over ${QUERIES} queries: ${fmt(percentile(latencies, 50))} ms / ${fmt(percentile(latencies, 99))} ms (avg ${fmt(hits / QUERIES, 1)} results)`);
     console.log(`  bare Bm25Index: build ${fmt(bareBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`);
     console.log(`  minisearch, same queries: build ${fmt(miniBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(miniLatencies, 50))} ms / ${fmt(percentile(miniLatencies, 99))} ms`);
+    console.log(`  minisearch with its defaults: p50 / p99 ${fmt(percentile(miniDefaultLatencies, 50))} ms / ${fmt(percentile(miniDefaultLatencies, 99))} ms`);
+    console.log(`  linear-scan BM25 (every document scored, ${LINEAR_QUERIES} queries): p50 / p99 ${fmt(percentile(linearLatencies, 50))} ms / ${fmt(percentile(linearLatencies, 99))} ms`);
     console.log(`search with a category filter: ${fmt(filteredMs / 200)} ms avg`);
     console.log(`save throughput: ${fmt(SAVES / (saveMs / 1000), 0)} saves/s sequential, ${fmt(SAVES / (parallelMs / 1000), 0)} saves/s with ${SAVES} in flight`);
     console.log(`RSS: ${fmt(rssBefore, 0)} MiB before open, ${fmt(rssAfterOpen, 0)} MiB after open, ${fmt(rssMiB(), 0)} MiB at the end`);
+    const at = size.toLocaleString('en');
+    const big = size === 100_000;
+    reportFigure({
+      id: `store.coldOpen.${size}`,
+      label: `cold open + first search (${at} entries, fresh process)`,
+      value: snap.openMs,
+      unit: 'ms',
+      baseline: { label: 'the full directory scan', value: scan.openMs },
+      ...(big ? { target: { atMost: 800 } } : {}),
+    });
+    reportFigure({
+      id: `store.searchP99.${size}`,
+      label: `search p99 after 20 warm-up queries (${at} entries)`,
+      value: snap.warm.p99,
+      unit: 'ms',
+      baseline: { label: 'linear-scan BM25', value: percentile(linearLatencies, 99) },
+      ...(big ? { target: { atMost: 1.5 } } : {}),
+    });
+    reportFigure({
+      id: `store.searchP99vsMinisearch.${size}`,
+      label: `search p99 after 20 warm-up queries (${at} entries), against minisearch`,
+      value: snap.warm.p99,
+      unit: 'ms',
+      baseline: { label: 'minisearch with its defaults', value: percentile(miniDefaultLatencies, 99) },
+    });
+    reportFigure({
+      id: `store.firstQueries.${size}`,
+      label: `slowest of the first 20 queries after open (${at} entries)`,
+      value: snap.first.max,
+      unit: 'ms',
+      baseline: { label: 'the same after a full scan', value: scan.first.max },
+      ...(big ? { target: { atMost: 5 } } : {}),
+    });
   } finally {
     rmSync(dataPath, { recursive: true, force: true });
   }
 }
 
-function queryLatencies(run: (query: string) => unknown): number[] {
+/** Queries run against the linear-scan baseline (each one scores every document). */
+const LINEAR_QUERIES = 100;
+
+/**
+ * BM25 without an inverted index: every query scores every document from its term counts. The
+ * same tokenisation and parameters as `Bm25Index` (k1 1.2, b 0.75), exact terms only.
+ */
+class LinearScanBm25 {
+  private readonly docs: Array<{ id: string; terms: Map<string, number>; length: number }>;
+  private readonly df = new Map<string, number>();
+  private readonly averageLength: number;
+
+  constructor(documents: ReadonlyArray<{ id: string; text: string }>) {
+    this.docs = documents.map(({ id, text }) => {
+      const terms = new Map<string, number>();
+      const tokens = tokenize(text);
+      for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
+      for (const term of terms.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
+      return { id, terms, length: tokens.length };
+    });
+    this.averageLength = this.docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, this.docs.length);
+  }
+
+  search(query: string, limit: number): Array<{ id: string; score: number }> {
+    const terms = [...new Set(tokenize(query))];
+    const n = this.docs.length;
+    const idf = terms.map((term) => Math.log(1 + (n - (this.df.get(term) ?? 0) + 0.5) / ((this.df.get(term) ?? 0) + 0.5)));
+    const hits: Array<{ id: string; score: number }> = [];
+    for (const doc of this.docs) {
+      let score = 0;
+      terms.forEach((term, i) => {
+        const freq = doc.terms.get(term);
+        if (freq) score += (idf[i]! * freq * 2.2) / (freq + 1.2 * (0.25 + (0.75 * doc.length) / this.averageLength));
+      });
+      if (score > 0) hits.push({ id: doc.id, score });
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+}
+
+function queryLatencies(run: (query: string) => unknown, count = QUERIES): number[] {
   const latencies: number[] = [];
-  for (let q = 1; q <= QUERIES; q++) {
+  for (let q = 1; q <= count; q++) {
     const start = performance.now();
     run(syntheticQuery(q));
     latencies.push(performance.now() - start);

@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fmt, percentile } from '../measure';
+import { reportFigure } from '../figures';
 
 const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 30);
 const benchDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -159,6 +160,15 @@ function main(): void {
   if (before) {
     console.log(`import('reverie') / --before: ${fmt(reverie.imported.median / before.imported.median)}× (medians; ${fmt(before.imported.median, 1)} → ${fmt(reverie.imported.median, 1)} ms; CPU ${fmt(before.cpu.median, 1)} → ${fmt(reverie.cpu.median, 1)} ms)`);
   }
+  reportFigure({
+    id: 'import.reverie',
+    label: "import('reverie') in a fresh process (median)",
+    value: reverie.imported.median,
+    unit: 'ms',
+    baseline: before ? { label: 'the build given as --before', value: before.imported.median } : { label: "import('ai') alone", value: ai.imported.median },
+    target: { atMost: 150 },
+  });
+  reportFigure({ id: 'import.reverieCpu', label: "import('reverie'), CPU time (median)", value: reverie.cpu.median, unit: 'ms', ...(before ? { baseline: { label: 'the build given as --before', value: before.cpu.median } } : {}) });
   // On a machine other processes keep busy the wall time waits for a core; the CPU time does not.
   console.log(`target: import('reverie') ≤ 150 ms median — ${reverie.imported.median <= 150 ? 'met' : 'NOT met'} in this run (wall ${fmt(reverie.imported.median, 1)} ms, CPU ${fmt(reverie.cpu.median, 1)} ms, load average ${fmt(loadavg()[0]!, 1)})`);
 

@@ -25,6 +25,7 @@ import { writeMemoryFixture } from '../memory-fixture';
 import { syntheticQuery } from '../synthetic-memory';
 import { gcSummary, type LoadResult, MAX_IN_FLIGHT, runOpenLoop } from './open-loop';
 import { StageTimer } from './stage-timer';
+import { reportFigure } from '../figures';
 
 const SIZE = Number(process.env.BENCH_LOAD_SIZE ?? 100_000);
 const RATE = Number(process.env.BENCH_LOAD_RATE ?? 500);
@@ -125,6 +126,16 @@ async function main(): Promise<void> {
     const heap = main.heapMiB;
     console.log(`\nheap used during the forTurn (${RUNTIME}) window (not collected): ${fmt(Math.min(...heap), 0)}–${fmt(Math.max(...heap), 0)} MiB; live heap (after a full collection) before → after the baseline and forTurn (${RUNTIME}) windows: ${fmt(heapBefore, 0)} → ${fmt(heapAfter, 0)} MiB`);
     console.log(`\nforTurn (${RUNTIME}) by stage (each store call as forTurn awaits it):\n\n${stages.table()}`);
+    for (const [name, result] of [[RUNTIME, main], [other, second]] as const) {
+      reportFigure({
+        id: `load.forTurnP99.${name}.${SIZE}`,
+        label: `forTurn p99 at ${RATE} turns/s, ${SIZE.toLocaleString('en')} entries (${name})`,
+        value: percentile(result.latencies, 99),
+        unit: 'ms',
+        baseline: { label: 'bare memory.search at the same rate', value: percentile(base.latencies, 99) },
+        ...(SIZE === 100_000 && RATE === 500 ? { target: { atMost: 25 } } : {}),
+      });
+    }
 
     if (CAUSE_SECONDS > 0) {
       console.log(`\n## what each part of the turn path adds: ${RATE} turns/s, ${CAUSE_SECONDS} s each, one after another in this process\n\n${HEADER}`);
@@ -157,6 +168,15 @@ async function main(): Promise<void> {
         }
       }
       console.log(`\nsaturation point (highest rate swept with p99 ≤ ${TARGET_P99_MS} ms and nothing dropped): forTurn (full) ${best.get('full') ?? 'none'} turns/s, forTurn (memory) ${best.get('memory') ?? 'none'} turns/s, baseline ${best.get('baseline') ?? 'none'} searches/s`);
+      for (const name of ['memory', 'full'] as const) {
+        reportFigure({
+          id: `load.saturation.${name}.${SIZE}`,
+          label: `saturation point: highest rate with forTurn p99 ≤ ${TARGET_P99_MS} ms (${name}, ${SIZE.toLocaleString('en')} entries)`,
+          value: best.get(name) ?? 0,
+          unit: 'turns/s',
+          baseline: { label: 'bare memory.search', value: best.get('baseline') ?? 0 },
+        });
+      }
     }
     for (const reverie of Object.values(runtimes)) await reverie.close();
     for (const store of [memory, workingMemory, conversationLog]) await store.close();
