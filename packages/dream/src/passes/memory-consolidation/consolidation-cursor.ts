@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '@reverie/file-store';
+import { PassCursor } from '../../cursors/pass-cursor';
+import { cursorsDir } from '../../runs/run-paths';
 import { idSchema, isValidId, type MemoryEntry, timestampMs, timestampSchema } from '@reverie/core';
 import { z } from 'zod';
 
@@ -56,7 +61,8 @@ export const consolidationCursorSchema = z.object({
 });
 export type ConsolidationCursor = z.output<typeof consolidationCursorSchema>;
 
-export const EMPTY_CURSOR: ConsolidationCursor = { version: 1, written: {}, seen: {}, retry: {} };
+/** The cursor before any run. Frozen: `advanceCursor` copies a frozen `seen` instead of updating it. */
+export const EMPTY_CURSOR: ConsolidationCursor = Object.freeze({ version: 1, written: Object.freeze({}), seen: Object.freeze({}), retry: Object.freeze({}) }) as ConsolidationCursor;
 
 /** A short hash of what the model would see of an entry: its content, category and tags. */
 export function wordingFingerprint(entry: Pick<MemoryEntry, 'content' | 'category' | 'tags'>): string {
@@ -86,7 +92,8 @@ export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry, by
 
 /**
  * The cursor after a run: `entries` moved to `through` (never backwards), own writes recorded,
- * and writes the new position already covers forgotten, so `written` stays small.
+ * and writes the new position already covers forgotten, so `written` stays small. With `gone`
+ * (a change feed), `cursor.seen` is updated in place and shared with the result.
  */
 export function advanceCursor(
   cursor: ConsolidationCursor,
@@ -118,8 +125,9 @@ export function advanceCursor(
     seen = {};
     for (const id in cursor.seen) if (live.has(id)) seen[id] = cursor.seen[id]!;
   } else {
-    // With a change feed only the deleted ids are known: copy, then forget those (cost: a copy, no per-key test).
-    seen = { ...cursor.seen };
+    // With a change feed only the deleted ids are known. The record is updated in place: it holds
+    // one key per entry, and copying it would cost more than the rest of the run (B12).
+    seen = Object.isFrozen(cursor.seen) ? { ...cursor.seen } : cursor.seen;
     for (const id of change.seen?.gone ?? []) delete seen[id];
   }
   for (const entry of change.seen?.entries ?? []) seen[entry.id] = wordingFingerprint(entry);
@@ -179,4 +187,49 @@ function latest(a: CursorPosition | undefined, b: CursorPosition | undefined): C
   if (a === undefined) return b;
   if (b === undefined) return a;
   return comparePositions(a, b) >= 0 ? a : b;
+}
+
+/**
+ * Where the cursor lives: `_system/dreams/cursors/memory-consolidation.json` for the small part,
+ * and `memory-consolidation.seen.json` beside it for `seen`, which holds one fingerprint per entry
+ * ever considered. The small part is validated; `seen` is only checked to be an object (a wrong
+ * value can only make an entry count as changed), and is rewritten only when it changed. The
+ * small part is written first: a crash in between leaves old fingerprints, which can only make
+ * an entry count as changed, never hide a change.
+ */
+export class ConsolidationCursorFile {
+  private readonly main: PassCursor<ConsolidationCursor>;
+  private readonly seenFile: string;
+
+  constructor(dataPath: string, pass: string) {
+    this.main = new PassCursor(dataPath, pass, consolidationCursorSchema);
+    this.seenFile = join(cursorsDir(dataPath), `${pass}.seen.json`);
+  }
+
+  async read(): Promise<ConsolidationCursor> {
+    const main = (await this.main.read()) ?? { ...EMPTY_CURSOR, seen: {} };
+    const seen = await readFile(this.seenFile, 'utf8').then(
+      (text) => JSON.parse(text) as unknown,
+      () => undefined,
+    ).catch(() => undefined);
+    const stored = typeof seen === 'object' && seen !== null && !Array.isArray(seen) ? (seen as Record<string, string>) : undefined;
+    // Cursors written before the split kept `seen` in the main file.
+    return { ...main, seen: stored ?? main.seen };
+  }
+
+  /** Writes what changed since `before` (the cursor as read). */
+  async write(cursor: ConsolidationCursor, before: ConsolidationCursor, seenChanged: boolean): Promise<void> {
+    const { seen, ...small } = cursor;
+    const { seen: _, ...smallBefore } = before;
+    const legacy = !(await exists(this.seenFile)) && Object.keys(before.seen).length > 0;
+    if (JSON.stringify(small) !== JSON.stringify(smallBefore) || legacy) await this.main.write({ ...small, seen: {} });
+    if (seenChanged || legacy) await writeFileAtomic(this.seenFile, JSON.stringify(seen));
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return readFile(file).then(
+    () => true,
+    () => false,
+  );
 }

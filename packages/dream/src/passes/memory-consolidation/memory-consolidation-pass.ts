@@ -1,6 +1,5 @@
 import { DEFAULT_DECAY_OPTIONS, type FeedbackSignal, type IFeedbackStore, type MemoryEntry, withEffectiveImportance } from '@reverie/core';
 import { z } from 'zod';
-import { PassCursor } from '../../cursors/pass-cursor';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
@@ -10,12 +9,12 @@ import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup
 import {
   advanceCursor,
   changedSince,
+  ConsolidationCursorFile,
   comparePositions,
   type ConsolidationCursor,
   consolidationCursorSchema,
   type CursorPosition,
   dueRetries,
-  EMPTY_CURSOR,
   entryPosition,
   nextRetries,
 } from './consolidation-cursor';
@@ -92,8 +91,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const { memory, dataPath, logger } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const now = context.now();
-    const cursorFile = new PassCursor(dataPath, this.name, consolidationCursorSchema);
-    const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
+    const cursor = await new ConsolidationCursorFile(dataPath, this.name).read();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
     // SPEC D7: the pass judges (protection, D4 merges) and rewrites by importance as it stands now.
     const asNow = (entries: readonly MemoryEntry[]) => entries.map((entry) => withEffectiveImportance(entry, now, decay));
@@ -244,15 +242,17 @@ export class MemoryConsolidationPass implements DreamPass {
    * applied after another run moved it, the cursor still never goes backwards.
    */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    const cursorFile = new PassCursor(services.dataPath, this.name, consolidationCursorSchema);
-    const cursor = (await cursorFile.read()) ?? EMPTY_CURSOR;
+    const cursorFile = new ConsolidationCursorFile(services.dataPath, this.name);
+    const cursor = await cursorFile.read();
+    const before = { ...cursor, seen: cursor.seen };
     const prepass = prepassCommitSchema.safeParse(data);
     if (prepass.success) {
-      const updated = advanceCursor(cursor, { written: [], prepass: prepass.data.prepass });
-      if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
+      await cursorFile.write(advanceCursor(cursor, { written: [], prepass: prepass.data.prepass }), before, false);
       return;
     }
     const { through, feedback, seen, retry, ownWrites, feed } = consolidationCommitSchema.parse(data);
+    // Before advancing: with a feed, `seen` is updated in place.
+    const seenChanged = seen.entries.length > 0 || seen.live !== undefined || (seen.gone ?? []).some((id) => id in cursor.seen);
     const written: MemoryEntry[] = [];
     for (const entry of ownWrites) {
       const stored = await services.memory?.get(entry.id);
@@ -266,7 +266,7 @@ export class MemoryConsolidationPass implements DreamPass {
       written,
       feed,
     });
-    if (JSON.stringify(updated) !== JSON.stringify(cursor)) await cursorFile.write(updated);
+    await cursorFile.write(updated, before, seenChanged);
   }
 
   /** New feedback since the cursor, from the last `feedbackDays`, at most `maxFeedback` (the most recent). */
