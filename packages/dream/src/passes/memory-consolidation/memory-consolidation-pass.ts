@@ -134,7 +134,7 @@ export class MemoryConsolidationPass implements DreamPass {
       maxChanged: this.options.maxChangedPerRun,
       extraIds: due,
       extraTexts: corrections.map((signal) => signal.text),
-      neighbours: Math.max(this.options.neighbours, this.options.maxClusterSize),
+      neighbours: this.options.neighbours,
       signal: context.signal,
     });
     const items = buildConsolidationItems(asNow(scope.entries), now, decay);
@@ -155,10 +155,13 @@ export class MemoryConsolidationPass implements DreamPass {
     // The similarity guard looks up the neighbours of a merge's sources: with a feed, ask the store
     // for those it was not asked about yet, once the reply names them.
     const feed = scope.feed;
+    const similarityNeighbours = Math.min(100, Math.max(this.options.neighbours, this.options.maxClusterSize));
     const prepare = feed
       ? async (ids: readonly string[]) => {
-          const missing = [...new Set(ids)].filter((id) => byId.has(id) && !feed.neighbours.has(id));
-          if (missing.length > 0) for (const [id, hits] of await feed.store.neighbours(missing, { limit: feed.limit })) feed.neighbours.set(id, hits);
+          const missing = [...new Set(ids)].filter((id) => byId.has(id) && (feed.fetched.get(id) ?? 0) < similarityNeighbours);
+          if (missing.length === 0) return;
+          for (const [id, hits] of await feed.store.neighbours(missing, { limit: similarityNeighbours })) feed.neighbours.set(id, hits);
+          for (const id of missing) feed.fetched.set(id, similarityNeighbours);
         }
       : async () => undefined;
     const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length));

@@ -19,8 +19,11 @@ export interface WorkingSet {
   /** True when changes were left unread for the next run. */
   more: boolean;
   notes: string[];
-  /** With a feed: the store, and the neighbours it found so far (entry id → hits, scores relative). */
-  feed?: { store: FeedStore; neighbours: Map<string, MemorySearchResult[]>; limit: number };
+  /**
+   * With a feed: the store, the neighbours it found so far (entry id → hits, scores relative) and
+   * how many were asked for each (`fetched`), so a caller that needs more can ask again.
+   */
+  feed?: { store: FeedStore; neighbours: Map<string, MemorySearchResult[]>; fetched: Map<string, number> };
 }
 
 export interface WorkingSetRequest {
@@ -37,7 +40,7 @@ export interface WorkingSetRequest {
   /** Ids to bring in besides the changes (retries due), and texts whose matches to bring in (corrections). */
   extraIds: readonly string[];
   extraTexts: readonly string[];
-  /** Neighbours fetched per changed entry and per extra text. */
+  /** Neighbours fetched per changed entry and per extra text (what clustering uses). */
   neighbours: number;
   signal?: AbortSignal;
 }
@@ -86,7 +89,7 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
         gone,
         more: read.more,
         notes,
-        feed: { store: feed, neighbours: around, limit },
+        feed: { store: feed, neighbours: around, fetched: new Map([...around.keys()].map((id) => [id, limit])) },
       };
     }
     head = read.head;
