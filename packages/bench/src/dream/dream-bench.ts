@@ -184,7 +184,7 @@ async function benchSize(size: number): Promise<void> {
       const cycle = await runCycle(`incremental #${n} (1 % churn)`, incrementalEngine, oracle);
       incremental.push(cycle);
       await audit.record(`incremental #${n}`, dataPath, cycle.report);
-      if (!cycle.notes.some((note) => note.includes('left for the next run'))) break;
+      if (!cycle.notes.some((note) => note.includes('left for the next run') || note.includes('more changes wait in the feed'))) break;
       clock.advance(HOUR_MS);
     }
     const groups = audit.groups(await memory.list());
