@@ -141,3 +141,4 @@ export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';
 export { explainPromotion, type PromotionExplanation } from './recall/explain-promotion';
+export { withoutChangeFeed } from './changes/memory-feed';

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, silentLogger } from '@reverie/core';
-import { type CycleReport, DreamEngine, MemoryConsolidationPass, type MemoryConsolidationOptionsInput } from '@reverie/dream';
+import { type CycleReport, DreamEngine, MemoryConsolidationPass, type MemoryConsolidationOptionsInput, withoutChangeFeed } from '@reverie/dream';
 import { reportFigure } from '../figures';
 import { fmt, rssMiB, timed } from '../measure';
 import { type GroupStatus, MergeAudit } from './merge-audit';
@@ -49,22 +49,6 @@ async function copyOf(entries: readonly MemoryEntry[], clock: ManualClock): Prom
   const memory = new InMemoryLongTermMemory({ clock });
   for (const { updatedAt: _, ...entry } of entries) await memory.save(entry);
   return memory;
-}
-
-/**
- * The same store without its change feed: what a custom store written before it looks like, and
- * what every store was before it — the baseline the incremental cycle's host time is compared to.
- */
-function withoutFeed(store: ILongTermMemory): ILongTermMemory {
-  return {
-    get: (id) => store.get(id),
-    save: (draft, condition) => store.save(draft, condition),
-    delete: (id, condition) => store.delete(id, condition),
-    search: (query) => store.search(query),
-    list: (options) => store.list(options),
-    listCategories: () => store.listCategories(),
-    close: () => store.close(),
-  };
 }
 
 function engineFor(dataPath: string, clock: ManualClock, memory: ILongTermMemory, oracle: OracleModel, options: MemoryConsolidationOptionsInput) {
@@ -190,7 +174,7 @@ async function benchSize(size: number): Promise<void> {
     const groups = audit.groups(await memory.list());
     clock.set(incremental[0]!.report.startedAt);
     const baselineOracle = new OracleModel(factOf);
-    const baseline = await runCycle('incremental #1, store without a change feed (list and re-index)', engineFor(baselinePath, clock, withoutFeed(baselineMemory), baselineOracle, {}), baselineOracle);
+    const baseline = await runCycle('incremental #1, store without a change feed (list and re-index)', engineFor(baselinePath, clock, withoutChangeFeed(baselineMemory), baselineOracle, {}), baselineOracle);
     clock.set(new Date(Math.max(clock.now().getTime(), Date.parse(incremental.at(-1)!.report.startedAt) + HOUR_MS)));
 
     // 3. The baseline on an identical copy of the memory after churn.

@@ -1,19 +1,6 @@
-import { InMemoryLongTermMemory, type ILongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
+import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { changeFeedOf, type FeedStore, readFeed } from './memory-feed';
-
-/** A store with only the required methods: what a custom store written before the feed looks like. */
-function withoutFeed(store: ILongTermMemory): ILongTermMemory {
-  return {
-    get: (id) => store.get(id),
-    save: (draft, condition) => store.save(draft, condition),
-    delete: (id, condition) => store.delete(id, condition),
-    search: (query) => store.search(query),
-    list: (options) => store.list(options),
-    listCategories: () => store.listCategories(),
-    close: () => store.close(),
-  };
-}
+import { changeFeedOf, type FeedStore, readFeed, withoutChangeFeed as withoutFeed } from './memory-feed';
 
 describe('changeFeedOf', () => {
   it('hands back a store with a feed, and says once per store when one has none', () => {

@@ -21,6 +21,23 @@ export function changeFeedOf(memory: ILongTermMemory, logger: ILogger): FeedStor
   return undefined;
 }
 
+/**
+ * The same store without its change feed: only the methods every `ILongTermMemory` has. What a
+ * custom store written before the feed looks like — for tests of the listing path, and as the
+ * baseline `bench:dream` measures the feed against.
+ */
+export function withoutChangeFeed(store: ILongTermMemory): ILongTermMemory {
+  return {
+    get: (id) => store.get(id),
+    save: (draft, condition) => store.save(draft, condition),
+    delete: (id, condition) => store.delete(id, condition),
+    search: (query) => store.search(query),
+    list: (options) => store.list(options),
+    listCategories: () => store.listCategories(),
+    close: () => store.close(),
+  };
+}
+
 /** Changes read from a feed: the live entries saved since the cursor (as they are now) and the ids deleted. */
 export interface FeedRead {
   reset: false;
