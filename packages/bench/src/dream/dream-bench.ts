@@ -30,6 +30,8 @@ interface Cycle {
   label: string;
   /** Highest resident set size sampled (every 20 ms) while the cycle ran. */
   peakRssMiB: number;
+  /** Resident set size just before the cycle started: what the process held already. */
+  startRssMiB: number;
   report: CycleReport;
   calls: OracleCall[];
   wallMs: number;
@@ -57,7 +59,8 @@ function engineFor(dataPath: string, clock: ManualClock, memory: ILongTermMemory
 
 async function runCycle(label: string, engine: DreamEngine, oracle: OracleModel, dryRun = false): Promise<Cycle> {
   const first = oracle.calls.length;
-  let peakRssMiB = rssMiB();
+  const startRssMiB = rssMiB();
+  let peakRssMiB = startRssMiB;
   const sampler = setInterval(() => {
     peakRssMiB = Math.max(peakRssMiB, rssMiB());
   }, 20);
@@ -72,6 +75,7 @@ async function runCycle(label: string, engine: DreamEngine, oracle: OracleModel,
   return {
     label,
     peakRssMiB,
+    startRssMiB,
     report,
     calls,
     wallMs,
@@ -271,7 +275,8 @@ async function benchSize(size: number): Promise<void> {
     console.log(target(biggestCall <= defaults.tokenBudget, `incremental cycle inside its token budget: largest call ${int(biggestCall)} ≤ ${int(defaults.tokenBudget)}`));
     const host = (cycle: Cycle) => cycle.wallMs - cycle.oracleMs;
     const peak = Math.max(...[initial, ...incremental].map((cycle) => cycle.peakRssMiB));
-    console.log(`peak RSS during a cycle: initial ${fmt(initial.peakRssMiB, 0)} MiB, incremental ${incremental.map((c) => `${fmt(c.peakRssMiB, 0)} MiB`).join(' + ')}, baseline ${fmt(baseline.peakRssMiB, 0)} MiB`);
+    const rss = (cycle: Cycle) => `${fmt(cycle.peakRssMiB, 0)} MiB (+${fmt(cycle.peakRssMiB - cycle.startRssMiB, 0)})`;
+    console.log(`peak RSS during a cycle (growth over the RSS before it): initial ${rss(initial)}, incremental ${incremental.map(rss).join(' + ')}, baseline ${rss(baseline)}`);
     console.log(`RSS at the end: ${fmt(rssMiB(), 0)} MiB`);
     const at = int(size);
     reportFigure({
@@ -295,6 +300,13 @@ async function benchSize(size: number): Promise<void> {
       value: peak,
       unit: 'MiB',
       ...(size === 100_000 ? { target: { atMost: 600 } } : {}),
+    });
+    reportFigure({
+      id: `dream.cycleRssGrowth.${size}`,
+      label: `RSS a consolidation cycle adds to what the process held before it (${at} entries)`,
+      value: Math.max(...[initial, ...incremental].map((cycle) => cycle.peakRssMiB - cycle.startRssMiB)),
+      unit: 'MiB',
+      baseline: { label: 'the same for the cycle without a change feed', value: baseline.peakRssMiB - baseline.startRssMiB },
     });
     reportFigure({
       id: `dream.incrementalTokens.${size}`,
