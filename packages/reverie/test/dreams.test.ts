@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@reverie/core';
+import { type IConversationLog, InMemoryConversationLog, ManualClock } from '@reverie/core';
 import { createReverie, type Reverie } from 'reverie';
 import { scriptedModel } from './scripted-model';
 
@@ -59,6 +59,42 @@ describe('reverie.dreams', () => {
     expect(existsSync(join(dataPath, '_system', 'dreams'))).toBe(true);
     // The run's prompts and replies live in _system/, outside memory: recall cannot reach them.
     expect((await reverie.memory!.search({ text: 'consolidation directive reply' })).map((r) => r.entry.category)).not.toContain('_system');
+  });
+
+  it('a cycle waits for the turns still being appended to the conversation log, and so does close()', async () => {
+    const model = scriptedModel(['{"toDelete": [], "toSave": []}']);
+    const inner = new InMemoryConversationLog();
+    let appended = 0;
+    const readsSaw: number[] = [];
+    // A slow log: forTurn does not wait for it, the cycle that reads it must.
+    const slow: IConversationLog = {
+      append: async (turn) => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const logged = await inner.append(turn);
+        appended += 1;
+        return logged;
+      },
+      read: async (options) => {
+        readsSaw.push(appended);
+        return inner.read(options);
+      },
+      clear: (options) => inner.clear(options),
+      close: () => inner.close(),
+    };
+    reverie = createReverie({ dataPath, model }).withMemory().withConversationLog({ store: slow }).withDreaming().build();
+    // Loads the dream engine first, so the cycle below starts at once.
+    await reverie.dreams.run({ dryRun: true });
+    readsSaw.length = 0;
+    await reverie.context.forTurn({ sessionId: 's1', message: 'I prefer answers in bullet points' });
+    await reverie.context.recordReply('s1', 'Noted.');
+    expect(appended).toBe(0);
+    await reverie.dreams.run();
+    expect(readsSaw.length).toBeGreaterThan(0);
+    expect(readsSaw.every((count) => count === 2)).toBe(true);
+
+    await reverie.context.forTurn({ sessionId: 's1', message: 'And keep them short' });
+    await reverie.close();
+    expect(appended).toBe(3);
   });
 
   it('plans only what the registered services allow, and a dry run changes nothing', async () => {

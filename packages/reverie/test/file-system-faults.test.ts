@@ -63,8 +63,15 @@ describe('a read-only data directory', () => {
     const calls: Array<[string, () => Promise<unknown>]> = [
       ['memory.save', () => reverie.memory!.save({ content: 'The user likes coffee.' })],
       ['workingMemory.set', () => reverie.workingMemory!.set('session/s1/other', 'x')],
-      ['forTurn', () => reverie.context.forTurn({ sessionId: 's1', message: 'What does the user like?' })],
-      ['recordReply', () => reverie.context.recordReply('s1', 'Tea.')],
+      // A turn does not wait for the conversation log: the log's failure surfaces in flush().
+      [
+        'forTurn + recordReply, then conversation.flush',
+        async () => {
+          await reverie.context.forTurn({ sessionId: 's1', message: 'What does the user like?' });
+          await reverie.context.recordReply('s1', 'Tea.');
+          await reverie.conversation.flush();
+        },
+      ],
       ['dreams.run', () => reverie.dreams.run()],
     ];
     for (const [label, work] of calls) {

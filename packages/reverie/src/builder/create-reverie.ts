@@ -279,6 +279,11 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   // Recall events feed the recall-signals pass, so they are recorded only when a cycle can read them.
   const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ dataPath, clock, logger }) : undefined;
+  /** What the runtime buffers is written before a cycle reads it: recall events and the turns being appended. */
+  const beforeCycle = async () => {
+    await recall?.flush();
+    await conversation.settled();
+  };
   const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall });
   const tools = new AgentTools({
     memory,
@@ -322,7 +327,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const hasGates = gates.minHours !== undefined || gates.minSessions !== undefined || gates.signal !== undefined;
   const scheduler = new DreamScheduler({
     runCycle: async (signal, trigger) => {
-      await recall?.flush();
+      await beforeCycle();
       return dreamTrigger.trigger({ reason: trigger, signal });
     },
     initialDelayMs: dreamingOptions.initialDelay,
@@ -359,12 +364,12 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions, engine.passNames),
       run: (request = {}) =>
         onDisk('run a dream cycle', async () => {
-          await recall?.flush();
+          await beforeCycle();
           return engine.run({ trigger: 'manual', ...request });
         }),
       trigger: (request = {}) =>
         onDisk('trigger a dream cycle', async () => {
-          await recall?.flush();
+          await beforeCycle();
           return dreamTrigger.trigger({ reason: 'manual', ...request });
         }),
       async onSessionEnd(sessionId) {
@@ -404,6 +409,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       await scheduler.stop();
       await tools.idle();
       await recall?.close();
+      await conversation.settled();
       await Promise.all(owned.map((store) => store.close()));
     },
   };

@@ -56,7 +56,7 @@ export interface Reverie {
   importanceOf(entry: MemoryEntry): number;
   /** Per-turn context: `forTurn(...)` before each model call, `recordReply(...)` after. */
   readonly context: TurnContextBuilder;
-  /** Turns of each session kept in process memory (SPEC M9). */
+  /** Turns of each session kept in process memory (SPEC M9); `flush()` waits until the recorded turns are in the conversation log. */
   readonly conversation: ConversationMemory;
   /** The agent's tools: `tools.memory()`, `tools.workingMemory({ namespace })`. */
   readonly tools: AgentTools;

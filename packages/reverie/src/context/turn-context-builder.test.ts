@@ -299,7 +299,7 @@ describe('TurnContextBuilder: input validation', () => {
 describe('TurnContextBuilder: conversation', () => {
   it('replays the last 20 turns before the new message, then records it', async () => {
     const s = setup();
-    for (let i = 0; i < 25; i += 1) await s.conversation.record('s1', i % 2 === 0 ? 'user' : 'assistant', `turn ${i}`);
+    for (let i = 0; i < 25; i += 1) s.conversation.record('s1', i % 2 === 0 ? 'user' : 'assistant', `turn ${i}`);
 
     const context = await s.builder.forTurn({ sessionId: 's1', message: 'the new message' });
 
@@ -332,6 +332,7 @@ describe('TurnContextBuilder: conversation', () => {
     await s.builder.forTurn({ sessionId: 's1', message: 'hello' });
     await s.builder.recordReply('s1', 'Hi there.');
     await s.builder.recordReply('dream-1', 'Dream output that must not be digested', { ephemeral: true });
+    await s.conversation.flush();
 
     const logged = await s.log.read();
     expect(logged.map((turn) => [turn.sessionId, turn.role, turn.content])).toEqual([

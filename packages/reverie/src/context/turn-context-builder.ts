@@ -136,7 +136,7 @@ export class TurnContextBuilder {
     }
 
     const replay = conversation.recent(turn.sessionId, options.replayTurns);
-    await conversation.record(turn.sessionId, 'user', turn.message);
+    conversation.record(turn.sessionId, 'user', turn.message);
 
     const injectedIds = recalled.map((entry) => entry.id);
     if (injectedIds.length > 0) {
@@ -157,10 +157,13 @@ export class TurnContextBuilder {
     };
   }
 
-  /** Records the assistant's reply. `ephemeral` replies (dream runs, SPEC D16) stay out of the conversation log. */
+  /**
+   * Records the assistant's reply. `ephemeral` replies (dream runs, SPEC D16) stay out of the
+   * conversation log. Like `forTurn`, it does not wait for the log (`reverie.conversation.flush()` does).
+   */
   async recordReply(sessionId: string, content: string, options: { ephemeral?: boolean } = {}): Promise<void> {
     const reply = parseRecord(replyInputSchema, { sessionId, content, ephemeral: options?.ephemeral }, 'reply');
-    await this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
+    this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
   }
 
   /**
