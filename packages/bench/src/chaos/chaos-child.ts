@@ -82,6 +82,8 @@ if (mode === 'agent') {
     const turn = await attempt(async () => {
       await reverie.context.forTurn({ sessionId, message });
       await reverie.context.recordReply(sessionId, `Reply ${tag}-${i}.`);
+      // A turn does not wait for the conversation log; acknowledged only once it is on disk.
+      await reverie.conversation.flush();
       return true;
     });
     if (turn) out({ ack: 'turn', sessionId, message });
