@@ -114,6 +114,7 @@ describe('ConversationMemory and the conversation log', () => {
       },
       read: async () => [],
       clear: async () => 0,
+      close: async () => undefined,
     };
     const conversation = new ConversationMemory({ clock: clock(), logger, log: throwing });
     expect(() => conversation.record('s1', 'user', 'hello')).not.toThrow();
