@@ -39,6 +39,7 @@ class GatedLog implements IConversationLog {
 
   read = (...args: Parameters<IConversationLog['read']>) => this.inner.read(...args);
   clear = (...args: Parameters<IConversationLog['clear']>) => this.inner.clear(...args);
+  close = () => this.inner.close();
 }
 
 const setup = () => {
