@@ -7,6 +7,5 @@ export default defineProject({
     name: 'reverie',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    setupFiles: ['reflect-metadata'],
   },
 });

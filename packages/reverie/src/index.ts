@@ -1,6 +1,3 @@
-// tsyringe needs the Reflect metadata polyfill before it loads.
-import 'reflect-metadata';
-
 export { createReverie, ReverieBuilder } from './builder/create-reverie';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
 export type {

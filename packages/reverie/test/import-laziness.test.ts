@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // time; `pnpm bench:import` measures that): the built packages as a user gets them, ESM and CJS.
 // A process that builds an instance and serves a turn loads neither the dream engine with its
 // passes and model gateway (`@reverie/dream`'s main entry) nor the AI SDK nor date-fns' index;
-// its first dream cycle loads them and runs. Builds first when a dist/ is missing or stale.
+// its first dream cycle loads them and runs. No process loads tsyringe or reflect-metadata: the
+// builder wires services in its own container. Builds first when a dist/ is missing or stale.
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '..', '..');
 const recorder = pathToFileURL(join(packageDir, 'test', '__fixtures__', 'record-loaded-modules.mjs')).href;
@@ -93,6 +94,8 @@ function run(format: 'esm' | 'cjs'): Outcome {
 const dreamMain = (file: string) => file.startsWith(join(root, 'packages', 'dream', 'dist', 'index.'));
 const aiSdk = (file: string) => file.includes(`${sep}node_modules${sep}ai${sep}`);
 const dateFnsIndex = (file: string) => /[\\/]node_modules[\\/]date-fns[\\/]index\.c?js$/.test(file);
+/** Packages a process serving turns never needs: the builder's container is Reverie's own. */
+const neverLoaded = (file: string) => /[\\/]node_modules[\\/](tsyringe|reflect-metadata|tslib)[\\/]/.test(file);
 
 describe.each(['esm', 'cjs'] as const)('import reverie (%s build) in a fresh process', (format) => {
   let outcome: Outcome;
@@ -110,6 +113,7 @@ describe.each(['esm', 'cjs'] as const)('import reverie (%s build) in a fresh pro
       expect(loaded.filter(aiSdk)).toEqual([]);
       expect(loaded.filter(dateFnsIndex)).toEqual([]);
     }
+    for (const loaded of [outcome.atImport, outcome.afterTurn, outcome.afterCycle]) expect(loaded.filter(neverLoaded)).toEqual([]);
     expect(outcome.recalled).toBe(true);
     expect(outcome.plan).toContain('memory-consolidation:would-run');
   });

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type DependencyContainer, container as rootContainer, instanceCachingFactory } from 'tsyringe';
 import { z } from 'zod';
 import {
   type DecayOptions,
@@ -42,6 +41,7 @@ import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazil
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
+import { ServiceContainer } from '../di/service-container';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
 import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
@@ -199,7 +199,7 @@ interface ParsedConcerns {
 
 function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>): Reverie {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
-  const container: DependencyContainer = rootContainer.createChildContainer();
+  const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
   const logger: ILogger = config.logger ?? silentLogger;
   const { dataPath } = config;
@@ -217,19 +217,19 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     return store;
   };
 
-  container.register(TOKENS.Clock, { useValue: clock });
-  container.register(TOKENS.Logger, { useValue: logger });
-  if (config.model !== undefined) container.register(RUNTIME_TOKENS.LanguageModel, { useValue: config.model });
-  if (config.embeddingModel !== undefined) container.register(TOKENS.Embedder, { useValue: aiSdkEmbedder(config.embeddingModel) });
-  container.register(RUNTIME_TOKENS.ActivityTracker, { useValue: new ActivityTracker(clock) });
+  container.registerValue(TOKENS.Clock, clock);
+  container.registerValue(TOKENS.Logger, logger);
+  if (config.model !== undefined) container.registerValue(RUNTIME_TOKENS.LanguageModel, config.model);
+  if (config.embeddingModel !== undefined) container.registerValue(TOKENS.Embedder, aiSdkEmbedder(config.embeddingModel));
+  container.registerValue(RUNTIME_TOKENS.ActivityTracker, new ActivityTracker(clock));
 
   // A store comes from `.use()` first, then the concern's `store` option, then the file default.
-  const provide = <T>(token: symbol, enabled: boolean, given: T | undefined, makeDefault: (c: DependencyContainer) => T & { close(): Promise<void> }) => {
-    if (overrides.has(token)) container.register(token, { useValue: overrides.get(token) });
-    else if (given !== undefined) container.register(token, { useValue: given });
-    else if (enabled) container.register(token, { useFactory: instanceCachingFactory((c) => own(makeDefault(c))) });
+  const provide = <T>(token: symbol, enabled: boolean, given: T | undefined, makeDefault: (c: ServiceContainer) => T & { close(): Promise<void> }) => {
+    if (overrides.has(token)) container.registerValue(token, overrides.get(token));
+    else if (given !== undefined) container.registerValue(token, given);
+    else if (enabled) container.registerFactory(token, (c) => own(makeDefault(c)));
   };
-  const embedder = (c: DependencyContainer) => (c.isRegistered(TOKENS.Embedder) ? c.resolve<never>(TOKENS.Embedder) : undefined);
+  const embedder = (c: ServiceContainer) => (c.isRegistered(TOKENS.Embedder) ? c.resolve<never>(TOKENS.Embedder) : undefined);
   // SPEC D7: one curve for the store's browsing, the passes and whoever shows importance.
   const decay: DecayOptions = options.memory?.decay ?? DEFAULT_DECAY_OPTIONS;
 
@@ -262,7 +262,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => new FileFeedbackStore({ dataPath, clock, logger }));
   provide<IWorkflowLog>(TOKENS.WorkflowLog, !!options.workflowLog, options.workflowLog?.store, () => new FileWorkflowLog({ dataPath, clock, logger }));
   for (const [token, implementation] of overrides) {
-    if (!container.isRegistered(token)) container.register(token, { useValue: implementation });
+    if (!container.isRegistered(token)) container.registerValue(token, implementation);
   }
 
   const optional = <T>(token: symbol): T | undefined => (container.isRegistered(token) ? container.resolve<T>(token) : undefined);
@@ -275,7 +275,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
 
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
-  container.register(RUNTIME_TOKENS.ConversationMemory, { useValue: conversation });
+  container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   // Recall events feed the recall-signals pass, so they are recorded only when a cycle can read them.
   const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ dataPath, clock, logger }) : undefined;
