@@ -74,17 +74,17 @@ export const dreamingOptionsSchema = z
      * and reads nothing; `report: true` counts what has decayed (a read of every entry),
      * `write: true` stores decayed values. The curve itself is `.withMemory({ decay })`.
      */
-    importanceDecay: importanceDecayOptionsSchema.default(importanceDecayOptionsSchema.parse({})),
+    importanceDecay: importanceDecayOptionsSchema.default(() => importanceDecayOptionsSchema.parse({})),
     /** O4: how recall events become a score (weights 0.30/0.35/0.20/0.15, recency half-life 14 days). */
     recallSignals: recallSignalsOptionsSchema.prefault({}),
     /** O4: the deep-sleep promotion pass (minRecallCount 3, minScore 0.6, maxPerRun 20, importanceStep 0.15). */
     promotion: promotionOptionsSchema.prefault({}),
     /** D3–D5, B1, B4, B7: the memory-consolidation pass. */
-    consolidation: memoryConsolidationOptionsSchema.default(memoryConsolidationOptionsSchema.parse({})),
+    consolidation: memoryConsolidationOptionsSchema.default(() => memoryConsolidationOptionsSchema.parse({})),
     /** D6: the episode-extraction pass (maxTurnsPerRun 400, tokenBudget 12000, category "episodes"). */
-    episodes: episodeExtractionOptionsSchema.default(episodeExtractionOptionsSchema.parse({})),
+    episodes: episodeExtractionOptionsSchema.default(() => episodeExtractionOptionsSchema.parse({})),
     /** O7, O8: how long run folders (and so undo) are kept (retentionDays 90). */
-    archive: archiveRetentionOptionsSchema.default(archiveRetentionOptionsSchema.parse({})),
+    archive: archiveRetentionOptionsSchema.default(() => archiveRetentionOptionsSchema.parse({})),
   })
   .strict();
 export type DreamingOptions = z.output<typeof dreamingOptionsSchema>;
