@@ -10,6 +10,10 @@ export default defineConfig([
     clean: true,
     sourcemap: true,
     target: 'node20',
+    // relative-dates.ts reads `import.meta.url` only where `__filename` is missing (the ESM build).
+    esbuildOptions(options, { format }) {
+      if (format === 'cjs') options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
+    },
   },
   {
     entry: { 'testing/index': 'src/testing/index.ts' },

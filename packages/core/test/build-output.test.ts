@@ -54,6 +54,11 @@ const probe = `
     isError: new core.ReverieError('NOT_FOUND', 'x') instanceof Error,
     stems: core.normaliseTerms('Mondays meetings'),
     judged: core.judgeFactPreservation(['user does not eat meat'], 'user eats meat').reasons,
+    // Relative dates resolve with date-fns, which each build requires at this first use.
+    anchored: [
+      core.judgeFactPreservation(['(noted 2024-05-20) the release went out last Friday'], 'The release went out on Friday, 2024-05-17.').reasons,
+      core.judgeFactPreservation(['(noted 2024-05-20) the release went out last Friday'], 'The release went out on 2024-05-16.').reasons.includes('adds date "2024-05-16"'),
+    ],
   }));
 `;
 const expected = {
@@ -65,6 +70,7 @@ const expected = {
   // The stemmer (wink-porter2-stemmer, CommonJS) loads from both builds.
   stems: ['monday', 'meet'],
   judged: ['missing negation "not eat"'],
+  anchored: [[], true],
 };
 
 describe('@reverie/core build output', () => {

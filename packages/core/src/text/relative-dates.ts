@@ -1,15 +1,46 @@
-// One module per date-fns function: the package index loads all ~300 of them (see docs/benchmarks.md, bench:import).
-import { addDays } from 'date-fns/addDays';
-import { addMonths } from 'date-fns/addMonths';
-import { addWeeks } from 'date-fns/addWeeks';
-import { addYears } from 'date-fns/addYears';
-import { endOfMonth } from 'date-fns/endOfMonth';
-import { endOfWeek } from 'date-fns/endOfWeek';
-import { getDay } from 'date-fns/getDay';
-import { parseISO } from 'date-fns/parseISO';
-import { startOfMonth } from 'date-fns/startOfMonth';
-import { startOfWeek } from 'date-fns/startOfWeek';
-import { subMonths } from 'date-fns/subMonths';
+import { createRequire } from 'node:module';
+
+/**
+ * The date-fns functions the relative dates use, loaded at the first call that needs one: only
+ * the fact check reads relative dates, and a process serving turns may never run it (docs/
+ * architecture.md, "What loads lazily"). They are required synchronously because the fact check
+ * is; each is one CommonJS module of date-fns (its index loads all ~300 of them).
+ */
+interface DateFns {
+  addDays: typeof import('date-fns/addDays').addDays;
+  addMonths: typeof import('date-fns/addMonths').addMonths;
+  addWeeks: typeof import('date-fns/addWeeks').addWeeks;
+  addYears: typeof import('date-fns/addYears').addYears;
+  endOfMonth: typeof import('date-fns/endOfMonth').endOfMonth;
+  endOfWeek: typeof import('date-fns/endOfWeek').endOfWeek;
+  getDay: typeof import('date-fns/getDay').getDay;
+  parseISO: typeof import('date-fns/parseISO').parseISO;
+  startOfMonth: typeof import('date-fns/startOfMonth').startOfMonth;
+  startOfWeek: typeof import('date-fns/startOfWeek').startOfWeek;
+  subMonths: typeof import('date-fns/subMonths').subMonths;
+}
+
+let loaded: DateFns | undefined;
+
+function dateFns(): DateFns {
+  if (loaded) return loaded;
+  // `__filename` in the CJS build, where `import.meta` is empty.
+  const load = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  loaded = {
+    addDays: load('date-fns/addDays').addDays,
+    addMonths: load('date-fns/addMonths').addMonths,
+    addWeeks: load('date-fns/addWeeks').addWeeks,
+    addYears: load('date-fns/addYears').addYears,
+    endOfMonth: load('date-fns/endOfMonth').endOfMonth,
+    endOfWeek: load('date-fns/endOfWeek').endOfWeek,
+    getDay: load('date-fns/getDay').getDay,
+    parseISO: load('date-fns/parseISO').parseISO,
+    startOfMonth: load('date-fns/startOfMonth').startOfMonth,
+    startOfWeek: load('date-fns/startOfWeek').startOfWeek,
+    subMonths: load('date-fns/subMonths').subMonths,
+  };
+  return loaded;
+}
 
 /** Days a date said relative to the day it was written may land on, either side of the exact day. */
 export const RELATIVE_DATE_TOLERANCE_DAYS = 3;
@@ -36,11 +67,13 @@ const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', '
 /** The weekday of an ISO day ("2024-05-17" is "friday"), or `undefined` for anything else. */
 export function weekdayOfDay(key: string): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(key)) return undefined;
+  const { getDay, parseISO } = dateFns();
   const date = parseISO(key);
   return Number.isNaN(date.getTime()) ? undefined : WEEKDAY_NAMES[getDay(date)];
 }
 
 export function relativeDateWindow(phrase: string, anchor: string): DateWindow | undefined {
+  const { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, parseISO, startOfMonth, startOfWeek, subMonths } = dateFns();
   const at = parseISO(anchor);
   if (Number.isNaN(at.getTime())) return undefined;
   const span = (from: Date, to: Date) => ({ from: day(from), to: day(to) });
