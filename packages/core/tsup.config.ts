@@ -10,7 +10,7 @@ export default defineConfig([
     clean: true,
     sourcemap: true,
     target: 'node20',
-    // relative-dates.ts reads `import.meta.url` only where `__filename` is missing (the ESM build).
+    // require-commonjs.ts reads `import.meta.url` only where `__filename` is missing (the ESM build).
     esbuildOptions(options, { format }) {
       if (format === 'cjs') options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
     },

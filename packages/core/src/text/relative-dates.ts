@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireCommonJs } from './require-commonjs';
 
 /**
  * The date-fns functions the relative dates use, loaded at the first call that needs one: only
@@ -24,20 +24,18 @@ let loaded: DateFns | undefined;
 
 function dateFns(): DateFns {
   if (loaded) return loaded;
-  // `__filename` in the CJS build, where `import.meta` is empty.
-  const load = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
   loaded = {
-    addDays: load('date-fns/addDays').addDays,
-    addMonths: load('date-fns/addMonths').addMonths,
-    addWeeks: load('date-fns/addWeeks').addWeeks,
-    addYears: load('date-fns/addYears').addYears,
-    endOfMonth: load('date-fns/endOfMonth').endOfMonth,
-    endOfWeek: load('date-fns/endOfWeek').endOfWeek,
-    getDay: load('date-fns/getDay').getDay,
-    parseISO: load('date-fns/parseISO').parseISO,
-    startOfMonth: load('date-fns/startOfMonth').startOfMonth,
-    startOfWeek: load('date-fns/startOfWeek').startOfWeek,
-    subMonths: load('date-fns/subMonths').subMonths,
+    addDays: requireCommonJs('date-fns/addDays').addDays,
+    addMonths: requireCommonJs('date-fns/addMonths').addMonths,
+    addWeeks: requireCommonJs('date-fns/addWeeks').addWeeks,
+    addYears: requireCommonJs('date-fns/addYears').addYears,
+    endOfMonth: requireCommonJs('date-fns/endOfMonth').endOfMonth,
+    endOfWeek: requireCommonJs('date-fns/endOfWeek').endOfWeek,
+    getDay: requireCommonJs('date-fns/getDay').getDay,
+    parseISO: requireCommonJs('date-fns/parseISO').parseISO,
+    startOfMonth: requireCommonJs('date-fns/startOfMonth').startOfMonth,
+    startOfWeek: requireCommonJs('date-fns/startOfWeek').startOfWeek,
+    subMonths: requireCommonJs('date-fns/subMonths').subMonths,
   };
   return loaded;
 }

@@ -1,4 +1,7 @@
-import porter2 from 'wink-porter2-stemmer';
+import { requireCommonJs } from './require-commonjs';
+
+/** wink-porter2-stemmer ships CommonJS only: required, not imported (see require-commonjs.ts). */
+const porter2: typeof import('wink-porter2-stemmer').default = requireCommonJs('wink-porter2-stemmer');
 
 /**
  * Irregular forms a suffix stemmer cannot reach (past tenses, irregular plurals), mapped to the
