@@ -1,6 +1,6 @@
 import type { MemoryEntry } from '../schemas/memory-entry';
 
-const ms = (iso: string) => new Date(iso).getTime();
+const ms = (iso: string) => Date.parse(iso);
 
 /** Browsing order without a query: most important first, then most recently seen, then id. */
 export function byImportanceThenRecency(a: MemoryEntry, b: MemoryEntry): number {

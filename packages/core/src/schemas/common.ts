@@ -13,6 +13,17 @@ export const timestampSchema = z
   .union([z.date({ error: 'must be a valid Date or an ISO timestamp such as "2026-11-21T09:30:00.000Z"' }), z.iso.datetime({ offset: true })])
   .transform((value) => (typeof value === 'string' ? value : value.toISOString()));
 
+/** The pattern `z.iso.datetime({ offset: true })` checks a string against (zod's own). */
+const ISO_TIMESTAMP_PATTERN = z.regexes.datetime({ offset: true });
+
+/**
+ * True for a string `timestampSchema` accepts, without running a parse: a regular expression
+ * test that allocates nothing, for paths that read timestamps many times (sorting a listing).
+ */
+export function isIsoTimestamp(value: string): boolean {
+  return ISO_TIMESTAMP_PATTERN.test(value);
+}
+
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 12 lowercase hex characters');
 
 const pathSchema = (rules: typeof CATEGORY_RULES, what: string) =>

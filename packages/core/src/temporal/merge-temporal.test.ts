@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { isReverieError } from '../errors/reverie-error';
+import { timestampSchema } from '../schemas/common';
 import { mergeTemporalFields, timestampMs, type TemporalFields } from './merge-temporal';
 
 const MIN_DATE = new Date('2020-01-01T00:00:00.000Z');
@@ -65,6 +66,38 @@ describe('timestampMs', () => {
       expect(() => timestampMs(value)).toThrowError(expect.objectContaining({ code: 'INVALID_INPUT' }));
     },
   );
+
+  it('accepts exactly the strings timestampSchema accepts', () => {
+    const digits = (length: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
+    const candidate = fc
+      .tuple(
+        fc.constantFrom('2024', '2026', '1900', '2000', '0000'),
+        fc.constantFrom('-', ''),
+        digits(2),
+        fc.constantFrom('-', '/'),
+        digits(2),
+        fc.constantFrom('T', ' ', 't'),
+        digits(2),
+        fc.constantFrom(':', ''),
+        digits(2),
+        fc.constantFrom(':00', ':59', ':60', ''),
+        fc.constantFrom('', '.5', '.123', '.123456789', '.'),
+        fc.constantFrom('Z', 'z', '', '+02:00', '-11:30', '+24:00', '+0200', '+02'),
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(candidate, isoTimestamp, offsetTimestamp, fc.string()), (value) => {
+        let accepted = true;
+        try {
+          timestampMs(value);
+        } catch {
+          accepted = false;
+        }
+        expect(accepted).toBe(timestampSchema.safeParse(value).success && !Number.isNaN(Date.parse(value)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('mergeTemporalFields', () => {

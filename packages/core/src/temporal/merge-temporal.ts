@@ -1,5 +1,5 @@
 import { ReverieValidationError } from '../errors/reverie-error';
-import { timestampSchema } from '../schemas/common';
+import { isIsoTimestamp } from '../schemas/common';
 import { mergeSubjectTimeMetadata } from './subject-time';
 
 /** The fields of a memory entry whose merge is arithmetic the host does, never the model. */
@@ -16,7 +16,7 @@ export interface TemporalFields {
  * for anything else, including dates that do not exist such as `2026-02-30T00:00:00Z`.
  */
 export function timestampMs(iso: string): number {
-  const instant = timestampSchema.safeParse(iso).success ? Date.parse(iso) : Number.NaN;
+  const instant = typeof iso === 'string' && isIsoTimestamp(iso) ? Date.parse(iso) : Number.NaN;
   if (Number.isNaN(instant)) {
     throw new ReverieValidationError(
       'INVALID_INPUT',
