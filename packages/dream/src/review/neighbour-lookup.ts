@@ -1,4 +1,5 @@
-import { type Bm25Index, type MemorySearchResult, NEIGHBOUR_QUERY } from '@reverie/core';
+import { type Bm25Index, NEIGHBOUR_QUERY } from '@reverie/core';
+import type { StoreHit } from './store-neighbours';
 
 /** A neighbour and how close it is: its score as a share of the best score of the same query (≤ 1). */
 export interface Neighbour {
@@ -45,7 +46,7 @@ export function indexLookup(index: Bm25Index, textOf: (id: string) => string | u
  * back to `fallback`.
  */
 export function storeLookup(
-  found: ReadonlyMap<string, readonly MemorySearchResult[]>,
+  found: ReadonlyMap<string, readonly StoreHit[]>,
   itemOf: (entryId: string) => string | undefined,
   fallback: NeighbourLookup,
 ): NeighbourLookup {
@@ -56,7 +57,7 @@ export function storeLookup(
       const seen = new Set<string>([id]);
       const neighbours: Neighbour[] = [];
       for (const hit of hits) {
-        const item = itemOf(hit.entry.id);
+        const item = itemOf(hit.id);
         if (item === undefined || seen.has(item)) continue;
         seen.add(item);
         neighbours.push({ id: item, strength: hit.score });

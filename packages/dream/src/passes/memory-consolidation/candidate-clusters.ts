@@ -51,6 +51,13 @@ class UnionFind {
   }
 }
 
+/** Records `b` among the items linked to `a`. */
+function link(edges: Map<string, string[]>, a: string, b: string): void {
+  const linked = edges.get(a);
+  if (linked) linked.push(b);
+  else edges.set(a, [b]);
+}
+
 /** A BM25 index over items as recall sees them (content, tags and category). */
 export function itemIndex(items: readonly ConsolidationItem[]): Bm25Index {
   const index = new Bm25Index();
@@ -58,10 +65,23 @@ export function itemIndex(items: readonly ConsolidationItem[]): Bm25Index {
   return index;
 }
 
-/** Neighbours among `items` by their content, through an index over them (`itemIndex` unless given). */
-export function itemLookup(items: readonly ConsolidationItem[], index: Bm25Index = itemIndex(items)): NeighbourLookup {
-  const byId = new Map(items.map((item) => [item.id, item]));
-  return indexLookup(index, (id) => byId.get(id)?.view.content);
+/**
+ * Neighbours among `items` by their content, through an index over them (`itemIndex`) built on
+ * the first question: a run whose store answers with its own index never builds it.
+ */
+export function itemLookup(items: readonly ConsolidationItem[]): NeighbourLookup {
+  let built: NeighbourLookup | undefined;
+  const lookup = () => {
+    if (!built) {
+      const byId = new Map(items.map((item) => [item.id, item]));
+      built = indexLookup(itemIndex(items), (id) => byId.get(id)?.view.content);
+    }
+    return built;
+  };
+  return {
+    ofItem: (id, limit) => lookup().ofItem(id, limit),
+    ofText: (text, limit) => lookup().ofText(text, limit),
+  };
 }
 
 /**
@@ -116,8 +136,8 @@ export function findCandidateClusters(
       if (sets.size(a) + sets.size(b) > options.maxClusterSize) continue;
       sets.union(a, b);
     }
-    edges.set(a, [...(edges.get(a) ?? []), b]);
-    edges.set(b, [...(edges.get(b) ?? []), a]);
+    link(edges, a, b);
+    link(edges, b, a);
   }
   const starts = [...seedStarts.filter((seed) => edges.has(seed)), ...feedbackStarts];
 

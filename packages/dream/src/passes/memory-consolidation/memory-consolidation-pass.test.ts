@@ -1,6 +1,6 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MemoryEntry } from '@reverie/core';
+import { Bm25Index, type MemoryEntry } from '@reverie/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DreamOperation } from '../../engine/dream-types';
 import { PassHarness, savesBeforeDeletes } from './__fixtures__/pass-harness';
@@ -575,6 +575,19 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     // its entries are offered again at most `maxRetries` (3) times, with growing waits.
     if (strategy === 'incremental') expect(gateway.requests.length).toBeLessThanOrEqual(2 + 3);
     else expect(gateway.requests.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('on a run that lists every entry, asks the store for the neighbours instead of indexing the listing again', async () => {
+    const { a, b, c } = await berlinMemory();
+    const asked = vi.spyOn(harness.memory, 'neighbours');
+    const indexed = vi.spyOn(Bm25Index.prototype, 'setAll');
+    const gateway = new ScriptedGateway();
+
+    await harness.run(new MemoryConsolidationPass(), gateway);
+
+    expect(gateway.shownIds().map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id])]);
+    expect(new Set(asked.mock.calls.flatMap(([ids]) => ids))).toEqual(new Set((await harness.live()).map((entry) => entry.id)));
+    expect(indexed).not.toHaveBeenCalled();
   });
 
   it('has no 1000-entry ceiling: one change in 1200 entries costs one small call', async () => {

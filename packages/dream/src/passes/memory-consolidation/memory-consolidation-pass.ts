@@ -142,10 +142,10 @@ export class MemoryConsolidationPass implements DreamPass {
     const itemOfEntry = new Map(items.flatMap((item) => item.members.map((member) => [member.id, item.id] as const)));
     // Neighbours from the store's own index when it has a change feed (B12), else from an index over the items.
     const itemNeighbours = itemLookup(items);
-    const lookup = scope.feed ? storeLookup(scope.feed.neighbours, (id) => itemOfEntry.get(id), itemNeighbours) : itemNeighbours;
+    const lookup = scope.feed ? storeLookup(scope.feed.found, (id) => itemOfEntry.get(id), itemNeighbours) : itemNeighbours;
     const retrying = due.filter((id) => byId.has(id));
     const selection =
-      this.options.strategy === 'full' ? this.selectAll(items) : this.selectChanged(items, scope, corrections, retrying, lookup);
+      this.options.strategy === 'full' ? this.selectAll(items) : await this.selectChanged(items, scope, corrections, retrying, lookup, context.signal);
     selection.notes.splice(1, 0, ...scope.notes);
 
     const calls = this.pack(selection.groups, byId, feedback, now);
@@ -157,12 +157,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const feed = scope.feed;
     const similarityNeighbours = Math.min(100, Math.max(this.options.neighbours, this.options.maxClusterSize));
     const prepare = feed
-      ? async (ids: readonly string[]) => {
-          const missing = [...new Set(ids)].filter((id) => byId.has(id) && (feed.fetched.get(id) ?? 0) < similarityNeighbours);
-          if (missing.length === 0) return;
-          for (const [id, hits] of await feed.store.neighbours(missing, { limit: similarityNeighbours })) feed.neighbours.set(id, hits);
-          for (const id of missing) feed.fetched.set(id, similarityNeighbours);
-        }
+      ? (ids: readonly string[]) => feed.fetch(ids.filter((id) => byId.has(id)), similarityNeighbours, context.signal)
       : async () => undefined;
     const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length));
 
@@ -283,19 +278,25 @@ export class MemoryConsolidationPass implements DreamPass {
     return unseen.slice(Math.max(0, unseen.length - this.options.maxFeedback));
   }
 
-  /** Incremental (B1): clusters around the oldest changed entries, at most `maxChangedPerRun` of them. */
-  private selectChanged(
+  /**
+   * Incremental (B1): clusters around the oldest changed entries, at most `maxChangedPerRun` of
+   * them. With a feed, the store is asked for the neighbours of seeds it was not asked about yet
+   * (all of them when the run listed every entry), instead of indexing the listing again.
+   */
+  private async selectChanged(
     items: readonly ConsolidationItem[],
     scope: WorkingSet,
     corrections: readonly FeedbackSignal[],
     retrying: readonly string[],
     lookup: NeighbourLookup,
-  ): Selection {
+    signal: AbortSignal,
+  ): Promise<Selection> {
     const itemOf = new Map<string, string>();
     for (const item of items) for (const member of item.members) itemOf.set(member.id, item.id);
     const changed = scope.changed;
     const batch = changed.slice(0, this.options.maxChangedPerRun);
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
+    await scope.feed?.fetch(seeds, Math.min(100, Math.max(1, this.options.neighbours)), signal);
     const clusters = findCandidateClusters(
       items,
       seeds,
@@ -305,7 +306,7 @@ export class MemoryConsolidationPass implements DreamPass {
     );
     const inClusters = new Set(clusters.flatMap((cluster) => cluster.ids));
     const alone = seeds.filter((seed) => !inClusters.has(seed)).length;
-    const source = scope.feed ? 'read from the change feed' : `of ${scope.entries.length} entries listed`;
+    const source = scope.live ? `of ${scope.entries.length} entries listed` : 'read from the change feed';
     const notes = [`incremental: ${changed.length} changed since the cursor (${source}), ${batch.length} taken this run`];
     if (changed.length > batch.length) notes.push(`${changed.length - batch.length} changed entries left for the next run`);
     if (retrying.length > 0) notes.push(`${retrying.length} entr(y/ies) whose merge was refused earlier offered again`);

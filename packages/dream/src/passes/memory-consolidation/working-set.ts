@@ -1,5 +1,6 @@
-import { byCreation, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, type MemorySearchResult, SYSTEM_CATEGORY } from '@reverie/core';
-import { changeFeedOf, type FeedStore, readFeed } from '../../changes/memory-feed';
+import { byCreation, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
+import { changeFeedOf, readFeed } from '../../changes/memory-feed';
+import { StoreNeighbours } from '../../review/store-neighbours';
 import { comparePositions, entryPosition } from './consolidation-cursor';
 
 /** The entries one consolidation run reasons about, and how it found them. */
@@ -20,10 +21,10 @@ export interface WorkingSet {
   more: boolean;
   notes: string[];
   /**
-   * With a feed: the store, the neighbours it found so far (entry id → hits, scores relative) and
-   * how many were asked for each (`fetched`), so a caller that needs more can ask again.
+   * With a store that has a change feed, also when this run listed every entry: the neighbours
+   * the store found so far, so a caller asks it for more instead of indexing the entries again.
    */
-  feed?: { store: FeedStore; neighbours: Map<string, MemorySearchResult[]>; fetched: Map<string, number> };
+  feed?: StoreNeighbours;
 }
 
 export interface WorkingSetRequest {
@@ -73,7 +74,10 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
         if (entry && isMemory(entry)) found.set(id, entry);
       }
       const limit = Math.min(100, Math.max(1, request.neighbours));
-      const around = await feed.neighbours([...found.keys()], { limit });
+      const neighbours = new StoreNeighbours(feed);
+      const asked = [...found.keys()];
+      const around = await feed.neighbours(asked, { limit });
+      for (const id of asked) neighbours.record(id, around.get(id) ?? [], limit);
       for (const hits of around.values()) for (const { entry } of hits) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
       for (const text of request.extraTexts) {
         for (const { entry } of await request.memory.search({ text, maxResults: limit })) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
@@ -89,7 +93,7 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
         gone,
         more: read.more,
         notes,
-        feed: { store: feed, neighbours: around, fetched: new Map([...around.keys()].map((id) => [id, limit])) },
+        feed: neighbours,
       };
     }
     head = read.head;
@@ -109,5 +113,6 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
     gone: new Set(),
     more: false,
     notes: resetNote ? [resetNote] : [],
+    ...(feed ? { feed: new StoreNeighbours(feed) } : {}),
   };
 }
