@@ -29,4 +29,18 @@ describe('StoreNeighbours', () => {
     await neighbours.fetch(ids.slice(0, 10), 8);
     expect(asked.mock.calls).toEqual([[ids.slice(0, 10), { limit: 8 }]]);
   });
+
+  it('hands the ids over a slice at a time with their neighbours held, and forgets each slice after', async () => {
+    const { memory, ids } = await memoryOf(150);
+    const neighbours = new StoreNeighbours(memory);
+    const held: number[] = [];
+
+    await neighbours.eachSlice(ids, 3, (slice) => {
+      expect(slice.every((id) => neighbours.found.has(id))).toBe(true);
+      held.push(neighbours.found.size);
+    });
+
+    expect(held).toEqual([64, 64, 22]);
+    expect(neighbours.found.size).toBe(0);
+  });
 });

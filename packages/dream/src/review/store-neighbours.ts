@@ -32,6 +32,22 @@ export class StoreNeighbours {
     this.asked.set(id, limit);
   }
 
+  /**
+   * Asks about `ids` a slice at a time and hands each slice to `use` while the store's answer for
+   * it is held, then forgets it: a run over every entry never holds the neighbours of them all.
+   */
+  async eachSlice(ids: readonly string[], limit: number, use: (slice: readonly string[]) => void, signal?: AbortSignal): Promise<void> {
+    for (let start = 0; start < ids.length; start += IDS_PER_CALL) {
+      const slice = ids.slice(start, start + IDS_PER_CALL);
+      await this.fetch(slice, limit, signal);
+      use(slice);
+      for (const id of slice) {
+        this.found.delete(id);
+        this.asked.delete(id);
+      }
+    }
+  }
+
   /** Asks the store about the ids it was not yet asked about with at least `limit`, a slice at a time. */
   async fetch(ids: Iterable<string>, limit: number, signal?: AbortSignal): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => (this.asked.get(id) ?? 0) < limit);

@@ -46,15 +46,20 @@ export function assembleOperations(input: {
   // 1. Fold saves that would leave two live entries with the same normalised content.
   const saves: ProposedSave[] = input.reviews.flatMap((review) => review.saves.map((save) => ({ ...save, sources: [...save.sources] })));
   const claimed = new Set(saves.flatMap((save) => save.sources.map((source) => source.id)));
+  const saveKeys = saves.map((save) => duplicateKey({ content: save.content, metadata: subjectOf(save) }));
+  // The live items whose key a save has (the last one of each key), without keeping every item's key.
+  const wanted = new Set(saveKeys.filter((key) => key !== undefined));
   const liveByKey = new Map<string, ConsolidationItem>();
-  for (const item of items) {
-    const key = duplicateKey(item.view);
-    if (key !== undefined) liveByKey.set(key, item);
+  if (wanted.size > 0) {
+    for (const item of items) {
+      const key = duplicateKey(item.view);
+      if (key !== undefined && wanted.has(key)) liveByKey.set(key, item);
+    }
   }
   const saveByKey = new Map<string, ProposedSave>();
   const folded: ProposedSave[] = [];
-  for (const save of saves) {
-    const key = duplicateKey({ content: save.content, metadata: subjectOf(save) });
+  for (const [index, save] of saves.entries()) {
+    const key = saveKeys[index];
     const twin = key === undefined ? undefined : saveByKey.get(key);
     if (twin) {
       for (const source of save.sources) if (!twin.sources.includes(source)) twin.sources.push(source);

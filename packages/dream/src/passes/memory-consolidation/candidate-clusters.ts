@@ -84,11 +84,34 @@ export function itemLookup(items: readonly ConsolidationItem[]): NeighbourLookup
   };
 }
 
+/** A link from a seed to a neighbour close enough to count, and how close (see `Neighbour`). */
+export interface CandidateLink {
+  a: string;
+  b: string;
+  strength: number;
+}
+
+/**
+ * The links from each seed that is an item to its neighbours that are items and score at least
+ * `minNeighbourScore` × the best hit, in seed order: what `findCandidateClusters` joins.
+ */
+export function seedLinks(seeds: readonly string[], isItem: (id: string) => boolean, options: ClusterOptions, lookup: NeighbourLookup): CandidateLink[] {
+  const links: CandidateLink[] = [];
+  for (const seed of seeds) {
+    if (!isItem(seed)) continue;
+    for (const neighbour of lookup.ofItem(seed, options.neighbours)) {
+      if (isItem(neighbour.id) && neighbour.strength >= options.minNeighbourScore) links.push({ a: seed, b: neighbour.id, strength: neighbour.strength });
+    }
+  }
+  return links;
+}
+
 /**
  * SPEC B1: candidate clusters around what changed. Neighbours come from `lookup`: by default a
  * BM25 index over every item (content, tags and category, as recall sees them), or the store's
  * own index through its change feed (B12); each seed queries it with its own content and keeps
- * up to `neighbours` hits scoring at least `minNeighbourScore` × the best hit; each correction
+ * up to `neighbours` hits scoring at least `minNeighbourScore` × the best hit (`seedLinks`, or
+ * `links` when the caller collected them already); each correction
  * text does the same. Links are joined strongest first into clusters of at most
  * `maxClusterSize` items (a link that would exceed it is dropped). A seed with no neighbour makes no cluster
  * (nothing to compare it with); the entries found for corrections always do, so the model can
@@ -102,22 +125,17 @@ export function findCandidateClusters(
   corrections: readonly string[],
   options: ClusterOptions,
   lookup: NeighbourLookup = itemLookup(items),
+  links?: readonly CandidateLink[],
 ): CandidateCluster[] {
   const byId = new Map(items.map((item) => [item.id, item]));
+  const isItem = (id: string) => byId.has(id);
 
   const sets = new UnionFind();
   const edges = new Map<string, string[]>();
-  const candidates: Array<{ a: string; b: string; strength: number }> = [];
-  const strongEnough = (found: Neighbour[]) => found.filter((hit) => byId.has(hit.id) && hit.strength >= options.minNeighbourScore);
+  const candidates = [...(links ?? seedLinks(seeds, isItem, options, lookup))];
+  const strongEnough = (found: Neighbour[]) => found.filter((hit) => isItem(hit.id) && hit.strength >= options.minNeighbourScore);
+  const seedStarts = seeds.filter(isItem);
 
-  const seedStarts: string[] = [];
-  for (const seed of seeds) {
-    if (!byId.has(seed)) continue;
-    for (const neighbour of strongEnough(lookup.ofItem(seed, options.neighbours))) {
-      candidates.push({ a: seed, b: neighbour.id, strength: neighbour.strength });
-    }
-    seedStarts.push(seed);
-  }
   const feedbackHits = new Set<string>();
   const feedbackStarts: string[] = [];
   for (const text of corrections) {

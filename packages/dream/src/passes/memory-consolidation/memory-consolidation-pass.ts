@@ -4,7 +4,7 @@ import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
-import { findCandidateClusters, itemLookup } from './candidate-clusters';
+import { type CandidateLink, findCandidateClusters, itemLookup, seedLinks } from './candidate-clusters';
 import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup';
 import {
   advanceCursor,
@@ -280,8 +280,9 @@ export class MemoryConsolidationPass implements DreamPass {
 
   /**
    * Incremental (B1): clusters around the oldest changed entries, at most `maxChangedPerRun` of
-   * them. With a feed, the store is asked for the neighbours of seeds it was not asked about yet
-   * (all of them when the run listed every entry), instead of indexing the listing again.
+   * them. With a feed, the store is asked for the seeds' neighbours a slice at a time (all of
+   * them when the run listed every entry) and only the links are kept, instead of indexing the
+   * listing again.
    */
   private async selectChanged(
     items: readonly ConsolidationItem[],
@@ -296,13 +297,21 @@ export class MemoryConsolidationPass implements DreamPass {
     const changed = scope.changed;
     const batch = changed.slice(0, this.options.maxChangedPerRun);
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
-    await scope.feed?.fetch(seeds, Math.min(100, Math.max(1, this.options.neighbours)), signal);
+    let links: CandidateLink[] | undefined;
+    if (scope.feed) {
+      const found: CandidateLink[] = [];
+      const isItem = (id: string) => itemOf.get(id) === id;
+      const limit = Math.min(100, Math.max(1, this.options.neighbours));
+      await scope.feed.eachSlice(seeds, limit, (slice) => found.push(...seedLinks(slice, isItem, this.options, lookup)), signal);
+      links = found;
+    }
     const clusters = findCandidateClusters(
       items,
       seeds,
       corrections.map((signal) => signal.text),
       this.options,
       lookup,
+      links,
     );
     const inClusters = new Set(clusters.flatMap((cluster) => cluster.ids));
     const alone = seeds.filter((seed) => !inClusters.has(seed)).length;
