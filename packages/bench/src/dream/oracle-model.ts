@@ -41,6 +41,10 @@ export class OracleModel {
 
   private reply(options: CallOptions): GenerateResult {
     const started = performance.now();
+    // The mock records every call's options, whole prompts included; the oracle keeps its own
+    // summary of each call (`calls`), so it drops them: an agent's process holds no prompt once
+    // the call is over, and neither does the benchmark's.
+    this.model.doGenerateCalls.length = 0;
     let characters = 0;
     let data: string | undefined;
     for (const message of options.prompt) {

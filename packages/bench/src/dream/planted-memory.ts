@@ -320,6 +320,14 @@ export class PlantedMemory {
     return memory;
   }
 
+  /**
+   * Forgets the drafts made so far (`entries`), once they are loaded: what is left is what the
+   * audit and the oracle need (origins, facts), so the process holds little besides the store.
+   */
+  forgetDrafts(): void {
+    this.entries.length = 0;
+  }
+
   /** Content → the planted fact it states (undefined for anything else). */
   factOf(content: string): number | undefined {
     return this.factByContent.get(content);
