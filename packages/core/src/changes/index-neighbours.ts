@@ -1,3 +1,4 @@
+import { copyMemoryEntry } from '../memory/copy-memory-entry';
 import type { MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
 import type { MemoryEntry, MemorySearchResult } from '../schemas/memory-entry';
 import type { Bm25Index, Bm25SearchOptions } from '../search/bm25-index';
@@ -40,7 +41,7 @@ export function indexNeighbours(
       .slice(0, limit)
       .flatMap((hit) => {
         const neighbour = entryOf(hit.id);
-        return neighbour ? [{ entry: structuredClone(neighbour), score: hit.score / best }] : [];
+        return neighbour ? [{ entry: copyMemoryEntry(neighbour), score: hit.score / best }] : [];
       });
     found.set(id, hits);
   }

@@ -1,3 +1,4 @@
+import { copyMemoryEntry } from '../memory/copy-memory-entry';
 import { assertValidId } from '../ids/new-id';
 import type { ILongTermMemory, WriteCondition } from '../interfaces/long-term-memory';
 import type { MemoryChangePage, MemoryChangeQuery, MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
@@ -50,7 +51,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     assertOpen(this.closed, 'memory store');
     assertValidId(id);
     const entry = this.entries.get(id);
-    return entry && structuredClone(entry);
+    return entry && copyMemoryEntry(entry);
   }
 
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
@@ -59,7 +60,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     this.entries.set(entry.id, entry);
     this.index.set(entry.id, memoryDocumentText(entry));
     this.log.record(entry.id, 'save');
-    return structuredClone(entry);
+    return copyMemoryEntry(entry);
   }
 
   async delete(id: string, condition?: WriteCondition): Promise<boolean> {
@@ -89,7 +90,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
     return this.index
       .search(parsed.text, { filter: (id) => parsed.matches(this.entries.get(id)!), limit: parsed.maxResults })
-      .map((hit) => ({ entry: structuredClone(this.entries.get(hit.id)!), score: hit.score }));
+      .map((hit) => ({ entry: copyMemoryEntry(this.entries.get(hit.id)!), score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
@@ -98,7 +99,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     return [...this.entries.values()]
       .filter((entry) => category === undefined || isUnderPrefix(entry.category, category))
       .sort(byCreation)
-      .map((entry) => structuredClone(entry));
+      .map((entry) => copyMemoryEntry(entry));
   }
 
   async listCategories(): Promise<CategoryCount[]> {

@@ -1,3 +1,4 @@
+import { copyMemoryEntry } from './copy-memory-entry';
 import { parseRecord } from '../schemas/parse-record';
 import { type MemoryEntry, type MemorySearchQuery, memorySearchQuerySchema } from '../schemas/memory-entry';
 import { type DecayOptions, effectiveImportanceAt } from '../temporal/importance-decay';
@@ -62,7 +63,7 @@ export function browseMemory(entries: Iterable<MemoryEntry>, query: ParsedMemory
     top.splice(low, 0, candidate);
     if (top.length > limit) top.pop();
   }
-  return top.map(({ entry, importance }) => ({ entry: structuredClone(entry), score: importance }));
+  return top.map(({ entry, importance }) => ({ entry: copyMemoryEntry(entry), score: importance }));
 }
 
 interface Ranked {

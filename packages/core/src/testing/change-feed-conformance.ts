@@ -113,6 +113,10 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
       expect(hits[0]!.entry.id).toBe(tea2.id);
       expect(hits.map((hit) => hit.entry.id)).toContain(coffee.id);
       expect(hits[0]!.score).toBeGreaterThanOrEqual(hits.at(-1)!.score);
+      // Copies: changing a neighbour changes nothing stored.
+      hits[0]!.entry.tags.push('mutated');
+      hits[0]!.entry.metadata.source = 'mutated';
+      expect(await store.get(tea2.id)).toMatchObject({ tags: [], metadata: {} });
       await expect(store.neighbours(['../etc'])).rejects.toMatchObject({ code: 'INVALID_ID' });
       await expect(store.neighbours([tea.id], { limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     });

@@ -135,12 +135,20 @@ export function describeLongTermMemoryConformance(
 
       it('hands out copies: changing a returned entry changes nothing stored', async () => {
         const store = await harness.open();
-        const saved = await store.save({ content: 'Uses vim', tags: ['editor'] });
+        const saved = await store.save({ content: 'Uses vim', tags: ['editor'], metadata: { source: 'chat' } });
         saved.tags.push('mutated');
         saved.content = 'mutated';
+        saved.metadata.source = 'mutated';
+        const listed = (await store.list())[0]!;
+        listed.tags.push('mutated');
+        listed.metadata.source = 'mutated';
+        const found = (await store.search({ text: 'vim' }))[0]!.entry;
+        found.tags.push('mutated');
+        found.metadata.extra = 'mutated';
         const again = await store.get(saved.id);
         expect(again?.content).toBe('Uses vim');
         expect(again?.tags).toEqual(['editor']);
+        expect(again?.metadata).toEqual({ source: 'chat' });
       });
     });
 
