@@ -94,7 +94,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const cursor = await new ConsolidationCursorFile(dataPath, this.name).read();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
     // SPEC D7: the pass judges (protection, D4 merges) and rewrites by importance as it stands now.
-    const asNow = (entries: readonly MemoryEntry[]) => entries.map((entry) => withEffectiveImportance(entry, now, decay));
+    const asNow = (entry: MemoryEntry) => withEffectiveImportance(entry, now, decay);
     const gateway = context.gateway;
 
     if (!gateway) {
@@ -105,13 +105,14 @@ export class MemoryConsolidationPass implements DreamPass {
         since: cursor.prepass,
         useFeed: this.options.strategy !== 'full',
         accept: () => true,
+        view: asNow,
         maxChanged: Number.POSITIVE_INFINITY,
         extraIds: [],
         extraTexts: [],
         neighbours: this.options.neighbours,
         signal: context.signal,
       });
-      const items = buildConsolidationItems(asNow(scope.entries), now, decay);
+      const items = buildConsolidationItems(scope.entries, now, decay);
       const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now, decay });
       return {
         operations: assembled.operations,
@@ -131,21 +132,23 @@ export class MemoryConsolidationPass implements DreamPass {
       since: cursor.feed,
       useFeed: this.options.strategy !== 'full',
       accept: (entry, byPosition) => changedSince(cursor, entry, byPosition),
+      view: asNow,
       maxChanged: this.options.maxChangedPerRun,
       extraIds: due,
       extraTexts: corrections.map((signal) => signal.text),
       neighbours: this.options.neighbours,
       signal: context.signal,
     });
-    const items = buildConsolidationItems(asNow(scope.entries), now, decay);
+    const items = buildConsolidationItems(scope.entries, now, decay);
     const byId = new Map(items.map((item) => [item.id, item]));
-    const itemOfEntry = new Map(items.flatMap((item) => item.members.map((member) => [member.id, item.id] as const)));
+    const itemOfEntry = new Map<string, string>();
+    for (const item of items) for (const member of item.members) itemOfEntry.set(member.id, item.id);
     // Neighbours from the store's own index when it has a change feed (B12), else from an index over the items.
     const itemNeighbours = itemLookup(items);
     const lookup = scope.feed ? storeLookup(scope.feed.found, (id) => itemOfEntry.get(id), itemNeighbours) : itemNeighbours;
     const retrying = due.filter((id) => byId.has(id));
     const selection =
-      this.options.strategy === 'full' ? this.selectAll(items) : await this.selectChanged(items, scope, corrections, retrying, lookup, context.signal);
+      this.options.strategy === 'full' ? this.selectAll(items) : await this.selectChanged(items, itemOfEntry, scope, corrections, retrying, lookup, context.signal);
     selection.notes.splice(1, 0, ...scope.notes);
 
     const calls = this.pack(selection.groups, byId, feedback, now);
@@ -286,14 +289,13 @@ export class MemoryConsolidationPass implements DreamPass {
    */
   private async selectChanged(
     items: readonly ConsolidationItem[],
+    itemOf: ReadonlyMap<string, string>,
     scope: WorkingSet,
     corrections: readonly FeedbackSignal[],
     retrying: readonly string[],
     lookup: NeighbourLookup,
     signal: AbortSignal,
   ): Promise<Selection> {
-    const itemOf = new Map<string, string>();
-    for (const item of items) for (const member of item.members) itemOf.set(member.id, item.id);
     const changed = scope.changed;
     const batch = changed.slice(0, this.options.maxChangedPerRun);
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];

@@ -36,6 +36,11 @@ export interface WorkingSetRequest {
   useFeed: boolean;
   /** Takes an entry as a change worth reviewing; `byPosition` is false when the feed said it changed. */
   accept(entry: MemoryEntry, byPosition: boolean): boolean;
+  /**
+   * The entry as the run sees it (the pass: its importance decayed to now). `entries` and
+   * `changed` hold these views only, so a run over every entry keeps one object per entry.
+   */
+  view(entry: MemoryEntry): MemoryEntry;
   /** At most this many changed entries are taken from the feed in one run. */
   maxChanged: number;
   /** Ids to bring in besides the changes (retries due), and texts whose matches to bring in (corrections). */
@@ -85,9 +90,10 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
       const gone = new Set(read.deleted);
       const notes = [`change feed: ${read.read} change(s) read, ${read.saved.length} entr(y/ies) changed, ${gone.size} deleted; ${found.size} entries looked at`];
       if (read.more) notes.push('more changes wait in the feed for the next run');
+      const viewed = new Map([...found].map(([id, entry]) => [id, request.view(entry)]));
       return {
-        entries: [...found.values()].sort(byCreation),
-        changed: [...read.saved].sort(byPosition),
+        entries: [...viewed.values()].sort(byCreation),
+        changed: read.saved.map((entry) => viewed.get(entry.id)!).sort(byPosition),
         feedCursor: read.cursor,
         isLive: (id) => !gone.has(id),
         gone,
@@ -99,7 +105,7 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
     head = read.head;
     resetNote = request.since === undefined ? 'change feed: first run, every entry listed' : 'change feed: the store could not say what changed since the cursor (history compacted or another store): every entry listed';
   }
-  const entries = (await request.memory.list()).filter(isMemory);
+  const entries = (await request.memory.list()).filter(isMemory).map(request.view);
   const live = new Set(entries.map((entry) => entry.id));
   const changed = entries.filter((entry) => request.accept(entry, true)).sort(byPosition);
   // Changes left for later runs are found by listing again: the feed starts once the backlog is done.
