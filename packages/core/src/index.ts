@@ -141,6 +141,7 @@ export { consoleLogger, RecordingLogger, silentLogger } from './logging/loggers'
 // Store building blocks (for custom store authors)
 export { resolveMemoryDraft } from './memory/resolve-memory-draft';
 export { byCreation, byImportanceThenRecency } from './memory/memory-order';
+export { copyMemoryEntry } from './memory/copy-memory-entry';
 export { resolveSkillDraft, skillDocumentText } from './skills/resolve-skill-draft';
 export { matchesAnySkillPattern, skillNameMatches, skillNamePatternSchema } from './skills/skill-name-pattern';
 export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';
@@ -151,7 +152,7 @@ export { buildWorkingMemoryEntry } from './working-memory/build-working-memory-e
 export { type ParsedWorkingMemoryQuery, parseWorkingMemoryQuery } from './working-memory/working-memory-query';
 
 // Search
-export { BM25_INDEX_FORMAT, type Bm25Hit, Bm25Index, type Bm25IndexState, type Bm25SearchOptions } from './search/bm25-index';
+export { BM25_INDEX_FORMAT, type Bm25Hit, Bm25Index, type Bm25IndexOptions, type Bm25IndexState, type Bm25SearchOptions } from './search/bm25-index';
 export {
   cosineSimilarity,
   DEFAULT_MIN_SIMILARITY,

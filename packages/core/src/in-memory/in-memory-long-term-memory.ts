@@ -36,7 +36,8 @@ export interface InMemoryLongTermMemoryOptions extends InMemoryStoreOptions {
  */
 export class InMemoryLongTermMemory implements ILongTermMemory {
   private readonly entries = new Map<string, MemoryEntry>();
-  private readonly index = new Bm25Index();
+  /** Holds no text of its own: it asks for an entry's text (before the entry is changed or dropped). */
+  private readonly index = new Bm25Index({ textOf: (id) => this.textOf(id) });
   private readonly log = new ChangeLog();
   private readonly clock: IClock;
   private readonly decay: DecayOptions;
@@ -57,8 +58,8 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
     assertOpen(this.closed, 'memory store');
     const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition, this.decay);
-    this.entries.set(entry.id, entry);
     this.index.set(entry.id, memoryDocumentText(entry));
+    this.entries.set(entry.id, entry);
     this.log.record(entry.id, 'save');
     return copyMemoryEntry(entry);
   }
@@ -109,6 +110,12 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     return [...counts.entries()]
       .map(([category, count]) => ({ category, count }))
       .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  }
+
+  /** The text the index holds for an entry, from the entry as stored. */
+  private textOf(id: string): string | undefined {
+    const entry = this.entries.get(id);
+    return entry && memoryDocumentText(entry);
   }
 
   async close(): Promise<void> {

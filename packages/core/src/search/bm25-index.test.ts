@@ -80,7 +80,10 @@ describe('Bm25Index against a brute-force BM25', () => {
 
   const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'sigma'];
 
-  it('gives the same scores for exact terms, after any sequence of sets and deletes', () => {
+  it.each([
+    ['holding the texts', false],
+    ['asking the caller for the texts (textOf)', true],
+  ])('gives the same scores for exact terms, after any sequence of sets and deletes, %s', (_, asks) => {
     fc.assert(
       fc.property(
         fc.array(
@@ -92,8 +95,9 @@ describe('Bm25Index against a brute-force BM25', () => {
         ),
         fc.constantFrom(...words), // none is a prefix of another, so expansion adds nothing
         (operations, queryWord) => {
-          const index = new Bm25Index();
           const docs = new Map<string, string>();
+          // A caller that gives texts back changes its own record only after the index call.
+          const index = new Bm25Index(asks ? { textOf: (id) => docs.get(id) } : {});
           for (const operation of operations) {
             if (operation.op === 'set') {
               index.set(`d${operation.id}`, operation.words.join(' '));
@@ -113,10 +117,22 @@ describe('Bm25Index against a brute-force BM25', () => {
     );
   });
 
-  it('stays correct after deletions trigger a compaction', () => {
-    const index = new Bm25Index();
-    for (let i = 0; i < 3000; i++) index.set(`d${i}`, i % 3 === 0 ? `invoice number ${i}` : `meeting notes ${i}`);
-    for (let i = 0; i < 3000; i++) if (i % 3 !== 0) index.delete(`d${i}`);
+  it.each([
+    ['holding the texts', false],
+    ['asking the caller for the texts (textOf)', true],
+  ])('stays correct after deletions trigger a compaction, %s', (_, asks) => {
+    const docs = new Map<string, string>();
+    const index = new Bm25Index(asks ? { textOf: (id) => docs.get(id) } : {});
+    for (let i = 0; i < 3000; i++) {
+      const text = i % 3 === 0 ? `invoice number ${i}` : `meeting notes ${i}`;
+      index.set(`d${i}`, text);
+      docs.set(`d${i}`, text);
+    }
+    for (let i = 0; i < 3000; i++) {
+      if (i % 3 === 0) continue;
+      index.delete(`d${i}`);
+      docs.delete(`d${i}`);
+    }
     expect(index.size).toBe(1000);
     expect(index.search('meeting')).toEqual([]);
     expect(index.search('invoice', { limit: 2000 })).toHaveLength(1000);

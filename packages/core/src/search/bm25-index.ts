@@ -27,6 +27,16 @@ export interface Bm25SearchOptions {
   maxDocumentShare?: number;
 }
 
+export interface Bm25IndexOptions {
+  /**
+   * Gives back the text a document was indexed with, for as long as it is in the index (a store
+   * derives it from the record it keeps): the index then holds no copy of the texts. It is asked
+   * when a document is replaced or deleted and when the index compacts, so the caller changes or
+   * drops its record only after `set` or `delete` returned.
+   */
+  textOf?: (id: string) => string | undefined;
+}
+
 /**
  * Names the tokenisation and the layout of `Bm25IndexState`: a persisted state of another format
  * must not be imported. Change it whenever either changes (stop words included).
@@ -100,6 +110,9 @@ export class Bm25Index {
   /** …whose text this gives, as it was when imported (computed on demand, not held). */
   private importedText: ((id: string) => string) | undefined;
 
+  /** With `textOf`, the index holds no text (see `Bm25IndexOptions`). */
+  constructor(private readonly options: Bm25IndexOptions = {}) {}
+
   get size(): number {
     return this.liveCount;
   }
@@ -112,7 +125,7 @@ export class Bm25Index {
   set(id: string, text: string): void {
     if (this.textOf(id) === text) {
       // Held from now on, so whoever gave `importedText` may forget this document.
-      this.texts.set(id, text);
+      this.hold(id, text);
       return;
     }
     if (this.numberOf.has(id)) this.delete(id);
@@ -137,7 +150,7 @@ export class Bm25Index {
     }
     this.lengths.push(length);
     this.numberOf.set(id, doc);
-    this.texts.set(id, text);
+    this.hold(id, text);
     this.liveCount += 1;
     this.totalLength += length;
   }
@@ -306,7 +319,13 @@ export class Bm25Index {
   private textOf(id: string): string | undefined {
     const text = this.texts.get(id);
     if (text !== undefined || !this.numberOf.has(id)) return text;
-    return this.importedText?.(id);
+    return this.options.textOf ? this.options.textOf(id) : this.importedText?.(id);
+  }
+
+  /** Keeps a document's text, unless the caller gives texts back (`textOf`). */
+  private hold(id: string, text: string): void {
+    if (this.options.textOf) this.texts.delete(id);
+    else this.texts.set(id, text);
   }
 
   /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */
