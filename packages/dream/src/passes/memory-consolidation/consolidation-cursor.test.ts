@@ -1,9 +1,6 @@
 import type { MemoryEntry } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { advanceCursor, changedSince, ConsolidationCursorFile, consolidationCursorSchema, EMPTY_CURSOR } from './consolidation-cursor';
+import { advanceCursor, changedSince, consolidationCursorSchema, EMPTY_CURSOR } from './consolidation-cursor';
 
 const entry = (id: string, updatedAt: string) => ({ id, updatedAt }) as MemoryEntry;
 
@@ -50,34 +47,9 @@ describe('consolidation cursor', () => {
     expect(consolidationCursorSchema.safeParse({ version: 1, seen: [] }).success).toBe(false);
   });
 
-  it('forgets the fingerprints of entries a change feed reported deleted', () => {
-    const cursor = advanceCursor(EMPTY_CURSOR, { written: [], seen: { entries: [entry('000000000001', '2026-01-01T00:00:00.000Z'), entry('000000000002', '2026-01-01T00:00:00.000Z')], gone: new Set() } });
-    const after = advanceCursor(cursor, { written: [], seen: { entries: [], gone: new Set(['000000000001']) }, feed: 'epoch.7' });
-    expect(Object.keys(after.seen)).toEqual(['000000000002']);
-    expect(after.feed).toBe('epoch.7');
-  });
-
-  it('keeps seen beside the small cursor, reads a cursor written before the split, and rewrites seen only when it changed', async () => {
-    const dataPath = await mkdtemp(join(tmpdir(), 'reverie-cursor-'));
-    try {
-      const dir = join(dataPath, '_system', 'dreams', 'cursors');
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'memory-consolidation.json'), JSON.stringify({ version: 1, feed: 'e.1', seen: { '000000000001': 'old' } }));
-      const file = new ConsolidationCursorFile(dataPath, 'memory-consolidation');
-      const legacy = await file.read();
-      expect(legacy).toMatchObject({ feed: 'e.1', seen: { '000000000001': 'old' } });
-      await file.write(legacy, legacy, false);
-      expect(JSON.parse(await readFile(join(dir, 'memory-consolidation.json'), 'utf8')).seen).toEqual({});
-      expect(JSON.parse(await readFile(join(dir, 'memory-consolidation.seen.json'), 'utf8'))).toEqual({ '000000000001': 'old' });
-
-      const before = await file.read();
-      const after = advanceCursor(before, { written: [], seen: { entries: [], gone: new Set(['000000000001']) }, feed: 'e.2' });
-      await file.write(after, { ...before, seen: {} }, true);
-      expect(await file.read()).toMatchObject({ feed: 'e.2', seen: {} });
-      await writeFile(join(dir, 'memory-consolidation.seen.json'), 'not json');
-      expect((await file.read()).seen).toEqual({});
-    } finally {
-      await rm(dataPath, { recursive: true, force: true });
-    }
+  it('leaves seen to the cursor file: advancing keeps the same fingerprints', () => {
+    const cursor = advanceCursor(EMPTY_CURSOR, { through: { at: '2026-01-01T00:00:00.000Z', id: '000000000002' }, written: [], feed: 'epoch.7' });
+    expect(cursor.seen).toBe(EMPTY_CURSOR.seen);
+    expect(cursor.feed).toBe('epoch.7');
   });
 });

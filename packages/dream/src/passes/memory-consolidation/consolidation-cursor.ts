@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '@reverie/file-store';
+import { open, readdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
 import { PassCursor } from '../../cursors/pass-cursor';
 import { cursorsDir } from '../../runs/run-paths';
-import { idSchema, isValidId, type MemoryEntry, timestampMs, timestampSchema } from '@reverie/core';
+import { idSchema, isValidId, type MemoryEntry, newId, timestampMs, timestampSchema } from '@reverie/core';
 import { z } from 'zod';
+import { FINGERPRINT_RECORD_BYTES, type FingerprintChange, type FingerprintLookup, SeenFingerprints } from './seen-fingerprints';
 
 const positionSchema = z.object({ at: timestampSchema, id: z.string() });
 
 /**
- * A record of short strings keyed by entry id, checked in one plain loop: `seen` holds one key per
- * entry ever considered (100,000 at 100k entries), and validating each key with a schema made
- * reading the cursor cost more than the rest of an incremental run (SPEC B12).
+ * A record of short strings keyed by entry id, checked in one plain loop: how cursors written
+ * before the fingerprints had files of their own kept `seen` (read once, to migrate it).
  */
 const fingerprintsSchema = z.custom<Record<string, string>>(
   (value) => {
@@ -47,22 +47,32 @@ export const consolidationCursorSchema = z.object({
   written: z.record(idSchema, timestampSchema).default({}),
   /** Timestamp (and id) of the newest feedback signal already shown to the model. */
   feedback: positionSchema.optional(),
+  /** `seen` as cursors kept it before `seenFiles`: read once, to migrate it. */
+  seen: fingerprintsSchema.optional(),
   /**
-   * The wording (content, category, tags) of every live entry already considered, as a short
-   * hash. An entry rewritten by something that leaves its wording alone — the importance-decay
-   * pass, a promotion — has a newer `updatedAt` but is not a change worth a model call (B1).
+   * Where the fingerprints of `seen` are (see `ConsolidationCursorFile`): the generation of the
+   * sorted file and its log, and how many bytes of the log belong to applied runs.
    */
-  seen: fingerprintsSchema.default({}),
+  seenFiles: z.object({ generation: idSchema, log: z.number().int().nonnegative() }).optional(),
   /**
    * Items whose merge or rewrite the guards refused for a reason the model can fix: offered to
    * the model again once `after` has passed, at most `maxRetries` times (SPEC B11).
    */
   retry: z.record(z.string(), z.object({ attempts: z.number().int().min(1), after: timestampSchema })).default({}),
 });
-export type ConsolidationCursor = z.output<typeof consolidationCursorSchema>;
+type StoredCursor = z.output<typeof consolidationCursorSchema>;
 
-/** The cursor before any run. Frozen: `advanceCursor` copies a frozen `seen` instead of updating it. */
-export const EMPTY_CURSOR: ConsolidationCursor = Object.freeze({ version: 1, written: Object.freeze({}), seen: Object.freeze({}), retry: Object.freeze({}) }) as ConsolidationCursor;
+export type ConsolidationCursor = Omit<StoredCursor, 'seen'> & {
+  /**
+   * The wording (content, category, tags) of every live entry already considered, as a short
+   * hash. An entry rewritten by something that leaves its wording alone — the importance-decay
+   * pass, a promotion — has a newer `updatedAt` but is not a change worth a model call (B1).
+   */
+  seen: FingerprintLookup;
+};
+
+/** The cursor before any run. */
+export const EMPTY_CURSOR: ConsolidationCursor = Object.freeze({ version: 1, written: Object.freeze({}), seen: SeenFingerprints.empty(), retry: Object.freeze({}) }) as ConsolidationCursor;
 
 /** A short hash of what the model would see of an entry: its content, category and tags. */
 export function wordingFingerprint(entry: Pick<MemoryEntry, 'content' | 'category' | 'tags'>): string {
@@ -87,13 +97,13 @@ export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry, by
   if (byPosition && cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
   const written = cursor.written[entry.id];
   if (written !== undefined && timestampMs(written) === timestampMs(entry.updatedAt)) return false;
-  return cursor.seen[entry.id] !== wordingFingerprint(entry);
+  return cursor.seen.get(entry.id) !== wordingFingerprint(entry);
 }
 
 /**
  * The cursor after a run: `entries` moved to `through` (never backwards), own writes recorded,
- * and writes the new position already covers forgotten, so `written` stays small. With `gone`
- * (a change feed), `cursor.seen` is updated in place and shared with the result.
+ * and writes the new position already covers forgotten, so `written` stays small. `seen` is
+ * left as it is: its changes are written with the cursor (`ConsolidationCursorFile.write`).
  */
 export function advanceCursor(
   cursor: ConsolidationCursor,
@@ -101,11 +111,6 @@ export function advanceCursor(
     through?: CursorPosition | undefined;
     written: ReadonlyArray<Pick<MemoryEntry, 'id' | 'updatedAt'>>;
     feedback?: CursorPosition | undefined;
-    /**
-     * Entries considered by this run, and which entries are still live (to forget the rest):
-     * every live id when the run listed them, or the ids a change feed reported deleted.
-     */
-    seen?: { entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>; live?: ReadonlySet<string>; gone?: ReadonlySet<string> };
     /** The change-feed cursors after this run; unchanged when absent. */
     feed?: string | undefined;
     prepass?: string | undefined;
@@ -119,18 +124,6 @@ export function advanceCursor(
     if (entries === undefined || comparePositions({ at, id }, entries) > 0) written[id] = at;
   }
   const feedback = latest(cursor.feedback, change.feedback);
-  let seen: Record<string, string>;
-  const live = change.seen?.live;
-  if (live) {
-    seen = {};
-    for (const id in cursor.seen) if (live.has(id)) seen[id] = cursor.seen[id]!;
-  } else {
-    // With a change feed only the deleted ids are known. The record is updated in place: it holds
-    // one key per entry, and copying it would cost more than the rest of the run (B12).
-    seen = Object.isFrozen(cursor.seen) ? { ...cursor.seen } : cursor.seen;
-    for (const id of change.seen?.gone ?? []) delete seen[id];
-  }
-  for (const entry of change.seen?.entries ?? []) seen[entry.id] = wordingFingerprint(entry);
   const feed = change.feed ?? cursor.feed;
   const prepass = change.prepass ?? cursor.prepass;
   return {
@@ -140,7 +133,8 @@ export function advanceCursor(
     ...(prepass !== undefined ? { prepass } : {}),
     written,
     ...(feedback ? { feedback } : {}),
-    seen,
+    seen: cursor.seen,
+    ...(cursor.seenFiles ? { seenFiles: cursor.seenFiles } : {}),
     retry: change.retry ?? cursor.retry,
   };
 }
@@ -189,47 +183,139 @@ function latest(a: CursorPosition | undefined, b: CursorPosition | undefined): C
   return comparePositions(a, b) >= 0 ? a : b;
 }
 
+/** What a run changes of `seen`: the changes, and the live ids when the run listed every entry (the rest are forgotten). */
+export interface SeenUpdate {
+  changes: readonly FingerprintChange[];
+  live?: ReadonlySet<string>;
+}
+
 /**
- * Where the cursor lives: `_system/dreams/cursors/memory-consolidation.json` for the small part,
- * and `memory-consolidation.seen.json` beside it for `seen`, which holds one fingerprint per entry
- * ever considered. The small part is validated; `seen` is only checked to be an object (a wrong
- * value can only make an entry count as changed), and is rewritten only when it changed. The
- * small part is written first: a crash in between leaves old fingerprints, which can only make
- * an entry count as changed, never hide a change.
+ * The log is folded into a new sorted file once it holds more records than this share of the
+ * sorted file (and more than `MIN_LOG_RECORDS`): reading stays one file plus a short log, and the
+ * sorted file is rewritten about once every `1 / LOG_SHARE` of the memory that changed.
+ */
+const LOG_SHARE = 0.25;
+const MIN_LOG_RECORDS = 4096;
+
+/**
+ * Where the cursor lives, in `_system/dreams/cursors/`: `memory-consolidation.json` for the small
+ * part, and `seen` (one fingerprint per entry ever considered) in two files beside it, named by a
+ * generation the small part records: `memory-consolidation.seen.<generation>.sorted`, fixed-width
+ * records sorted by id, and `memory-consolidation.seen.<generation>.log`, the changes since,
+ * appended. The small part also records how many bytes of the log belong to applied runs, and is
+ * written after them:
+ *
+ * - a run appends its changes to the log (fsynced), then writes the small part with the log's new
+ *   length. A crash in between leaves a tail the small part does not count: it is ignored when
+ *   read and cut off by the next append, so a run's fingerprints apply with its cursor or not at
+ *   all, never twice;
+ * - when the log has grown (or a run listed every entry, or the cursor comes from an older
+ *   version), the sorted file of a new generation is written, then the small part naming it, then
+ *   the files of other generations are removed. A crash in between leaves the old generation in
+ *   force and files that the next rewrite removes.
+ *
+ * Cursors from before kept `seen` in `memory-consolidation.seen.json` or in the small part; they
+ * are read, and the next write moves them to the new files.
  */
 export class ConsolidationCursorFile {
-  private readonly main: PassCursor<ConsolidationCursor>;
-  private readonly seenFile: string;
+  private readonly main: PassCursor<StoredCursor>;
+  private readonly dir: string;
 
-  constructor(dataPath: string, pass: string) {
+  constructor(
+    dataPath: string,
+    private readonly pass: string,
+  ) {
     this.main = new PassCursor(dataPath, pass, consolidationCursorSchema);
-    this.seenFile = join(cursorsDir(dataPath), `${pass}.seen.json`);
+    this.dir = cursorsDir(dataPath);
   }
 
   async read(): Promise<ConsolidationCursor> {
-    const main = (await this.main.read()) ?? { ...EMPTY_CURSOR, seen: {} };
-    const seen = await readFile(this.seenFile, 'utf8').then(
+    const { seen: legacy, seenFiles, ...small } = (await this.main.read()) ?? { version: 1 as const, written: {}, retry: {} };
+    if (seenFiles) {
+      const [sorted, log] = await Promise.all([readOrEmpty(this.sortedFile(seenFiles.generation)), readOrEmpty(this.logFile(seenFiles.generation))]);
+      const seen = SeenFingerprints.fromFiles(sorted, log.subarray(0, seenFiles.log));
+      // A log shorter than the small part says was cut: what is left moves to a new generation at the next write.
+      return log.length < seenFiles.log ? { ...small, seen } : { ...small, seen, seenFiles };
+    }
+    const stored = await readFile(this.legacySeenFile, 'utf8').then(
       (text) => JSON.parse(text) as unknown,
       () => undefined,
     ).catch(() => undefined);
-    const stored = typeof seen === 'object' && seen !== null && !Array.isArray(seen) ? (seen as Record<string, string>) : undefined;
-    // Cursors written before the split kept `seen` in the main file.
-    return { ...main, seen: stored ?? main.seen };
+    const record = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, string>) : legacy;
+    return { ...small, seen: record ? SeenFingerprints.fromRecord(record) : SeenFingerprints.empty() };
   }
 
-  /** Writes what changed since `before` (the cursor as read). */
-  async write(cursor: ConsolidationCursor, before: ConsolidationCursor, seenChanged: boolean): Promise<void> {
-    const { seen, ...small } = cursor;
-    const { seen: _, ...smallBefore } = before;
-    const legacy = !(await exists(this.seenFile)) && Object.keys(before.seen).length > 0;
-    if (JSON.stringify(small) !== JSON.stringify(smallBefore) || legacy) await this.main.write({ ...small, seen: {} });
-    if (seenChanged || legacy) await writeFileAtomic(this.seenFile, JSON.stringify(seen));
+  /**
+   * Writes `cursor` (as advanced from `before`, the cursor as read) and the changes of `seen`:
+   * appended to the log, or folded into a new sorted file (see the class). Nothing is written
+   * when nothing changed.
+   */
+  async write(cursor: ConsolidationCursor, before: ConsolidationCursor, update: SeenUpdate = { changes: [] }): Promise<void> {
+    const { seen: _, seenFiles: __, ...small } = cursor;
+    const { seen: ___, seenFiles: ____, ...smallBefore } = before;
+    const seen = before.seen instanceof SeenFingerprints ? before.seen : SeenFingerprints.empty();
+    const files = before.seenFiles;
+    // Fingerprints kept the old way (or read from a log cut short) move to a new generation.
+    const rewrite = files === undefined && !seen.empty;
+    if (update.changes.length === 0 && update.live === undefined && !rewrite) {
+      if (JSON.stringify(small) !== JSON.stringify(smallBefore)) await this.main.write({ ...small, ...(files ? { seenFiles: files } : {}) });
+      return;
+    }
+    const logRecords = files === undefined ? Number.POSITIVE_INFINITY : files.log / FINGERPRINT_RECORD_BYTES + update.changes.length;
+    if (update.live !== undefined || logRecords > Math.max(MIN_LOG_RECORDS, LOG_SHARE * seen.sortedRecords)) {
+      const generation = newId();
+      await writeFileAtomic(this.sortedFile(generation), seen.compacted(update.changes, update.live));
+      await this.main.write({ ...small, seenFiles: { generation, log: 0 } });
+      await this.removeOtherGenerations(generation);
+      return;
+    }
+    const log = await appendAt(this.logFile(files!.generation), files!.log, SeenFingerprints.logRecords(update.changes));
+    await this.main.write({ ...small, seenFiles: { generation: files!.generation, log } });
+  }
+
+  private get legacySeenFile(): string {
+    return join(this.dir, `${this.pass}.seen.json`);
+  }
+
+  private sortedFile(generation: string): string {
+    return join(this.dir, `${this.pass}.seen.${generation}.sorted`);
+  }
+
+  private logFile(generation: string): string {
+    return join(this.dir, `${this.pass}.seen.${generation}.log`);
+  }
+
+  /** Removes the fingerprint files of every other generation (and `seen.json`): best effort, the small part no longer names them. */
+  private async removeOtherGenerations(generation: string): Promise<void> {
+    const prefix = `${this.pass}.seen.`;
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(prefix) && !name.startsWith(`${prefix}${generation}.`))
+        .map((name) => rm(join(this.dir, name), { force: true }).catch(() => undefined)),
+    );
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return readFile(file).then(
-    () => true,
-    () => false,
-  );
+async function readOrEmpty(file: string): Promise<Buffer> {
+  return readFile(file).catch(() => Buffer.alloc(0));
+}
+
+/**
+ * Appends `bytes` to `file` after its first `length` bytes (a longer file held the tail of a run
+ * that never committed: it is cut off), fsyncs it, and returns the new length. A new file's
+ * directory is fsynced too, so the file survives a power cut.
+ */
+async function appendAt(file: string, length: number, bytes: Buffer): Promise<number> {
+  const handle = await open(file, 'a');
+  try {
+    const { size } = await handle.stat();
+    if (size > length) await handle.truncate(length);
+    await handle.write(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (length === 0) await fsyncDirectory(dirname(file));
+  return length + bytes.length;
 }

@@ -17,7 +17,9 @@ import {
   dueRetries,
   entryPosition,
   nextRetries,
+  wordingFingerprint,
 } from './consolidation-cursor';
+import { fingerprintChanges } from './seen-fingerprints';
 import { buildConsolidationItems, type ConsolidationItem } from './consolidation-item';
 import { type ConsolidationReply, consolidationReplySchema } from './consolidation-reply';
 import {
@@ -245,29 +247,20 @@ export class MemoryConsolidationPass implements DreamPass {
   async commit(services: DreamServices, data: unknown): Promise<void> {
     const cursorFile = new ConsolidationCursorFile(services.dataPath, this.name);
     const cursor = await cursorFile.read();
-    const before = { ...cursor, seen: cursor.seen };
     const prepass = prepassCommitSchema.safeParse(data);
     if (prepass.success) {
-      await cursorFile.write(advanceCursor(cursor, { written: [], prepass: prepass.data.prepass }), before, false);
+      await cursorFile.write(advanceCursor(cursor, { written: [], prepass: prepass.data.prepass }), cursor);
       return;
     }
     const { through, feedback, seen, retry, ownWrites, feed } = consolidationCommitSchema.parse(data);
-    // Before advancing: with a feed, `seen` is updated in place.
-    const seenChanged = seen.entries.length > 0 || seen.live !== undefined || (seen.gone ?? []).some((id) => id in cursor.seen);
     const written: MemoryEntry[] = [];
     for (const entry of ownWrites) {
       const stored = await services.memory?.get(entry.id);
       if (stored && sameWording(stored, entry)) written.push(stored);
     }
-    const updated = advanceCursor(cursor, {
-      through,
-      feedback,
-      seen: { entries: seen.entries, ...(seen.live ? { live: new Set(seen.live) } : { gone: new Set(seen.gone) }) },
-      retry,
-      written,
-      feed,
-    });
-    await cursorFile.write(updated, before, seenChanged);
+    const updated = advanceCursor(cursor, { through, feedback, retry, written, feed });
+    const changes = fingerprintChanges(cursor.seen, { fingerprints: seen.entries.map((entry) => [entry.id, wordingFingerprint(entry)] as const), ...(seen.gone ? { gone: seen.gone } : {}) });
+    await cursorFile.write(updated, cursor, { changes, ...(seen.live ? { live: new Set(seen.live) } : {}) });
   }
 
   /** New feedback since the cursor, from the last `feedbackDays`, at most `maxFeedback` (the most recent). */

@@ -1,0 +1,153 @@
+import { isValidId } from '@reverie/core';
+
+/**
+ * One fingerprint on disk: the entry id (12 hex characters), its wording fingerprint (12 base64url
+ * characters, see `wordingFingerprint`) and a newline. Fixed width, so a sorted file of them is
+ * searched in place, without parsing it.
+ */
+export const FINGERPRINT_RECORD_BYTES = 25;
+const ID_CHARS = 12;
+const FINGERPRINT = /^[A-Za-z0-9_-]{12}$/;
+/** The fingerprint of a removal in the log: not a base64url character, so never a real fingerprint. */
+const REMOVED = '~'.repeat(12);
+
+/** Looks up the fingerprint the pass last recorded for an entry. */
+export interface FingerprintLookup {
+  get(id: string): string | undefined;
+}
+
+/** Fingerprints to record (`put`) and to forget (`remove`), in order: a later change to an id wins. */
+export type FingerprintChange = readonly [id: string, fingerprint: string | null];
+
+/**
+ * The consolidation cursor's `seen` (SPEC B1, B12): one wording fingerprint per entry ever
+ * considered, held as a sorted file of fixed-width records (searched in place) plus the changes
+ * logged since it was written (a map). Reading costs one file read and the log; a run records
+ * what it changed by appending to the log (`logRecords`), and the sorted file is rewritten only
+ * when the log grows past a share of it (`compacted`).
+ */
+export class SeenFingerprints implements FingerprintLookup {
+  private readonly count: number;
+
+  private constructor(
+    private readonly sorted: Buffer,
+    private readonly logged: ReadonlyMap<string, string | null>,
+  ) {
+    this.count = sorted.length / FINGERPRINT_RECORD_BYTES;
+  }
+
+  static empty(): SeenFingerprints {
+    return new SeenFingerprints(Buffer.alloc(0), new Map());
+  }
+
+  /**
+   * From the sorted file and the log's committed bytes. A sorted file that is not whole records
+   * counts as empty, and the log is read up to its first malformed record: a lost fingerprint
+   * only makes an entry count as changed, never hides a change.
+   */
+  static fromFiles(sorted: Buffer, log: Buffer): SeenFingerprints {
+    const base = sorted.length % FINGERPRINT_RECORD_BYTES === 0 ? sorted : Buffer.alloc(0);
+    const logged = new Map<string, string | null>();
+    for (let at = 0; at + FINGERPRINT_RECORD_BYTES <= log.length; at += FINGERPRINT_RECORD_BYTES) {
+      const record = readRecord(log, at);
+      if (!record) break;
+      logged.set(record[0], record[1] === REMOVED ? null : record[1]);
+    }
+    return new SeenFingerprints(base, logged);
+  }
+
+  /** From the record the cursor kept before the fingerprints had files (`seen.json`); other values are dropped. */
+  static fromRecord(record: Readonly<Record<string, string>>): SeenFingerprints {
+    const ids = Object.keys(record).filter((id) => isValidId(id) && FINGERPRINT.test(record[id]!)).sort();
+    return new SeenFingerprints(encode(ids.map((id) => [id, record[id]!])), new Map());
+  }
+
+  get(id: string): string | undefined {
+    const logged = this.logged.get(id);
+    if (logged !== undefined) return logged ?? undefined;
+    let low = 0;
+    let high = this.count - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = middle * FINGERPRINT_RECORD_BYTES;
+      const key = this.sorted.toString('latin1', at, at + ID_CHARS);
+      if (key === id) return this.sorted.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS);
+      if (key < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
+  /** True when no fingerprint is recorded (none sorted, none logged). */
+  get empty(): boolean {
+    return this.count === 0 && this.logged.size === 0;
+  }
+
+  /** Records in the sorted file. */
+  get sortedRecords(): number {
+    return this.count;
+  }
+
+  /** The log records that apply `changes` (the fingerprints to record or forget). */
+  static logRecords(changes: readonly FingerprintChange[]): Buffer {
+    return encode(changes.map(([id, fingerprint]) => [id, fingerprint ?? REMOVED]));
+  }
+
+  /**
+   * The sorted file with the log and `changes` applied, keeping only the ids in `live` when it is
+   * given (a run that listed every entry forgets the rest).
+   */
+  compacted(changes: readonly FingerprintChange[], live?: ReadonlySet<string>): Buffer {
+    const over = new Map(this.logged);
+    for (const [id, fingerprint] of changes) over.set(id, fingerprint);
+    const overIds = [...over.keys()].sort();
+    const merged: Array<readonly [string, string]> = [];
+    const keep = (id: string, fingerprint: string | null) => {
+      if (fingerprint !== null && (live === undefined || live.has(id))) merged.push([id, fingerprint]);
+    };
+    let next = 0;
+    for (let index = 0; index < this.count; index++) {
+      const at = index * FINGERPRINT_RECORD_BYTES;
+      const id = this.sorted.toString('latin1', at, at + ID_CHARS);
+      while (next < overIds.length && overIds[next]! < id) keep(overIds[next]!, over.get(overIds[next++]!)!);
+      if (next < overIds.length && overIds[next] === id) keep(id, over.get(overIds[next++]!)!);
+      else keep(id, this.sorted.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS));
+    }
+    while (next < overIds.length) keep(overIds[next]!, over.get(overIds[next++]!)!);
+    return encode(merged);
+  }
+}
+
+/**
+ * The changes that record the fingerprints of `entries` and forget the `gone` ids, leaving out
+ * what `seen` already holds (a repeated commit appends nothing). Pure.
+ */
+export function fingerprintChanges(
+  seen: FingerprintLookup,
+  change: { fingerprints: ReadonlyArray<readonly [id: string, fingerprint: string]>; gone?: Iterable<string> },
+): FingerprintChange[] {
+  const changes: FingerprintChange[] = [];
+  const latest = new Map<string, string | null>();
+  for (const id of change.gone ?? []) latest.set(id, null);
+  for (const [id, fingerprint] of change.fingerprints) latest.set(id, fingerprint);
+  for (const [id, fingerprint] of latest) {
+    if (!isValidId(id) || (fingerprint !== null && !FINGERPRINT.test(fingerprint))) continue;
+    if ((seen.get(id) ?? null) !== fingerprint) changes.push([id, fingerprint]);
+  }
+  return changes;
+}
+
+function encode(records: ReadonlyArray<readonly [string, string]>): Buffer {
+  const buffer = Buffer.allocUnsafe(records.length * FINGERPRINT_RECORD_BYTES);
+  records.forEach(([id, fingerprint], index) => {
+    buffer.write(`${id}${fingerprint}\n`, index * FINGERPRINT_RECORD_BYTES, 'latin1');
+  });
+  return buffer;
+}
+
+function readRecord(buffer: Buffer, at: number): [string, string] | undefined {
+  if (buffer[at + FINGERPRINT_RECORD_BYTES - 1] !== 0x0a) return undefined;
+  const id = buffer.toString('latin1', at, at + ID_CHARS);
+  const fingerprint = buffer.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS);
+  return isValidId(id) && (fingerprint === REMOVED || FINGERPRINT.test(fingerprint)) ? [id, fingerprint] : undefined;
+}
