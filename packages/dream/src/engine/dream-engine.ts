@@ -576,6 +576,7 @@ export class DreamEngine {
     const failed = report.passes.filter((pass) => pass.status === 'failed');
     await folder.writeArtifact('report.json', `${JSON.stringify(report, null, 2)}\n`);
     await folder.writeArtifact('summary.md', renderCycleSummary(report));
+    await folder.syncArtifacts();
     faultPoint('run-finishing');
     await folder.update({
       status: report.interrupted ? 'interrupted' : failed.length > 0 ? 'failed' : 'complete',

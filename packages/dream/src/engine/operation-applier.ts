@@ -1,5 +1,5 @@
 import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
-import type { JournalLine, RunFolder } from '../runs/run-folder';
+import type { ArchiveRecord, JournalLine, RunFolder } from '../runs/run-folder';
 import type { DreamOperation, DreamServices } from './dream-types';
 import { faultPoint } from './fault-points';
 
@@ -24,9 +24,6 @@ const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
 const sameSkill = (a: Skill, b: Skill) =>
   a.summary === b.summary && a.content === b.content && JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso);
 
-/** Archive files written at once: their fsyncs overlap, which costs far less than one after another. */
-const ARCHIVE_PARALLELISM = 16;
-
 /**
  * Writes the pre-image of every record the operations will replace or delete into the run's
  * archive, before any of them is applied. Records that already changed since the pass read them
@@ -39,27 +36,26 @@ export async function archiveOperations(
   operations: readonly DreamOperation[],
   services: DreamServices,
 ): Promise<void> {
-  const writes: Array<() => Promise<void>> = [];
+  const records: ArchiveRecord[] = [];
   for (const operation of operations) {
     if ((operation.op === 'memory.save' && operation.expectUpdatedAt !== null) || operation.op === 'memory.delete') {
       const id = operation.op === 'memory.save' ? operation.entry.id : operation.id;
       const current = await services.memory!.get(id);
-      if (current && current.updatedAt === operation.expectUpdatedAt) writes.push(() => folder.archive(pass, 'memory', id, current));
+      if (current && current.updatedAt === operation.expectUpdatedAt) records.push({ kind: 'memory', key: id, record: current });
     } else if ((operation.op === 'skill.save' && operation.expectUpdatedAt !== null) || operation.op === 'skill.delete') {
       const name = operation.op === 'skill.save' ? operation.skill.name : operation.name;
       const current = await services.skills!.get(name);
-      if (current && current.updatedAt === operation.expectUpdatedAt) writes.push(() => folder.archive(pass, 'skill', name, current));
+      if (current && current.updatedAt === operation.expectUpdatedAt) records.push({ kind: 'skill', key: name, record: current });
     } else if (operation.op === 'conversation-log.clear' && services.conversationLog) {
       // Written once: archiving again after a crash that followed the clear would keep less.
       const key = `through-${operation.throughSeq}`;
       if ((await folder.readArchive(pass, 'conversation-log', key)) !== undefined) continue;
       const turns = (await services.conversationLog.read()).filter((turn) => turn.seq <= operation.throughSeq);
-      writes.push(() => folder.archive(pass, 'conversation-log', key, turns));
+      records.push({ kind: 'conversation-log', key, record: turns });
     }
   }
-  for (let start = 0; start < writes.length; start += ARCHIVE_PARALLELISM) {
-    await Promise.all(writes.slice(start, start + ARCHIVE_PARALLELISM).map((write) => write()));
-  }
+  // Written at once: their fsyncs overlap and the folder is fsynced once.
+  await folder.archive(pass, records);
 }
 
 /** What the engine checks besides the records themselves before applying an operation. */

@@ -2,7 +2,7 @@ import { appendFile, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
-import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
+import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced, writeFilesAtomic } from '@reverie/file-store';
 import type { DreamOperation } from '../engine/dream-types';
 import { runFolderName, runsDir } from './run-paths';
 
@@ -58,6 +58,13 @@ export const journalLineSchema = z.object({
 });
 export type JournalLine = z.infer<typeof journalLineSchema>;
 
+/** A record kept in a run's archive as it was before a pass touched it. */
+export interface ArchiveRecord {
+  kind: 'memory' | 'skill' | 'conversation-log';
+  key: string;
+  record: unknown;
+}
+
 /**
  * The folder of one run (SPEC O7, O8): `_system/dreams/runs/<date>-<runId>/` with the manifest,
  * the prompts and replies, each pass's validated plan, an archive of every record the run will
@@ -65,6 +72,9 @@ export type JournalLine = z.infer<typeof journalLineSchema>;
  * finished or undone is written and fsynced before the step touches a store.
  */
 export class RunFolder {
+  /** Artifacts written since the last `syncArtifacts`, not flushed to disk yet. */
+  private unsynced: string[] = [];
+
   private constructor(
     readonly dir: string,
     private manifest: RunManifest,
@@ -125,13 +135,29 @@ export class RunFolder {
     await this.saveManifest();
   }
 
+  /**
+   * Writes an artifact (a prompt, a reply, a pass's selection, the report) atomically: a reader or
+   * a restarted process sees it whole. It reaches the disk with the others at the next
+   * `syncArtifacts` — before the next plan is recorded and before the run is marked finished — so
+   * a run with many model calls waits for the disk a few times, not twice per call.
+   */
   async writeArtifact(name: string, content: string): Promise<void> {
     if (!/^[\w.-]+$/.test(name)) throw new ReverieError('INVALID_INPUT', `Invalid artifact name ${JSON.stringify(name)}.`);
-    await writeFileAtomic(join(this.dir, name), content);
+    const path = join(this.dir, name);
+    await writeFileAtomicUnsynced(path, content);
+    this.unsynced.push(path);
   }
 
-  /** Writes a pass's plan and marks it as the pass being applied (both fsynced). */
+  /** Flushes the artifacts written since the last call (their fsyncs overlap), then the folder. */
+  async syncArtifacts(): Promise<void> {
+    const paths = [...new Set(this.unsynced)];
+    this.unsynced = [];
+    if (paths.length > 0) await syncFiles(paths);
+  }
+
+  /** Writes a pass's plan and marks it as the pass being applied (both fsynced, with the artifacts before them). */
   async writePlan(plan: PassPlanFile): Promise<void> {
+    await this.syncArtifacts();
     await writeFileAtomic(join(this.dir, `plan.${plan.pass}.json`), `${JSON.stringify(plan, null, 2)}\n`);
     await this.update({ passes: [...this.manifest.passes.filter((p) => p !== plan.pass), plan.pass], applying: plan.pass });
   }
@@ -140,10 +166,17 @@ export class RunFolder {
     return passPlanFileSchema.parse(JSON.parse(await readFile(join(this.dir, `plan.${pass}.json`), 'utf8')));
   }
 
-  /** Keeps the record as it was before `pass` touched it (per pass: two passes may touch one record). */
-  async archive(pass: string, kind: 'memory' | 'skill' | 'conversation-log', key: string, record: unknown): Promise<void> {
-    const file = join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`);
-    await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  /**
+   * Keeps records as they were before `pass` touched them (per pass: two passes may touch one
+   * record), one file each. Every file is on disk when this returns.
+   */
+  async archive(pass: string, records: readonly ArchiveRecord[]): Promise<void> {
+    await writeFilesAtomic(
+      records.map(({ kind, key, record }) => ({
+        path: join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`),
+        data: `${JSON.stringify(record, null, 2)}\n`,
+      })),
+    );
   }
 
   async readArchive(pass: string, kind: 'memory' | 'skill' | 'conversation-log', key: string): Promise<unknown | undefined> {

@@ -11,6 +11,54 @@ import { fileSystemError } from '@reverie/core';
  * stores skip and clean them up when they scan.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await writeAndRename(path, data, true);
+  await fsyncDirectory(dirname(path));
+}
+
+/**
+ * `writeFileAtomic` for many files at once: each file is written and fsynced (`parallelism` at a
+ * time, so their fsyncs overlap) and renamed, then each directory is fsynced once. When it
+ * returns, every file is on disk; a crash before leaves each file old or new, never a mix.
+ */
+export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: string | Uint8Array }>, parallelism = 16): Promise<void> {
+  for (let start = 0; start < files.length; start += parallelism) {
+    await Promise.all(files.slice(start, start + parallelism).map((file) => writeAndRename(file.path, file.data, true)));
+  }
+  await Promise.all([...new Set(files.map((file) => dirname(file.path)))].map((dir) => fsyncDirectory(dir)));
+}
+
+/**
+ * Replaces a file as `writeFileAtomic` does (readers and a restarted process see the old content
+ * or the new, never a mix) but without waiting for the disk: a power cut may lose it until
+ * `syncFiles` has flushed it. For files that many small writes produce and one later moment must
+ * find on disk (a run's prompts and replies, flushed together before the run records its plan).
+ */
+export async function writeFileAtomicUnsynced(path: string, data: string | Uint8Array): Promise<void> {
+  await writeAndRename(path, data, false);
+}
+
+/** Flushes files (`parallelism` at a time) and then each of their directories once. */
+export async function syncFiles(paths: readonly string[], parallelism = 16): Promise<void> {
+  for (let start = 0; start < paths.length; start += parallelism) {
+    await Promise.all(
+      paths.slice(start, start + parallelism).map(async (path) => {
+        try {
+          const handle = await open(path, 'r+');
+          try {
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+        } catch (error) {
+          throw fileSystemError(error, 'flush a file', path);
+        }
+      }),
+    );
+  }
+  await Promise.all([...new Set(paths.map((path) => dirname(path)))].map((dir) => fsyncDirectory(dir)));
+}
+
+async function writeAndRename(path: string, data: string | Uint8Array, sync: boolean): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
@@ -18,12 +66,11 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     const handle = await open(temp, 'w');
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (sync) await handle.sync();
     } finally {
       await handle.close();
     }
     await rename(temp, path);
-    await fsyncDirectory(dir);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw fileSystemError(error, 'write a file', path);
