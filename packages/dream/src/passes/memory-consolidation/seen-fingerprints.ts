@@ -65,14 +65,16 @@ export class SeenFingerprints implements FingerprintLookup {
   get(id: string): string | undefined {
     const logged = this.logged.get(id);
     if (logged !== undefined) return logged ?? undefined;
+    if (this.count === 0 || !isValidId(id)) return undefined;
+    const key = Buffer.from(id, 'latin1');
     let low = 0;
     let high = this.count - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const at = middle * FINGERPRINT_RECORD_BYTES;
-      const key = this.sorted.toString('latin1', at, at + ID_CHARS);
-      if (key === id) return this.sorted.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS);
-      if (key < id) low = middle + 1;
+      const order = this.sorted.compare(key, 0, ID_CHARS, at, at + ID_CHARS);
+      if (order === 0) return this.sorted.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS);
+      if (order < 0) low = middle + 1;
       else high = middle - 1;
     }
     return undefined;
