@@ -10,6 +10,7 @@ const ID_CHARS = 12;
 const FINGERPRINT = /^[A-Za-z0-9_-]{12}$/;
 /** The fingerprint of a removal in the log: not a base64url character, so never a real fingerprint. */
 const REMOVED = '~'.repeat(12);
+const NEWLINE = 0x0a;
 
 /** Looks up the fingerprint the pass last recorded for an entry. */
 export interface FingerprintLookup {
@@ -42,16 +43,16 @@ export class SeenFingerprints implements FingerprintLookup {
 
   /**
    * From the sorted file and the log's committed bytes. A sorted file that is not whole records
-   * counts as empty, and the log is read up to its first malformed record: a lost fingerprint
-   * only makes an entry count as changed, never hides a change.
+   * counts as empty, and the log is read up to its first record that does not end its line: a
+   * lost or mangled fingerprint only makes an entry count as changed, never hides a change.
    */
   static fromFiles(sorted: Buffer, log: Buffer): SeenFingerprints {
     const base = sorted.length % FINGERPRINT_RECORD_BYTES === 0 ? sorted : Buffer.alloc(0);
     const logged = new Map<string, string | null>();
     for (let at = 0; at + FINGERPRINT_RECORD_BYTES <= log.length; at += FINGERPRINT_RECORD_BYTES) {
-      const record = readRecord(log, at);
-      if (!record) break;
-      logged.set(record[0], record[1] === REMOVED ? null : record[1]);
+      if (log[at + FINGERPRINT_RECORD_BYTES - 1] !== NEWLINE) break;
+      const fingerprint = log.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS);
+      logged.set(log.toString('latin1', at, at + ID_CHARS), fingerprint === REMOVED ? null : fingerprint);
     }
     return new SeenFingerprints(base, logged);
   }
@@ -65,7 +66,7 @@ export class SeenFingerprints implements FingerprintLookup {
   get(id: string): string | undefined {
     const logged = this.logged.get(id);
     if (logged !== undefined) return logged ?? undefined;
-    if (this.count === 0 || !isValidId(id)) return undefined;
+    if (this.count === 0 || id.length !== ID_CHARS) return undefined;
     const key = Buffer.from(id, 'latin1');
     let low = 0;
     let high = this.count - 1;
@@ -145,11 +146,4 @@ function encode(records: ReadonlyArray<readonly [string, string]>): Buffer {
     buffer.write(`${id}${fingerprint}\n`, index * FINGERPRINT_RECORD_BYTES, 'latin1');
   });
   return buffer;
-}
-
-function readRecord(buffer: Buffer, at: number): [string, string] | undefined {
-  if (buffer[at + FINGERPRINT_RECORD_BYTES - 1] !== 0x0a) return undefined;
-  const id = buffer.toString('latin1', at, at + ID_CHARS);
-  const fingerprint = buffer.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS);
-  return isValidId(id) && (fingerprint === REMOVED || FINGERPRINT.test(fingerprint)) ? [id, fingerprint] : undefined;
 }
