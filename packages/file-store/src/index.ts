@@ -10,5 +10,5 @@ export {
   type FileWorkingMemoryOptions,
 } from './working-memory/file-working-memory';
 export { aiSdkEmbedder, type AiSdkEmbedderOptions } from './embeddings/ai-sdk-embedder';
-export { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced, writeFilesAtomic } from './fs/atomic-write';
+export { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from './fs/atomic-write';
 export { DirectoryLock, type DirectoryLockOptions } from './fs/directory-lock';

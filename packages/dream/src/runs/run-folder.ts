@@ -2,7 +2,7 @@ import { appendFile, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
-import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced, writeFilesAtomic } from '@reverie/file-store';
+import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '@reverie/file-store';
 import type { DreamOperation } from '../engine/dream-types';
 import { runFolderName, runsDir } from './run-paths';
 
@@ -65,6 +65,9 @@ export interface ArchiveRecord {
   record: unknown;
 }
 
+/** What `archive/<pass>.json` holds: kind → key → the record as it was. */
+type ArchiveBundle = Partial<Record<ArchiveRecord['kind'], Record<string, unknown>>>;
+
 /**
  * The folder of one run (SPEC O7, O8): `_system/dreams/runs/<date>-<runId>/` with the manifest,
  * the prompts and replies, each pass's validated plan, an archive of every record the run will
@@ -74,6 +77,8 @@ export interface ArchiveRecord {
 export class RunFolder {
   /** Artifacts written since the last `syncArtifacts`, not flushed to disk yet. */
   private unsynced: string[] = [];
+  /** Archive files read or written through this object, by pass. */
+  private readonly archives = new Map<string, ArchiveBundle>();
 
   private constructor(
     readonly dir: string,
@@ -168,24 +173,48 @@ export class RunFolder {
 
   /**
    * Keeps records as they were before `pass` touched them (per pass: two passes may touch one
-   * record), one file each. Every file is on disk when this returns.
+   * record), in one file per pass, `archive/<pass>.json`: kind → key → record. A record archived
+   * already (by the run before a crash, which recovery archives again) keeps its first pre-image.
+   * The file is on disk when this returns: one fsync however many records.
    */
   async archive(pass: string, records: readonly ArchiveRecord[]): Promise<void> {
-    await writeFilesAtomic(
-      records.map(({ kind, key, record }) => ({
-        path: join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`),
-        data: `${JSON.stringify(record, null, 2)}\n`,
-      })),
-    );
+    if (records.length === 0) return;
+    const bundle = structuredClone((await this.archiveBundle(pass)) ?? {});
+    for (const { kind, key, record } of records) {
+      const ofKind = (bundle[kind] ??= {});
+      if (!Object.hasOwn(ofKind, key)) ofKind[key] = record;
+    }
+    await writeFileAtomic(this.archiveFile(pass), `${JSON.stringify(bundle, null, 2)}\n`);
+    this.archives.set(pass, bundle);
   }
 
-  async readArchive(pass: string, kind: 'memory' | 'skill' | 'conversation-log', key: string): Promise<unknown | undefined> {
+  /** A record as `pass` archived it; runs written before the archive was one file kept one file per record. */
+  async readArchive(pass: string, kind: ArchiveRecord['kind'], key: string): Promise<unknown | undefined> {
+    const bundle = await this.archiveBundle(pass);
+    if (bundle?.[kind] && Object.hasOwn(bundle[kind], key)) return structuredClone(bundle[kind][key]);
     try {
       return JSON.parse(await readFile(join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`), 'utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+
+  private archiveFile(pass: string): string {
+    return join(this.dir, 'archive', `${pass}.json`);
+  }
+
+  /** The archive file of `pass`, read once per folder object; undefined when there is none. */
+  private async archiveBundle(pass: string): Promise<ArchiveBundle | undefined> {
+    if (!this.archives.has(pass)) {
+      try {
+        this.archives.set(pass, JSON.parse(await readFile(this.archiveFile(pass), 'utf8')) as ArchiveBundle);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        return undefined;
+      }
+    }
+    return this.archives.get(pass);
   }
 
   /**

@@ -16,18 +16,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 }
 
 /**
- * `writeFileAtomic` for many files at once: each file is written and fsynced (`parallelism` at a
- * time, so their fsyncs overlap) and renamed, then each directory is fsynced once. When it
- * returns, every file is on disk; a crash before leaves each file old or new, never a mix.
- */
-export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: string | Uint8Array }>, parallelism = 16): Promise<void> {
-  for (let start = 0; start < files.length; start += parallelism) {
-    await Promise.all(files.slice(start, start + parallelism).map((file) => writeAndRename(file.path, file.data, true)));
-  }
-  await Promise.all([...new Set(files.map((file) => dirname(file.path)))].map((dir) => fsyncDirectory(dir)));
-}
-
-/**
  * Replaces a file as `writeFileAtomic` does (readers and a restarted process see the old content
  * or the new, never a mix) but without waiting for the disk: a power cut may lose it until
  * `syncFiles` has flushed it. For files that many small writes produce and one later moment must
