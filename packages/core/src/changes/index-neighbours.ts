@@ -31,18 +31,26 @@ export function indexNeighbours(
 ): Map<string, MemorySearchResult[]> {
   const { limit } = parseNeighbourQuery(query);
   const found = new Map<string, MemorySearchResult[]>();
+  // One copy per entry per call, however many lists it appears in: the copies are the caller's.
+  const copies = new Map<string, MemoryEntry>();
+  const copyOf = (neighbour: MemoryEntry) => {
+    let copy = copies.get(neighbour.id);
+    if (!copy) copies.set(neighbour.id, (copy = copyMemoryEntry(neighbour)));
+    return copy;
+  };
+  const options = { ...NEIGHBOUR_QUERY, limit: limit + 1 };
   for (const id of new Set(ids)) {
     const entry = entryOf(id);
     if (!entry) continue;
-    const all = index.search(entry.content, { ...NEIGHBOUR_QUERY, limit: limit + 1 });
+    const all = index.search(entry.content, options);
     const best = all[0]?.score ?? 0;
-    const hits = all
-      .filter((hit) => hit.id !== id && hit.score > 0)
-      .slice(0, limit)
-      .flatMap((hit) => {
-        const neighbour = entryOf(hit.id);
-        return neighbour ? [{ entry: copyMemoryEntry(neighbour), score: hit.score / best }] : [];
-      });
+    const hits: MemorySearchResult[] = [];
+    for (const hit of all) {
+      if (hits.length === limit) break;
+      if (hit.id === id || hit.score <= 0) continue;
+      const neighbour = entryOf(hit.id);
+      if (neighbour) hits.push({ entry: copyOf(neighbour), score: hit.score / best });
+    }
     found.set(id, hits);
   }
   return found;
