@@ -227,7 +227,9 @@ describe('DreamEngine', () => {
     // Every operation was applied, but only the first journal line reached the disk.
     const outcomes = [];
     for (const operation of ordered) outcomes.push(await applyOperation(operation, services));
-    await folder.journal({ pass: 'memory-consolidation', index: 0, ...outcomes[0]! });
+    const writer = folder.openJournal();
+    await writer.append({ pass: 'memory-consolidation', index: 0, ...outcomes[0]! });
+    await writer.close();
 
     const engine = new DreamEngine(services, [mergePass()]);
     expect(await engine.recover()).toEqual(['bbbbbbbbbbbb']);

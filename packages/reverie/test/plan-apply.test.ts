@@ -61,9 +61,15 @@ async function state(reverie: Reverie) {
   };
 }
 
+/** The cursor files by name; the consolidation's fingerprint files are named by a random generation, and are not JSON. */
 function cursorFiles(dataPath: string): Record<string, unknown> {
   const dir = cursorsDir(dataPath);
-  return Object.fromEntries(readdirSync(dir).map((name) => [name, JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown]));
+  return Object.fromEntries(
+    readdirSync(dir).map((name) => {
+      const text = readFileSync(join(dir, name), 'utf8');
+      return [name.replace(/\.seen\.[0-9a-f]{12}\./, '.seen.<generation>.'), name.endsWith('.json') ? (JSON.parse(text) as unknown) : text];
+    }),
+  );
 }
 
 type Ran = Exclude<CycleReport['passes'][number], { status: 'skipped' }>;

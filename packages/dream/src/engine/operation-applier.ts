@@ -143,7 +143,7 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
 
 /**
  * Applies a pass's operations from `fromIndex` on, journalling each one as soon as it is done
- * and fsyncing the journal once at the end. Returns how many were applied, how many were skipped
+ * (through one open file) and fsyncing the journal once at the end. Returns how many were applied, how many were skipped
  * as conflicts, and their records.
  *
  * `resumed` says operations from `fromIndex` on may already have been applied by a run that
@@ -164,6 +164,7 @@ export async function applyJournalled(
   let applied = 0;
   let conflicts = 0;
   const conflicted: string[] = [];
+  const journal = folder.openJournal();
   try {
     for (let index = fromIndex; index < operations.length; index++) {
       const operation = operations[index]!;
@@ -173,7 +174,7 @@ export async function applyJournalled(
         result = { outcome: 'applied' };
       }
       faultPoint('operation-after');
-      await folder.journal({ pass, index, ...result });
+      await journal.append({ pass, index, ...result });
       faultPoint('journal-written');
       if (result.outcome === 'applied') applied++;
       if (result.outcome === 'conflict') {
@@ -182,7 +183,7 @@ export async function applyJournalled(
       }
     }
   } finally {
-    await folder.syncJournal();
+    await journal.close();
   }
   return { applied, conflicts, conflicted };
 }

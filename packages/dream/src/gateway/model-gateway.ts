@@ -44,6 +44,20 @@ interface ModelReply {
   cutOff: boolean;
 }
 
+let aiSdk: Promise<typeof import('ai')> | undefined;
+
+/**
+ * The AI SDK: it loads with the first model call, not with `import('reverie')`
+ * (docs/architecture.md), and is resolved once, not at every call.
+ */
+function loadAiSdk(): Promise<typeof import('ai')> {
+  aiSdk ??= import('ai').catch((error: unknown) => {
+    aiSdk = undefined;
+    throw error;
+  });
+  return aiSdk;
+}
+
 /**
  * The one way passes talk to the model (SPEC D15). Each `ask` sends the pass's directive (the
  * data directory's file, or the built-in text) as system prompt and the rendered data as user
@@ -136,8 +150,7 @@ export class ModelGateway implements ModelGatewayLike {
     this.callsPerPass.set(request.pass, n);
     await this.artifact(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
 
-    // The AI SDK loads with the first model call, not with `import('reverie')` (docs/architecture.md).
-    const ai = await import('ai');
+    const ai = await loadAiSdk();
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       result = await ai.generateText({

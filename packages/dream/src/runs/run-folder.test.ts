@@ -52,4 +52,15 @@ describe('RunFolder', () => {
     expect(sync).toHaveBeenCalledTimes(21 + 5);
     expect((await readdir(folder.dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
+
+  it('puts each journal line on record as it is appended, through one open file flushed at close', async () => {
+    const folder = await create();
+    const journal = folder.openJournal();
+    await journal.append({ pass: 'merge', index: 0, outcome: 'applied' });
+    await journal.append({ pass: 'merge', index: 1, outcome: 'conflict' });
+    const reader = (await RunFolder.open(dataPath, 'a00000000001'))!;
+    expect((await reader.readJournal()).map((line) => line.index)).toEqual([0, 1]);
+    await journal.close();
+    expect((await reader.readJournal()).map((line) => line.outcome)).toEqual(['applied', 'conflict']);
+  });
 });

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
@@ -63,6 +63,13 @@ export interface ArchiveRecord {
   kind: 'memory' | 'skill' | 'conversation-log';
   key: string;
   record: unknown;
+}
+
+/** Appends to a run's journal (see `RunFolder.openJournal`). */
+export interface JournalWriter {
+  append(line: JournalLine): Promise<void>;
+  /** Flushes the lines appended to disk and closes the file. */
+  close(): Promise<void>;
 }
 
 /** What `archive/<pass>.json` holds: kind → key → the record as it was. */
@@ -218,18 +225,34 @@ export class RunFolder {
   }
 
   /**
-   * Appends one journal line: after this returns, the step is on record for any process, even if
-   * this one is killed. It reaches the disk at the next `syncJournal` (the end of the pass): a
-   * power cut before that may lose the last lines, which recovery handles — operations are
-   * idempotent, and a delete that finds its record gone while the archive holds it counts as
-   * applied (see `applyJournalled`).
+   * Opens the journal for appending, one line per operation applied: after `append` returns, the
+   * step is on record for any process, even if this one is killed. The lines reach the disk at
+   * `close` (the end of the pass, one fsync): a power cut before that may lose the last lines,
+   * which recovery handles — operations are idempotent, and a delete that finds its record gone
+   * while the archive holds it counts as applied (see `applyJournalled`). The file is opened at
+   * the first line and stays open until `close`.
    */
-  async journal(line: JournalLine): Promise<void> {
-    await appendFile(join(this.dir, 'journal.jsonl'), `${JSON.stringify(line)}\n`);
+  openJournal(): JournalWriter {
+    const path = join(this.dir, 'journal.jsonl');
+    let handle: FileHandle | undefined;
+    return {
+      append: async (line) => {
+        handle ??= await open(path, 'a');
+        await handle.write(`${JSON.stringify(line)}\n`);
+      },
+      close: async () => {
+        if (!handle) return this.syncJournal();
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      },
+    };
   }
 
-  /** Flushes the journal to disk (one fsync for every line appended since the last). */
-  async syncJournal(): Promise<void> {
+  /** Flushes the journal to disk, as another process (or a run before a crash) left it. */
+  private async syncJournal(): Promise<void> {
     let handle;
     try {
       handle = await open(join(this.dir, 'journal.jsonl'), 'r+');
