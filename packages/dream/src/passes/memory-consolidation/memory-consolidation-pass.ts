@@ -32,7 +32,7 @@ import {
   CONSOLIDATION_DIRECTIVE,
   CONSOLIDATION_DIRECTIVE_FILE,
   renderConsolidationData,
-  renderEntryLine,
+  cachedEntryLines,
   renderRepairNote,
 } from './render-consolidation-prompt';
 import { type CallReview, factCheckJobs, reviewReply } from './review-reply';
@@ -153,7 +153,8 @@ export class MemoryConsolidationPass implements DreamPass {
       this.options.strategy === 'full' ? this.selectAll(items) : await this.selectChanged(items, itemOfEntry, scope, corrections, retrying, lookup, context.signal);
     selection.notes.splice(1, 0, ...scope.notes);
 
-    const calls = this.pack(selection.groups, byId, feedback, now);
+    const lineOf = cachedEntryLines();
+    const calls = this.pack(selection.groups, byId, feedback, now, lineOf);
     if (calls.length === 0 && corrections.length > 0) calls.push([]);
     const sentFeedback = calls.length > 0 ? feedback : [];
     const shownIds = calls.flat();
@@ -171,7 +172,7 @@ export class MemoryConsolidationPass implements DreamPass {
       context.signal.throwIfAborted();
       const shown = new Map(ids.map((id) => [id, byId.get(id)!]));
       const withFeedback = index_ === 0 ? sentFeedback : [];
-      const data = renderConsolidationData({ entries: ids.map((id) => byId.get(id)!.view), feedback: withFeedback, today: now });
+      const data = renderConsolidationData({ entries: ids.map((id) => byId.get(id)!.view), feedback: withFeedback, today: now, line: lineOf });
       const correctionsShown = withFeedback.filter((signal) => signal.kind === 'correction').length;
       const similarity = new SourceSimilarity(
         lookup,
@@ -347,7 +348,13 @@ export class MemoryConsolidationPass implements DreamPass {
    * of its entries can write within `maxOutputTokens`. Each entry costs the larger of its two
    * shares, so a call fits both budgets.
    */
-  private pack(groups: string[][], byId: ReadonlyMap<string, ConsolidationItem>, feedback: readonly FeedbackSignal[], now: Date): string[][] {
+  private pack(
+    groups: string[][],
+    byId: ReadonlyMap<string, ConsolidationItem>,
+    feedback: readonly FeedbackSignal[],
+    now: Date,
+    lineOf: (entry: MemoryEntry) => string,
+  ): string[][] {
     const budget = this.options.tokenBudget;
     const floor = Math.floor(budget / 4);
     const frame = estimateTokens(CONSOLIDATION_DIRECTIVE) + estimateTokens(renderConsolidationData({ entries: [], feedback: [], today: now })) + FRAME_TOKENS;
@@ -358,7 +365,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const unit = 1_000_000;
     const cost = (id: string) => {
       const view = byId.get(id)!.view;
-      const input = estimateTokens(`${renderEntryLine(view)}\n`) / entryBudget;
+      const input = estimateTokens(`${lineOf(view)}\n`) / entryBudget;
       const output = (estimateTokens(view.content) + REPLY_TOKENS_PER_ENTRY) / outputBudget;
       return Math.ceil(Math.max(input, output) * unit);
     };

@@ -54,6 +54,19 @@ export function renderEntryLine(entry: MemoryEntry): string {
   return `${parts.join(' ')} : ${JSON.stringify(entry.content)}`;
 }
 
+/**
+ * `renderEntryLine` with each entry (by id) rendered once: a run costs its calls by their lines
+ * when it packs them, then shows the same lines.
+ */
+export function cachedEntryLines(): (entry: MemoryEntry) => string {
+  const lines = new Map<string, string>();
+  return (entry) => {
+    let line = lines.get(entry.id);
+    if (line === undefined) lines.set(entry.id, (line = renderEntryLine(entry)));
+    return line;
+  };
+}
+
 /** One feedback signal on one line: `<day> (<kind>[, <rating>]) session=<id> : "<text>"`. */
 export function renderFeedbackLine(signal: FeedbackSignal): string {
   const kind = signal.rating === undefined ? signal.kind : `${signal.kind}, ${signal.rating}`;
@@ -64,6 +77,8 @@ export interface ConsolidationData {
   entries: readonly MemoryEntry[];
   feedback: readonly FeedbackSignal[];
   today: Date;
+  /** How an entry's line is rendered (`renderEntryLine` unless given, e.g. `cachedEntryLines()`). */
+  line?: (entry: MemoryEntry) => string;
 }
 
 const ENTRIES_LABEL =
@@ -83,7 +98,7 @@ export function renderConsolidationData(data: ConsolidationData): string {
         : `${data.entries.length} memory entries are shown; only their ids may appear in toDelete and sourceIds.`
     }`,
   ];
-  if (data.entries.length > 0) sections.push(fenceUntrusted(ENTRIES_LABEL, data.entries.map(renderEntryLine).join('\n')));
+  if (data.entries.length > 0) sections.push(fenceUntrusted(ENTRIES_LABEL, data.entries.map((entry) => (data.line ?? renderEntryLine)(entry)).join('\n')));
   if (data.feedback.length > 0) sections.push(fenceUntrusted(FEEDBACK_LABEL, data.feedback.map(renderFeedbackLine).join('\n')));
   return sections.join('\n\n');
 }
