@@ -1,3 +1,5 @@
+import { prunedTopK } from './pruned-top-k';
+import { B, hasRangeBounds, type ImpactReference, impactScale, K1, type Posting, rangeBounds, updateReference } from './range-bounds';
 import { tokenize } from './stop-words';
 
 export interface Bm25Hit {
@@ -9,7 +11,10 @@ export interface Bm25Hit {
 export interface Bm25SearchOptions {
   /** Keep only documents for which this returns true (applied before the limit). */
   filter?: (id: string) => boolean;
-  /** At most this many hits, best first (default: all). */
+  /**
+   * At most this many hits, best first (default: all). With a limit, a search skips the ranges of
+   * documents whose bounds show they cannot make the cut (same hits, same scores).
+   */
   limit?: number;
   /** Also match longer terms that query terms begin, at reduced weight (default true). */
   prefix?: boolean;
@@ -43,9 +48,6 @@ export interface Bm25IndexOptions {
  */
 export const BM25_INDEX_FORMAT = 'bm25/1';
 
-/** BM25 parameters (the usual Okapi defaults). */
-const K1 = 1.2;
-const B = 0.75;
 /** Query terms of at least this many characters also match longer terms they begin. */
 const PREFIX_MIN_LENGTH = 4;
 /** A prefix expands to at most this many vocabulary terms, in alphabetical order. */
@@ -54,15 +56,6 @@ const PREFIX_MAX_EXPANSIONS = 24;
 const COMMON_TERM_FLOOR = 256;
 /** A term matched as a prefix of a longer term counts this much of an exact match. */
 const PREFIX_WEIGHT = 0.4;
-
-interface Posting {
-  /** Document numbers, then frequencies, in the first `length` slots (grown by doubling). */
-  docs: Uint32Array;
-  freqs: Uint32Array;
-  length: number;
-  /** Live documents containing the term. */
-  df: number;
-}
 
 /**
  * An index's state as plain arrays, for persisting (see `FileMemoryStore`'s snapshot): live
@@ -82,8 +75,11 @@ export interface Bm25IndexState {
 /**
  * A BM25 full-text index over `(id, text)` pairs (SPEC M3), written for recall at the scale of a
  * long-lived agent: an inverted index of term → (document, frequency) lists, scored into a dense
- * accumulator and cut to the top hits with a heap, so a query costs in proportion to the
- * postings of its terms, not to the size of the index. Measured against minisearch in
+ * accumulator, so a query costs at most in proportion to the postings of its terms, not to the
+ * size of the index. With a limit, documents are scored range by range of document numbers and
+ * a range whose terms' impact bounds cannot beat the hits found so far is skipped unread
+ * (`prunedTopK`): common terms cost a fraction of their postings, with the same hits and
+ * scores as reading them all. Measured against minisearch in
  * `docs/benchmarks.md`: minisearch builds a match record for every matching document, which
  * made p99 ~100 ms at 100k entries; this index answers the same queries in a few ms.
  *
@@ -105,6 +101,8 @@ export class Bm25Index {
   private scores = new Float64Array(0);
   /** Scratch space for a search: the documents it scored, reused so a search allocates little. */
   private touched = new Uint32Array(0);
+  /** The document length the postings' impact bounds are computed at (see `ImpactReference`). */
+  private readonly reference: ImpactReference = { length: 0, generation: 0 };
   /** The text of each document, except those imported and not changed since… */
   private readonly texts = new Map<string, string>();
   /** …whose text this gives, as it was when imported (computed on demand, not held). */
@@ -195,18 +193,23 @@ export class Bm25Index {
       this.scores = new Float64Array(capacity);
       this.touched = new Uint32Array(capacity);
     }
+    const averageLength = this.totalLength / this.liveCount || 1;
+    const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
+    const terms: Array<{ posting: Posting; factor: number }> = [];
+    for (const [term, weight] of weighted) {
+      const posting = this.postings.get(term)!;
+      if (posting.df === 0) continue;
+      const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
+      terms.push({ posting, factor: weight * idf });
+    }
+    if (options.limit !== undefined) return this.searchTop(terms, options.limit, averageLength, options.filter);
+
     const scores = this.scores;
     const touched = this.touched;
     const ids = this.ids;
     const lengths = this.lengths;
     let count = 0;
-    const averageLength = this.totalLength / this.liveCount || 1;
-
-    const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
-    for (const [term, weight] of weighted) {
-      const posting = this.postings.get(term)!;
-      if (posting.df === 0) continue;
-      const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
+    for (const { posting, factor } of terms) {
       const { docs, freqs, length } = posting;
       for (let i = 0; i < length; i++) {
         const doc = docs[i]!;
@@ -214,15 +217,30 @@ export class Bm25Index {
         const freq = freqs[i]!;
         const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
         if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc]! += (weight * idf * (freq * (K1 + 1))) / norm;
+        scores[doc]! += (factor * (freq * (K1 + 1))) / norm;
       }
     }
-
     const scored = touched.subarray(0, count);
-    const limit = options.limit ?? count;
-    const hits = this.topHits(scored, limit, options.filter);
+    const hits = this.rankAll(scored, options.filter);
     for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     return hits;
+  }
+
+  /** A search with a limit: the same hits and scores as scoring every posting, reading fewer (see `prunedTopK`). */
+  private searchTop(terms: ReadonlyArray<{ posting: Posting; factor: number }>, limit: number, averageLength: number, filter?: (id: string) => boolean): Bm25Hit[] {
+    updateReference(this.reference, averageLength);
+    const hits = prunedTopK({
+      terms: terms.map(({ posting, factor }) => ({ posting, factor, bounds: rangeBounds(posting, this.lengths, this.reference, this.ids.length) })),
+      limit: Math.min(Math.floor(limit), this.liveCount),
+      filter,
+      ids: this.ids,
+      lengths: this.lengths,
+      averageLength,
+      boundScale: impactScale(this.reference, averageLength),
+      scores: this.scores,
+      touched: this.touched,
+    });
+    return hits.map(({ doc, score }) => ({ id: this.ids[doc]!, score }));
   }
 
   /**
@@ -304,7 +322,7 @@ export class Bm25Index {
       const from = state.offsets[t]!;
       const to = state.offsets[t + 1]!;
       const term = state.vocabulary[t]!;
-      if (to <= from || (t > 0 && state.vocabulary[t - 1]! >= term) || state.docs[to - 1]! >= n) {
+      if (to <= from || (t > 0 && state.vocabulary[t - 1]! >= term) || state.docs[to - 1]! >= n || !increasing(state.docs, from, to)) {
         this.clear();
         throw new Error('the index state is not well formed');
       }
@@ -313,6 +331,19 @@ export class Bm25Index {
     }
     this.vocabulary = [...state.vocabulary];
     this.importedText = textOf;
+    this.computeLongBounds();
+  }
+
+  /**
+   * Computes the impact bounds of the terms with the most postings, which a search would
+   * otherwise compute the first time it meets each of them (a few ms for the first queries after
+   * an import).
+   */
+  private computeLongBounds(): void {
+    updateReference(this.reference, this.totalLength / this.liveCount || 1);
+    for (const posting of this.postings.values()) {
+      if (hasRangeBounds(posting, this.ids.length)) rangeBounds(posting, this.lengths, this.reference, this.ids.length);
+    }
   }
 
   /** The indexed text of a document in the index. */
@@ -347,24 +378,16 @@ export class Bm25Index {
     return weights;
   }
 
-  /**
-   * The best `limit` documents that pass `filter`. Looks at the highest-scoring candidates
-   * first and widens only when the filter rejects too many, so a filter costs little.
-   */
-  private topHits(touched: Uint32Array, limit: number, filter?: (id: string) => boolean): Bm25Hit[] {
-    let window = filter ? Math.max(limit * 4, 32) : limit;
-    for (;;) {
-      const candidates = topK(touched, Math.min(window, touched.length), this.scores);
-      const hits: Bm25Hit[] = [];
-      for (const doc of candidates) {
-        const id = this.ids[doc]!;
-        if (filter && !filter(id)) continue;
-        hits.push({ id, score: this.scores[doc]! });
-        if (hits.length >= limit) return hits;
-      }
-      if (window >= touched.length) return hits;
-      window *= 8;
+  /** Every scored document that passes `filter`, best first (ties: lower number first). */
+  private rankAll(touched: Uint32Array, filter?: (id: string) => boolean): Bm25Hit[] {
+    const scores = this.scores;
+    const hits: Bm25Hit[] = [];
+    for (const doc of touched.slice().sort((a, b) => scores[b]! - scores[a]! || a - b)) {
+      const id = this.ids[doc]!;
+      if (filter && !filter(id)) continue;
+      hits.push({ id, score: scores[doc]! });
     }
+    return hits;
   }
 
   private mergeNewTerms(): void {
@@ -402,6 +425,12 @@ function lowerBound(sorted: readonly string[], value: string): number {
   return low;
 }
 
+/** Whether `values[from…to)` is strictly increasing (a term's postings, as searches read them). */
+function increasing(values: Uint32Array, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (values[i - 1]! >= values[i]!) return false;
+  return true;
+}
+
 /** Doubles a posting's capacity. */
 function grow(posting: Posting): void {
   const capacity = Math.max(4, posting.docs.length * 2);
@@ -411,38 +440,4 @@ function grow(posting: Posting): void {
   freqs.set(posting.freqs.subarray(0, posting.length));
   posting.docs = docs;
   posting.freqs = freqs;
-}
-
-/** The `k` documents with the highest scores, best first (ties: lower number first), via a min-heap. */
-function topK(docs: Uint32Array, k: number, scores: Float64Array): Uint32Array {
-  const heap = new Uint32Array(k);
-  if (k === 0) return heap;
-  let size = 0;
-  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
-  for (let n = 0; n < docs.length; n++) {
-    const doc = docs[n]!;
-    if (size < k) {
-      let i = size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!worse(doc, heap[parent]!)) break;
-        heap[i] = heap[parent]!;
-        i = parent;
-      }
-      heap[i] = doc;
-    } else if (worse(heap[0]!, doc)) {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        const child = right < size && worse(heap[right]!, heap[left]!) ? right : left;
-        if (!worse(heap[child]!, doc)) break;
-        heap[i] = heap[child]!;
-        i = child;
-      }
-      heap[i] = doc;
-    }
-  }
-  return heap.subarray(0, size).sort((a, b) => scores[b]! - scores[a]! || a - b);
 }

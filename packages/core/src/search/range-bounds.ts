@@ -1,0 +1,126 @@
+/** BM25 parameters (the usual Okapi defaults). */
+export const K1 = 1.2;
+export const B = 0.75;
+
+/** Documents are numbered in ranges of 2^RANGE_SHIFT consecutive numbers for pruning. */
+export const RANGE_SHIFT = 6;
+
+/**
+ * A term's postings: document numbers in increasing order, then frequencies, in the first
+ * `length` slots (grown by doubling).
+ */
+export interface Posting {
+  docs: Uint32Array;
+  freqs: Uint32Array;
+  length: number;
+  /** Live documents containing the term. */
+  df: number;
+  /** Upper bounds on its impact, computed when a search with a limit first needs them. */
+  bounds?: RangeBounds;
+}
+
+/**
+ * Upper bounds on a term's impact (`impact` below) over its first `covered` postings, at the
+ * index's reference length: over all of them (`overall`) and, for a term with many postings, per
+ * range of document numbers (`max[r]`, 0 where it has none), with `start[r]` the first posting of
+ * range r (or later) so a search can skip a range without reading it.
+ */
+export interface RangeBounds {
+  /** The reference length's generation they were computed for (see `ImpactReference`). */
+  generation: number;
+  covered: number;
+  overall: number;
+  max: Float64Array | undefined;
+  start: Uint32Array | undefined;
+}
+
+/**
+ * The document length the bounds are computed at. BM25 divides a document's length by the
+ * average length, which moves with every change; a bound at a reference length `reference`
+ * holds at any average `average` once multiplied by `max(1, average / reference)` (see
+ * `impactScale`), so bounds are recomputed only when the average drifts far from it.
+ */
+export interface ImpactReference {
+  length: number;
+  generation: number;
+}
+
+/** The average may drift this far (as a ratio) from the reference before bounds are recomputed. */
+const REFERENCE_DRIFT = 1.05;
+/** Only terms with at least this many postings per range get per-range bounds (their memory stays a fraction of the postings'). */
+const POSTINGS_PER_RANGE = 4;
+
+/**
+ * The part of a term's BM25 score that depends on the document: `freq · (k1 + 1) / (freq + k1 ·
+ * (1 − b + b · length / averageLength))`, rising with `freq` and falling with `length`.
+ */
+export function impact(freq: number, length: number, averageLength: number): number {
+  return (freq * (K1 + 1)) / (freq + K1 * (1 - B + (B * length) / averageLength));
+}
+
+/** Moves the reference to `averageLength` (a new generation) when it drifted too far from it. */
+export function updateReference(reference: ImpactReference, averageLength: number): void {
+  const ratio = averageLength / reference.length;
+  if (reference.length > 0 && ratio <= REFERENCE_DRIFT && ratio >= 1 / REFERENCE_DRIFT) return;
+  reference.length = averageLength;
+  reference.generation += 1;
+}
+
+/** What impact bounds at `reference` are multiplied by to hold at `averageLength` (see `ImpactReference`). */
+export function impactScale(reference: ImpactReference, averageLength: number): number {
+  return Math.max(1, averageLength / reference.length);
+}
+
+/** Whether a term has enough postings for bounds per range of document numbers. */
+export function hasRangeBounds(posting: Posting, documentCount: number): boolean {
+  return posting.length >= POSTINGS_PER_RANGE * ((documentCount >> RANGE_SHIFT) + 1);
+}
+
+/**
+ * Brings a term's bounds up to date with its postings (only the postings added since they were
+ * computed are read, unless the reference moved) and returns them. `documentCount` is the number
+ * of document numbers in use, `lengths` each document's length.
+ */
+export function rangeBounds(posting: Posting, lengths: readonly number[], reference: ImpactReference, documentCount: number): RangeBounds {
+  const ranges = (documentCount >> RANGE_SHIFT) + 1;
+  const perRange = hasRangeBounds(posting, documentCount);
+  let bounds = posting.bounds;
+  if (bounds === undefined || bounds.generation !== reference.generation || (bounds.max === undefined && perRange)) {
+    bounds = {
+      generation: reference.generation,
+      covered: 0,
+      overall: 0,
+      max: perRange ? new Float64Array(ranges) : undefined,
+      start: perRange ? new Uint32Array(ranges + 1) : undefined,
+    };
+    posting.bounds = bounds;
+  }
+  if (bounds.max !== undefined && bounds.max.length < ranges) {
+    // More document numbers in use: ranges past the covered postings hold none of them yet.
+    const max = new Float64Array(Math.max(ranges, bounds.max.length * 2));
+    const start = new Uint32Array(max.length + 1).fill(bounds.covered);
+    max.set(bounds.max);
+    start.set(bounds.start!);
+    bounds.max = max;
+    bounds.start = start;
+  }
+  if (bounds.covered === posting.length) return bounds;
+  const { docs, freqs, length } = posting;
+  const { max, start } = bounds;
+  let overall = bounds.overall;
+  // The ranges after the last covered posting's begin at the first new posting or later.
+  let nextRange = bounds.covered === 0 ? 0 : (docs[bounds.covered - 1]! >> RANGE_SHIFT) + 1;
+  for (let p = bounds.covered; p < length; p++) {
+    const doc = docs[p]!;
+    const value = impact(freqs[p]!, lengths[doc]!, reference.length);
+    if (value > overall) overall = value;
+    if (max === undefined) continue;
+    const range = doc >> RANGE_SHIFT;
+    while (nextRange <= range) start![nextRange++] = p;
+    if (value > max[range]!) max[range] = value;
+  }
+  start?.fill(length, nextRange);
+  bounds.overall = overall;
+  bounds.covered = length;
+  return bounds;
+}
