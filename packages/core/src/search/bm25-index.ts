@@ -136,7 +136,7 @@ export class Bm25Index {
       length += freq;
       let posting = this.postings.get(term);
       if (!posting) {
-        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0 };
+        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0, bounds: undefined };
         this.postings.set(term, posting);
         this.newTerms.push(term);
       }
@@ -327,7 +327,7 @@ export class Bm25Index {
         throw new Error('the index state is not well formed');
       }
       const length = to - from;
-      this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length });
+      this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length, bounds: undefined });
     }
     this.vocabulary = [...state.vocabulary];
     this.importedText = textOf;

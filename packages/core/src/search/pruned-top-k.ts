@@ -38,107 +38,150 @@ const BOUND_MARGIN = 1 + 1e-9;
  * has a higher number, so it would need a strictly higher score to enter.
  */
 export function prunedTopK(query: TopKQuery): Array<{ doc: number; score: number }> {
-  const { terms, filter, ids, lengths, averageLength, scores, touched } = query;
-  const limit = query.limit;
+  const { terms, limit } = query;
   if (!(limit >= 1) || terms.length === 0) return [];
-  const heapDocs = new Uint32Array(limit);
-  const heapScores = new Float64Array(limit);
-  let size = 0;
+  const heap = new TopKHeap(limit);
   const positions = new Uint32Array(terms.length);
   const boundScale = query.boundScale * BOUND_MARGIN;
-  let lastDoc = 0;
-  for (const { posting } of terms) if (posting.length > 0 && posting.docs[posting.length - 1]! > lastDoc) lastDoc = posting.docs[posting.length - 1]!;
-  const ranges = (lastDoc >> RANGE_SHIFT) + 1;
-
+  const ranges = (lastDocument(terms) >> RANGE_SHIFT) + 1;
   for (let range = 0; range < ranges; range++) {
-    const rangeEnd = (range + 1) << RANGE_SHIFT;
-    if (size === limit) {
-      let bound = 0;
-      for (let t = 0; t < terms.length; t++) {
-        const { posting, bounds, factor } = terms[t]!;
-        if (bounds.max !== undefined) bound += factor * bounds.max[range]!;
-        else if (positions[t]! < posting.length && posting.docs[positions[t]!]! < rangeEnd) bound += factor * bounds.overall;
-      }
-      if (bound * boundScale <= heapScores[0]!) {
-        for (let t = 0; t < terms.length; t++) positions[t] = endOfRange(terms[t]!, positions[t]!, range, rangeEnd);
-        continue;
-      }
-    }
-
-    let count = 0;
-    for (let t = 0; t < terms.length; t++) {
-      const { posting, factor } = terms[t]!;
-      const { docs, freqs } = posting;
-      const end = endOfRange(terms[t]!, positions[t]!, range, rangeEnd);
-      for (let p = positions[t]!; p < end; p++) {
-        const doc = docs[p]!;
-        if (ids[doc] === undefined) continue;
-        const freq = freqs[p]!;
-        const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
-        if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc]! += (factor * (freq * (K1 + 1))) / norm;
-      }
-      positions[t] = end;
-    }
-
-    for (let i = 0; i < count; i++) {
-      const doc = touched[i]!;
-      const score = scores[doc]!;
-      scores[doc] = 0;
-      if (size === limit && !(score > heapScores[0]! || (score === heapScores[0]! && doc < heapDocs[0]!))) continue;
-      if (filter && !filter(ids[doc]!)) continue;
-      if (size < limit) size = siftUp(heapDocs, heapScores, size, doc, score);
-      else siftDown(heapDocs, heapScores, size, doc, score);
-    }
+    if (heap.full() && rangeBound(terms, positions, range) * boundScale <= heap.worstScore()) skipRange(terms, positions, range);
+    else heap.offerAll(query, scoreRange(query, positions, range));
   }
+  return heap.sorted();
+}
 
-  const hits: Array<{ doc: number; score: number }> = [];
-  for (let i = 0; i < size; i++) hits.push({ doc: heapDocs[i]!, score: heapScores[i]! });
-  return hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
+/** The highest document number in the terms' postings. */
+function lastDocument(terms: readonly ScoredTerm[]): number {
+  let last = 0;
+  for (const { posting } of terms) if (posting.length > 0 && posting.docs[posting.length - 1]! > last) last = posting.docs[posting.length - 1]!;
+  return last;
+}
+
+/** An upper bound on the score of any document in `range`, before the bounds' scale. */
+function rangeBound(terms: readonly ScoredTerm[], positions: Uint32Array, range: number): number {
+  const rangeEnd = (range + 1) << RANGE_SHIFT;
+  let bound = 0;
+  for (let t = 0; t < terms.length; t++) {
+    const { posting, bounds, factor } = terms[t]!;
+    if (bounds.max.length > 0) bound += factor * bounds.max[range]!;
+    else if (positions[t]! < posting.length && posting.docs[positions[t]!]! < rangeEnd) bound += factor * bounds.overall;
+  }
+  return bound;
+}
+
+/** Moves every term past `range` without reading its postings there. */
+function skipRange(terms: readonly ScoredTerm[], positions: Uint32Array, range: number): void {
+  for (let t = 0; t < terms.length; t++) positions[t] = endOfRange(terms[t]!, positions[t]!, range);
+}
+
+/**
+ * Adds the contributions of every posting in `range` to `scores`, term by term in order, and
+ * moves every term past it; returns how many documents it scored (listed in `touched`).
+ */
+function scoreRange(query: TopKQuery, positions: Uint32Array, range: number): number {
+  const { terms, ids, lengths, averageLength, scores, touched } = query;
+  let count = 0;
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
+    const { docs, freqs } = term.posting;
+    const factor = term.factor;
+    const end = endOfRange(term, positions[t]!, range);
+    for (let p = positions[t]!; p < end; p++) {
+      const doc = docs[p]!;
+      if (ids[doc] === undefined) continue;
+      const freq = freqs[p]!;
+      const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
+      if (scores[doc] === 0) touched[count++] = doc;
+      scores[doc]! += (factor * (freq * (K1 + 1))) / norm;
+    }
+    positions[t] = end;
+  }
+  return count;
 }
 
 /** The first posting of a term after `range` (its postings up to there start at `from`). */
-function endOfRange({ posting, bounds }: ScoredTerm, from: number, range: number, rangeEnd: number): number {
-  if (bounds.start !== undefined) return bounds.start[range + 1]!;
+function endOfRange({ posting, bounds }: ScoredTerm, from: number, range: number): number {
+  if (bounds.start.length > 0) return bounds.start[range + 1]!;
+  const rangeEnd = (range + 1) << RANGE_SHIFT;
   const { docs, length } = posting;
   let p = from;
   while (p < length && docs[p]! < rangeEnd) p++;
   return p;
 }
 
+/** The best documents seen so far: a min-heap (the worst at the root) by score, then document number. */
+class TopKHeap {
+  private readonly docs: Uint32Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(private readonly limit: number) {
+    this.docs = new Uint32Array(limit);
+    this.scores = new Float64Array(limit);
+  }
+
+  full(): boolean {
+    return this.size === this.limit;
+  }
+
+  worstScore(): number {
+    return this.scores[0]!;
+  }
+
+  /** Takes the documents `scoreRange` scored (and clears their scores) that beat the worst kept and pass the filter. */
+  offerAll({ scores, touched, ids, filter }: TopKQuery, count: number): void {
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!;
+      const score = scores[doc]!;
+      scores[doc] = 0;
+      if (this.size === this.limit && !worse(this.scores[0]!, this.docs[0]!, score, doc)) continue;
+      if (filter !== undefined && !filter(ids[doc]!)) continue;
+      if (this.size < this.limit) this.siftUp(doc, score);
+      else this.siftDown(doc, score);
+    }
+  }
+
+  /** The documents kept, best first. */
+  sorted(): Array<{ doc: number; score: number }> {
+    const hits: Array<{ doc: number; score: number }> = [];
+    for (let i = 0; i < this.size; i++) hits.push({ doc: this.docs[i]!, score: this.scores[i]! });
+    return hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  }
+
+  private siftUp(doc: number, score: number): void {
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(score, doc, this.scores[parent]!, this.docs[parent]!)) break;
+      this.docs[i] = this.docs[parent]!;
+      this.scores[i] = this.scores[parent]!;
+      i = parent;
+    }
+    this.docs[i] = doc;
+    this.scores[i] = score;
+  }
+
+  /** Replaces the root with a better document. */
+  private siftDown(doc: number, score: number): void {
+    const { docs, scores, size } = this;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && worse(scores[right]!, docs[right]!, scores[left]!, docs[left]!) ? right : left;
+      if (!worse(scores[child]!, docs[child]!, score, doc)) break;
+      docs[i] = docs[child]!;
+      scores[i] = scores[child]!;
+      i = child;
+    }
+    docs[i] = doc;
+    scores[i] = score;
+  }
+}
+
 /** Whether (score a, doc a) ranks below (score b, doc b). */
 function worse(scoreA: number, docA: number, scoreB: number, docB: number): boolean {
   return scoreA < scoreB || (scoreA === scoreB && docA > docB);
-}
-
-/** Adds a document to a min-heap (worst at the root) of `size` entries; returns the new size. */
-function siftUp(docs: Uint32Array, scores: Float64Array, size: number, doc: number, score: number): number {
-  let i = size;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!worse(score, doc, scores[parent]!, docs[parent]!)) break;
-    docs[i] = docs[parent]!;
-    scores[i] = scores[parent]!;
-    i = parent;
-  }
-  docs[i] = doc;
-  scores[i] = score;
-  return size + 1;
-}
-
-/** Replaces the root of a full min-heap with a better document. */
-function siftDown(docs: Uint32Array, scores: Float64Array, size: number, doc: number, score: number): void {
-  let i = 0;
-  for (;;) {
-    const left = 2 * i + 1;
-    if (left >= size) break;
-    const right = left + 1;
-    const child = right < size && worse(scores[right]!, docs[right]!, scores[left]!, docs[left]!) ? right : left;
-    if (!worse(scores[child]!, docs[child]!, score, doc)) break;
-    docs[i] = docs[child]!;
-    scores[i] = scores[child]!;
-    i = child;
-  }
-  docs[i] = doc;
-  scores[i] = score;
 }

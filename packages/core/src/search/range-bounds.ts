@@ -3,7 +3,7 @@ export const K1 = 1.2;
 export const B = 0.75;
 
 /** Documents are numbered in ranges of 2^RANGE_SHIFT consecutive numbers for pruning. */
-export const RANGE_SHIFT = 6;
+export const RANGE_SHIFT = 5;
 
 /**
  * A term's postings: document numbers in increasing order, then frequencies, in the first
@@ -16,22 +16,23 @@ export interface Posting {
   /** Live documents containing the term. */
   df: number;
   /** Upper bounds on its impact, computed when a search with a limit first needs them. */
-  bounds?: RangeBounds;
+  bounds: RangeBounds | undefined;
 }
 
 /**
  * Upper bounds on a term's impact (`impact` below) over its first `covered` postings, at the
  * index's reference length: over all of them (`overall`) and, for a term with many postings, per
  * range of document numbers (`max[r]`, 0 where it has none), with `start[r]` the first posting of
- * range r (or later) so a search can skip a range without reading it.
+ * range r (or later) so a search can skip a range without reading it (both empty for a term
+ * with few postings).
  */
 export interface RangeBounds {
   /** The reference length's generation they were computed for (see `ImpactReference`). */
   generation: number;
   covered: number;
   overall: number;
-  max: Float64Array | undefined;
-  start: Uint32Array | undefined;
+  max: Float64Array;
+  start: Uint32Array;
 }
 
 /**
@@ -47,8 +48,8 @@ export interface ImpactReference {
 
 /** The average may drift this far (as a ratio) from the reference before bounds are recomputed. */
 const REFERENCE_DRIFT = 1.05;
-/** Only terms with at least this many postings per range get per-range bounds (their memory stays a fraction of the postings'). */
-const POSTINGS_PER_RANGE = 4;
+/** Only terms with at least this many postings per range get per-range bounds (12 bytes a range, against 8 a posting). */
+const POSTINGS_PER_RANGE = 2;
 
 /**
  * The part of a term's BM25 score that depends on the document: `freq · (k1 + 1) / (freq + k1 ·
@@ -85,42 +86,46 @@ export function rangeBounds(posting: Posting, lengths: readonly number[], refere
   const ranges = (documentCount >> RANGE_SHIFT) + 1;
   const perRange = hasRangeBounds(posting, documentCount);
   let bounds = posting.bounds;
-  if (bounds === undefined || bounds.generation !== reference.generation || (bounds.max === undefined && perRange)) {
+  if (bounds === undefined || bounds.generation !== reference.generation || (bounds.max.length === 0 && perRange)) {
     bounds = {
       generation: reference.generation,
       covered: 0,
       overall: 0,
-      max: perRange ? new Float64Array(ranges) : undefined,
-      start: perRange ? new Uint32Array(ranges + 1) : undefined,
+      max: new Float64Array(perRange ? ranges : 0),
+      start: new Uint32Array(perRange ? ranges + 1 : 0),
     };
     posting.bounds = bounds;
   }
-  if (bounds.max !== undefined && bounds.max.length < ranges) {
+  if (bounds.max.length > 0 && bounds.max.length < ranges) {
     // More document numbers in use: ranges past the covered postings hold none of them yet.
     const max = new Float64Array(Math.max(ranges, bounds.max.length * 2));
     const start = new Uint32Array(max.length + 1).fill(bounds.covered);
     max.set(bounds.max);
-    start.set(bounds.start!);
+    start.set(bounds.start);
     bounds.max = max;
     bounds.start = start;
   }
-  if (bounds.covered === posting.length) return bounds;
-  const { docs, freqs, length } = posting;
+  if (bounds.covered < posting.length) extendBounds(bounds, posting, lengths, reference.length);
+  return bounds;
+}
+
+/** Takes the postings after `bounds.covered` into the bounds. */
+function extendBounds(bounds: RangeBounds, { docs, freqs, length }: Posting, lengths: readonly number[], referenceLength: number): void {
   const { max, start } = bounds;
+  const perRange = max.length > 0;
   let overall = bounds.overall;
   // The ranges after the last covered posting's begin at the first new posting or later.
   let nextRange = bounds.covered === 0 ? 0 : (docs[bounds.covered - 1]! >> RANGE_SHIFT) + 1;
   for (let p = bounds.covered; p < length; p++) {
     const doc = docs[p]!;
-    const value = impact(freqs[p]!, lengths[doc]!, reference.length);
+    const value = impact(freqs[p]!, lengths[doc]!, referenceLength);
     if (value > overall) overall = value;
-    if (max === undefined) continue;
+    if (!perRange) continue;
     const range = doc >> RANGE_SHIFT;
-    while (nextRange <= range) start![nextRange++] = p;
+    while (nextRange <= range) start[nextRange++] = p;
     if (value > max[range]!) max[range] = value;
   }
-  start?.fill(length, nextRange);
+  if (perRange) start.fill(length, nextRange);
   bounds.overall = overall;
   bounds.covered = length;
-  return bounds;
 }
