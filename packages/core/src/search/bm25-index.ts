@@ -1,5 +1,5 @@
 import { prunedTopK } from './pruned-top-k';
-import { B, hasRangeBounds, type ImpactReference, impactScale, K1, type Posting, rangeBounds, updateReference } from './range-bounds';
+import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, termScore, updateReference } from './range-bounds';
 import { tokenize } from './stop-words';
 
 export interface Bm25Hit {
@@ -214,10 +214,8 @@ export class Bm25Index {
       for (let i = 0; i < length; i++) {
         const doc = docs[i]!;
         if (ids[doc] === undefined) continue;
-        const freq = freqs[i]!;
-        const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
         if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc]! += (factor * (freq * (K1 + 1))) / norm;
+        scores[doc]! += termScore(factor, freqs[i]!, lengths[doc]!, averageLength);
       }
     }
     const scored = touched.subarray(0, count);

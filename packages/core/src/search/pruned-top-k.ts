@@ -1,4 +1,4 @@
-import { B, K1, type Posting, RANGE_SHIFT, type RangeBounds } from './range-bounds';
+import { type Posting, RANGE_SHIFT, type RangeBounds, termScore } from './range-bounds';
 
 /** A query term as a search scores it: its postings, `weight · idf`, and its impact bounds. */
 export interface ScoredTerm {
@@ -31,24 +31,59 @@ const BOUND_MARGIN = 1 + 1e-9;
 
 /**
  * The `limit` best documents that pass `filter`, best first (ties: lower number first), with
- * exactly the scores an exhaustive search gives: documents are scored range by range of
- * document numbers, each range term by term in `terms` order (so every score is the same sum,
- * added in the same order), and a range is skipped without reading its postings once the bounds
- * of its terms' impacts cannot beat the k-th best score found so far: a document of a later range
- * has a higher number, so it would need a strictly higher score to enter.
+ * exactly the scores an exhaustive search gives (every score is the same sum, added in `terms`
+ * order), reading only part of the postings:
+ *
+ * - documents are taken range by range of document numbers, and a range is skipped unread once
+ *   the bounds of its terms' impacts cannot beat the k-th best score found so far: a document of
+ *   a later range has a higher number, so it would need a strictly higher score to enter;
+ * - in a range that is read, the terms whose bounds add up to no more than that score cannot
+ *   bring a document in on their own (MaxScore): documents are taken from the other terms'
+ *   postings only, and the first terms are looked up for a document only while its score so far
+ *   plus their bounds could still beat the k-th.
  */
 export function prunedTopK(query: TopKQuery): Array<{ doc: number; score: number }> {
   const { terms, limit } = query;
   if (!(limit >= 1) || terms.length === 0) return [];
   const heap = new TopKHeap(limit);
-  const positions = new Uint32Array(terms.length);
+  const cursor: RangeCursor = {
+    positions: new Uint32Array(terms.length),
+    ends: new Uint32Array(terms.length),
+    bounds: new Float64Array(terms.length),
+    byBound: byOverallBound(terms),
+    contributions: new Float64Array(terms.length),
+  };
   const boundScale = query.boundScale * BOUND_MARGIN;
   const ranges = (lastDocument(terms) >> RANGE_SHIFT) + 1;
   for (let range = 0; range < ranges; range++) {
-    if (heap.full() && rangeBound(terms, positions, range) * boundScale <= heap.worstScore()) skipRange(terms, positions, range);
-    else heap.offerAll(query, scoreRange(query, positions, range));
+    if (!heap.full()) {
+      heap.offerAll(query, scoreRange(query, cursor.positions, range));
+      continue;
+    }
+    const worst = heap.worstScore();
+    if (rangeBounds(terms, cursor, range, boundScale) <= worst) {
+      skipRange(terms, cursor.positions, range);
+      continue;
+    }
+    const optional = optionalTerms(cursor, worst);
+    if (optional === 0) heap.offerAll(query, scoreRange(query, cursor.positions, range));
+    else scoreEssential(query, cursor, range, optional, heap);
   }
   return heap.sorted();
+}
+
+/** Where a search is in each term's postings, and scratch space for the range it reads. */
+interface RangeCursor {
+  /** The next posting of each term. */
+  positions: Uint32Array;
+  /** The first posting of each term after the range being read. */
+  ends: Uint32Array;
+  /** Each term's bound in the range being read, scaled. */
+  bounds: Float64Array;
+  /** Term indexes by increasing bound over all their postings. */
+  byBound: Uint32Array;
+  /** A document's contribution from each term (0: none). */
+  contributions: Float64Array;
 }
 
 /** The highest document number in the terms' postings. */
@@ -58,16 +93,38 @@ function lastDocument(terms: readonly ScoredTerm[]): number {
   return last;
 }
 
-/** An upper bound on the score of any document in `range`, before the bounds' scale. */
-function rangeBound(terms: readonly ScoredTerm[], positions: Uint32Array, range: number): number {
+/** Term indexes by increasing `factor · overall` bound. */
+function byOverallBound(terms: readonly ScoredTerm[]): Uint32Array {
+  const order = Uint32Array.from(terms.keys());
+  const bound = (t: number) => terms[t]!.factor * terms[t]!.bounds.overall;
+  return order.sort((a, b) => bound(a) - bound(b));
+}
+
+/** Each term's bound in `range` (into `cursor.bounds`), and their sum: no document of the range scores more. */
+function rangeBounds(terms: readonly ScoredTerm[], cursor: RangeCursor, range: number, scale: number): number {
   const rangeEnd = (range + 1) << RANGE_SHIFT;
-  let bound = 0;
+  const { positions, bounds } = cursor;
+  let total = 0;
   for (let t = 0; t < terms.length; t++) {
-    const { posting, bounds, factor } = terms[t]!;
-    if (bounds.max.length > 0) bound += factor * bounds.max[range]!;
-    else if (positions[t]! < posting.length && posting.docs[positions[t]!]! < rangeEnd) bound += factor * bounds.overall;
+    const { posting, bounds: impact, factor } = terms[t]!;
+    let bound = 0;
+    if (impact.max.length > 0) bound = factor * impact.max[range]! * scale;
+    else if (positions[t]! < posting.length && posting.docs[positions[t]!]! < rangeEnd) bound = factor * impact.overall * scale;
+    bounds[t] = bound;
+    total += bound;
   }
-  return bound;
+  return total;
+}
+
+/**
+ * How many terms, first by `cursor.byBound`, cannot bring a document of the range in on their
+ * own: their bounds add up to no more than the k-th best score.
+ */
+function optionalTerms({ bounds, byBound }: RangeCursor, worst: number): number {
+  let sum = 0;
+  let count = 0;
+  while (count < byBound.length && sum + bounds[byBound[count]!]! <= worst) sum += bounds[byBound[count++]!]!;
+  return count;
 }
 
 /** Moves every term past `range` without reading its postings there. */
@@ -90,14 +147,72 @@ function scoreRange(query: TopKQuery, positions: Uint32Array, range: number): nu
     for (let p = positions[t]!; p < end; p++) {
       const doc = docs[p]!;
       if (ids[doc] === undefined) continue;
-      const freq = freqs[p]!;
-      const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
       if (scores[doc] === 0) touched[count++] = doc;
-      scores[doc]! += (factor * (freq * (K1 + 1))) / norm;
+      scores[doc]! += termScore(factor, freqs[p]!, lengths[doc]!, averageLength);
     }
     positions[t] = end;
   }
   return count;
+}
+
+/**
+ * Reads `range` document by document, taking documents only from the postings of the terms
+ * after the first `optional` ones (by bound), and looking those up, largest bound first, only
+ * while the document could still beat the k-th best score. Then moves every term past the range.
+ */
+function scoreEssential(query: TopKQuery, cursor: RangeCursor, range: number, optional: number, heap: TopKHeap): void {
+  const { terms, ids, lengths, averageLength } = query;
+  const { positions, ends, bounds, byBound, contributions } = cursor;
+  for (let t = 0; t < terms.length; t++) ends[t] = endOfRange(terms[t]!, positions[t]!, range);
+  // optionalBound[i]: the sum of the bounds of the optional terms before i + 1, added as a bound is.
+  const optionalBound = new Float64Array(optional + 1);
+  for (let i = 0; i < optional; i++) optionalBound[i + 1] = optionalBound[i]! + bounds[byBound[i]!]!;
+  for (;;) {
+    let doc = -1;
+    for (let i = optional; i < byBound.length; i++) {
+      const t = byBound[i]!;
+      if (positions[t]! < ends[t]!) {
+        const next = terms[t]!.posting.docs[positions[t]!]!;
+        if (doc < 0 || next < doc) doc = next;
+      }
+    }
+    if (doc < 0) break;
+    const live = ids[doc] !== undefined;
+    contributions.fill(0);
+    let partial = 0;
+    for (let i = optional; i < byBound.length; i++) {
+      const t = byBound[i]!;
+      const { docs, freqs } = terms[t]!.posting;
+      if (positions[t]! >= ends[t]! || docs[positions[t]!] !== doc) continue;
+      if (live) {
+        contributions[t] = termScore(terms[t]!.factor, freqs[positions[t]!]!, lengths[doc]!, averageLength);
+        partial += contributions[t]!;
+      }
+      positions[t]! += 1;
+    }
+    if (!live) continue;
+    let candidate = true;
+    for (let i = optional - 1; i >= 0; i--) {
+      if ((partial + optionalBound[i + 1]!) * BOUND_MARGIN <= heap.worstScore()) {
+        candidate = false;
+        break;
+      }
+      const t = byBound[i]!;
+      const { docs, freqs } = terms[t]!.posting;
+      let p = positions[t]!;
+      while (p < ends[t]! && docs[p]! < doc) p++;
+      positions[t] = p;
+      if (p < ends[t]! && docs[p] === doc) {
+        contributions[t] = termScore(terms[t]!.factor, freqs[p]!, lengths[doc]!, averageLength);
+        partial += contributions[t]!;
+      }
+    }
+    if (!candidate) continue;
+    let score = 0;
+    for (let t = 0; t < terms.length; t++) if (contributions[t]! > 0) score += contributions[t]!;
+    heap.offer(query, doc, score);
+  }
+  for (let t = 0; t < terms.length; t++) positions[t] = ends[t]!;
 }
 
 /** The first posting of a term after `range` (its postings up to there start at `from`). */
@@ -130,16 +245,22 @@ class TopKHeap {
   }
 
   /** Takes the documents `scoreRange` scored (and clears their scores) that beat the worst kept and pass the filter. */
-  offerAll({ scores, touched, ids, filter }: TopKQuery, count: number): void {
+  offerAll(query: TopKQuery, count: number): void {
+    const { scores, touched } = query;
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
       const score = scores[doc]!;
       scores[doc] = 0;
-      if (this.size === this.limit && !worse(this.scores[0]!, this.docs[0]!, score, doc)) continue;
-      if (filter !== undefined && !filter(ids[doc]!)) continue;
-      if (this.size < this.limit) this.siftUp(doc, score);
-      else this.siftDown(doc, score);
+      this.offer(query, doc, score);
     }
+  }
+
+  /** Keeps a document if it beats the worst kept and passes the filter. */
+  offer({ ids, filter }: TopKQuery, doc: number, score: number): void {
+    if (this.size === this.limit && !worse(this.scores[0]!, this.docs[0]!, score, doc)) return;
+    if (filter !== undefined && !filter(ids[doc]!)) return;
+    if (this.size < this.limit) this.siftUp(doc, score);
+    else this.siftDown(doc, score);
   }
 
   /** The documents kept, best first. */

@@ -59,6 +59,15 @@ export function impact(freq: number, length: number, averageLength: number): num
   return (freq * (K1 + 1)) / (freq + K1 * (1 - B + (B * length) / averageLength));
 }
 
+/**
+ * A term's contribution to a document's BM25 score, `factor` being its weight times its idf.
+ * Every search scores through this one expression, so the same document gets the same score to
+ * the last bit whichever way a search reaches it.
+ */
+export function termScore(factor: number, freq: number, length: number, averageLength: number): number {
+  return (factor * (freq * (K1 + 1))) / (freq + K1 * (1 - B + (B * length) / averageLength));
+}
+
 /** Moves the reference to `averageLength` (a new generation) when it drifted too far from it. */
 export function updateReference(reference: ImpactReference, averageLength: number): void {
   const ratio = averageLength / reference.length;
