@@ -188,11 +188,7 @@ export class Bm25Index {
     let queryTerms = [...new Set(tokenize(query))];
     if (options.maxTerms !== undefined) queryTerms = this.rarest(queryTerms, options.maxTerms, options.maxDocumentShare);
     if (queryTerms.length === 0 || this.liveCount === 0) return [];
-    if (this.scores.length < this.ids.length) {
-      const capacity = Math.max(this.ids.length, this.scores.length * 2);
-      this.scores = new Float64Array(capacity);
-      this.touched = new Uint32Array(capacity);
-    }
+    this.reserveScratch();
     const averageLength = this.totalLength / this.liveCount || 1;
     const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
     const terms: Array<{ posting: Posting; factor: number }> = [];
@@ -329,19 +325,28 @@ export class Bm25Index {
     }
     this.vocabulary = [...state.vocabulary];
     this.importedText = textOf;
-    this.computeLongBounds();
+    this.prepareForSearch();
   }
 
   /**
-   * Computes the impact bounds of the terms with the most postings, which a search would
-   * otherwise compute the first time it meets each of them (a few ms for the first queries after
-   * an import).
+   * Does now what the first searches after an import would otherwise do, each for its own terms:
+   * size the scratch buffers and compute the impact bounds of the terms with the most postings
+   * (a few ms each for the first queries after an import).
    */
-  private computeLongBounds(): void {
+  private prepareForSearch(): void {
+    this.reserveScratch();
     updateReference(this.reference, this.totalLength / this.liveCount || 1);
     for (const posting of this.postings.values()) {
       if (hasRangeBounds(posting, this.ids.length)) rangeBounds(posting, this.lengths, this.reference, this.ids.length);
     }
+  }
+
+  /** Sizes the scratch buffers of a search for every document number in use. */
+  private reserveScratch(): void {
+    if (this.scores.length >= this.ids.length) return;
+    const capacity = Math.max(this.ids.length, this.scores.length * 2);
+    this.scores = new Float64Array(capacity);
+    this.touched = new Uint32Array(capacity);
   }
 
   /** The indexed text of a document in the index. */
