@@ -1,6 +1,6 @@
 /** BM25 parameters (the usual Okapi defaults). */
-export const K1 = 1.2;
-export const B = 0.75;
+const K1 = 1.2;
+const B = 0.75;
 
 /** Documents are numbered in ranges of 2^RANGE_SHIFT consecutive numbers for pruning. */
 export const RANGE_SHIFT = 5;
@@ -20,7 +20,7 @@ export interface Posting {
 }
 
 /**
- * Upper bounds on a term's impact (`impact` below) over its first `covered` postings, at the
+ * Upper bounds on a term's impact (`termScore` with factor 1) over its first `covered` postings, at the
  * index's reference length: over all of them (`overall`) and, for a term with many postings, per
  * range of document numbers (`max[r]`, 0 where it has none), with `start[r]` the first posting of
  * range r (or later) so a search can skip a range without reading it (both empty for a term
@@ -52,17 +52,10 @@ const REFERENCE_DRIFT = 1.05;
 const POSTINGS_PER_RANGE = 2;
 
 /**
- * The part of a term's BM25 score that depends on the document: `freq · (k1 + 1) / (freq + k1 ·
- * (1 − b + b · length / averageLength))`, rising with `freq` and falling with `length`.
- */
-export function impact(freq: number, length: number, averageLength: number): number {
-  return (freq * (K1 + 1)) / (freq + K1 * (1 - B + (B * length) / averageLength));
-}
-
-/**
  * A term's contribution to a document's BM25 score, `factor` being its weight times its idf.
  * Every search scores through this one expression, so the same document gets the same score to
- * the last bit whichever way a search reaches it.
+ * the last bit whichever way a search reaches it. With `factor` 1 it is the term's impact on the
+ * document, rising with `freq` and falling with `length`.
  */
 export function termScore(factor: number, freq: number, length: number, averageLength: number): number {
   return (factor * (freq * (K1 + 1))) / (freq + K1 * (1 - B + (B * length) / averageLength));
@@ -127,7 +120,7 @@ function extendBounds(bounds: RangeBounds, { docs, freqs, length }: Posting, len
   let nextRange = bounds.covered === 0 ? 0 : (docs[bounds.covered - 1]! >> RANGE_SHIFT) + 1;
   for (let p = bounds.covered; p < length; p++) {
     const doc = docs[p]!;
-    const value = impact(freqs[p]!, lengths[doc]!, referenceLength);
+    const value = termScore(1, freqs[p]!, lengths[doc]!, referenceLength);
     if (value > overall) overall = value;
     if (!perRange) continue;
     const range = doc >> RANGE_SHIFT;
