@@ -282,6 +282,18 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     expect(index.search('invoice', { limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
   });
 
+  it('asks the filter about the best documents only, however the documents are numbered', () => {
+    const index = new Bm25Index();
+    for (let i = 0; i < 3000; i++) index.set(`d${i}`, i < 2000 ? 'invoice paid' : 'invoice invoice paid');
+    let asked = 0;
+    const filter = (id: string) => {
+      asked += 1;
+      return Number(id.slice(1)) >= 2000;
+    };
+    expect(index.search('invoice', { limit: 5, filter }).map((hit) => hit.id)).toEqual(['d2000', 'd2001', 'd2002', 'd2003', 'd2004']);
+    expect(asked).toBeLessThanOrEqual(32);
+  });
+
   it('stays the same after deletions trigger a compaction', () => {
     const index = new Bm25Index();
     for (let i = 0; i < 3000; i++) index.set(`d${i}`, `${i % 11 === 0 ? 'invoice invoice' : 'invoice'} ${i % 3 === 0 ? 'meeting' : 'notes'}`);

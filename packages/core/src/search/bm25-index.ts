@@ -198,7 +198,10 @@ export class Bm25Index {
       const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
       terms.push({ posting, factor: weight * idf });
     }
-    if (options.limit !== undefined) return this.searchTop(terms, options.limit, averageLength, options.filter);
+    if (options.limit !== undefined) {
+      const hits = this.searchTop(terms, options.limit, averageLength, options.filter);
+      if (hits !== undefined) return hits;
+    }
 
     const scores = this.scores;
     const touched = this.touched;
@@ -215,18 +218,26 @@ export class Bm25Index {
       }
     }
     const scored = touched.subarray(0, count);
-    const hits = this.rankAll(scored, options.filter);
+    const hits = this.topHits(scored, options.limit ?? count, options.filter);
     for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     return hits;
   }
 
-  /** A search with a limit: the same hits and scores as scoring every posting, reading fewer (see `prunedTopK`). */
-  private searchTop(terms: ReadonlyArray<{ posting: Posting; factor: number }>, limit: number, averageLength: number, filter?: (id: string) => boolean): Bm25Hit[] {
+  /**
+   * A search with a limit: the same hits and scores as scoring every posting, reading fewer (see
+   * `prunedTopK`). With a filter, the best `max(4 × limit, 32)` documents are taken regardless of
+   * it and then filtered in order, which calls the filter a few times only (and whichever way
+   * documents are numbered); undefined when fewer than `limit` of them pass, and there were more,
+   * for the caller to score every posting instead.
+   */
+  private searchTop(terms: ReadonlyArray<{ posting: Posting; factor: number }>, limit: number, averageLength: number, filter?: (id: string) => boolean): Bm25Hit[] | undefined {
     updateReference(this.reference, averageLength);
-    const hits = prunedTopK({
+    const wanted = Math.min(Math.floor(limit), this.liveCount);
+    if (!(wanted >= 1)) return [];
+    const window = filter ? Math.max(wanted * 4, 32) : wanted;
+    const candidates = prunedTopK({
       terms: terms.map(({ posting, factor }) => ({ posting, factor, bounds: rangeBounds(posting, this.lengths, this.reference, this.ids.length) })),
-      limit: Math.min(Math.floor(limit), this.liveCount),
-      filter,
+      limit: window,
       ids: this.ids,
       lengths: this.lengths,
       averageLength,
@@ -234,7 +245,14 @@ export class Bm25Index {
       scores: this.scores,
       touched: this.touched,
     });
-    return hits.map(({ doc, score }) => ({ id: this.ids[doc]!, score }));
+    const hits: Bm25Hit[] = [];
+    for (const { doc, score } of candidates) {
+      const id = this.ids[doc]!;
+      if (filter && !filter(id)) continue;
+      hits.push({ id, score });
+      if (hits.length === wanted) return hits;
+    }
+    return candidates.length < window ? hits : undefined;
   }
 
   /**
@@ -381,16 +399,24 @@ export class Bm25Index {
     return weights;
   }
 
-  /** Every scored document that passes `filter`, best first (ties: lower number first). */
-  private rankAll(touched: Uint32Array, filter?: (id: string) => boolean): Bm25Hit[] {
-    const scores = this.scores;
-    const hits: Bm25Hit[] = [];
-    for (const doc of touched.slice().sort((a, b) => scores[b]! - scores[a]! || a - b)) {
-      const id = this.ids[doc]!;
-      if (filter && !filter(id)) continue;
-      hits.push({ id, score: scores[doc]! });
+  /**
+   * The best `limit` documents that pass `filter`. Looks at the highest-scoring candidates
+   * first and widens only when the filter rejects too many, so a filter costs little.
+   */
+  private topHits(touched: Uint32Array, limit: number, filter?: (id: string) => boolean): Bm25Hit[] {
+    let window = filter ? Math.max(limit * 4, 32) : limit;
+    for (;;) {
+      const candidates = topK(touched, Math.min(window, touched.length), this.scores);
+      const hits: Bm25Hit[] = [];
+      for (const doc of candidates) {
+        const id = this.ids[doc]!;
+        if (filter && !filter(id)) continue;
+        hits.push({ id, score: this.scores[doc]! });
+        if (hits.length >= limit) return hits;
+      }
+      if (window >= touched.length) return hits;
+      window *= 8;
     }
-    return hits;
   }
 
   private mergeNewTerms(): void {
@@ -443,4 +469,38 @@ function grow(posting: Posting): void {
   freqs.set(posting.freqs.subarray(0, posting.length));
   posting.docs = docs;
   posting.freqs = freqs;
+}
+
+/** The `k` documents with the highest scores, best first (ties: lower number first), via a min-heap. */
+function topK(docs: Uint32Array, k: number, scores: Float64Array): Uint32Array {
+  const heap = new Uint32Array(k);
+  if (k === 0) return heap;
+  let size = 0;
+  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
+  for (let n = 0; n < docs.length; n++) {
+    const doc = docs[n]!;
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(doc, heap[parent]!)) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = doc;
+    } else if (worse(heap[0]!, doc)) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        const child = right < size && worse(heap[right]!, heap[left]!) ? right : left;
+        if (!worse(heap[child]!, doc)) break;
+        heap[i] = heap[child]!;
+        i = child;
+      }
+      heap[i] = doc;
+    }
+  }
+  return heap.subarray(0, size).sort((a, b) => scores[b]! - scores[a]! || a - b);
 }

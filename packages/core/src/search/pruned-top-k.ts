@@ -11,7 +11,6 @@ export interface TopKQuery {
   /** In the order their contributions are added to a document's score. */
   terms: readonly ScoredTerm[];
   limit: number;
-  filter: ((id: string) => boolean) | undefined;
   /** `ids[doc]`, undefined for a deleted document. */
   ids: ReadonlyArray<string | undefined>;
   lengths: readonly number[];
@@ -30,7 +29,7 @@ export interface TopKQuery {
 const BOUND_MARGIN = 1 + 1e-9;
 
 /**
- * The `limit` best documents that pass `filter`, best first (ties: lower number first), with
+ * The `limit` best documents, best first (ties: lower number first), with
  * exactly the scores an exhaustive search gives (every score is the same sum, added in `terms`
  * order), reading only part of the postings:
  *
@@ -210,7 +209,7 @@ function scoreEssential(query: TopKQuery, cursor: RangeCursor, range: number, op
     if (!candidate) continue;
     let score = 0;
     for (let t = 0; t < terms.length; t++) if (contributions[t]! > 0) score += contributions[t]!;
-    heap.offer(query, doc, score);
+    heap.offer(doc, score);
   }
   for (let t = 0; t < terms.length; t++) positions[t] = ends[t]!;
 }
@@ -244,21 +243,20 @@ class TopKHeap {
     return this.scores[0]!;
   }
 
-  /** Takes the documents `scoreRange` scored (and clears their scores) that beat the worst kept and pass the filter. */
+  /** Takes the documents `scoreRange` scored (and clears their scores) that beat the worst kept. */
   offerAll(query: TopKQuery, count: number): void {
     const { scores, touched } = query;
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
       const score = scores[doc]!;
       scores[doc] = 0;
-      this.offer(query, doc, score);
+      this.offer(doc, score);
     }
   }
 
-  /** Keeps a document if it beats the worst kept and passes the filter. */
-  offer({ ids, filter }: TopKQuery, doc: number, score: number): void {
+  /** Keeps a document if it beats the worst kept. */
+  offer(doc: number, score: number): void {
     if (this.size === this.limit && !worse(this.scores[0]!, this.docs[0]!, score, doc)) return;
-    if (filter !== undefined && !filter(ids[doc]!)) return;
     if (this.size < this.limit) this.siftUp(doc, score);
     else this.siftDown(doc, score);
   }
