@@ -187,7 +187,120 @@ describe('Bm25Index exportState / importState', () => {
     expect(target.size).toBe(0);
     expect(() => target.importState({ ...state, docs: state.docs.map(() => 7) }, () => 'alpha beta')).toThrow();
     expect(target.size).toBe(0);
+    // A term's postings out of order (a search with a limit reads them in order).
+    const beta = state.offsets[state.vocabulary.indexOf('beta')]!;
+    const swapped = state.docs.slice();
+    [swapped[beta], swapped[beta + 1]] = [swapped[beta + 1]!, swapped[beta]!];
+    expect(() => target.importState({ ...state, docs: swapped }, () => 'alpha beta')).toThrow();
+    expect(target.size).toBe(0);
     expect(() => target.importState({ ...state, vocabulary: [...state.vocabulary].reverse() }, () => 'alpha beta')).toThrow();
     expect(target.search('beta')).toEqual([]);
+  });
+});
+
+describe('Bm25Index with a limit (ranges skipped by their bounds) against every posting scored', () => {
+  // A few common words in most documents, rarer ones, and words that are prefixes of others
+  // (matched at 0.4 weight), so that many documents tie and many ranges can be skipped.
+  const words = ['deploy', 'deployment', 'deployed', 'note', 'notes', 'alpha', 'beta', 'gamma', 'invoice', 'invoices', 'kappa', 'sigma'];
+  const text = fc
+    .array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('deploy', 'note', 'alpha') }, { weight: 1, arbitrary: fc.constantFrom(...words) }), { minLength: 1, maxLength: 6 })
+    .map((chosen) => chosen.join(' '));
+  const operation = fc.oneof(
+    { weight: 8, arbitrary: fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 599 }), text }) },
+    // Long documents move the average length (and the bounds' reference) between searches.
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 599 }), text: text.map((t) => `${t} ${'padding '.repeat(30)}`) }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 599 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('search' as const), query: fc.array(fc.constantFrom(...words, 'deplo', 'invo', 'padding'), { minLength: 1, maxLength: 4 }), limit: fc.integer({ min: 1, max: 40 }), modulus: fc.integer({ min: 1, max: 4 }) }) },
+  );
+  /** Every hit of the exhaustive search (no limit), cut to the limit afterwards. */
+  const expected = (index: Bm25Index, query: string, limit: number, filter?: (id: string) => boolean) => index.search(query, { filter }).slice(0, limit);
+  const byModulus = (modulus: number) => (modulus === 1 ? undefined : (id: string) => Number(id.slice(1)) % modulus === 0);
+
+  it('returns the same hits, scores and order, after any sequence of sets and deletes, with and without a filter', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 200, maxLength: 600 }), fc.array(operation, { maxLength: 120 }), (initial, operations) => {
+        const index = new Bm25Index();
+        initial.forEach((t, i) => index.set(`d${i}`, t));
+        for (const operation of operations) {
+          if (operation.op === 'set') index.set(`d${operation.id}`, operation.text);
+          else if (operation.op === 'delete') index.delete(`d${operation.id}`);
+          else {
+            const query = operation.query.join(' ');
+            const filter = byModulus(operation.modulus);
+            expect(index.search(query, { limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
+          }
+        }
+        for (const query of ['deploy', 'deploy note alpha', 'invoice kappa', 'note padding']) {
+          for (const limit of [1, 3, 10, 10_000]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('returns the same after an import, and after sets and deletes on the imported index', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 200, maxLength: 600 }), fc.array(operation, { maxLength: 80 }), (initial, operations) => {
+        const original = new Bm25Index();
+        const texts = new Map(initial.map((t, i) => [`d${i}`, t]));
+        for (const [id, t] of texts) original.set(id, t);
+        const index = new Bm25Index();
+        index.importState(original.exportState(), (id) => texts.get(id)!);
+        for (const operation of operations) {
+          if (operation.op === 'set') index.set(`d${operation.id}`, operation.text);
+          else if (operation.op === 'delete') index.delete(`d${operation.id}`);
+          else {
+            const query = operation.query.join(' ');
+            const filter = byModulus(operation.modulus);
+            expect(index.search(query, { limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('breaks ties by the order documents were indexed, as the exhaustive search does', () => {
+    const index = new Bm25Index();
+    for (let i = 0; i < 2000; i++) index.set(`d${i}`, i % 7 === 0 ? 'invoice invoice paid' : 'invoice paid late');
+    const hits = index.search('invoice', { limit: 5 });
+    expect(hits.map((hit) => hit.id)).toEqual(['d0', 'd7', 'd14', 'd21', 'd28']);
+    expect(hits).toEqual(expected(index, 'invoice', 5));
+    expect(index.search('invoice', { limit: 5, filter: (id) => id.endsWith('1') })).toEqual(expected(index, 'invoice', 5, (id) => id.endsWith('1')));
+  });
+
+  it('finds a document whose score rose with the average length since the bounds were computed', () => {
+    // At an average of ~199 terms, x (101 terms, the first document) scores under y (100 terms,
+    // the 151st) for "invoice"; y's bound, computed then, is below x's score once the average
+    // grew by 4 %.
+    const index = new Bm25Index();
+    index.set('x', `invoice ${'filler '.repeat(100)}`);
+    for (let i = 1; i < 200; i++) index.set(i === 150 ? 'y' : `d${i}`, i === 150 ? `invoice ${'filler '.repeat(99)}` : 'ledger '.repeat(200));
+    expect(index.search('invoice', { limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
+    for (let i = 200; i < 209; i++) index.set(`d${i}`, 'ledger '.repeat(400));
+    expect(index.search('invoice', { limit: 1 })).toEqual(expected(index, 'invoice', 1));
+    expect(index.search('invoice', { limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
+  });
+
+  it('asks the filter about the best documents only, however the documents are numbered', () => {
+    const index = new Bm25Index();
+    for (let i = 0; i < 3000; i++) index.set(`d${i}`, i < 2000 ? 'invoice paid' : 'invoice invoice paid');
+    let asked = 0;
+    const filter = (id: string) => {
+      asked += 1;
+      return Number(id.slice(1)) >= 2000;
+    };
+    expect(index.search('invoice', { limit: 5, filter }).map((hit) => hit.id)).toEqual(['d2000', 'd2001', 'd2002', 'd2003', 'd2004']);
+    expect(asked).toBeLessThanOrEqual(32);
+  });
+
+  it('stays the same after deletions trigger a compaction', () => {
+    const index = new Bm25Index();
+    for (let i = 0; i < 3000; i++) index.set(`d${i}`, `${i % 11 === 0 ? 'invoice invoice' : 'invoice'} ${i % 3 === 0 ? 'meeting' : 'notes'}`);
+    expect(index.search('invoice meeting', { limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
+    for (let i = 0; i < 3000; i++) if (i % 3 !== 0) index.delete(`d${i}`);
+    for (let i = 3000; i < 3500; i++) index.set(`d${i}`, 'invoice invoice invoice meeting');
+    expect(index.search('invoice meeting', { limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
+    expect(index.search('invoice', { limit: 2000 })).toEqual(expected(index, 'invoice', 2000));
   });
 });

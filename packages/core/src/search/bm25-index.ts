@@ -1,3 +1,5 @@
+import { prunedTopK } from './pruned-top-k';
+import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, termScore, updateReference } from './range-bounds';
 import { tokenize } from './stop-words';
 
 export interface Bm25Hit {
@@ -9,7 +11,10 @@ export interface Bm25Hit {
 export interface Bm25SearchOptions {
   /** Keep only documents for which this returns true (applied before the limit). */
   filter?: (id: string) => boolean;
-  /** At most this many hits, best first (default: all). */
+  /**
+   * At most this many hits, best first (default: all). With a limit, a search skips the ranges of
+   * documents whose bounds show they cannot make the cut (same hits, same scores).
+   */
   limit?: number;
   /** Also match longer terms that query terms begin, at reduced weight (default true). */
   prefix?: boolean;
@@ -43,9 +48,6 @@ export interface Bm25IndexOptions {
  */
 export const BM25_INDEX_FORMAT = 'bm25/1';
 
-/** BM25 parameters (the usual Okapi defaults). */
-const K1 = 1.2;
-const B = 0.75;
 /** Query terms of at least this many characters also match longer terms they begin. */
 const PREFIX_MIN_LENGTH = 4;
 /** A prefix expands to at most this many vocabulary terms, in alphabetical order. */
@@ -54,15 +56,6 @@ const PREFIX_MAX_EXPANSIONS = 24;
 const COMMON_TERM_FLOOR = 256;
 /** A term matched as a prefix of a longer term counts this much of an exact match. */
 const PREFIX_WEIGHT = 0.4;
-
-interface Posting {
-  /** Document numbers, then frequencies, in the first `length` slots (grown by doubling). */
-  docs: Uint32Array;
-  freqs: Uint32Array;
-  length: number;
-  /** Live documents containing the term. */
-  df: number;
-}
 
 /**
  * An index's state as plain arrays, for persisting (see `FileMemoryStore`'s snapshot): live
@@ -82,8 +75,11 @@ export interface Bm25IndexState {
 /**
  * A BM25 full-text index over `(id, text)` pairs (SPEC M3), written for recall at the scale of a
  * long-lived agent: an inverted index of term → (document, frequency) lists, scored into a dense
- * accumulator and cut to the top hits with a heap, so a query costs in proportion to the
- * postings of its terms, not to the size of the index. Measured against minisearch in
+ * accumulator, so a query costs at most in proportion to the postings of its terms, not to the
+ * size of the index. With a limit, documents are scored range by range of document numbers and
+ * a range whose terms' impact bounds cannot beat the hits found so far is skipped unread
+ * (`prunedTopK`): common terms cost a fraction of their postings, with the same hits and
+ * scores as reading them all. Measured against minisearch in
  * `docs/benchmarks.md`: minisearch builds a match record for every matching document, which
  * made p99 ~100 ms at 100k entries; this index answers the same queries in a few ms.
  *
@@ -105,6 +101,8 @@ export class Bm25Index {
   private scores = new Float64Array(0);
   /** Scratch space for a search: the documents it scored, reused so a search allocates little. */
   private touched = new Uint32Array(0);
+  /** The document length the postings' impact bounds are computed at (see `ImpactReference`). */
+  private readonly reference: ImpactReference = { length: 0, generation: 0 };
   /** The text of each document, except those imported and not changed since… */
   private readonly texts = new Map<string, string>();
   /** …whose text this gives, as it was when imported (computed on demand, not held). */
@@ -138,7 +136,7 @@ export class Bm25Index {
       length += freq;
       let posting = this.postings.get(term);
       if (!posting) {
-        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0 };
+        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0, bounds: undefined };
         this.postings.set(term, posting);
         this.newTerms.push(term);
       }
@@ -190,39 +188,71 @@ export class Bm25Index {
     let queryTerms = [...new Set(tokenize(query))];
     if (options.maxTerms !== undefined) queryTerms = this.rarest(queryTerms, options.maxTerms, options.maxDocumentShare);
     if (queryTerms.length === 0 || this.liveCount === 0) return [];
-    if (this.scores.length < this.ids.length) {
-      const capacity = Math.max(this.ids.length, this.scores.length * 2);
-      this.scores = new Float64Array(capacity);
-      this.touched = new Uint32Array(capacity);
+    this.reserveScratch();
+    const averageLength = this.totalLength / this.liveCount || 1;
+    const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
+    const terms: Array<{ posting: Posting; factor: number }> = [];
+    for (const [term, weight] of weighted) {
+      const posting = this.postings.get(term)!;
+      if (posting.df === 0) continue;
+      const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
+      terms.push({ posting, factor: weight * idf });
     }
+    if (options.limit !== undefined) {
+      const hits = this.searchTop(terms, options.limit, averageLength, options.filter);
+      if (hits !== undefined) return hits;
+    }
+
     const scores = this.scores;
     const touched = this.touched;
     const ids = this.ids;
     const lengths = this.lengths;
     let count = 0;
-    const averageLength = this.totalLength / this.liveCount || 1;
-
-    const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
-    for (const [term, weight] of weighted) {
-      const posting = this.postings.get(term)!;
-      if (posting.df === 0) continue;
-      const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
+    for (const { posting, factor } of terms) {
       const { docs, freqs, length } = posting;
       for (let i = 0; i < length; i++) {
         const doc = docs[i]!;
         if (ids[doc] === undefined) continue;
-        const freq = freqs[i]!;
-        const norm = freq + K1 * (1 - B + (B * lengths[doc]!) / averageLength);
         if (scores[doc] === 0) touched[count++] = doc;
-        scores[doc]! += (weight * idf * (freq * (K1 + 1))) / norm;
+        scores[doc]! += termScore(factor, freqs[i]!, lengths[doc]!, averageLength);
       }
     }
-
     const scored = touched.subarray(0, count);
-    const limit = options.limit ?? count;
-    const hits = this.topHits(scored, limit, options.filter);
+    const hits = this.topHits(scored, options.limit ?? count, options.filter);
     for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     return hits;
+  }
+
+  /**
+   * A search with a limit: the same hits and scores as scoring every posting, reading fewer (see
+   * `prunedTopK`). With a filter, the best `max(4 × limit, 32)` documents are taken regardless of
+   * it and then filtered in order, which calls the filter a few times only (and whichever way
+   * documents are numbered); undefined when fewer than `limit` of them pass, and there were more,
+   * for the caller to score every posting instead.
+   */
+  private searchTop(terms: ReadonlyArray<{ posting: Posting; factor: number }>, limit: number, averageLength: number, filter?: (id: string) => boolean): Bm25Hit[] | undefined {
+    updateReference(this.reference, averageLength);
+    const wanted = Math.min(Math.floor(limit), this.liveCount);
+    if (!(wanted >= 1)) return [];
+    const window = filter ? Math.max(wanted * 4, 32) : wanted;
+    const candidates = prunedTopK({
+      terms: terms.map(({ posting, factor }) => ({ posting, factor, bounds: rangeBounds(posting, this.lengths, this.reference, this.ids.length) })),
+      limit: window,
+      ids: this.ids,
+      lengths: this.lengths,
+      averageLength,
+      boundScale: impactScale(this.reference, averageLength),
+      scores: this.scores,
+      touched: this.touched,
+    });
+    const hits: Bm25Hit[] = [];
+    for (const { doc, score } of candidates) {
+      const id = this.ids[doc]!;
+      if (filter && !filter(id)) continue;
+      hits.push({ id, score });
+      if (hits.length === wanted) return hits;
+    }
+    return candidates.length < window ? hits : undefined;
   }
 
   /**
@@ -304,15 +334,37 @@ export class Bm25Index {
       const from = state.offsets[t]!;
       const to = state.offsets[t + 1]!;
       const term = state.vocabulary[t]!;
-      if (to <= from || (t > 0 && state.vocabulary[t - 1]! >= term) || state.docs[to - 1]! >= n) {
+      if (to <= from || (t > 0 && state.vocabulary[t - 1]! >= term) || state.docs[to - 1]! >= n || !increasing(state.docs, from, to)) {
         this.clear();
         throw new Error('the index state is not well formed');
       }
       const length = to - from;
-      this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length });
+      this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length, bounds: undefined });
     }
     this.vocabulary = [...state.vocabulary];
     this.importedText = textOf;
+    this.prepareForSearch();
+  }
+
+  /**
+   * Does now what the first searches after an import would otherwise do, each for its own terms:
+   * size the scratch buffers and compute the impact bounds of the terms with the most postings
+   * (a few ms each for the first queries after an import).
+   */
+  private prepareForSearch(): void {
+    this.reserveScratch();
+    updateReference(this.reference, this.totalLength / this.liveCount || 1);
+    for (const posting of this.postings.values()) {
+      if (hasRangeBounds(posting, this.ids.length)) rangeBounds(posting, this.lengths, this.reference, this.ids.length);
+    }
+  }
+
+  /** Sizes the scratch buffers of a search for every document number in use. */
+  private reserveScratch(): void {
+    if (this.scores.length >= this.ids.length) return;
+    const capacity = Math.max(this.ids.length, this.scores.length * 2);
+    this.scores = new Float64Array(capacity);
+    this.touched = new Uint32Array(capacity);
   }
 
   /** The indexed text of a document in the index. */
@@ -400,6 +452,12 @@ function lowerBound(sorted: readonly string[], value: string): number {
     else high = mid;
   }
   return low;
+}
+
+/** Whether `values[from…to)` is strictly increasing (a term's postings, as searches read them). */
+function increasing(values: Uint32Array, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (values[i - 1]! >= values[i]!) return false;
+  return true;
 }
 
 /** Doubles a posting's capacity. */

@@ -1,3 +1,4 @@
+import { pbkdf2 } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,5 +98,33 @@ describe('JsonDocumentCollection change feed (SPEC B12)', () => {
     const last = await notes.changesSince({ epoch, seq: second.through }, 2);
     expect(last).toMatchObject({ through: 5, more: false });
     expect(last.changes.map((change) => change.key)).toEqual(['n4']);
+  });
+});
+
+describe('JsonDocumentCollection reads', () => {
+  it('answers without waiting for the thread pool when no process changed anything', async () => {
+    const notes = collection();
+    await put(notes, 'one');
+    const other = collection();
+    await other.current();
+    // Fill the thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise) with slow jobs:
+    // a read that went through it would wait for them.
+    let finished = 0;
+    const jobs = Array.from(
+      { length: 16 },
+      () =>
+        new Promise<void>((resolve) =>
+          pbkdf2('secret', 'salt', 20_000, 32, 'sha256', () => {
+            finished += 1;
+            resolve();
+          }),
+        ),
+    );
+    expect((await other.current()).has('one')).toBe(true);
+    expect(finished).toBe(0);
+    await Promise.all(jobs);
+    // Whatever another process wrote is still read (through the thread pool).
+    await put(notes, 'two');
+    expect((await other.current()).has('two')).toBe(true);
   });
 });

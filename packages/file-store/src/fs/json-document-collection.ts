@@ -751,11 +751,27 @@ export class JsonDocumentCollection<T> {
   }
 
   /** Applies journal lines other processes appended since the last look. */
-  private syncFromJournal(): Promise<void> {
+  private async syncFromJournal(): Promise<void> {
+    if (this.syncing === undefined && this.journalUnchanged()) return;
     this.syncing ??= this.readJournal().finally(() => {
       this.syncing = undefined;
     });
     return this.syncing;
+  }
+
+  /**
+   * Whether the journal is the file and size last read, by a synchronous `stat`: every read asks
+   * this, and a promise-based `stat` would queue on the thread pool behind whatever else is in
+   * flight there (the check after an open stats many files), a wait of milliseconds.
+   */
+  private journalUnchanged(): boolean {
+    try {
+      const info = statSync(this.journalPath, { throwIfNoEntry: false });
+      return info === undefined ? this.journalInode === -1 : info.ino === this.journalInode && info.size === this.journalOffset;
+    } catch {
+      // readJournal stats it again and reports what went wrong.
+      return false;
+    }
   }
 
   private async readJournal(): Promise<void> {
