@@ -304,3 +304,19 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     expect(index.search('invoice', { limit: 2000 })).toEqual(expected(index, 'invoice', 2000));
   });
 });
+
+describe('Bm25Index: prune', () => {
+  it('gives the same hits whether a search with a limit prunes or scores every posting', () => {
+    const index = new Bm25Index();
+    Array.from({ length: 300 }, (_, i) => `note ${i} about ${i % 3 ? 'deploys' : 'budgets'} and ${i % 7 ? 'tea' : 'coffee'} ticket t${i}`).forEach((text, i) =>
+      index.set(`d${i}`, text),
+    );
+    for (const query of ['deploys tea', 'coffee budgets', 'ticket t17 deploys', 'note']) {
+      for (const limit of [1, 5, 400]) {
+        expect(index.search(query, { limit, prune: false })).toEqual(index.search(query, { limit }));
+        expect(index.search(query, { limit, prune: false })).toEqual(index.search(query).slice(0, limit));
+      }
+    }
+  });
+});
+

@@ -19,6 +19,12 @@ export interface Bm25SearchOptions {
   /** Also match longer terms that query terms begin, at reduced weight (default true). */
   prefix?: boolean;
   /**
+   * With a limit: skip the ranges that cannot make the cut (default true). `false` scores every
+   * posting, which is cheaper for a query of many rare terms (an entry's rarest terms, asked
+   * for its neighbours), whose short postings leave little to skip. Same hits either way.
+   */
+  prune?: boolean;
+  /**
    * Query with only this many of the query's terms: the rarest ones in the index, which carry
    * most of the BM25 score. For long queries such as a whole entry's content (default: all).
    */
@@ -198,7 +204,7 @@ export class Bm25Index {
       const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
       terms.push({ posting, factor: weight * idf });
     }
-    if (options.limit !== undefined) {
+    if (options.limit !== undefined && options.prune !== false) {
       const hits = this.searchTop(terms, options.limit, averageLength, options.filter);
       if (hits !== undefined) return hits;
     }
