@@ -212,24 +212,29 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 599 }) }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant('search' as const), query: fc.array(fc.constantFrom(...words, 'deplo', 'invo', 'padding'), { minLength: 1, maxLength: 4 }), limit: fc.integer({ min: 1, max: 40 }), modulus: fc.integer({ min: 1, max: 4 }) }) },
   );
+  type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
   /** Every hit of the exhaustive search (no limit), cut to the limit afterwards. */
   const expected = (index: Bm25Index, query: string, limit: number, filter?: (id: string) => boolean) => index.search(query, { filter }).slice(0, limit);
   const byModulus = (modulus: number) => (modulus === 1 ? undefined : (id: string) => Number(id.slice(1)) % modulus === 0);
+  /** Applies the sets and deletes, and checks every search against the exhaustive one. */
+  const applyAndCompare = (index: Bm25Index, operations: ReadonlyArray<Operation>) => {
+    for (const operation of operations) {
+      if (operation.op === 'set') index.set(`d${operation.id}`, operation.text);
+      else if (operation.op === 'delete') index.delete(`d${operation.id}`);
+      else {
+        const query = operation.query.join(' ');
+        const filter = byModulus(operation.modulus);
+        expect(index.search(query, { limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
+      }
+    }
+  };
 
   it('returns the same hits, scores and order, after any sequence of sets and deletes, with and without a filter', () => {
     fc.assert(
       fc.property(fc.array(text, { minLength: 200, maxLength: 600 }), fc.array(operation, { maxLength: 120 }), (initial, operations) => {
         const index = new Bm25Index();
         initial.forEach((t, i) => index.set(`d${i}`, t));
-        for (const operation of operations) {
-          if (operation.op === 'set') index.set(`d${operation.id}`, operation.text);
-          else if (operation.op === 'delete') index.delete(`d${operation.id}`);
-          else {
-            const query = operation.query.join(' ');
-            const filter = byModulus(operation.modulus);
-            expect(index.search(query, { limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
-          }
-        }
+        applyAndCompare(index, operations);
         for (const query of ['deploy', 'deploy note alpha', 'invoice kappa', 'note padding']) {
           for (const limit of [1, 3, 10, 10_000]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
         }
@@ -246,15 +251,7 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
         for (const [id, t] of texts) original.set(id, t);
         const index = new Bm25Index();
         index.importState(original.exportState(), (id) => texts.get(id)!);
-        for (const operation of operations) {
-          if (operation.op === 'set') index.set(`d${operation.id}`, operation.text);
-          else if (operation.op === 'delete') index.delete(`d${operation.id}`);
-          else {
-            const query = operation.query.join(' ');
-            const filter = byModulus(operation.modulus);
-            expect(index.search(query, { limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
-          }
-        }
+        applyAndCompare(index, operations);
       }),
       { numRuns: 40 },
     );
