@@ -11,6 +11,14 @@ let dataPath: string;
 const open: FileMemoryStore[] = [];
 const snapshotFile = () => join(dataPath, 'memory', '.snapshot.bin');
 const journalFile = () => join(dataPath, 'memory', '.changes.jsonl');
+/** What compaction does to the journal: a new file (new inode) that starts after its last change. */
+function compactJournal(): void {
+  const lines = readFileSync(journalFile(), 'utf8').trim().split('\n');
+  const start = JSON.parse(lines[0]!) as { epoch: string };
+  const lastSeq = Math.max(...lines.map((line) => (JSON.parse(line) as { seq: number }).seq));
+  writeFileSync(`${journalFile()}.new`, `${JSON.stringify({ op: 'start', epoch: start.epoch, seq: lastSeq })}\n`);
+  renameSync(`${journalFile()}.new`, journalFile());
+}
 
 function store(logger = new RecordingLogger()): FileMemoryStore {
   const created = new FileMemoryStore({ dataPath, clock: new ManualClock('2026-03-01T12:00:00Z'), logger });
@@ -110,11 +118,7 @@ describe('FileMemoryStore snapshot', () => {
     await seed();
     const other = store();
     const added = await other.save({ content: 'Grafana alert thresholds changed' });
-    const start = JSON.parse(readFileSync(journalFile(), 'utf8').split('\n')[0]!) as { epoch: string };
-    const lastSeq = Math.max(...readFileSync(journalFile(), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { seq: number }).seq));
-    // What compaction does: a new file (new inode) that starts after the last change.
-    writeFileSync(`${journalFile()}.new`, `${JSON.stringify({ op: 'start', epoch: start.epoch, seq: lastSeq })}\n`);
-    renameSync(`${journalFile()}.new`, journalFile());
+    compactJournal();
     const logger = new RecordingLogger();
     const reopened = store(logger);
     expect(await reopened.get(added.id)).toBeDefined();
@@ -128,10 +132,7 @@ describe('FileMemoryStore snapshot', () => {
 
   it('is used after a compaction made exactly at its position', async () => {
     await seed();
-    const start = JSON.parse(readFileSync(journalFile(), 'utf8').split('\n')[0]!) as { epoch: string };
-    const lastSeq = Math.max(...readFileSync(journalFile(), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { seq: number }).seq));
-    writeFileSync(`${journalFile()}.new`, `${JSON.stringify({ op: 'start', epoch: start.epoch, seq: lastSeq })}\n`);
-    renameSync(`${journalFile()}.new`, journalFile());
+    compactJournal();
     const logger = new RecordingLogger();
     const reopened = store(logger);
     expect(await answers(reopened)).toEqual(await scanAnswers());
