@@ -28,6 +28,7 @@ export {
   isSystemCategory,
   SYSTEM_CATEGORY,
 } from './validation/path-name';
+export { MAX_SCOPE_LENGTH, scopeFolderName, scopeFromFolderName, scopeProblem, validateScope } from './validation/scope';
 
 // Record schemas and types
 export {
