@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import type { Reverie } from 'reverie';
+import { scopeProblem } from '@reverie/core';
+import { type Reverie, scopeDataPath } from 'reverie';
 import { version } from '../package.json';
 import { type OptionSpec, parseArgs } from './args/parse-args';
 import { type Command, type CommandContext, commandPath } from './commands/command';
@@ -17,6 +18,7 @@ export const CLI_VERSION = version;
 /** Options every command takes, before or after the command words. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'data', type: 'string', value: 'DIR', description: "The agent's data directory (default $REVERIE_DATA, else ./.reverie)" },
+  { name: 'scope', type: 'string', value: 'SCOPE', description: "Whose memory, e.g. user:42: its folder below the data directory (default $REVERIE_SCOPE, else none)" },
   { name: 'help', short: 'h', type: 'boolean', description: 'Show help for reverie, a group or a command' },
   { name: 'version', short: 'V', type: 'boolean', description: 'Print the version' },
 ];
@@ -51,7 +53,10 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     if (parsed.options.version) return print(io, CLI_VERSION);
     const args = bindArguments(command, parsed.positionals);
     const dataOption = parsed.options.data;
-    const dataPath = resolve(io.cwd, typeof dataOption === 'string' ? dataOption : io.env.REVERIE_DATA || '.reverie');
+    const root = resolve(io.cwd, typeof dataOption === 'string' ? dataOption : io.env.REVERIE_DATA || '.reverie');
+    const scopeOption = parsed.options.scope;
+    const scope = typeof scopeOption === 'string' ? scopeOption : io.env.REVERIE_SCOPE || undefined;
+    const dataPath = scope === undefined ? root : scopeDataPathOf(root, scope);
     const context: CommandContext = {
       args,
       options: parsed.options,
@@ -77,6 +82,13 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
   } finally {
     for (const reverie of opened) await reverie.close().catch(() => undefined);
   }
+}
+
+/** A scope's own data directory; a scope that cannot be one is a usage error (exit 2). */
+function scopeDataPathOf(root: string, scope: string): string {
+  const problem = scopeProblem(scope);
+  if (problem) throw new UsageError(`invalid --scope ${JSON.stringify(scope)}: ${problem}; use letters, digits and . _ : @ + = | -, such as user:42`);
+  return scopeDataPath(root, scope);
 }
 
 function print(io: CliIo, text: string, end = '\n'): ExitCode {

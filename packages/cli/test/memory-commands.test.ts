@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CategoryCount, MemoryEntry, MemorySearchResult, Skill } from '@reverie/core';
 import { FileSkillStore } from '@reverie/file-store';
+import { createReverie } from 'reverie';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
 
 let dir: ReturnType<typeof tempDir>;
@@ -47,6 +48,19 @@ describe('reverie memory', () => {
     expect(await runReverie([...data, 'memory', 'delete', id!])).toEqual({ code: 0, stdout: `Deleted ${id}.\n`, stderr: '' });
     expect((await runJson<MemoryEntry[]>([...data, 'memory', 'list'])).map((entry) => entry.id)).toEqual([deploy.id]);
     expectOneLineError(await runReverie([...data, 'memory', 'delete', id!]), 4, new RegExp(`no memory ${id} in `));
+  });
+
+  it('keeps each --scope apart, in the folder the library uses (SPEC B8)', async () => {
+    const saved = await runJson<MemoryEntry>([...data, '--scope', 'user:42', 'memory', 'add', 'Prefers tea']);
+    await runJson<MemoryEntry>([...data, 'memory', 'add', 'Prefers coffee']);
+    expect((await runJson<MemoryEntry[]>([...data, '--scope', 'user:42', 'memory', 'list'])).map((entry) => entry.id)).toEqual([saved.id]);
+    expect((await runJson<MemoryEntry[]>([...data, 'memory', 'list'])).map((entry) => entry.content)).toEqual(['Prefers coffee']);
+    const env = await runJson<MemoryEntry[]>([...data, 'memory', 'list'], { env: { REVERIE_SCOPE: 'user:42' } });
+    expect(env.map((entry) => entry.id)).toEqual([saved.id]);
+    const library = createReverie({ dataPath: dir.dataPath, scope: 'user:42' }).withMemory().build();
+    expect((await library.memory!.list()).map((entry) => entry.id)).toEqual([saved.id]);
+    await library.close();
+    expectOneLineError(await runReverie([...data, '--scope', 'user/42', 'memory', 'list']), 2, /invalid --scope "user\/42"/);
   });
 
   it('reads the content from stdin with -', async () => {

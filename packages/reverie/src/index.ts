@@ -1,4 +1,5 @@
-export { createReverie, ReverieBuilder } from './builder/create-reverie';
+export { createReverie, ReverieBuilder, scopeDataPath } from './builder/create-reverie';
+export { ReverieScopes } from './builder/reverie-scopes';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
 export type {
   ConversationLogOptions,

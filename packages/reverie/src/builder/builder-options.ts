@@ -1,6 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { decayOptionsSchema, skillNamePatternSchema } from '@reverie/core';
+import { decayOptionsSchema, scopeProblem, skillNamePatternSchema } from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -33,6 +33,19 @@ export const reverieConfigSchema = z
   .object({
     /** The agent's data directory. Created on first write; must not be a file. */
     dataPath: z.string().min(1, 'dataPath is required: the directory where the agent keeps its memory'),
+    /**
+     * SPEC B8: whose memory this instance holds (`user:42`, `agent:billing`). Every store, cache,
+     * recall signal, dream cycle, lock and undo is kept apart per scope; with the file stores a
+     * scope lives in `<dataPath>/scopes/<scope>/`. Without it the instance uses `dataPath` itself.
+     * Serving many scopes from one process: `.buildScopes()`.
+     */
+    scope: z
+      .string()
+      .superRefine((scope, context) => {
+        const problem = scopeProblem(scope);
+        if (problem) context.addIssue({ code: 'custom', message: `${problem}; use letters, digits and . _ : @ + = | -, such as "user:42"` });
+      })
+      .optional(),
     /** The host's language model: expands saved notes and runs the dream passes. Optional. */
     model: modelLike<LanguageModel>().optional(),
     /** An embedding model: turns on hybrid recall. Optional. */

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import {
   type DecayOptions,
@@ -18,6 +18,7 @@ import {
   type IWorkingMemory,
   ReverieValidationError,
   ReverieError,
+  scopeFolderName,
   silentLogger,
   systemClock,
   TOKENS,
@@ -63,6 +64,7 @@ import {
   workingMemoryOptionsSchema,
 } from './builder-options';
 import type { Reverie, WrappableModel } from './reverie';
+import { ReverieScopes } from './reverie-scopes';
 
 type Concern = 'memory' | 'workingMemory' | 'skills' | 'conversationLog' | 'feedback' | 'workflowLog' | 'dreaming';
 
@@ -145,6 +147,34 @@ export class ReverieBuilder {
 
   /** Validates every option, wires the services in a container of their own, returns the instance. */
   build(): Reverie {
+    const { config, concerns } = this.validate();
+    return assemble(config, concerns, this.overrides);
+  }
+
+  /**
+   * SPEC B8: one process serving many scopes (users, agents) over one data directory. Validates
+   * the options once; `scopes.get('user:42')` builds that scope's instance at its first use and
+   * returns the same one afterwards, so a request builds nothing. Stores given as instances
+   * (`store` options, `.use()`) would be shared by every scope, so they are refused.
+   */
+  buildScopes(): ReverieScopes {
+    if (this.config.scope !== undefined) {
+      throw new ReverieValidationError('INVALID_OPTIONS', 'buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).');
+    }
+    const shared = [...this.concerns].filter(([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw));
+    if (this.overrides.size > 0 || shared.length > 0) {
+      throw new ReverieValidationError(
+        'INVALID_OPTIONS',
+        'buildScopes() cannot share one store instance between scopes: leave out the `store` options and `.use()`, or build one instance per scope with createReverie({ scope }).',
+        { details: { concerns: shared.map(([concern]) => concern) } },
+      );
+    }
+    const { config, concerns } = this.validate();
+    return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
+  }
+
+  /** Every option checked at once: INVALID_OPTIONS listing each problem. `dataPath` comes back absolute, and a scope's own when one is set. */
+  private validate(): { config: z.output<typeof reverieConfigSchema>; concerns: Map<Concern, never> } {
     const problems: string[] = [];
     const parse = <S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> | undefined => {
       const result = schema.safeParse(value);
@@ -164,17 +194,22 @@ export class ReverieBuilder {
     if (!config || problems.length > 0) {
       throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
     }
-    return assemble(
-      { ...config, dataPath: resolve(config.dataPath) },
-      parsed as Map<Concern, never>,
-      this.overrides,
-    );
+    const root = resolve(config.dataPath);
+    return {
+      config: { ...config, dataPath: config.scope === undefined ? root : scopeDataPath(root, config.scope) },
+      concerns: parsed as Map<Concern, never>,
+    };
   }
 
   private enable(concern: Concern, options: unknown): this {
     this.concerns.set(concern, options);
     return this;
   }
+}
+
+/** Where the file stores keep a scope's data: `<dataPath>/scopes/<scopeFolderName(scope)>`. */
+export function scopeDataPath(dataPath: string, scope: string): string {
+  return join(dataPath, 'scopes', scopeFolderName(scope));
 }
 
 function checkDataPath(dataPath: string, problems: string[]): void {
@@ -350,6 +385,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     feedback: optional<IFeedbackStore>(TOKENS.FeedbackStore),
     workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
     dataPath,
+    scope: config.scope,
     decay,
     importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
     context,

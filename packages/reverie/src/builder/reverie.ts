@@ -45,8 +45,10 @@ export interface Reverie {
   readonly conversationLog: IConversationLog | undefined;
   readonly feedback: IFeedbackStore | undefined;
   readonly workflowLog: IWorkflowLog | undefined;
-  /** The absolute data directory. */
+  /** The absolute data directory: a scope's own (`<dataPath>/scopes/<scope>`) when `scope` is set. */
   readonly dataPath: string;
+  /** SPEC B8: whose memory this is (`createReverie({ scope })`, `scopes.get(scope)`), or undefined. */
+  readonly scope: string | undefined;
   /**
    * SPEC D7: the decay curve of `.withMemory({ decay })` (defaults when not given). Show an
    * entry's importance with `importanceOf(entry)`, not its stored `importance`.
