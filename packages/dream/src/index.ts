@@ -25,11 +25,49 @@ export type {
 } from './engine/dream-types';
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
-export { RunFolder, type RunManifest, type RunStatus } from './runs/run-folder';
+export {
+  type ArchiveRecord,
+  dreamOperationSchema,
+  type JournalLine,
+  journalLineSchema,
+  type JournalWriter,
+  type PassPlanFile,
+  passPlanFileSchema,
+  RunFolder,
+  type RunManifest,
+  runManifestSchema,
+  type RunStatus,
+} from './runs/run-folder';
+export {
+  type AppendOnlyLog,
+  type DeadLetterStore,
+  type DreamCursorStore,
+  type DreamLockHandle,
+  type DreamRun,
+  type DreamRunListing,
+  type DreamRunStore,
+  type DreamStateLock,
+  type DreamStateStore,
+  holdingLock,
+  type NewDreamRun,
+  type RecallEventPosition,
+  type RecallStateStore,
+  type SavedPlanStore,
+  type StoredPlan,
+} from './state/dream-state-store';
+export { FileDreamStateStore, type FileDreamStateStoreOptions } from './state/file-dream-state-store';
+export {
+  type ConsolidationCursor,
+  consolidationCursorSchema,
+  type CursorPosition,
+  EMPTY_CURSOR,
+  type SeenUpdate,
+} from './passes/memory-consolidation/consolidation-cursor';
+export { type FingerprintChange, type FingerprintLookup } from './passes/memory-consolidation/seen-fingerprints';
 export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
 export type { RunDetails, RunSummary } from './runs/run-details';
 export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, plansDir, runsDir, sessionsPath } from './runs/run-paths';
-export { type PlanApplied, type SavedPass, type SavedPlan, savedPlanSchema } from './plans/plan-store';
+export { type PlanApplied, planAppliedSchema, type SavedPass, type SavedPlan, savedPlanSchema } from './plans/plan-store';
 export { renderPlanSummary } from './plans/render-plan-summary';
 export { DreamLedger } from './ledger/dream-ledger';
 export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
@@ -44,7 +82,7 @@ export {
   summariseLedger,
   type SummariseLedgerOptions,
 } from './ledger/dream-status';
-export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockHandle, type DreamLockOptions } from './lock/dream-lock';
+export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockOptions } from './lock/dream-lock';
 export { type LockHolder, lockHolderSchema } from './lock/lock-holder';
 export {
   type DreamGateOptions,
@@ -136,8 +174,9 @@ export {
   recallSignalsOptionsSchema,
 } from './recall/recall-options';
 export { type RecallSignals, type RecallTally, recallSignals } from './recall/recall-score';
-export { type RecalledResult, type RecallEvent, RecallEventLog, type RecallRecorder, type RecallSource } from './recall/recall-events';
+export { type RecalledResult, type RecallEvent, RecallEventLog, recallEventSchema, type RecallRecorder, type RecallSource } from './recall/recall-events';
 export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './recall/recall-signal-store';
+export { type EntryRecallTally, emptyRecallSignals, type RecallSignalsFile, recallSignalsFileSchema } from './recall/recall-signals-file';
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';
 export { explainPromotion, type PromotionExplanation } from './recall/explain-promotion';

@@ -5,6 +5,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine, ImportanceDecayPass, MemoryConsolidationPass } from '@reverie/dream';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } };
 const keepEverything = () =>
@@ -31,7 +32,7 @@ describe('cost follows churn (SPEC B1)', () => {
       await memory.save({ content: `Note: ${topic}`, importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
     }
     const model = keepEverything();
-    const engine = new DreamEngine({ dataPath, clock, logger: new RecordingLogger(), memory, model }, [
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, model }, [
       new ImportanceDecayPass({ write: true }),
       new MemoryConsolidationPass(),
     ]);

@@ -9,6 +9,7 @@ import type { DreamOperation, DreamPass, DreamServices, PassContext } from '../s
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
 import { RunFolder } from '../src/runs/run-folder';
 import { failuresDir, runsDir } from '../src/runs/run-paths';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -18,7 +19,7 @@ beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
   memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, logger: new RecordingLogger(), memory };
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
@@ -227,7 +228,7 @@ describe('DreamEngine', () => {
     // Every operation was applied, but only the first journal line reached the disk.
     const outcomes = [];
     for (const operation of ordered) outcomes.push(await applyOperation(operation, services));
-    const writer = folder.openJournal();
+    const writer = await folder.openJournal();
     await writer.append({ pass: 'memory-consolidation', index: 0, ...outcomes[0]! });
     await writer.close();
 
@@ -306,7 +307,7 @@ describe('importance-decay pass with write: true', () => {
     const onceClock = new ManualClock('2026-06-01T00:00:00.000Z');
     const onceMemory = new InMemoryLongTermMemory({ clock: onceClock });
     const copy = await onceMemory.save({ content: 'old fact', importance: 0.95, lastSeenAt: '2026-01-01T00:00:00.000Z' });
-    const once = new DreamEngine({ dataPath: otherPath, clock: onceClock, logger: new RecordingLogger(), memory: onceMemory }, [new ImportanceDecayPass({ write: true })]);
+    const once = new DreamEngine({ dataPath: otherPath, clock: onceClock, state: new FileDreamStateStore({ dataPath: otherPath, clock: onceClock }), logger: new RecordingLogger(), memory: onceMemory }, [new ImportanceDecayPass({ write: true })]);
     await once.run({ trigger: 'schedule' });
     onceClock.advance(59 * 86_400_000);
     await once.run({ trigger: 'schedule' });

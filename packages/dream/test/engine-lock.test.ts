@@ -8,6 +8,7 @@ import type { DreamPass, DreamServices } from '../src/engine/dream-types';
 import type { DreamLockStatus } from '../src/ledger/dream-status';
 import { DreamLock } from '../src/lock/dream-lock';
 import { dreamsDir, lockPath, runsDir } from '../src/runs/run-paths';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -15,7 +16,7 @@ let services: DreamServices;
 beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-lock-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  services = { dataPath, clock, logger: new RecordingLogger(), memory: new InMemoryLongTermMemory({ clock }) };
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory: new InMemoryLongTermMemory({ clock }) };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
@@ -66,7 +67,8 @@ describe('the engine and the lock (SPEC O3)', () => {
 
   it('lets a run take over the lock of a runner on another host whose heartbeat stood still for staleLockMinutes', async () => {
     await new DreamLock({ dataPath, clock, host: 'another-host' }).acquire('crashed-run');
-    const engine: DreamEngine = new DreamEngine(services, [watching([], () => engine)], { staleLockMinutes: 30 });
+    const state = new FileDreamStateStore({ dataPath, clock, staleLockMinutes: 30 });
+    const engine: DreamEngine = new DreamEngine({ ...services, state }, [watching([], () => engine)]);
     await expect(engine.run({ trigger: 'schedule' })).rejects.toMatchObject({ code: 'LOCK_HELD' });
     clock.advance(31 * 60_000);
     expect(await engine.lockState()).toMatchObject({ status: 'held', stale: true });

@@ -28,6 +28,7 @@ import {
   SkillOptimizationPass,
   WorkflowFailureAnalysisPass,
 } from '../src/index';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 /**
  * Issue "Hardening" item 2: whatever a model answers — garbage, huge text, unknown or foreign
@@ -248,6 +249,7 @@ describe.each(PASSES)('%s under fuzzed model replies', (name, makePass) => {
         const skillsBefore = await world.skills.list();
         const engine = new DreamEngine(
           {
+            state: new FileDreamStateStore({ dataPath: world.dataPath, clock }),
             dataPath: world.dataPath,
             clock,
             logger: silentLogger,

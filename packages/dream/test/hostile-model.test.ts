@@ -28,6 +28,7 @@ import {
 } from '../src/index';
 import { deletionBudget } from '../src/review/run-budget';
 import { textModel } from './__fixtures__/text-model';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 /**
  * Issue 13 (SPEC B4, B11): a hostile model, property-tested. Each attack class of the issue is
@@ -152,7 +153,8 @@ async function memoryWorld(spec: WorldSpec): Promise<MemoryWorld> {
 async function runConsolidation(world: MemoryWorld, model: ReturnType<typeof textModel>): Promise<{ outcome: RanPassOutcome; runFolder: string }> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-hostile-'));
   dirs.push(dataPath);
-  const engine = new DreamEngine({ dataPath, clock: new ManualClock(NOW), logger: silentLogger, memory: world.memory, model }, [new MemoryConsolidationPass()]);
+  const clock = new ManualClock(NOW);
+  const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory: world.memory, model }, [new MemoryConsolidationPass()]);
   const report = await engine.run({ trigger: 'hostile' });
   return { outcome: report.passes[0] as RanPassOutcome, runFolder: report.runFolder! };
 }
@@ -290,7 +292,8 @@ describe('the other passes under a hostile model (SPEC B11)', () => {
     const skillsBefore = await world.skills.list();
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-hostile-'));
     dirs.push(dataPath);
-    const engine = new DreamEngine({ dataPath, clock: new ManualClock(NOW), logger: silentLogger, ...world, model: textModel(answer) }, [makePass()]);
+    const clock = new ManualClock(NOW);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, ...world, model: textModel(answer) }, [makePass()]);
     const report = await engine.run({ trigger: 'hostile' });
     const ran = report.passes[0]!;
     if (ran.status === 'skipped') throw new Error(`${ran.name} skipped: ${ran.reason}`);

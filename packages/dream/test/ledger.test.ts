@@ -8,6 +8,7 @@ import type { DreamPass, DreamServices } from '../src/engine/dream-types';
 import { DreamLedger } from '../src/ledger/dream-ledger';
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -17,7 +18,7 @@ beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-ledger-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
   memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, logger: new RecordingLogger(), memory };
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { InMemoryConversationLog, InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, PassContext, PassPlan } from '../src/engine/dream-types';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 /** Issue 15 item 6: a log clear is archived in the run, and undo appends the cleared turns back. */
 let dataPath: string;
@@ -32,7 +33,7 @@ it('undo of a run that cleared the conversation log appends the cleared turns ba
   const log = new InMemoryConversationLog({ clock });
   await log.append({ sessionId: 's1', role: 'user', content: 'I moved to Porto last week.', timestamp: '2026-05-31T10:00:00.000Z' });
   await log.append({ sessionId: 's1', role: 'assistant', content: 'Noted: Porto.', timestamp: '2026-05-31T10:00:05.000Z' });
-  const engine = new DreamEngine({ dataPath, clock, logger: silentLogger, memory: new InMemoryLongTermMemory({ clock }), conversationLog: log }, [clearing]);
+  const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory: new InMemoryLongTermMemory({ clock }), conversationLog: log }, [clearing]);
 
   const report = await engine.run({ trigger: 'manual' });
   expect(await log.read()).toEqual([]);

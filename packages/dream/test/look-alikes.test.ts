@@ -5,6 +5,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine, MemoryConsolidationPass } from '@reverie/dream';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 let dataPath: string;
 beforeEach(() => {
@@ -25,7 +26,7 @@ it('refuses a model merge of look-alikes that describe different moments (SPEC D
       warnings: [],
     }),
   });
-  const engine = new DreamEngine({ dataPath, clock, logger: new RecordingLogger(), memory, model }, [new MemoryConsolidationPass()]);
+  const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, model }, [new MemoryConsolidationPass()]);
   const report = await engine.run({ trigger: 'manual' });
   const pass = report.passes[0]!;
   expect(model.doGenerateCalls.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
 import { textModel } from './__fixtures__/text-model';
 import { DreamEngine, MemoryConsolidationPass, type RanPassOutcome } from '../src/index';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 /**
  * Issue 13: a real model's consolidation of a redundant memory, recorded through the bridge (see
@@ -71,7 +72,7 @@ describe('a recorded real-model consolidation, replayed through the guards (issu
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recorded-'));
     dirs.push(dataPath);
     const model = textModel(replay);
-    const engine = new DreamEngine({ dataPath, clock, logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ tokenBudget: 200_000, maxOutputTokens: 50_000 })]);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ tokenBudget: 200_000, maxOutputTokens: 50_000 })]);
     const report = await engine.run({ trigger: 'recorded' });
     const outcome = report.passes[0] as RanPassOutcome;
 

@@ -6,8 +6,9 @@ import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/c
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices } from '../src/engine/dream-types';
 import { DreamLedger } from '../src/ledger/dream-ledger';
-import { readDeadLetter } from '../src/runs/dead-letter';
+import { FileDeadLetterStore } from '../src/runs/dead-letter';
 import { failuresDir } from '../src/runs/run-paths';
+import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -15,7 +16,7 @@ let services: DreamServices;
 beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-run-records-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  services = { dataPath, clock, logger: new RecordingLogger(), memory: new InMemoryLongTermMemory({ clock }) };
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory: new InMemoryLongTermMemory({ clock }) };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
@@ -98,7 +99,7 @@ describe('retry', () => {
     expect(stillBroken).toMatchObject({ trigger: 'retry', retryOf: failed.runId });
     // The failed retry is recorded on the original dead letter, not as a second one.
     expect(readdirSync(failuresDir(dataPath))).toEqual([`${failed.runId}.json`]);
-    expect(await readDeadLetter(dataPath, failed.runId)).toMatchObject({
+    expect(await new FileDeadLetterStore(dataPath).read(failed.runId)).toMatchObject({
       retries: 1,
       lastRetry: { runId: stillBroken.runId, passes: [{ name: 'episode-extraction', status: 'failed' }, { name: 'skill-gap', status: 'failed' }] },
     });

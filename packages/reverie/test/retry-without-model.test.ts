@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { readDeadLetter, writeDeadLetter } from '../../dream/src/runs/dead-letter';
+import { FileDeadLetterStore } from '../../dream/src/runs/dead-letter';
 import { createReverie } from 'reverie';
 
 /** Issue 15 item 6: retrying a model pass without a model keeps its dead letter and says why. */
@@ -21,11 +21,11 @@ it('keeps the dead letter of a model pass and answers MODEL_UNAVAILABLE when ret
     passes: [{ name: 'episode-extraction', error: 'the model timed out' }],
     runFolder: join(dataPath, '_system', 'dreams', 'runs', 'aaaaaaaaaaaa'),
   };
-  await writeDeadLetter(dataPath, letter);
+  await new FileDeadLetterStore(dataPath).write(letter);
   await expect(reverie.dreams.retry('aaaaaaaaaaaa')).rejects.toMatchObject({
     code: 'MODEL_UNAVAILABLE',
     message: expect.stringContaining('episode-extraction'),
   });
-  expect(await readDeadLetter(dataPath, 'aaaaaaaaaaaa')).toMatchObject({ passes: [{ name: 'episode-extraction' }] });
+  expect(await new FileDeadLetterStore(dataPath).read('aaaaaaaaaaaa')).toMatchObject({ passes: [{ name: 'episode-extraction' }] });
   await reverie.close();
 });

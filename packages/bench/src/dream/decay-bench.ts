@@ -12,6 +12,7 @@ import { DreamEngine, ImportanceDecayPass, type ImportanceDecayOptionsInput } fr
 import { FileMemoryStore } from '@reverie/file-store';
 import { writeMemoryFixture } from '../memory-fixture';
 import { fmt, timed } from '../measure';
+import { FileDreamStateStore } from '@reverie/dream';
 
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const now = new Date('2026-11-01T00:00:00Z');
@@ -34,7 +35,7 @@ async function cycle(size: number, options: ImportanceDecayOptionsInput): Promis
     const clock = new ManualClock(now);
     const memory = new FileMemoryStore({ dataPath, clock, logger: silentLogger });
     await memory.list();
-    const engine = new DreamEngine({ dataPath, clock, logger: silentLogger, memory }, [new ImportanceDecayPass(options)]);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory }, [new ImportanceDecayPass(options)]);
     const [report, wallMs] = await timed(() => engine.run({ trigger: 'bench' }));
     const outcome = report.passes[0]!;
     const applied = outcome.status === 'skipped' ? 0 : outcome.applied;

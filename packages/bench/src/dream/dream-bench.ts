@@ -22,6 +22,7 @@ import { fmt, rssMiB, timed } from '../measure';
 import { type GroupStatus, MergeAudit } from './merge-audit';
 import { type OracleCall, OracleModel } from './oracle-model';
 import { type PlantedEntry, PlantedMemory } from './planted-memory';
+import { FileDreamStateStore } from '@reverie/dream';
 
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const SEED = Number(process.env.BENCH_SEED ?? 20261101);
@@ -64,7 +65,7 @@ async function copyOf(entries: readonly MemoryEntry[], clock: ManualClock): Prom
 }
 
 function engineFor(dataPath: string, clock: ManualClock, memory: ILongTermMemory, oracle: OracleModel, options: MemoryConsolidationOptionsInput) {
-  return new DreamEngine({ dataPath, clock, logger: silentLogger, memory, model: oracle.model }, [new MemoryConsolidationPass(options)]);
+  return new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model: oracle.model }, [new MemoryConsolidationPass(options)]);
 }
 
 /**

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockLanguageModelV3 } from 'ai/test';
 import { extractJsonObject, InMemoryLongTermMemory, ManualClock, normaliseTerms, silentLogger } from '@reverie/core';
-import { DreamEngine, MemoryConsolidationPass } from '@reverie/dream';
+import { DreamEngine, FileDreamStateStore, MemoryConsolidationPass } from '@reverie/dream';
 import { missingFacts } from '../../../dream/src/passes/memory-consolidation/fact-tokens';
 import { checkMergeFacts } from '../../../dream/src/review/fact-check';
 import { shareTerms } from '../../../dream/src/review/source-similarity';
@@ -119,7 +119,8 @@ function hostileModel(answer: (ids: string[], contents: Map<string, string>) => 
 async function dream(memory: InMemoryLongTermMemory, model: MockLanguageModelV3, runs = 1): Promise<void> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-guards-bench-'));
   try {
-    const engine = new DreamEngine({ dataPath, clock: new ManualClock(NOW), logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ strategy: 'full', tokenBudget: 200_000, maxOutputTokens: 100_000 })]);
+    const clock = new ManualClock(NOW);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ strategy: 'full', tokenBudget: 200_000, maxOutputTokens: 100_000 })]);
     for (let run = 0; run < runs; run += 1) await engine.run({ trigger: 'bench' });
   } finally {
     rmSync(dataPath, { recursive: true, force: true });

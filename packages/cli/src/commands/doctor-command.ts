@@ -1,6 +1,4 @@
-import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { failuresDir, RunFolder } from '@reverie/dream';
 import type { Reverie } from 'reverie';
 import { version } from '../../package.json';
 import { CliError } from '../errors/cli-error';
@@ -12,6 +10,7 @@ import { DEFAULT_OLLAMA_BASE_URL, requiredKeyVariable } from '../model/load-mode
 import { formatModelSpec, parseModelSpec } from '../model/parse-model-spec';
 import { plural } from '../output/single-line';
 import { readDreamingOptions } from '../runtime/open-reverie';
+import { fileDreamState } from '../runs/file-dream-state';
 import { type Command, type CommandContext, DREAMING_OPTIONS_OPTION, formatOption } from './command';
 
 export const doctorCommand: Command = {
@@ -122,8 +121,9 @@ async function checkStores(reverie: Reverie, check: Check): Promise<void> {
 }
 
 async function checkRuns(context: CommandContext, check: Check): Promise<void> {
-  const runs = await RunFolder.list(context.dataPath);
-  const failures = (await readdir(failuresDir(context.dataPath)).catch(() => [] as string[])).filter((name) => name.endsWith('.json'));
+  const state = fileDreamState(context.dataPath);
+  const runs = await state.runs.list();
+  const failures = await state.deadLetters.list();
   if (runs.length === 0) {
     check('dream runs', 'ok', 'no dream run yet');
     return;

@@ -36,7 +36,9 @@ export function renderPlans(plans: readonly PlanSummary[]): string {
       if (pass.status === 'planned' && pass.operations === 0) continue;
       lines.push(`  ${pass.name}: ${pass.status === 'planned' ? `${pass.operations} operation(s)` : pass.status}`);
     }
-    lines.push(`  ${plan.planFolder}/summary.md${plan.expired ? '' : `; apply with: reverie dream apply ${plan.planId}`}`);
+    const apply = plan.expired ? '' : `apply with: reverie dream apply ${plan.planId}`;
+    if (plan.planFolder !== undefined) lines.push(`  ${plan.planFolder}/summary.md${apply === '' ? '' : `; ${apply}`}`);
+    else if (apply !== '') lines.push(`  ${apply}`);
   }
   return lines.join('\n');
 }

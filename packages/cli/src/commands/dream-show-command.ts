@@ -1,4 +1,5 @@
 import { renderRunDetails } from '../output/render-run-details';
+import { fileDreamState } from '../runs/file-dream-state';
 import { readRunDetails } from '../runs/read-run-details';
 import { type Command, formatOption } from './command';
 
@@ -16,7 +17,7 @@ export const dreamShowCommand: Command = {
   examples: ['reverie dream show latest', 'reverie dream show 3f9c2a7b1d04 --format json'],
   async run(context) {
     await context.prepare('read');
-    const details = await readRunDetails(context.dataPath, context.args.runId!);
+    const details = await readRunDetails(fileDreamState(context.dataPath), context.args.runId!);
     if (context.options.format === 'json') context.printJson(details);
     else context.print(renderRunDetails(details));
   },

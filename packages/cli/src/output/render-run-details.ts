@@ -13,7 +13,7 @@ export function renderRunDetails(details: RunDetails): string {
     ...(manifest.applying ? [`  applying:  ${manifest.applying} (not finished; 'reverie dream run' recovers it first)`] : []),
     ...(report?.interrupted ? [`  interrupted: ${report.interrupted}`] : []),
     `  journal:   ${details.journal.applied} applied, ${details.journal.conflict} conflicts, ${details.journal.noop} with nothing to do`,
-    `  folder:    ${details.folder}`,
+    ...(details.folder === undefined ? [] : [`  folder:    ${details.folder}`]),
   ];
   if (report) {
     lines.push('', 'Passes:');

@@ -1,44 +1,50 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { type CycleReport, RunFolder, type RunManifest } from '@reverie/dream';
+import type { CycleReport, DreamStateStore, RunManifest } from '@reverie/dream';
 import { CliError } from '../errors/cli-error';
 import { EXIT } from '../errors/exit-codes';
 
-/** Everything `dream show` tells about one run, read from its folder. */
+/** Everything `dream show` tells about one run, read from its records. */
 export interface RunDetails {
   manifest: RunManifest;
-  folder: string;
+  /** Where the run's records are (its folder). */
+  folder?: string;
   /** The cycle report the run left (absent while running, or after a crash). */
   report: CycleReport | null;
   /** Operations in the journal, by outcome. */
   journal: { applied: number; conflict: number; noop: number };
-  /** Files in the run folder (the archive folder aside). */
+  /** What the run kept besides its archive (manifest, plans, journal, prompts, replies…). */
   artifacts: string[];
 }
 
 /**
- * Reads a run folder (`_system/dreams/runs/<date>-<runId>/`) without opening any store. `latest`
- * names the newest run. Unknown ids are NOT_FOUND (exit 4).
+ * Reads a run (`_system/dreams/runs/<date>-<runId>/` for files) without opening any store.
+ * `latest` names the newest run. Unknown ids are NOT_FOUND (exit 4).
  */
-export async function readRunDetails(dataPath: string, runId: string): Promise<RunDetails> {
+export async function readRunDetails(state: DreamStateStore, runId: string): Promise<RunDetails> {
+  const where = state.location === undefined ? '' : ` in ${state.location}`;
   let id = runId;
   if (runId === 'latest') {
-    const runs = await RunFolder.list(dataPath);
+    const runs = await state.runs.list();
     const newest = runs.sort((a, b) => a.manifest.startedAt.localeCompare(b.manifest.startedAt)).at(-1);
-    if (!newest) throw new CliError(`no dream runs in ${dataPath} yet`, EXIT.NOT_FOUND);
+    if (!newest) throw new CliError(`no dream runs${where} yet`, EXIT.NOT_FOUND);
     id = newest.manifest.runId;
   }
-  const folder = await RunFolder.open(dataPath, id);
-  if (!folder) throw new CliError(`no dream run ${id} in ${dataPath}: run ids are printed by 'reverie dream run'`, EXIT.NOT_FOUND);
+  const run = await state.runs.open(id);
+  if (!run) throw new CliError(`no dream run ${id}${where}: run ids are printed by 'reverie dream run'`, EXIT.NOT_FOUND);
   const journal = { applied: 0, conflict: 0, noop: 0 };
-  for (const line of await folder.readJournal()) journal[line.outcome]++;
-  const artifacts = (await readdir(folder.dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
-  return { manifest: { ...folder.state }, folder: folder.dir, report: await readReport(folder.dir), journal, artifacts };
+  for (const line of await run.readJournal()) journal[line.outcome]++;
+  return {
+    manifest: { ...run.state },
+    ...(run.location === undefined ? {} : { folder: run.location }),
+    report: parseReport(await run.readArtifact('report.json')),
+    journal,
+    artifacts: await run.listArtifacts(),
+  };
 }
 
-async function readReport(dir: string): Promise<CycleReport | null> {
+function parseReport(text: string | undefined): CycleReport | null {
+  if (text === undefined) return null;
   try {
-    return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as CycleReport;
+    return JSON.parse(text) as CycleReport;
   } catch {
     return null;
   }

@@ -1,13 +1,11 @@
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
-import { DreamLedger, ledgerLineFor } from '../ledger/dream-ledger';
+import { ledgerLineFor } from '../ledger/dream-ledger';
 import type { DreamLockStatus } from '../ledger/dream-status';
-import { DreamLock } from '../lock/dream-lock';
-import { type PlanApplied, PlanStore, type SavedPass, type SavedPlan } from '../plans/plan-store';
+import type { PlanApplied, SavedPass, SavedPlan } from '../plans/plan-store';
 import { renderPlanSummary } from '../plans/render-plan-summary';
-import { RunFolder } from '../runs/run-folder';
-import { readDeadLetter, removeDeadLetter, writeDeadLetter } from '../runs/dead-letter';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
+import { type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import { faultPoint } from './fault-points';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
@@ -34,8 +32,6 @@ export interface RunRequest {
 }
 
 export interface DreamEngineOptions {
-  /** A lock held longer than this may be taken over by another runner (default 60). */
-  staleLockMinutes?: number;
   /** A saved plan older than this (ms) is refused by `apply` with PLAN_EXPIRED (default 24 h). */
   planMaxAgeMs?: number;
   /** The longest model reply read at all, in characters (default 100,000); a longer one is refused before it is parsed. */
@@ -57,8 +53,8 @@ export interface PlanSummary {
   expired: boolean;
   /** The trigger of the dry run that made it. */
   trigger: string;
-  /** Its folder: `plan.json` (what would be applied) and `summary.md` (for people). */
-  planFolder: string;
+  /** Where the plan is, when the state store has a place to show: its folder with `plan.json` (what would be applied) and `summary.md` (for people). */
+  planFolder?: string;
   /** Every pass of the dry run, with how many operations it would apply. */
   passes: Array<{ name: string; status: SavedPass['status']; operations: number }>;
   operations: number;
@@ -78,12 +74,11 @@ export type PassProgress =
  * before it touches a store; then applies the operations, saves first and deletes last,
  * journalling every step. A failing pass is recorded and the others still run; a user turn
  * aborts the in-flight model call and ends the cycle cleanly. Every run can be undone. A real
- * run holds the data directory's lock (SPEC O3) and appends one ledger line per pass (SPEC O5).
+ * run holds the scope's lock (SPEC O3) and appends one ledger line per pass (SPEC O5). All of it
+ * is kept in `services.state` (see `DreamStateStore`).
  */
 export class DreamEngine {
-  private readonly ledger: DreamLedger;
-  private readonly lock: DreamLock;
-  private readonly plans: PlanStore;
+  private readonly state: DreamStateStore;
   private readonly planMaxAgeMs: number;
   private readonly maxReplyChars: number | undefined;
 
@@ -92,14 +87,7 @@ export class DreamEngine {
     private readonly passes: readonly DreamPass[],
     options: DreamEngineOptions = {},
   ) {
-    this.ledger = new DreamLedger(services.dataPath);
-    this.lock = new DreamLock({
-      dataPath: services.dataPath,
-      clock: services.clock,
-      logger: services.logger,
-      ...(options.staleLockMinutes === undefined ? {} : { staleLockMinutes: options.staleLockMinutes }),
-    });
-    this.plans = new PlanStore(services.dataPath);
+    this.state = services.state;
     this.planMaxAgeMs = options.planMaxAgeMs ?? DEFAULT_PLAN_MAX_AGE_MS;
     this.maxReplyChars = options.maxReplyChars;
   }
@@ -110,14 +98,14 @@ export class DreamEngine {
   }
 
   /**
-   * Runs the selected passes. A real run holds the data directory's lock throughout (SPEC O3)
+   * Runs the selected passes. A real run holds the scope's lock throughout (SPEC O3)
    * and throws LOCK_HELD when another runner has it; a dry run takes no lock and writes nothing.
    */
   async run(request: RunRequest): Promise<CycleReport> {
     const selected = this.select(request);
     const runId = newId();
     if (request.dryRun) return this.cycle(request, selected, runId);
-    return this.lock.run(() => this.cycle(request, selected, runId), runId);
+    return holdingLock(this.state.lock, () => this.cycle(request, selected, runId), runId);
   }
 
   /**
@@ -127,10 +115,10 @@ export class DreamEngine {
    * NOT_FOUND when the run has no dead letter (nothing failed, or it was already retried).
    */
   async retry(runId: string, options: { signal?: AbortSignal } = {}): Promise<CycleReport> {
-    const { dataPath, clock } = this.services;
-    const letter = await readDeadLetter(dataPath, runId);
+    const { clock } = this.services;
+    const letter = await this.state.deadLetters.read(runId);
     if (!letter) {
-      if (!(await RunFolder.open(dataPath, runId))) throw runNotFound(dataPath, runId);
+      if (!(await this.state.runs.open(runId))) throw runNotFound(this.state, runId);
       throw new ReverieError('NOT_FOUND', `Dream run ${runId} has no dead letter: none of its passes failed, or a retry already succeeded.`, { details: { runId } });
     }
     const request: RunRequest = { passes: letter.passes.map((pass) => pass.name), trigger: 'retry', ...(options.signal ? { signal: options.signal } : {}) };
@@ -145,12 +133,12 @@ export class DreamEngine {
       );
     }
     const retryId = newId();
-    const report = await this.lock.run(() => this.cycle(request, selected, retryId, { retryOf: runId }), retryId);
+    const report = await holdingLock(this.state.lock, () => this.cycle(request, selected, retryId, { retryOf: runId }), retryId);
     const notOk = report.passes.filter((pass) => pass.status !== 'ok' && pass.status !== 'warning');
     if (notOk.length === 0 && !report.interrupted) {
-      await removeDeadLetter(dataPath, runId);
+      await this.state.deadLetters.remove(runId);
     } else {
-      await writeDeadLetter(dataPath, {
+      await this.state.deadLetters.write({
         ...letter,
         retries: (letter.retries ?? 0) + 1,
         lastRetry: {
@@ -175,11 +163,11 @@ export class DreamEngine {
    * PLAN_EXPIRED (older than `planMaxAgeMs`), UNKNOWN_PASS (a pass this engine does not have).
    */
   async apply(planId: string, request: ApplyRequest = {}): Promise<CycleReport> {
-    this.applicable(planId, await this.plans.read(planId));
+    this.applicable(planId, await this.state.plans.read(planId));
     const runId = newId();
-    return this.lock.run(async () => {
+    return holdingLock(this.state.lock, async () => {
       // Read again under the lock: another runner may have applied it meanwhile.
-      const { plan, applied } = await this.plans.read(planId);
+      const { plan, applied } = await this.state.plans.read(planId);
       this.applicable(planId, { plan, ...(applied ? { applied } : {}) });
       const selected = plan.passes.map((saved) => this.passByName(saved.name));
       return this.cycle({ trigger: 'apply', ...request }, selected, runId, { plan });
@@ -189,9 +177,9 @@ export class DreamEngine {
   /** The plans dry runs saved that are not applied yet, newest first, with whether they expired. */
   async pendingPlans(): Promise<PlanSummary[]> {
     const now = this.services.clock.now().getTime();
-    return (await this.plans.list())
+    return (await this.state.plans.list())
       .filter(({ applied }) => applied === undefined)
-      .map(({ plan, dir }) => {
+      .map(({ plan, location }) => {
         const expiresAt = Date.parse(plan.createdAt) + this.planMaxAgeMs;
         const passes = plan.passes.map((saved) => ({ name: saved.name, status: saved.status, operations: saved.status === 'planned' ? saved.operations.length : 0 }));
         return {
@@ -200,7 +188,7 @@ export class DreamEngine {
           expiresAt: new Date(expiresAt).toISOString(),
           expired: now > expiresAt,
           trigger: plan.trigger,
-          planFolder: dir,
+          ...(location === undefined ? {} : { planFolder: location }),
           passes,
           operations: passes.reduce((sum, pass) => sum + pass.operations, 0),
         };
@@ -236,19 +224,19 @@ export class DreamEngine {
     return pass;
   }
 
-  /** Every run folder, newest first, with whether it has a dead letter. */
+  /** Every run, newest first, with whether it has a dead letter. */
   listRuns(): Promise<RunSummary[]> {
-    return listRunSummaries(this.services.dataPath);
+    return listRunSummaries(this.state);
   }
 
-  /** A run's manifest, pass outcomes, summary path and dead letter; RUN_NOT_FOUND when there is no such run. */
+  /** A run's manifest, pass outcomes, summary and dead letter; RUN_NOT_FOUND when there is no such run. */
   show(runId: string): Promise<RunDetails> {
-    return readRunDetails(this.services.dataPath, runId);
+    return readRunDetails(this.state, runId);
   }
 
-  /** Whether a runner holds the lock of this data directory, and who. */
+  /** Whether a runner holds the lock of this scope, and who. */
   lockState(): Promise<DreamLockStatus> {
-    return this.lock.state();
+    return this.state.lock.state();
   }
 
   private async cycle(request: RunRequest, selected: DreamPass[], runId: string, from: { retryOf?: string; plan?: SavedPlan } = {}): Promise<CycleReport> {
@@ -258,9 +246,9 @@ export class DreamEngine {
     const saved = from.plan;
     const folder = dryRun
       ? undefined
-      : await RunFolder.create(dataPath, runId, request.trigger, startedAt, { ...(from.retryOf ? { retryOf: from.retryOf } : {}), ...(saved ? { planId: saved.planId } : {}) });
+      : await this.state.runs.create({ runId, trigger: request.trigger, startedAt: startedAt.toISOString(), retryOf: from.retryOf, planId: saved?.planId });
     // Claimed only once its run folder exists: a crash before leaves the plan pending, one after leaves a run to recover.
-    if (saved) await this.plans.markApplied(saved.planId, { runId, appliedAt: startedAt.toISOString() });
+    if (saved) await this.state.plans.markApplied(saved.planId, { runId, appliedAt: startedAt.toISOString() });
     // Applying a saved plan asks no model, so a user turn need not stop it; an explicit signal still does.
     const signals = [request.signal, saved ? undefined : this.services.activity?.userTurnSignal()].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
@@ -269,7 +257,7 @@ export class DreamEngine {
         ? new ModelGateway({
             model: this.services.model,
             ...(this.maxReplyChars === undefined ? {} : { maxReplyChars: this.maxReplyChars }),
-            dataPath,
+            ...(dataPath === undefined ? {} : { dataPath }),
             logger,
             artifact: async (name: string, content: string) => {
               await folder?.writeArtifact(name, content);
@@ -320,7 +308,7 @@ export class DreamEngine {
       startedAt: startedAt.toISOString(),
       completedAt: clock.now().toISOString(),
       passes: outcomes,
-      ...(folder ? { runFolder: folder.dir } : {}),
+      ...(folder?.location === undefined ? {} : { runFolder: folder.location }),
       ...(interrupted ? { interrupted } : {}),
       ...(from.retryOf ? { retryOf: from.retryOf } : {}),
       ...(saved ? { planId: saved.planId } : {}),
@@ -329,7 +317,8 @@ export class DreamEngine {
     if (dryRun) {
       const planId = newId();
       const plan: SavedPlan = { schemaVersion: 1, planId, createdAt: report.startedAt, trigger: request.trigger, ...(interrupted ? { interrupted } : {}), passes: keep };
-      report.planFolder = await this.plans.save(plan, renderPlanSummary(plan));
+      const { location } = await this.state.plans.save(plan, renderPlanSummary(plan));
+      if (location !== undefined) report.planFolder = location;
       report.planId = planId;
     }
     logger.info('Dream cycle finished.', { runId, trigger: request.trigger, dryRun, interrupted, planId: report.planId });
@@ -338,11 +327,11 @@ export class DreamEngine {
 
   /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). Holds the lock. */
   async undo(runId: string): Promise<UndoReport> {
-    const folder = await RunFolder.open(this.services.dataPath, runId);
+    const folder = await this.state.runs.open(runId);
     if (!folder) {
-      throw runNotFound(this.services.dataPath, runId);
+      throw runNotFound(this.state, runId);
     }
-    return this.lock.run(() => undoRun(folder, this.services));
+    return holdingLock(this.state.lock, () => undoRun(folder, this.services));
   }
 
   /**
@@ -353,7 +342,7 @@ export class DreamEngine {
    */
   async recover(): Promise<string[]> {
     try {
-      return await this.lock.run(() => this.recoverLocked());
+      return await holdingLock(this.state.lock, () => this.recoverLocked());
     } catch (error) {
       if (!isReverieError(error, 'LOCK_HELD')) throw error;
       this.services.logger.info('Another runner holds the dream lock; its runs are in progress, nothing to recover.', { error: error.message });
@@ -363,9 +352,10 @@ export class DreamEngine {
 
   private async recoverLocked(): Promise<string[]> {
     const recovered: string[] = [];
-    for (const { manifest } of await RunFolder.list(this.services.dataPath)) {
+    for (const { manifest } of await this.state.runs.list()) {
       if (manifest.status !== 'running') continue;
-      const folder = (await RunFolder.open(this.services.dataPath, manifest.runId))!;
+      const folder = await this.state.runs.open(manifest.runId);
+      if (!folder) continue;
       if (manifest.applying) {
         const plan = await folder.readPlan(manifest.applying);
         const done = (await folder.readJournal()).filter((line) => line.pass === manifest.applying);
@@ -420,10 +410,10 @@ export class DreamEngine {
   /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */
   private async recordInLedger(outcome: PassOutcome, run: Parameters<typeof ledgerLineFor>[1]): Promise<void> {
     try {
-      await this.ledger.append(ledgerLineFor(outcome, run));
+      await this.state.ledger.append(ledgerLineFor(outcome, run));
     } catch (error) {
       this.services.logger.error('Could not append to the dream ledger; the run goes on, but status will not show this pass.', {
-        ledger: this.ledger.path,
+        ...(this.state.location === undefined ? {} : { state: this.state.location }),
         pass: outcome.name,
         error: String((error as Error)?.message ?? error),
       });
@@ -440,7 +430,7 @@ export class DreamEngine {
       runId: string;
       gateway: ModelGateway | undefined;
       signal: AbortSignal;
-      folder: RunFolder | undefined;
+      folder: DreamRun | undefined;
       dryRun: boolean;
       keep: SavedPass[];
       stored?: SavedPass;
@@ -572,7 +562,7 @@ export class DreamEngine {
     };
   }
 
-  private async finish(folder: RunFolder, report: CycleReport): Promise<void> {
+  private async finish(folder: DreamRun, report: CycleReport): Promise<void> {
     const failed = report.passes.filter((pass) => pass.status === 'failed');
     await folder.writeArtifact('report.json', `${JSON.stringify(report, null, 2)}\n`);
     await folder.writeArtifact('summary.md', renderCycleSummary(report));
@@ -585,12 +575,12 @@ export class DreamEngine {
     });
     // A retry's failures are recorded on the dead letter of the run it retried (see retry()).
     if (failed.length > 0 && report.retryOf === undefined) {
-      await writeDeadLetter(this.services.dataPath, {
+      await this.state.deadLetters.write({
         runId: report.runId,
         trigger: report.trigger,
         failedAt: report.completedAt,
         passes: failed.map((pass) => ({ name: pass.name, ...(pass.status === 'failed' && pass.error !== undefined ? { error: pass.error } : {}) })),
-        runFolder: folder.dir,
+        ...(folder.location === undefined ? {} : { runFolder: folder.location }),
       });
     }
   }

@@ -13,6 +13,7 @@ import type {
   MemoryEntry,
   Skill,
 } from '@reverie/core';
+import type { DreamStateStore } from '../state/dream-state-store';
 
 export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';
 
@@ -25,7 +26,13 @@ export interface UserActivity {
 
 /** The services a cycle can use; a pass names the ones it cannot do without. */
 export interface DreamServices {
-  dataPath: string;
+  /** The engine's own state for this scope: runs, ledger, cursors, recall signals, plans, the lock (see `DreamStateStore`). */
+  state: DreamStateStore;
+  /**
+   * The data directory the directive files are read from (SPEC D13); without it every pass
+   * uses its built-in directive.
+   */
+  dataPath?: string | undefined;
   clock: IClock;
   logger: ILogger;
   memory?: ILongTermMemory | undefined;
@@ -45,7 +52,7 @@ export interface DreamServices {
    */
   decay?: DecayOptions | undefined;
 }
-export type ServiceName = Exclude<keyof DreamServices, 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
+export type ServiceName = Exclude<keyof DreamServices, 'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
 
 /**
  * One change a pass wants, as data. Passes never write to stores themselves: they return
@@ -120,7 +127,7 @@ export interface PassContext {
    * read yet survive (SPEC D11, D18).
    */
   conversationLogHorizon(): Promise<number>;
-  /** Writes a named artifact into the run folder (prompts, replies…). */
+  /** Keeps a named artifact with the run's records (prompts, replies…). */
   artifact(name: string, content: string): Promise<void>;
   now(): Date;
 }
@@ -162,7 +169,7 @@ export interface ModelGatewayLike {
 export interface GatewayRequest<T> {
   /** The pass name; names the artifacts and the directive file. */
   pass: string;
-  /** The directive file in the data directory that replaces `builtInDirective` when present (D13). */
+  /** The directive file in the data directory that replaces `builtInDirective` when present (D13; none without a data directory). */
   directiveFile: string;
   builtInDirective: string;
   /** The rendered data: already fenced where it holds stored content. */

@@ -1,5 +1,6 @@
 import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
-import type { ArchiveRecord, JournalLine, RunFolder } from '../runs/run-folder';
+import type { ArchiveRecord, JournalLine } from '../runs/run-folder';
+import type { DreamRun } from '../state/dream-state-store';
 import type { DreamOperation, DreamServices } from './dream-types';
 import { faultPoint } from './fault-points';
 
@@ -31,7 +32,7 @@ const sameSkill = (a: Skill, b: Skill) =>
  * (written atomically, fsynced) when this returns.
  */
 export async function archiveOperations(
-  folder: RunFolder,
+  folder: DreamRun,
   pass: string,
   operations: readonly DreamOperation[],
   services: DreamServices,
@@ -154,7 +155,7 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
  * crashed run deleted.
  */
 export async function applyJournalled(
-  folder: RunFolder,
+  folder: DreamRun,
   pass: string,
   operations: readonly DreamOperation[],
   services: DreamServices,
@@ -164,7 +165,7 @@ export async function applyJournalled(
   let applied = 0;
   let conflicts = 0;
   const conflicted: string[] = [];
-  const journal = folder.openJournal();
+  const journal = await folder.openJournal();
   try {
     for (let index = fromIndex; index < operations.length; index++) {
       const operation = operations[index]!;
@@ -189,7 +190,7 @@ export async function applyJournalled(
 }
 
 /** Whether a delete that found nothing to delete was applied by the crashed run (see applyJournalled). */
-async function deletedBeforeCrash(folder: RunFolder, pass: string, operation: DreamOperation): Promise<boolean> {
+async function deletedBeforeCrash(folder: DreamRun, pass: string, operation: DreamOperation): Promise<boolean> {
   if (operation.op === 'memory.delete') return (await folder.readArchive(pass, 'memory', operation.id)) !== undefined;
   if (operation.op === 'skill.delete') return (await folder.readArchive(pass, 'skill', operation.name)) !== undefined;
   return false;

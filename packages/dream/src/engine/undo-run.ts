@@ -1,5 +1,6 @@
 import { loggedTurnSchema, type MemoryEntry, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
-import type { JournalLine, RunFolder } from '../runs/run-folder';
+import type { JournalLine } from '../runs/run-folder';
+import type { DreamRun } from '../state/dream-state-store';
 import type { DreamOperation, DreamServices } from './dream-types';
 
 export interface UndoReport {
@@ -18,7 +19,7 @@ export interface UndoReport {
  * (the change is newer than the dream and wins). Turns a log clear removed are appended back
  * from the archive (with their timestamps, under new seqs, so later cycles read them again).
  */
-export async function undoRun(folder: RunFolder, services: DreamServices): Promise<UndoReport> {
+export async function undoRun(folder: DreamRun, services: DreamServices): Promise<UndoReport> {
   const state = folder.state;
   if (state.status === 'undone') {
     throw new ReverieError('CONFLICT', `Dream run ${state.runId} was already undone at ${state.undoneAt}.`);
@@ -43,7 +44,7 @@ export async function undoRun(folder: RunFolder, services: DreamServices): Promi
 }
 
 interface UndoState {
-  folder: RunFolder;
+  folder: DreamRun;
   services: DreamServices;
   report: UndoReport;
   /**

@@ -9,6 +9,7 @@ import { DreamLedger } from '../ledger/dream-ledger';
 import { DreamLock } from '../lock/dream-lock';
 import { DreamTrigger, type DreamTriggerOptions } from './dream-trigger';
 import { type DreamGateOptionsInput, dreamGateOptionsSchema } from './gate-options';
+import { FileDreamStateStore } from '../state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -16,7 +17,7 @@ let services: DreamServices;
 beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-trigger-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  services = { dataPath, clock, logger: new RecordingLogger() };
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger() };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
@@ -37,7 +38,7 @@ beforeEach(() => {
 
 function trigger(gates: DreamGateOptionsInput = {}, extra: Partial<DreamTriggerOptions> = {}) {
   const engine = new DreamEngine(services, [pass]);
-  return new DreamTrigger({ engine, dataPath, clock, logger: services.logger, enabled: true, gates: dreamGateOptionsSchema.parse(gates), ...extra });
+  return new DreamTrigger({ engine, state: services.state, clock, logger: services.logger, enabled: true, gates: dreamGateOptionsSchema.parse(gates), ...extra });
 }
 
 const runs = async () => new Set((await new DreamLedger(dataPath).read()).lines.map((line) => line.runId)).size;
@@ -127,7 +128,7 @@ describe('DreamTrigger (SPEC O2, O3)', () => {
         throw new ReverieLockHeldError('Another dream run holds the lock: process 9 on box.');
       },
     };
-    const result = await new DreamTrigger({ engine, dataPath, clock, logger: services.logger, enabled: true }).trigger();
+    const result = await new DreamTrigger({ engine, state: services.state, clock, logger: services.logger, enabled: true }).trigger();
     expect(result).toMatchObject({ triggered: false, gate: 'lock', reason: 'Another dream run holds the lock: process 9 on box.' });
     expect(result.gates.map((g) => [g.gate, g.passed])).toEqual([
       ['disabled', true],

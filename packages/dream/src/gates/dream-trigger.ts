@@ -1,7 +1,7 @@
 import { type IClock, type ILogger, isReverieError } from '@reverie/core';
 import type { CycleReport } from '../engine/dream-types';
-import { DreamLedger } from '../ledger/dream-ledger';
 import { type DreamLockStatus, lastSuccessfulRun } from '../ledger/dream-status';
+import type { DreamStateStore } from '../state/dream-state-store';
 import type { DreamGateOptions } from './gate-options';
 import { SessionLog } from './session-log';
 import type { SignalSource } from './signal-source';
@@ -34,7 +34,8 @@ export interface TriggerableEngine {
 
 export interface DreamTriggerOptions {
   engine: TriggerableEngine;
-  dataPath: string;
+  /** Where the gates read the ledger and the completed sessions (the engine's state store). */
+  state: Pick<DreamStateStore, 'ledger' | 'sessions'>;
   clock: IClock;
   logger: ILogger;
   /** False: every trigger stops at the 'disabled' gate. */
@@ -52,12 +53,10 @@ const HOUR_MS = 3_600_000;
  * scheduler's ticker, a session end or a manual call, goes through here.
  */
 export class DreamTrigger {
-  private readonly ledger: DreamLedger;
   private readonly sessions: SessionLog;
 
   constructor(private readonly options: DreamTriggerOptions) {
-    this.ledger = new DreamLedger(options.dataPath);
-    this.sessions = new SessionLog(options.dataPath, options.clock);
+    this.sessions = new SessionLog(options.state.sessions, options.clock);
   }
 
   /** Records a completed session for the session gate. */
@@ -103,7 +102,7 @@ export class DreamTrigger {
     const { minHours, minSessions } = this.options.gates ?? {};
     const notSet = (gate: GateName, option: string): GateOutcome => ({ gate, passed: true, reason: `no ${gate} gate (gates.${option} is not set)` });
     if (minHours === undefined && minSessions === undefined) return [notSet('time', 'minHours'), notSet('sessions', 'minSessions')];
-    const last = lastSuccessfulRun((await this.ledger.read()).lines);
+    const last = lastSuccessfulRun((await this.options.state.ledger.read()).lines);
     const since = last === undefined ? undefined : new Date(last);
     const outcomes: GateOutcome[] = [];
     if (minHours === undefined) {

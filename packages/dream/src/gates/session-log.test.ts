@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
 import { sessionsPath } from '../runs/run-paths';
 import { SessionLog } from './session-log';
+import { FileDreamStateStore } from '../state/file-dream-state-store';
 
 let dataPath: string;
 beforeEach(() => {
@@ -15,7 +16,7 @@ afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 describe('SessionLog', () => {
   it('appends one line per session end and counts distinct sessions after a time', async () => {
     const clock = new ManualClock('2026-06-01T00:00:00.000Z');
-    const log = new SessionLog(dataPath, clock);
+    const log = new SessionLog(new FileDreamStateStore({ dataPath, clock }).sessions, clock);
     expect(await log.countSince(undefined)).toBe(0);
     await log.record('a');
     clock.advance(1000);

@@ -1,24 +1,19 @@
 import { z } from 'zod';
 import type { IClock } from '@reverie/core';
-import { JsonlFile } from '../jsonl/jsonl-file';
-import { sessionsPath } from '../runs/run-paths';
+import type { AppendOnlyLog } from '../state/dream-state-store';
 
 export const sessionEndSchema = z.object({ sessionId: z.string().min(1), endedAt: z.string() });
 export type SessionEnd = z.infer<typeof sessionEndSchema>;
 
 /**
- * Completed agent sessions at `_system/dreams/sessions.jsonl`, one line per `onSessionEnd`, for
- * the session gate (SPEC O3).
+ * Completed agent sessions, one record per `onSessionEnd`, for the session gate (SPEC O3), in
+ * the state store's `sessions` log (`_system/dreams/sessions.jsonl` for files).
  */
 export class SessionLog {
-  private readonly file: JsonlFile<SessionEnd>;
-
   constructor(
-    dataPath: string,
+    private readonly file: AppendOnlyLog<SessionEnd>,
     private readonly clock: IClock,
-  ) {
-    this.file = new JsonlFile(sessionsPath(dataPath), sessionEndSchema);
-  }
+  ) {}
 
   async record(sessionId: string): Promise<SessionEnd> {
     const line = { sessionId, endedAt: this.clock.now().toISOString() };

@@ -12,12 +12,13 @@ const DIRECTIVE_FILE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*\.md$/;
 
 /**
  * The system prompt of a pass: the whole text of `<dataPath>/<directiveFile>` when that file
- * exists and holds more than whitespace, otherwise `builtIn` (SPEC D13). The file replaces the
+ * exists and holds more than whitespace, otherwise (and without a data directory) `builtIn` (SPEC D13). The file replaces the
  * built-in text entirely; nothing is merged. A file that cannot be read for another reason than
  * being absent is an IO_ERROR, not a silent fallback, so an operator's edit is never ignored.
  */
-export async function loadDirective(dataPath: string, directiveFile: string, builtIn: string): Promise<LoadedDirective> {
+export async function loadDirective(dataPath: string | undefined, directiveFile: string, builtIn: string): Promise<LoadedDirective> {
   assertDirectiveFileName(directiveFile);
+  if (dataPath === undefined) return { text: builtIn, source: 'built-in' };
   const path = join(dataPath, directiveFile);
   let text: string;
   try {

@@ -13,8 +13,8 @@ import { loadDirective } from './directives';
 
 export interface ModelGatewayOptions {
   model: LanguageModel;
-  /** Where the directive files live (SPEC D13). */
-  dataPath: string;
+  /** Where the directive files live (SPEC D13); without it the built-in directives are used. */
+  dataPath?: string | undefined;
   logger: ILogger;
   /** Saves a prompt or reply in the run folder (SPEC O7). */
   artifact: (name: string, content: string) => Promise<void>;
@@ -67,7 +67,7 @@ function loadAiSdk(): Promise<typeof import('ai')> {
  */
 export class ModelGateway implements ModelGatewayLike {
   private readonly model: LanguageModel;
-  private readonly dataPath: string;
+  private readonly dataPath: string | undefined;
   private readonly logger: ILogger;
   private readonly artifact: (name: string, content: string) => Promise<void>;
   private readonly maxRetries: number;

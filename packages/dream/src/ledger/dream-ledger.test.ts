@@ -36,7 +36,7 @@ describe('DreamLedger', () => {
     expect(await ledger.read()).toEqual({ lines: [], invalidLines: 0 });
     await ledger.append(line());
     await ledger.append(line({ pass: 'archive-retention', phase: 'deep-sleep', status: 'skipped' }));
-    expect(ledger.path).toBe(join(dataPath, '_system', 'dreams', 'ledger.jsonl'));
+    expect(ledger.location).toBe(join(dataPath, '_system', 'dreams', 'ledger.jsonl'));
     const text = readFileSync(ledgerPath(dataPath), 'utf8');
     expect(text.split('\n')).toHaveLength(3);
     expect(JSON.parse(text.split('\n')[0]!)).toEqual(line());

@@ -1,20 +1,21 @@
 import type { PassOutcome } from '../engine/dream-types';
 import { type JsonlContents, JsonlFile } from '../jsonl/jsonl-file';
 import { ledgerPath } from '../runs/run-paths';
+import type { AppendOnlyLog } from '../state/dream-state-store';
 import { type LedgerLine, ledgerLineSchema } from './ledger-line';
 
 /**
  * The telemetry ledger at `<dataPath>/_system/dreams/ledger.jsonl` (SPEC O5): the engine appends
  * one line at the end of every pass of every real run; `status` reads it back.
  */
-export class DreamLedger {
+export class DreamLedger implements AppendOnlyLog<LedgerLine> {
   private readonly file: JsonlFile<LedgerLine>;
 
   constructor(dataPath: string) {
     this.file = new JsonlFile(ledgerPath(dataPath), ledgerLineSchema);
   }
 
-  get path(): string {
+  get location(): string {
     return this.file.path;
   }
 

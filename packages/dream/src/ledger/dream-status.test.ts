@@ -106,14 +106,14 @@ describe('readDreamStatus', () => {
     const ledger = new DreamLedger(dataPath);
     for (const line of THREE_RUNS) await ledger.append(line);
     appendFileSync(ledgerPath(dataPath), '{"schemaVersion":1,"ru');
-    const status = await readDreamStatus({ dataPath, now: NOW, windowHours: 2, lock: { status: 'free' } });
+    const status = await readDreamStatus({ ledger, now: NOW, windowHours: 2, lock: { status: 'free' } });
     expect(status.invalidLines).toBe(1);
     expect(status.phases[1]).toMatchObject({ runs: 1, ok: 1, skipped: 1, failed: 0 });
     expect(status.lock).toEqual({ status: 'free' });
   });
 
   it('answers for a data directory that never dreamt', async () => {
-    const status = await readDreamStatus({ dataPath: join(dataPath, 'nothing-here'), now: NOW });
+    const status = await readDreamStatus({ ledger: new DreamLedger(join(dataPath, 'nothing-here')), now: NOW });
     expect(status.invalidLines).toBe(0);
     expect(status.passes).toEqual([]);
   });

@@ -1,8 +1,10 @@
-import { DreamLedger } from './dream-ledger';
+import type { AppendOnlyLog } from '../state/dream-state-store';
 import { type DreamLockStatus, type DreamStatus, summariseLedger } from './dream-status';
+import type { LedgerLine } from './ledger-line';
 
 export interface ReadDreamStatusOptions {
-  dataPath: string;
+  /** The ledger to read (a state store's `ledger`). */
+  ledger: AppendOnlyLog<LedgerLine>;
   /** Hours back from `now` that the per-phase counts cover (default 24). */
   windowHours?: number;
   now: Date;
@@ -10,9 +12,9 @@ export interface ReadDreamStatusOptions {
   lock?: DreamLockStatus;
 }
 
-/** Reads the ledger of a data directory and aggregates it per phase (SPEC O5). */
+/** Reads a ledger and aggregates it per phase (SPEC O5). */
 export async function readDreamStatus(options: ReadDreamStatusOptions): Promise<DreamStatus> {
-  const { lines, invalidLines } = await new DreamLedger(options.dataPath).read();
+  const { lines, invalidLines } = await options.ledger.read();
   const status = summariseLedger(lines, {
     now: options.now,
     invalidLines,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, RecordingLogger } from '@reverie/core';
 import { dreamsDir, lockPath } from '../runs/run-paths';
 import { DreamLock } from './dream-lock';
+import { holdingLock } from '../state/dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -44,10 +45,10 @@ describe('DreamLock', () => {
     await second.release();
   });
 
-  it('releases in run() even when the work throws', async () => {
-    await expect(lock().run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+  it('is released by holdingLock even when the work throws', async () => {
+    await expect(holdingLock(lock(), async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await lock().state()).toEqual({ status: 'free' });
-    expect(await lock().run(async (holder) => holder.runId, 'r9')).toBe('r9');
+    expect(await holdingLock(lock(), async (holder) => holder.runId, 'r9')).toBe('r9');
   });
 
   it("takes over another host's lock only after watching its heartbeat stand still for staleLockMinutes on its own clock", async () => {

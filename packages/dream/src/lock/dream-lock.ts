@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { type IClock, type ILogger, monotonicMs, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
 import type { DreamLockStatus } from '../ledger/dream-status';
 import { lockPath } from '../runs/run-paths';
+import type { DreamLockHandle, DreamStateLock } from '../state/dream-state-store';
 import { type LockHolder, lockHolderSchema } from './lock-holder';
 
 export const DEFAULT_STALE_LOCK_MINUTES = 60;
@@ -29,12 +30,6 @@ export interface DreamLockOptions {
   isProcessAlive?: (pid: number) => boolean;
 }
 
-/** A held lock; `release()` is idempotent. */
-export interface DreamLockHandle {
-  readonly holder: LockHolder;
-  release(): Promise<void>;
-}
-
 /**
  * One runner per data directory, across processes (SPEC O3): the file
  * `_system/dreams/lock`, created with the `wx` flag (fails when it exists) and holding who took
@@ -49,7 +44,7 @@ export interface DreamLockHandle {
  * created with `wx`): only the guard's winner moves the stale file aside, after checking it is
  * still the same one, and every contender then races on `wx` again — exactly one wins.
  */
-export class DreamLock {
+export class DreamLock implements DreamStateLock {
   readonly path: string;
   private readonly clock: IClock;
   private readonly staleMs: number;
@@ -60,6 +55,8 @@ export class DreamLock {
   private readonly heartbeatMs: number;
   /** Per lock (token) or guard seen, the heartbeat value last read and the monotonic time it was first seen. */
   private readonly observations = new Map<string, { beat: string; since: number }>();
+  /** The handles of the locks this object took and has not released yet. */
+  private readonly held = new Set<DreamLockHandle>();
 
   constructor(options: DreamLockOptions) {
     const staleLockMinutes = options.staleLockMinutes ?? DEFAULT_STALE_LOCK_MINUTES;
@@ -107,14 +104,9 @@ export class DreamLock {
     throw this.heldError(last.kind === 'held' ? last.holder : undefined);
   }
 
-  /** Runs `work` while holding the lock. */
-  async run<T>(work: (holder: LockHolder) => Promise<T>, runId?: string): Promise<T> {
-    const handle = await this.acquire(runId);
-    try {
-      return await work(handle.holder);
-    } finally {
-      await handle.release();
-    }
+  /** Releases every lock this object holds (a store being closed). */
+  async close(): Promise<void> {
+    await Promise.all([...this.held].map((handle) => handle.release()));
   }
 
   /** Whether the lock is free or held, by whom, and whether it could be taken over. */
@@ -214,16 +206,19 @@ export class DreamLock {
     await beat();
     const timer = setInterval(() => void beat(), this.heartbeatMs);
     timer.unref();
-    return {
+    const handle: DreamLockHandle = {
       holder,
       release: async () => {
         if (released) return;
         released = true;
+        this.held.delete(handle);
         clearInterval(timer);
         await this.release(holder);
         await unlink(beatFile).catch(() => undefined);
       },
     };
+    this.held.add(handle);
+    return handle;
   }
 
   /** Moves the lock aside and deletes it if it is still ours; puts back a lock that is not. */

@@ -5,6 +5,7 @@ import { isValidId, ReverieError } from '@reverie/core';
 import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
 import { dreamOperationSchema } from '../runs/run-folder';
 import { plansDir } from '../runs/run-paths';
+import type { SavedPlanStore, StoredPlan } from '../state/dream-state-store';
 
 const phaseSchema = z.enum(['light-sleep', 'rem', 'deep-sleep']);
 
@@ -54,25 +55,25 @@ export type PlanApplied = z.infer<typeof planAppliedSchema>;
  * `summary.md` (the dry run's report, for people), both written atomically and fsynced, and
  * `applied.json` once a run applies it. A folder whose `plan.json` a crash cut short is not a plan.
  */
-export class PlanStore {
+export class PlanStore implements SavedPlanStore {
   constructor(private readonly dataPath: string) {}
 
   dir(planId: string): string {
     return join(plansDir(this.dataPath), planId);
   }
 
-  async save(plan: SavedPlan, summary: string): Promise<string> {
+  async save(plan: SavedPlan, summary: string): Promise<{ location: string }> {
     const dir = this.dir(plan.planId);
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(join(dir, 'summary.md'), summary);
     // plan.json last: its presence says the plan is complete.
     await writeFileAtomic(join(dir, 'plan.json'), `${JSON.stringify(savedPlanSchema.parse(plan), null, 2)}\n`);
     await fsyncDirectory(plansDir(this.dataPath));
-    return dir;
+    return { location: dir };
   }
 
   /** The plan and whether it was applied; PLAN_NOT_FOUND when there is no such (complete, readable) plan. */
-  async read(planId: string): Promise<{ plan: SavedPlan; applied?: PlanApplied; dir: string }> {
+  async read(planId: string): Promise<StoredPlan> {
     const dir = isValidId(planId) ? this.dir(planId) : undefined;
     const plan = dir === undefined ? undefined : await readJson(join(dir, 'plan.json'), savedPlanSchema);
     if (!dir || !plan) {
@@ -83,7 +84,7 @@ export class PlanStore {
       );
     }
     const applied = await readJson(join(dir, 'applied.json'), planAppliedSchema);
-    return { plan, dir, ...(applied ? { applied } : {}) };
+    return { plan, location: dir, ...(applied ? { applied } : {}) };
   }
 
   async markApplied(planId: string, applied: PlanApplied): Promise<void> {
@@ -91,9 +92,9 @@ export class PlanStore {
   }
 
   /** Every readable plan, newest first. */
-  async list(): Promise<Array<{ plan: SavedPlan; applied?: PlanApplied; dir: string }>> {
+  async list(): Promise<StoredPlan[]> {
     const names = await readdir(plansDir(this.dataPath)).catch(() => [] as string[]);
-    const found: Array<{ plan: SavedPlan; applied?: PlanApplied; dir: string }> = [];
+    const found: StoredPlan[] = [];
     for (const name of names.filter(isValidId)) {
       try {
         found.push(await this.read(name));

@@ -1,6 +1,7 @@
 import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory } from '@reverie/core';
 import type { PromotionOptions, RecallSignalsOptions } from './recall-options';
 import type { RecallSignals } from './recall-score';
+import type { RecallStateStore } from '../state/dream-state-store';
 import { RecallSignalStore, recallsSincePromotion } from './recall-signal-store';
 
 export interface PromotionExplanation {
@@ -23,11 +24,11 @@ export interface PromotionExplanation {
  */
 export async function explainPromotion(
   entryId: string,
-  services: { dataPath: string; memory: ILongTermMemory; now: Date; decay?: DecayOptions | undefined },
+  services: { recall: Pick<RecallStateStore, 'readSignals'>; memory: ILongTermMemory; now: Date; decay?: DecayOptions | undefined },
   options: { signals: RecallSignalsOptions; promotion: PromotionOptions },
 ): Promise<PromotionExplanation> {
   const { minRecallCount, minScore } = options.promotion;
-  const store = new RecallSignalStore(services.dataPath, options.signals);
+  const store = new RecallSignalStore(services.recall, options.signals);
   const base = { entryId, hits: 0, recallsSincePromotion: 0, weights: options.signals.weights };
   const entry = await services.memory.get(entryId);
   if (!entry) return { ...base, status: 'not-found', reasons: [`no live memory entry has the id ${entryId}`] };

@@ -27,9 +27,9 @@ export class PromotionPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, dataPath } = context.services;
+    const { memory, state } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
-    const store = new RecallSignalStore(dataPath, this.signals);
+    const store = new RecallSignalStore(state.recall, this.signals);
     const now = context.now();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
     const candidates = await store.candidates(memory, this.options, now);
@@ -70,14 +70,13 @@ export class PromotionPass implements DreamPass {
   /** Marks the promotions of the applied plan in the recall signals. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
     const { at, promoted } = promotionCommitSchema.parse(data);
-    const store = new RecallSignalStore(services.dataPath, this.signals);
     // Mark only what landed: a promotion skipped as a conflict stays a candidate.
-    const file = await store.read();
+    const file = await services.state.recall.readSignals();
     for (const { id, importance, hits } of promoted) {
       const tally = file.entries[id];
       if (tally && (await services.memory?.get(id))?.importance === importance) Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
     }
-    await store.write(file);
+    await services.state.recall.writeSignals(file);
   }
 }
 

@@ -1,8 +1,6 @@
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { IClock, ILogger } from '@reverie/core';
-import { recallEventsPath } from '../runs/run-paths';
+import type { RecallStateStore } from '../state/dream-state-store';
 
 /** One entry returned by one search (SPEC O4). */
 export const recallEventSchema = z.object({
@@ -31,10 +29,11 @@ export const RECALL_EVENTS_FLUSH_MS = 200;
 
 /**
  * SPEC O4: records what searches returned without slowing them. `record` only pushes onto an
- * in-memory buffer; the buffer is appended to `_system/dreams/recall-events.jsonl` in one write
- * `flushMs` after the first event it holds (or at `flush()` / `close()`, which the runtime calls
- * before a dream cycle reads the file), so under load one write carries the events of many
- * turns instead of one write per turn of the event loop. A failed write is logged and dropped:
+ * in-memory buffer; the buffer is appended to the state store's recall events
+ * (`_system/dreams/recall-events.jsonl` for files) in one write `flushMs` after the first event
+ * it holds (or at `flush()` / `close()`, which the runtime calls before a dream cycle reads
+ * them), so under load one write carries the events of many turns instead of one write per
+ * turn of the event loop. A failed write is logged and dropped:
  * recall signals are a hint, the search result never depends on them.
  */
 export class RecallEventLog implements RecallRecorder {
@@ -42,11 +41,9 @@ export class RecallEventLog implements RecallRecorder {
   private pending: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private readonly path: string;
   private readonly flushMs: number;
 
-  constructor(private readonly services: { dataPath: string; clock: IClock; logger: ILogger; flushMs?: number }) {
-    this.path = recallEventsPath(services.dataPath);
+  constructor(private readonly services: { events: Pick<RecallStateStore, 'appendEvents'>; clock: IClock; logger: ILogger; flushMs?: number }) {
     this.flushMs = services.flushMs ?? RECALL_EVENTS_FLUSH_MS;
   }
 
@@ -80,16 +77,8 @@ export class RecallEventLog implements RecallRecorder {
     const batch = this.buffer;
     if (batch.length === 0) return;
     this.buffer = [];
-    const text = batch.map((event) => `${JSON.stringify(event)}\n`).join('');
     try {
-      try {
-        await appendFile(this.path, text);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        // The folder is made when a write finds it missing, not checked before every write.
-        await mkdir(dirname(this.path), { recursive: true });
-        await appendFile(this.path, text);
-      }
+      await this.services.events.appendEvents(batch);
     } catch (error) {
       this.services.logger.warn('Could not record recall events; they are dropped (search results are not affected).', {
         error: (error as Error).message,

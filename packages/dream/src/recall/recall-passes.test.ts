@@ -12,6 +12,7 @@ import { PromotionPass } from './promotion-pass';
 import { RecallEventLog } from './recall-events';
 import { promotionOptionsSchema, recallSignalsOptionsSchema } from './recall-options';
 import { RecallSignalsPass } from './recall-signals-pass';
+import { FileDreamStateStore } from '../state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -22,8 +23,8 @@ beforeEach(async () => {
   dataPath = await mkdtemp(join(tmpdir(), 'reverie-recall-passes-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
   memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, logger: silentLogger, memory };
-  recorder = new RecallEventLog({ dataPath, clock, logger: silentLogger });
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory };
+  recorder = new RecallEventLog({ events: services.state.recall, clock, logger: silentLogger });
 });
 afterEach(async () => {
   await rm(dataPath, { recursive: true, force: true });
@@ -31,7 +32,7 @@ afterEach(async () => {
 
 const engine = () => new DreamEngine(services, [new RecallSignalsPass(), new PromotionPass()]);
 const explain = (entryId: string) =>
-  explainPromotion(entryId, { dataPath, memory, now: clock.now() }, { signals: recallSignalsOptionsSchema.parse({}), promotion: promotionOptionsSchema.parse({}) });
+  explainPromotion(entryId, { recall: services.state.recall, memory, now: clock.now() }, { signals: recallSignalsOptionsSchema.parse({}), promotion: promotionOptionsSchema.parse({}) });
 
 async function recall(times: number, results: Array<{ entryId: string; score: number }>): Promise<void> {
   for (let i = 0; i < times; i++) recorder.record(results, 'turn');

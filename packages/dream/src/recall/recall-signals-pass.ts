@@ -1,9 +1,8 @@
-import { unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
-import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema, RecallSignalStore } from './recall-signal-store';
+import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from './recall-signals-file';
 import type { ILogger, ILongTermMemory } from '@reverie/core';
 import { changeFeedOf, readFeed } from '../changes/memory-feed';
 
@@ -23,15 +22,16 @@ async function goneEntries(memory: ILongTermMemory, logger: ILogger, file: Recal
   return { gone: Object.keys(file.entries).filter((id) => !live.has(id)), notes: [] };
 }
 
-/** What `commit` writes: the folded signals, and the aside file of a compaction they finished folding. */
-const recallCommitSchema = z.object({ file: recallSignalsFileSchema, foldingPath: z.string().optional() });
+/** What `commit` writes: the folded signals. */
+const recallCommitSchema = z.object({ file: recallSignalsFileSchema });
 
 /**
  * SPEC O4 (light sleep): folds the recall events written since the last run into the per-entry
- * signals (`_system/dreams/recall-signals.json`), dropping entries that no longer exist. It
- * changes no memory; the aggregate and the event offset are written together in `commit`,
- * so every event is counted once, and a dry run writes nothing. Once the folded part of the
- * events file passes `compactEventsBytes`, it is dropped (`RecallSignalStore.compactIfLarge`).
+ * signals (the state store's recall state: `_system/dreams/recall-signals.json` for files),
+ * dropping entries that no longer exist. It changes no memory; the aggregate and the event
+ * position are written together in `commit`, so every event is counted once, and a dry run
+ * writes nothing. Once the folded events pass `compactEventsBytes`, they are dropped
+ * (`RecallStateStore.compactEvents`).
  */
 export class RecallSignalsPass implements DreamPass {
   readonly name = 'recall-signals';
@@ -45,38 +45,28 @@ export class RecallSignalsPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, dataPath } = context.services;
+    const { memory, state } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
-    const store = new RecallSignalStore(dataPath, this.options);
-    const file = await store.read();
-    // A compaction interrupted by a crash left its aside file: fold what it had not folded yet.
-    const folding = await store.folding();
-    const carried = folding !== undefined && folding.id !== file.doneFolding ? await store.eventsAfter(file.offset, folding.path) : undefined;
-    const fresh = await store.eventsAfter(carried === undefined ? file.offset : 0);
-    const events = [...(carried?.events ?? []), ...fresh.events];
-    const invalid = fresh.invalid + (carried?.invalid ?? 0);
-    const nextOffset = fresh.nextOffset;
-    if (folding !== undefined) file.doneFolding = folding.id;
+    const file = await state.recall.readSignals();
+    const { events, invalid, position } = await state.recall.readNewEvents(file);
+    Object.assign(file, position);
     foldRecallEvents(file.entries, events);
     const { gone, memoryFeed, notes: feedNotes } = await goneEntries(memory, context.services.logger, file);
     for (const id of gone) delete file.entries[id];
     if (memoryFeed !== undefined) file.memoryFeed = memoryFeed;
-    file.offset = nextOffset;
 
     const notes = [`${events.length} recall event(s) folded into the signals of ${Object.keys(file.entries).length} entr(y/ies)`];
     if (gone.length > 0) notes.push(`${gone.length} entr(y/ies) no longer in memory dropped from the signals`);
     if (invalid > 0) notes.push(`${invalid} unreadable event line(s) skipped`);
     notes.push(...feedNotes);
-    const commit: z.input<typeof recallCommitSchema> = { file, ...(folding !== undefined ? { foldingPath: folding.path } : {}) };
+    const commit: z.input<typeof recallCommitSchema> = { file };
     return { operations: [], itemsProcessed: events.length, notes, refusals: [], commit };
   }
 
-  /** Writes the folded signals and the event offset of the applied plan, then compacts the events file when it is large. */
+  /** Writes the folded signals and the event position of the applied plan, then compacts the events when they are many. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    const { file, foldingPath } = recallCommitSchema.parse(data);
-    const store = new RecallSignalStore(services.dataPath, this.options);
-    await store.write(file);
-    if (foldingPath !== undefined) await unlink(foldingPath).catch(() => undefined);
-    await store.compactIfLarge(file);
+    const { file } = recallCommitSchema.parse(data);
+    await services.state.recall.writeSignals(file);
+    await services.state.recall.compactEvents(file, { compactEventsBytes: this.options.compactEventsBytes });
   }
 }

@@ -2,6 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '@reverie/file-store';
+import type { DeadLetterStore } from '../state/dream-state-store';
 import { failuresDir } from './run-paths';
 
 const failedPassSchema = z.object({ name: z.string(), error: z.string().optional() });
@@ -16,37 +17,43 @@ export const deadLetterSchema = z.object({
   trigger: z.string(),
   failedAt: z.string(),
   passes: z.array(failedPassSchema),
-  runFolder: z.string(),
+  /** Where the run's records are (its folder, for files): absent when the state store has no place to show. */
+  runFolder: z.string().optional(),
   /** The latest retry that did not succeed. */
   lastRetry: z.object({ runId: z.string(), at: z.string(), passes: z.array(failedPassSchema.extend({ status: z.string() })) }).optional(),
   retries: z.number().int().nonnegative().optional(),
 });
 export type DeadLetter = z.infer<typeof deadLetterSchema>;
 
-function deadLetterFile(dataPath: string, runId: string): string {
-  return join(failuresDir(dataPath), `${runId}.json`);
-}
+/** The dead letters of a data directory, one file per run in `_system/dreams/failures/`. */
+export class FileDeadLetterStore implements DeadLetterStore {
+  constructor(private readonly dataPath: string) {}
 
-export async function writeDeadLetter(dataPath: string, letter: DeadLetter): Promise<void> {
-  await writeFileAtomic(deadLetterFile(dataPath, letter.runId), `${JSON.stringify(deadLetterSchema.parse(letter), null, 2)}\n`);
-}
-
-/** The dead letter of `runId`; undefined when there is none (or it is unreadable). */
-export async function readDeadLetter(dataPath: string, runId: string): Promise<DeadLetter | undefined> {
-  try {
-    const parsed = deadLetterSchema.safeParse(JSON.parse(await readFile(deadLetterFile(dataPath, runId), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
+  async write(letter: DeadLetter): Promise<void> {
+    await writeFileAtomic(this.file(letter.runId), `${JSON.stringify(deadLetterSchema.parse(letter), null, 2)}\n`);
   }
-}
 
-export async function removeDeadLetter(dataPath: string, runId: string): Promise<void> {
-  await rm(deadLetterFile(dataPath, runId), { force: true });
-}
+  /** The dead letter of `runId`; undefined when there is none (or it is unreadable). */
+  async read(runId: string): Promise<DeadLetter | undefined> {
+    try {
+      const parsed = deadLetterSchema.safeParse(JSON.parse(await readFile(this.file(runId), 'utf8')));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 
-/** The run ids that have a dead letter. */
-export async function listDeadLetters(dataPath: string): Promise<string[]> {
-  const names = await readdir(failuresDir(dataPath)).catch(() => [] as string[]);
-  return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+  async remove(runId: string): Promise<void> {
+    await rm(this.file(runId), { force: true });
+  }
+
+  /** The run ids that have a dead letter. */
+  async list(): Promise<string[]> {
+    const names = await readdir(failuresDir(this.dataPath)).catch(() => [] as string[]);
+    return names.filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -'.json'.length));
+  }
+
+  private file(runId: string): string {
+    return join(failuresDir(this.dataPath), `${runId}.json`);
+  }
 }

@@ -55,7 +55,7 @@ describe('RunFolder', () => {
 
   it('puts each journal line on record as it is appended, through one open file flushed at close', async () => {
     const folder = await create();
-    const journal = folder.openJournal();
+    const journal = await folder.openJournal();
     await journal.append({ pass: 'merge', index: 0, outcome: 'applied' });
     await journal.append({ pass: 'merge', index: 1, outcome: 'conflict' });
     const reader = (await RunFolder.open(dataPath, 'a00000000001'))!;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
 import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '@reverie/file-store';
 import type { DreamOperation } from '../engine/dream-types';
+import type { DreamRun } from '../state/dream-state-store';
 import { runFolderName, runsDir } from './run-paths';
 
 export const runStatusSchema = z.enum(['running', 'complete', 'failed', 'interrupted', 'undone']);
@@ -81,7 +82,7 @@ type ArchiveBundle = Partial<Record<ArchiveRecord['kind'], Record<string, unknow
  * replace or delete, and a journal of the operations applied. Everything a step needs to be
  * finished or undone is written and fsynced before the step touches a store.
  */
-export class RunFolder {
+export class RunFolder implements DreamRun {
   /** Artifacts written since the last `syncArtifacts`, not flushed to disk yet. */
   private unsynced: string[] = [];
   /** Archive files read or written through this object, by pass. */
@@ -142,6 +143,11 @@ export class RunFolder {
     return this.manifest;
   }
 
+  /** The folder, as `DreamRun` names where a run is. */
+  get location(): string {
+    return this.dir;
+  }
+
   async update(change: Partial<RunManifest>): Promise<void> {
     this.manifest = { ...this.manifest, ...change };
     await this.saveManifest();
@@ -158,6 +164,18 @@ export class RunFolder {
     const path = join(this.dir, name);
     await writeFileAtomicUnsynced(path, content);
     this.unsynced.push(path);
+  }
+
+  /** An artifact's content; undefined when there is none. */
+  async readArtifact(name: string): Promise<string | undefined> {
+    if (!/^[\w.-]+$/.test(name)) return undefined;
+    return readFile(join(this.dir, name), 'utf8').catch(() => undefined);
+  }
+
+  /** The files of the folder (the manifest, plans, journal and artifacts; not the archive), sorted. */
+  async listArtifacts(): Promise<string[]> {
+    const entries = await readdir(this.dir, { withFileTypes: true }).catch(() => []);
+    return entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
   }
 
   /** Flushes the artifacts written since the last call (their fsyncs overlap), then the folder. */
@@ -232,7 +250,7 @@ export class RunFolder {
    * while the archive holds it counts as applied (see `applyJournalled`). The file is opened at
    * the first line and stays open until `close`.
    */
-  openJournal(): JournalWriter {
+  async openJournal(): Promise<JournalWriter> {
     const path = join(this.dir, 'journal.jsonl');
     let handle: FileHandle | undefined;
     return {

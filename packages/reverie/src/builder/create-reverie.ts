@@ -33,7 +33,7 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import { DreamScheduler, DreamTrigger, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
+import { DreamScheduler, type DreamStateStore, DreamTrigger, FileDreamStateStore, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
 import type { RecallSignalStore } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
@@ -312,8 +312,10 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
   container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
+  const dreamState: DreamStateStore =
+    dreamingOptions.state ?? own(new FileDreamStateStore({ dataPath, clock, logger, staleLockMinutes: dreamingOptions.staleLockMinutes }));
   // Recall events feed the recall-signals pass, so they are recorded only when a cycle can read them.
-  const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ dataPath, clock, logger }) : undefined;
+  const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ events: dreamState.recall, clock, logger }) : undefined;
   /** What the runtime buffers is written before a cycle reads it: recall events and the turns being appended. */
   const beforeCycle = async () => {
     await recall?.flush();
@@ -330,6 +332,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   });
   const engine = new DeferredDreamEngine(
     {
+      state: dreamState,
       dataPath,
       clock,
       logger,
@@ -346,18 +349,18 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     },
     dreamingOptions,
     options.skills?.protected ?? [],
-    { staleLockMinutes: dreamingOptions.staleLockMinutes, planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
+    { planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
   const { gates } = dreamingOptions;
   const dreamTrigger = new DreamTrigger({
     engine,
-    dataPath,
+    state: dreamState,
     clock,
     logger,
     enabled: dreamsEnabled,
     gates,
-    signalSource: dreamingOptions.signalSource ?? (memory ? recallSignalSource(dataPath, memory, dreamingOptions, clock) : undefined),
+    signalSource: dreamingOptions.signalSource ?? (memory ? recallSignalSource(dreamState, memory, dreamingOptions, clock) : undefined),
   });
   const hasGates = gates.minHours !== undefined || gates.minSessions !== undefined || gates.signal !== undefined;
   const scheduler = new DreamScheduler({
@@ -417,7 +420,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
         scheduler.sessionEnded();
       },
       status: async ({ windowHours } = {}) =>
-        readDreamStatus({ dataPath, now: clock.now(), lock: await engine.lockState(), ...(windowHours === undefined ? {} : { windowHours }) }),
+        readDreamStatus({ ledger: dreamState.ledger, now: clock.now(), lock: await engine.lockState(), ...(windowHours === undefined ? {} : { windowHours }) }),
       lockState: () => engine.lockState(),
       listRuns: () => engine.listRuns(),
       show: (runId) => engine.show(runId),
@@ -428,7 +431,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
         if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
         await recall?.flush();
         const { explainPromotion } = await import('@reverie/dream');
-        return explainPromotion(entryId, { dataPath, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
+        return explainPromotion(entryId, { recall: dreamState.recall, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
       },
       undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
       recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
@@ -458,12 +461,12 @@ function asBackgroundModel(model: WrappableModel | string | undefined): Wrappabl
 }
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */
-function recallSignalSource(dataPath: string, memory: ILongTermMemory, options: DreamingOptions, clock: IClock): SignalSource {
+function recallSignalSource(state: DreamStateStore, memory: ILongTermMemory, options: DreamingOptions, clock: IClock): SignalSource {
   let store: RecallSignalStore | undefined;
   return {
     async unpromotedCandidates(query) {
       // The store belongs to the dream engine's package, loaded with the first cycle (docs/architecture.md).
-      store ??= new (await import('@reverie/dream')).RecallSignalStore(dataPath, options.recallSignals);
+      store ??= new (await import('@reverie/dream')).RecallSignalStore(state.recall, options.recallSignals);
       return (await store.candidates(memory, query, clock.now())).length;
     },
   };

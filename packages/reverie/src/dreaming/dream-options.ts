@@ -3,6 +3,7 @@ import {
   archiveRetentionOptionsSchema,
   DEFAULT_STALE_LOCK_MINUTES,
   dreamGateOptionsSchema,
+  type DreamStateStore,
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
@@ -46,13 +47,26 @@ export const dreamingOptionsSchema = z
     sessionEndDebounce: durationSchema.default(10 * 60_000),
     /** Review before apply: a dry run's plan older than this is refused by `dreams.apply` (default "24h"). */
     planMaxAge: durationSchema.refine((ms) => ms > 0, 'planMaxAge must be positive').default(24 * 60 * 60_000),
-    /** O3: a dream lock held longer than this many minutes may be taken over (default 60). */
     /**
      * The longest model reply read at all, in characters (default 100,000): a longer reply is
      * refused before it is parsed, so no reply can hold up the process (SPEC B11).
      */
     maxReplyChars: z.number().int().min(1_000).max(10_000_000).default(100_000),
+    /**
+     * O3: a dream lock of another host whose heartbeat stood still this many minutes may be taken
+     * over (default 60). Applies to the default state in the data directory.
+     */
     staleLockMinutes: z.number().positive().default(DEFAULT_STALE_LOCK_MINUTES),
+    /**
+     * Where the dream engine keeps its own state — runs, plans, the ledger, cursors, recall
+     * signals, the lock (a `DreamStateStore`). Default: the data directory's `_system/dreams/`
+     * (`FileDreamStateStore`). The host owns a store it passes and closes it after `close()`.
+     */
+    state: z
+      .custom<DreamStateStore>((value) => isDreamStateStore(value), {
+        message: 'must be a DreamStateStore (runs, deadLetters, plans, ledger, sessions, cursors, recall, lock, close)',
+      })
+      .optional(),
     /** O3: where the signal gate counts unpromoted recall candidates; without one the signal gate passes. */
     signalSource: z
       .custom<SignalSource>((value) => typeof value === 'object' && value !== null && typeof (value as SignalSource).unpromotedCandidates === 'function', {
@@ -89,3 +103,12 @@ export const dreamingOptionsSchema = z
   .strict();
 export type DreamingOptions = z.output<typeof dreamingOptionsSchema>;
 export type DreamingOptionsInput = z.input<typeof dreamingOptionsSchema>;
+
+const STATE_PARTS = ['runs', 'deadLetters', 'plans', 'ledger', 'sessions', 'cursors', 'recall', 'lock'] as const;
+
+/** Whether `value` has every part of a `DreamStateStore` and a `close` method. */
+function isDreamStateStore(value: unknown): value is DreamStateStore {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.close === 'function' && STATE_PARTS.every((part) => typeof record[part] === 'object' && record[part] !== null);
+}

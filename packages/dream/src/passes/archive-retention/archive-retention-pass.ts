@@ -1,15 +1,12 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename } from 'node:path';
 import { z } from 'zod';
-import { RunFolder } from '../../runs/run-folder';
-import { failuresDir } from '../../runs/run-paths';
 import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 import { archiveRetentionOptionsSchema } from './archive-retention-options';
 
 const DAY_MS = 86_400_000;
 
 /**
- * SPEC O7/O8, deep sleep: purges run folders and dead letters past the retention. After the
+ * SPEC O7/O8, deep sleep: purges runs and dead letters past the retention. After the
  * purge a run can no longer be undone; that is the point of a retention. Runs still marked
  * running are never purged.
  */
@@ -25,34 +22,38 @@ export class ArchiveRetentionPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan> {
-    const { dataPath } = context.services;
+    const { state } = context.services;
     const cutoff = context.now().getTime() - this.retentionDays * DAY_MS;
-    const runs = (await RunFolder.list(dataPath)).filter(
+    const runs = (await state.runs.list()).filter(
       ({ manifest }) => manifest.status !== 'running' && manifest.runId !== context.runId && Date.parse(manifest.completedAt ?? manifest.startedAt) < cutoff,
     );
     const failures: string[] = [];
-    for (const name of await readdir(failuresDir(dataPath)).catch(() => [] as string[])) {
-      const file = join(failuresDir(dataPath), name);
-      const failedAt = await readFile(file, 'utf8')
-        .then((text) => Date.parse((JSON.parse(text) as { failedAt?: string }).failedAt ?? ''))
-        .catch(() => Number.NaN);
-      if (failedAt < cutoff) failures.push(file);
+    for (const runId of await state.deadLetters.list()) {
+      const letter = await state.deadLetters.read(runId);
+      if (letter !== undefined && Date.parse(letter.failedAt) < cutoff) failures.push(runId);
     }
     return {
       operations: [],
       itemsProcessed: runs.length + failures.length,
       notes: [`${runs.length} run folders and ${failures.length} dead letters older than ${this.retentionDays} days to purge`],
       refusals: [],
-      commit: { runs: runs.map(({ dir }) => dir), failures } satisfies z.infer<typeof retentionCommitSchema>,
+      commit: { runs: runs.map(({ manifest }) => manifest.runId), failures } satisfies z.input<typeof retentionCommitSchema>,
     };
   }
 
-  /** Purges the run folders and dead letters the applied plan listed. */
-  async commit(_services: DreamServices, data: unknown): Promise<void> {
+  /** Purges the runs and dead letters the applied plan listed. */
+  async commit(services: DreamServices, data: unknown): Promise<void> {
     const { runs, failures } = retentionCommitSchema.parse(data);
-    for (const dir of runs) await rm(dir, { recursive: true, force: true });
-    for (const file of failures) await rm(file, { force: true });
+    for (const runId of runs) await services.state.runs.remove(runId);
+    for (const runId of failures) await services.state.deadLetters.remove(runId);
   }
 }
 
-const retentionCommitSchema = z.object({ runs: z.array(z.string()), failures: z.array(z.string()) });
+/**
+ * A run's id. Plans made before the dream state had an interface named the run folders
+ * (`…/runs/<date>-<runId>`) and dead-letter files (`…/failures/<runId>.json`) instead: their last
+ * part names the run.
+ */
+const runIdSchema = z.string().transform((value) => (value.includes('/') || value.includes('\\') ? basename(value).replace(/\.json$/, '').replace(/^\d{4}-\d{2}-\d{2}-/, '') : value));
+
+const retentionCommitSchema = z.object({ runs: z.array(runIdSchema), failures: z.array(runIdSchema) });

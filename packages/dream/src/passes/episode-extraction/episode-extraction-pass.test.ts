@@ -19,6 +19,7 @@ import { cursorsDir } from '../../runs/run-paths';
 import { EpisodeExtractionPass } from './episode-extraction-pass';
 import type { EpisodeExtractionOptionsInput } from './episode-extraction-options';
 import { EPISODE_DIRECTIVE } from './render-episode-prompt';
+import { FileDreamStateStore } from '../../state/file-dream-state-store';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
@@ -75,7 +76,7 @@ function shownIds(data: string): string[] {
 
 function engine(model: MockLanguageModelV3 | undefined, options: EpisodeExtractionOptionsInput = {}, withLog = true): DreamEngine {
   return new DreamEngine(
-    { dataPath, clock, logger: new RecordingLogger(), memory, ...(withLog ? { conversationLog: log } : {}), ...(model ? { model } : {}) },
+    { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, ...(withLog ? { conversationLog: log } : {}), ...(model ? { model } : {}) },
     [new EpisodeExtractionPass(options)],
   );
 }

@@ -63,13 +63,13 @@ export class EpisodeExtractionPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, conversationLog, dataPath } = context.services;
+    const { memory, conversationLog } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 
-    const window = await readLogWindow(conversationLog, await this.cursor.position(dataPath), this.options.maxTurnsPerRun);
+    const window = await readLogWindow(conversationLog, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
     if (window.read.length === 0) return nothingNew(window);
     const { afterSeq, read, throughSeq, selection, notes } = window;
     const commit: EpisodeCursor = this.cursor.at(throughSeq);
@@ -138,12 +138,12 @@ export class EpisodeExtractionPass implements DreamPass {
 
   /** Moves the cursor to the last turn the applied plan read. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await this.cursor.commit(services.dataPath, data);
+    await this.cursor.commit(services.state.cursors, data);
   }
 
   /** The last logged turn this pass has turned into episodes; later turns must survive a log clear. */
   async conversationLogReadThrough(services: DreamServices): Promise<number> {
-    return this.cursor.position(services.dataPath);
+    return this.cursor.position(services.state.cursors);
   }
 
   /** The recorded episodes most like a call's turns, best first, within the call's share for them. */

@@ -7,6 +7,7 @@ import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, DreamServices, PassOutcome } from '../../engine/dream-types';
 import { cursorsDir, runsDir } from '../../runs/run-paths';
 import { ImportanceDecayPass } from './importance-decay-pass';
+import { FileDreamStateStore } from '../../state/file-dream-state-store';
 
 const START = '2026-06-01T00:00:00.000Z';
 let dataPath: string;
@@ -17,7 +18,7 @@ beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-decay-'));
   clock = new ManualClock(START);
   memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, logger: new RecordingLogger(), memory };
+  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 

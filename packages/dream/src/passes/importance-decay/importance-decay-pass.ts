@@ -40,9 +40,9 @@ export class ImportanceDecayPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan> {
-    const { memory, dataPath } = context.services;
+    const { memory, state } = context.services;
     const decay: DecayOptions = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
-    const cursor = await new PassCursor(dataPath, this.name, cursorSchema).read();
+    const cursor = await new PassCursor(state.cursors, this.name, cursorSchema).read();
     const legacyThrough = cursor?.decayedThrough !== undefined && cursor.migratedAt === undefined ? cursor.decayedThrough : undefined;
     const now = context.now();
     if (!this.options.write && !this.options.report && legacyThrough === undefined) {
@@ -102,7 +102,7 @@ export class ImportanceDecayPass implements DreamPass {
 
   /** Marks the old cursor migrated once the plan that stamped its entries is applied. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await new PassCursor(services.dataPath, this.name, cursorSchema).write(cursorSchema.parse(data));
+    await new PassCursor(services.state.cursors, this.name, cursorSchema).write(cursorSchema.parse(data));
   }
 }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
+import type { DreamCursorStore } from '../../state/dream-state-store';
 
 /**
  * A log-reading pass's position in the conversation log (SPEC D18): the last seq it has
@@ -13,8 +14,8 @@ export class LogCursor<K extends string> {
   ) {}
 
   /** The last seq the pass has finished with; 0 before its first applied run. */
-  async position(dataPath: string): Promise<number> {
-    return (await this.file(dataPath).read())?.[this.key] ?? 0;
+  async position(cursors: Pick<DreamCursorStore, 'read' | 'write'>): Promise<number> {
+    return (await this.file(cursors).read())?.[this.key] ?? 0;
   }
 
   /** The commit data that moves the cursor to `seq`. */
@@ -23,11 +24,11 @@ export class LogCursor<K extends string> {
   }
 
   /** Moves the cursor as a plan's commit data, read back from JSON, says. */
-  async commit(dataPath: string, data: unknown): Promise<void> {
-    await this.file(dataPath).write(this.schema.parse(data));
+  async commit(cursors: Pick<DreamCursorStore, 'read' | 'write'>, data: unknown): Promise<void> {
+    await this.file(cursors).write(this.schema.parse(data));
   }
 
-  private file(dataPath: string): PassCursor<Record<K, number>> {
-    return new PassCursor(dataPath, this.pass, this.schema);
+  private file(cursors: Pick<DreamCursorStore, 'read' | 'write'>): PassCursor<Record<K, number>> {
+    return new PassCursor(cursors, this.pass, this.schema);
   }
 }

@@ -6,6 +6,7 @@ import { InMemoryConversationLog, type LoggedTurn } from '@reverie/core';
 import { z } from 'zod';
 import { LogCursor } from './log-cursor';
 import { logWindow, nothingNew, nothingToAsk, readLogWindow } from './read-log-window';
+import { CursorFiles } from '../../cursors/cursor-files';
 
 function turn(seq: number, sessionId: string, content: string, role: LoggedTurn['role'] = 'user'): LoggedTurn {
   return { seq, sessionId, role, content, timestamp: `2026-06-01T09:00:${String(seq % 60).padStart(2, '0')}.000Z` };
@@ -62,19 +63,21 @@ describe('LogCursor', () => {
 
   it('starts at 0, and moves only when a commit is written, under its own key', async () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-log-cursor-'));
+    const cursors = new CursorFiles(dataPath);
     const cursor = new LogCursor('some-pass', z.object({ inferredThroughSeq: z.number().int().min(0) }), 'inferredThroughSeq');
-    expect(await cursor.position(dataPath)).toBe(0);
+    expect(await cursor.position(cursors)).toBe(0);
     const data = cursor.at(12);
     expect(data).toEqual({ inferredThroughSeq: 12 });
-    expect(await cursor.position(dataPath)).toBe(0);
-    await cursor.commit(dataPath, JSON.parse(JSON.stringify(data)));
-    expect(await cursor.position(dataPath)).toBe(12);
+    expect(await cursor.position(cursors)).toBe(0);
+    await cursor.commit(cursors, JSON.parse(JSON.stringify(data)));
+    expect(await cursor.position(cursors)).toBe(12);
   });
 
   it('refuses commit data that is not its cursor', async () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-log-cursor-'));
+    const cursors = new CursorFiles(dataPath);
     const cursor = new LogCursor('some-pass', z.object({ afterSeq: z.number().int().min(0) }), 'afterSeq');
-    await expect(cursor.commit(dataPath, { afterSeq: -1 })).rejects.toThrow();
-    expect(await cursor.position(dataPath)).toBe(0);
+    await expect(cursor.commit(cursors, { afterSeq: -1 })).rejects.toThrow();
+    expect(await cursor.position(cursors)).toBe(0);
   });
 });

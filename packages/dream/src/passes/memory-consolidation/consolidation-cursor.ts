@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
+import { CursorFiles } from '../../cursors/cursor-files';
 import { PassCursor } from '../../cursors/pass-cursor';
 import { cursorsDir } from '../../runs/run-paths';
+import type { DreamCursorStore } from '../../state/dream-state-store';
 import { idSchema, isValidId, type MemoryEntry, newId, timestampMs, timestampSchema } from '@reverie/core';
 import { z } from 'zod';
 import { FINGERPRINT_RECORD_BYTES, type FingerprintChange, type FingerprintLookup, SeenFingerprints } from './seen-fingerprints';
@@ -189,6 +191,14 @@ export interface SeenUpdate {
   live?: ReadonlySet<string>;
 }
 
+/** One pass's consolidation cursor in a state store's cursors (see `DreamCursorStore.readConsolidation`). */
+export function consolidationCursorOf(cursors: DreamCursorStore, pass: string) {
+  return {
+    read: () => cursors.readConsolidation(pass),
+    write: (cursor: ConsolidationCursor, before: ConsolidationCursor, update?: SeenUpdate) => cursors.writeConsolidation(pass, cursor, before, update),
+  };
+}
+
 /**
  * The log is folded into a new sorted file once it holds more records than this share of the
  * sorted file (and more than `MIN_LOG_RECORDS`): reading stays one file plus a short log, and the
@@ -225,7 +235,7 @@ export class ConsolidationCursorFile {
     dataPath: string,
     private readonly pass: string,
   ) {
-    this.main = new PassCursor(dataPath, pass, consolidationCursorSchema);
+    this.main = new PassCursor(new CursorFiles(dataPath), pass, consolidationCursorSchema);
     this.dir = cursorsDir(dataPath);
   }
 

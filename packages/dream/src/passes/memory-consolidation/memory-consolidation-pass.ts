@@ -9,8 +9,8 @@ import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup
 import {
   advanceCursor,
   changedSince,
-  ConsolidationCursorFile,
   comparePositions,
+  consolidationCursorOf,
   type ConsolidationCursor,
   consolidationCursorSchema,
   type CursorPosition,
@@ -90,10 +90,10 @@ export class MemoryConsolidationPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, dataPath, logger } = context.services;
+    const { memory, state, logger } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     const now = context.now();
-    const cursor = await new ConsolidationCursorFile(dataPath, this.name).read();
+    const cursor = await consolidationCursorOf(state.cursors, this.name).read();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
     // SPEC D7: the pass judges (protection, D4 merges) and rewrites by importance as it stands now.
     const asNow = (entry: MemoryEntry) => withEffectiveImportance(entry, now, decay);
@@ -246,7 +246,7 @@ export class MemoryConsolidationPass implements DreamPass {
    * applied after another run moved it, the cursor still never goes backwards.
    */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    const cursorFile = new ConsolidationCursorFile(services.dataPath, this.name);
+    const cursorFile = consolidationCursorOf(services.state.cursors, this.name);
     const cursor = await cursorFile.read();
     const prepass = prepassCommitSchema.safeParse(data);
     if (prepass.success) {

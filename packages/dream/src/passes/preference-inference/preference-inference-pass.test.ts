@@ -19,6 +19,7 @@ import { cursorsDir } from '../../runs/run-paths';
 import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
 import { PreferenceInferencePass } from './preference-inference-pass';
 import { PREFERENCE_DIRECTIVE } from './render-preference-prompt';
+import { FileDreamStateStore } from '../../state/file-dream-state-store';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
@@ -82,7 +83,7 @@ function reader(seq: number): DreamPass {
 
 function engine(model: MockLanguageModelV3 | undefined, others: DreamPass[] = []): DreamEngine {
   return new DreamEngine(
-    { dataPath, clock, logger: new RecordingLogger(), memory, conversationLog: log, feedback, ...(model ? { model } : {}) },
+    { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, conversationLog: log, feedback, ...(model ? { model } : {}) },
     [...others, new PreferenceInferencePass()],
   );
 }
@@ -237,7 +238,7 @@ describe('PreferenceInferencePass plans', () => {
   function context(gateway: ScriptedGateway, horizon: number, signal = new AbortController().signal): PassContext {
     return {
       runId: 'run-test',
-      services: { dataPath, clock, logger: silentLogger, memory, conversationLog: log },
+      services: { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, conversationLog: log },
       gateway,
       signal,
       conversationLogHorizon: async () => horizon,

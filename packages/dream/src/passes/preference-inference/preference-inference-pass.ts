@@ -60,13 +60,13 @@ export class PreferenceInferencePass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, conversationLog, dataPath } = context.services;
+    const { memory, conversationLog } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
     if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 
-    const window = await readLogWindow(conversationLog, await this.cursor.position(dataPath), this.options.maxTurnsPerRun);
+    const window = await readLogWindow(conversationLog, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
     const { afterSeq, read, throughSeq: readThroughSeq, selection, notes } = window;
 
     if (read.length === 0) {
@@ -141,7 +141,7 @@ export class PreferenceInferencePass implements DreamPass {
 
   /** Moves the cursor to the last turn the applied plan read. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await this.cursor.commit(services.dataPath, data);
+    await this.cursor.commit(services.state.cursors, data);
   }
 
   /**

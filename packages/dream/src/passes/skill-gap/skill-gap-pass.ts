@@ -61,13 +61,13 @@ export class SkillGapPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { skills, conversationLog, dataPath } = context.services;
+    const { skills, conversationLog } = context.services;
     if (!skills) return { skipped: 'needs the skill store (.withSkills())' };
     if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 
-    const window = await readLogWindow(conversationLog, await this.cursor.position(dataPath), this.options.maxTurnsPerRun);
+    const window = await readLogWindow(conversationLog, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
     if (window.read.length === 0) return nothingNew(window);
     const { afterSeq, read, throughSeq, selection, notes } = window;
     const commit: SkillGapCursor = this.cursor.at(throughSeq);
@@ -160,12 +160,12 @@ export class SkillGapPass implements DreamPass {
 
   /** Moves the cursor to the last turn the applied plan read. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
-    await this.cursor.commit(services.dataPath, data);
+    await this.cursor.commit(services.state.cursors, data);
   }
 
   /** The last logged turn this pass has looked at; later turns must survive a log clear. */
   async conversationLogReadThrough(services: DreamServices): Promise<number> {
-    return this.cursor.position(services.dataPath);
+    return this.cursor.position(services.state.cursors);
   }
 
   /** How a call's budget splits: directive, frame and terms off the top, a share for the catalogue, the rest for turns. */

@@ -7,6 +7,7 @@ import { InMemoryFeedbackStore, InMemorySkillStore, InMemorySkillUsageStore, Man
 import { DreamEngine } from '../../engine/dream-engine';
 import { SKILL_OPTIMIZE_DIRECTIVE } from './render-skill-optimization-prompt';
 import { SkillOptimizationPass } from './skill-optimization-pass';
+import { FileDreamStateStore } from '../../state/file-dream-state-store';
 
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 
@@ -51,7 +52,7 @@ describe('SkillOptimizationPass in a dream engine', () => {
         warnings: [],
       }),
     });
-    const engine = new DreamEngine({ dataPath, clock, logger: new RecordingLogger(), skills, skillUsage, feedback, model }, [new SkillOptimizationPass()]);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, skillUsage, feedback, model }, [new SkillOptimizationPass()]);
 
     const report = await engine.run({ trigger: 'manual' });
 
@@ -73,6 +74,7 @@ describe('SkillOptimizationPass in a dream engine', () => {
     const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] }) });
     const engine = new DreamEngine(
       {
+        state: new FileDreamStateStore({ dataPath, clock }),
         dataPath,
         clock,
         logger: new RecordingLogger(),

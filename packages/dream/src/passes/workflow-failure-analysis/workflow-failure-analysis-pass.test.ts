@@ -19,6 +19,7 @@ import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-g
 import { WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE } from './render-workflow-prompt';
 import { WorkflowFailureAnalysisPass } from './workflow-failure-analysis-pass';
 import type { WorkflowFailureAnalysisOptionsInput } from './workflow-failure-analysis-options';
+import { FileDreamStateStore } from '../../state/file-dream-state-store';
 
 const NOW = '2026-11-22T09:00:00.000Z';
 const SYNC = 'Sync the calendar';
@@ -64,7 +65,7 @@ async function failingSync(): Promise<void> {
 function context(gateway: ModelGatewayLike | undefined, signal = new AbortController().signal): PassContext {
   return {
     runId: 'run-test',
-    services: { dataPath, clock, logger: silentLogger, skills, workflowLog },
+    services: { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, skills, workflowLog },
     gateway,
     signal,
     conversationLogHorizon: async () => Number.POSITIVE_INFINITY,
@@ -274,7 +275,7 @@ describe('WorkflowFailureAnalysisPass in the engine', () => {
         warnings: [],
       }),
     });
-    const engine = new DreamEngine({ dataPath, clock, logger: new RecordingLogger(), skills, workflowLog, model }, [new WorkflowFailureAnalysisPass()]);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, workflowLog, model }, [new WorkflowFailureAnalysisPass()]);
 
     const report = await engine.run({ trigger: 'manual' });
 
@@ -302,7 +303,7 @@ describe('WorkflowFailureAnalysisPass in the engine', () => {
 
   it('runs without a model and without being asked for one', async () => {
     await failingSync();
-    const report = await new DreamEngine({ dataPath, clock, logger: new RecordingLogger(), skills, workflowLog }, [new WorkflowFailureAnalysisPass()]).run({ trigger: 'manual' });
+    const report = await new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, workflowLog }, [new WorkflowFailureAnalysisPass()]).run({ trigger: 'manual' });
     expect(outcome(report)).toMatchObject({ status: 'ok', applied: 1, details: { annotated: [{ note: 'host' }] } });
   });
 });

@@ -86,7 +86,7 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { workflowLog, skills, dataPath } = context.services;
+    const { workflowLog, skills, state } = context.services;
     if (!workflowLog) return { skipped: 'needs the workflow log (.withWorkflowLog())' };
     if (!skills) return { skipped: 'needs the skill library (.withSkills())' };
     const { windowDays, minFailures } = this.options;
@@ -99,7 +99,7 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
     const refusals: string[] = [];
     const promotionCandidates = this.promotionCandidates(groups, notes);
 
-    const cursorFile = new PassCursor(dataPath, this.name, workflowCursorSchema);
+    const cursorFile = new PassCursor(state.cursors, this.name, workflowCursorSchema);
     const cursor = (await cursorFile.read()) ?? { annotated: {} };
     const due: WorkflowPromptItem[] = [];
     for (const group of groups) {
@@ -166,7 +166,7 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       const landed = await Promise.all(item.skills.map(async (name) => (await services.skills?.get(name))?.content.includes(item.block) ?? false));
       if (landed.some(Boolean)) next[item.key] = item.lastFailure;
     }
-    await new PassCursor(services.dataPath, this.name, workflowCursorSchema).write({ annotated: next });
+    await new PassCursor(services.state.cursors, this.name, workflowCursorSchema).write({ annotated: next });
   }
 
   /** The existing, unprotected skills that produced the group's failures (reported when none). */

@@ -13,6 +13,7 @@ import {
 import type { ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../../engine/dream-types';
 import type { MemoryConsolidationPass } from '../memory-consolidation-pass';
 import { normaliseContent } from '../normalise-content';
+import { FileDreamStateStore } from '../../../state/file-dream-state-store';
 
 export const DAY = 86_400_000;
 
@@ -49,6 +50,7 @@ export class PassHarness {
     return {
       runId: 'run-test',
       services: {
+        state: new FileDreamStateStore({ dataPath: this.dataPath, clock: this.clock }),
         dataPath: this.dataPath,
         clock: this.clock,
         logger: silentLogger,

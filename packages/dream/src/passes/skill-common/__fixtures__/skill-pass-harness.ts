@@ -10,6 +10,7 @@ import {
   silentLogger,
 } from '@reverie/core';
 import type { DreamPass, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../../engine/dream-types';
+import { FileDreamStateStore } from '../../../state/file-dream-state-store';
 
 /**
  * In-memory skill, usage, feedback and conversation-log stores on a manual clock, with a temp
@@ -48,6 +49,7 @@ export class SkillPassHarness {
     return {
       runId: 'run-test',
       services: {
+        state: new FileDreamStateStore({ dataPath: this.dataPath, clock: this.clock }),
         dataPath: this.dataPath,
         clock: this.clock,
         logger: silentLogger,
