@@ -10,6 +10,7 @@ export const sourceAliases = [
   { find: /^@reverie\/core\/testing$/, replacement: root('./packages/core/src/testing/index.ts') },
   { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
   { find: /^@reverie\/file-store$/, replacement: root('./packages/file-store/src/index.ts') },
+  { find: /^@reverie\/dream\/testing$/, replacement: root('./packages/dream/src/testing/index.ts') },
   { find: /^@reverie\/dream\/host$/, replacement: root('./packages/dream/src/host.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },
   { find: /^reverie$/, replacement: root('./packages/reverie/src/index.ts') },
