@@ -340,6 +340,15 @@ describe('archive-retention pass', () => {
     expect(folders.some((name) => name.endsWith(recent.runId))).toBe(true);
     expect(readdirSync(failuresDir(dataPath))).toEqual([`${recent.runId}.json`]);
   });
+
+  it('purges what a plan saved before the dream state had an interface names by path', async () => {
+    const engine = new DreamEngine(services, [failingPass]);
+    const old = await engine.run({ trigger: 'manual' });
+    const runFolder = readdirSync(runsDir(dataPath)).find((name) => name.endsWith(old.runId))!;
+    await new ArchiveRetentionPass().commit(services, { runs: [join(runsDir(dataPath), runFolder)], failures: [join(failuresDir(dataPath), `${old.runId}.json`)] });
+    expect(readdirSync(runsDir(dataPath))).toEqual([]);
+    expect(readdirSync(failuresDir(dataPath))).toEqual([]);
+  });
 });
 
 describe('passes that fail after planning clean-up', () => {

@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IConversationLog, InMemoryConversationLog, ManualClock } from '@reverie/core';
+import { FileDreamStateStore } from '@reverie/dream';
 import { createReverie, type Reverie } from 'reverie';
 import { scriptedModel } from './scripted-model';
 
@@ -17,6 +18,32 @@ beforeEach(() => {
 });
 
 describe('reverie.dreams', () => {
+  it('keeps the dream state where withDreaming({ state }) puts it, and leaves that store open at close', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'reverie-dream-state-'));
+    try {
+      const clock = new ManualClock('2026-06-01T00:00:00Z');
+      const state = new FileDreamStateStore({ dataPath: elsewhere, clock });
+      reverie = createReverie({ dataPath, clock }).withMemory().withDreaming({ state }).build();
+      await reverie.memory!.save({ content: 'Deploys happen on Tuesdays' });
+      await reverie.memory!.save({ content: 'deploys happen on tuesdays' });
+      const report = await reverie.dreams.run();
+      expect(report.runFolder?.startsWith(join(elsewhere, '_system', 'dreams', 'runs'))).toBe(true);
+      expect(existsSync(join(dataPath, '_system', 'dreams'))).toBe(false);
+      expect((await reverie.dreams.listRuns()).map((run) => run.runId)).toEqual([report.runId]);
+      const close = vi.spyOn(state, 'close');
+      await reverie.close();
+      expect(close).not.toHaveBeenCalled();
+      expect((await state.runs.list()).map(({ manifest }) => manifest.runId)).toEqual([report.runId]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a dream state that is not a DreamStateStore', () => {
+    reverie = createReverie({ dataPath }).build();
+    expect(() => createReverie({ dataPath }).withDreaming({ state: { runs: {} } as never }).build()).toThrow(/withDreaming\.state/);
+  });
+
   it('merges duplicates without a model, leaves a run folder, and undoes the run', async () => {
     reverie = createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') }).withMemory().withDreaming().build();
     await reverie.memory!.save({ content: 'The user lives in Lisbon.', createdAt: '2026-01-01T00:00:00.000Z' });
