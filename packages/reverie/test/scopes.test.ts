@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryLongTermMemory, isReverieError, ManualClock, TOKENS } from '@reverie/core';
+import { InMemoryLongTermMemory, isReverieError, ManualClock, systemClock, TOKENS } from '@reverie/core';
+import { FileDreamStateStore } from '@reverie/dream';
 import { createReverie, type Reverie, type ReverieScopes } from 'reverie';
 
 /** SPEC B8, issue 17 item 1: scopes over one data directory keep everything apart. */
@@ -70,6 +71,8 @@ describe('buildScopes()', () => {
     expect(withStore).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('cannot share one store') }));
     const withUse = () => createReverie({ dataPath: root }).withMemory().use(TOKENS.LongTermMemory, new InMemoryLongTermMemory()).buildScopes();
     expect(withUse).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    const withState = () => createReverie({ dataPath: root }).withMemory().withDreaming({ state: new FileDreamStateStore({ dataPath: root, clock: systemClock }) }).buildScopes();
+    expect(withState).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', details: { concerns: ['dreaming'] } }));
     expect(() => createReverie({ dataPath: root, scope: 'a' }).buildScopes()).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });

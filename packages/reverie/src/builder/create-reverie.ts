@@ -155,17 +155,17 @@ export class ReverieBuilder {
    * SPEC B8: one process serving many scopes (users, agents) over one data directory. Validates
    * the options once; `scopes.get('user:42')` builds that scope's instance at its first use and
    * returns the same one afterwards, so a request builds nothing. Stores given as instances
-   * (`store` options, `.use()`) would be shared by every scope, so they are refused.
+   * (`store` options, `withDreaming({ state })`, `.use()`) would be shared by every scope, so they are refused.
    */
   buildScopes(): ReverieScopes {
     if (this.config.scope !== undefined) {
       throw new ReverieValidationError('INVALID_OPTIONS', 'buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).');
     }
-    const shared = [...this.concerns].filter(([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw));
+    const shared = [...this.concerns].filter(([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw || 'state' in raw));
     if (this.overrides.size > 0 || shared.length > 0) {
       throw new ReverieValidationError(
         'INVALID_OPTIONS',
-        'buildScopes() cannot share one store instance between scopes: leave out the `store` options and `.use()`, or build one instance per scope with createReverie({ scope }).',
+        'buildScopes() cannot share one store instance between scopes: leave out the `store` options, withDreaming({ state }) and `.use()`, or build one instance per scope with createReverie({ scope }).',
         { details: { concerns: shared.map(([concern]) => concern) } },
       );
     }
