@@ -4,3 +4,5 @@ export { type PgliteLike, type PgliteTransactionLike, postgresClientFromPglite }
 export { postgresError } from './client/postgres-error';
 export { type MigrationReport, migratePostgres, MIGRATION_LOCK_KEY } from './migrations/migrate-postgres';
 export type { PostgresMigration } from './migrations/postgres-migration';
+export type { PostgresStoreOptions } from './stores/postgres-store-options';
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './memory/postgres-memory-store';

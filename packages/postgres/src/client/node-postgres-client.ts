@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
-import type { PostgresClient, PostgresRow } from './postgres-client';
+import type { PostgresClient } from './postgres-client';
 import { postgresError } from './postgres-error';
 
 const QUERY = 'query PostgreSQL';
@@ -18,7 +18,7 @@ function connectionClient(connection: PoolClient, depth: number): PostgresClient
     }
   };
   const client: PostgresClient = {
-    async query<T extends PostgresRow>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    async query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> {
       try {
         return (await connection.query(sql, params as unknown[] | undefined)).rows as T[];
       } catch (error) {
@@ -69,7 +69,7 @@ async function withConnection<T>(pool: Pool, fn: (connection: PoolClient) => Pro
  */
 export function postgresClientFromPool(pool: Pool): PostgresClient {
   return {
-    async query<T extends PostgresRow>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    async query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> {
       try {
         return (await pool.query(sql, params as unknown[] | undefined)).rows as T[];
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { PostgresClient, PostgresRow } from './postgres-client';
+import type { PostgresClient } from './postgres-client';
 import { postgresError } from './postgres-error';
 
 const QUERY = 'query PGlite';
@@ -15,7 +15,7 @@ export interface PgliteLike extends PgliteTransactionLike {
 
 function transactionClient(tx: PgliteTransactionLike, depth: number): PostgresClient {
   const client: PostgresClient = {
-    async query<T extends PostgresRow>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    async query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> {
       try {
         return (await tx.query<T>(sql, params as unknown[] | undefined)).rows;
       } catch (error) {
@@ -49,7 +49,7 @@ function transactionClient(tx: PgliteTransactionLike, depth: number): PostgresCl
  */
 export function postgresClientFromPglite(db: PgliteLike): PostgresClient {
   const client: PostgresClient = {
-    async query<T extends PostgresRow>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    async query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]> {
       try {
         return (await db.query<T>(sql, params as unknown[] | undefined)).rows;
       } catch (error) {

@@ -8,7 +8,7 @@ export type PostgresRow = Record<string, unknown>;
  */
 export interface PostgresClient {
   /** Runs one statement with `$1…` parameters and returns its rows. */
-  query<T extends PostgresRow = PostgresRow>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends object = PostgresRow>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /**
    * Runs `fn` in a transaction on one connection: committed when `fn` resolves, rolled back when
    * it throws (the error is rethrown). Inside another transaction it becomes a savepoint.
