@@ -11,7 +11,7 @@ export interface TextFilters {
   tags?: readonly string[] | undefined;
 }
 
-interface ScopeStats {
+export interface ScopeStats {
   entries: number;
   averageLength: number;
 }
@@ -55,9 +55,11 @@ export class MemoryTextIndex {
   /** The best `limit` entries for `text` that pass the filters, best first (ties by id). */
   async search(client: PostgresClient, text: string, limit: number, filters: TextFilters = {}): Promise<Bm25Hit[]> {
     const queryTerms = [...new Set(tokenize(text))];
-    if (queryTerms.length === 0) return [];
-    const stats = await this.stats(client);
-    if (!stats) return [];
+    const stats = queryTerms.length === 0 ? undefined : await this.stats(client);
+    return stats ? this.searchTerms(client, queryTerms, stats, limit, filters) : [];
+  }
+
+  private async searchTerms(client: PostgresClient, queryTerms: readonly string[], stats: ScopeStats, limit: number, filters: TextFilters): Promise<Bm25Hit[]> {
     const vocabulary = await this.vocabulary(client, queryTerms);
     const expansions = (term: string) => vocabulary.filter((known) => known.term !== term && known.term.startsWith(term)).map((known) => known.term);
     const weights = weighQueryTerms(queryTerms, (term) => vocabulary.some((known) => known.term === term), expansions);
@@ -71,20 +73,20 @@ export class MemoryTextIndex {
    * rarest terms, leaving out those in more than `maxDocumentShare` of the entries, with prefix
    * expansion; the hits are scored as `search` scores them.
    */
-  async searchRarest(client: PostgresClient, text: string, limit: number, options: { maxTerms: number; maxDocumentShare: number }): Promise<Bm25Hit[]> {
+  async searchRarest(client: PostgresClient, text: string, limit: number, options: { maxTerms: number; maxDocumentShare: number; stats: ScopeStats | undefined }): Promise<Bm25Hit[]> {
     const terms = [...new Set(tokenize(text))];
-    const stats = await this.stats(client);
+    const { stats } = options;
     if (terms.length === 0 || !stats) return [];
     const known = await client.query<{ term: string; df: number }>(
       'SELECT term, df FROM reverie_memory_terms WHERE scope = $1 AND term = ANY($2::text[])',
       [this.scope, terms],
     );
     const rarest = rarestTerms(known.map((row) => ({ term: row.term, df: Number(row.df) })), options.maxTerms, stats.entries, options.maxDocumentShare);
-    if (rarest.length === 0) return [];
-    return this.search(client, rarest.join(' '), limit);
+    return rarest.length === 0 ? [] : this.searchTerms(client, rarest, stats, limit, {});
   }
 
-  private async stats(client: PostgresClient): Promise<ScopeStats | undefined> {
+  /** The scope's entry count and average length (undefined for an empty scope), as `searchRarest` takes them. */
+  async stats(client: PostgresClient): Promise<ScopeStats | undefined> {
     const [row] = await client.query<{ entries: string | number; total_length: string | number }>(
       'SELECT entries, total_length FROM reverie_memory_stats WHERE scope = $1',
       [this.scope],

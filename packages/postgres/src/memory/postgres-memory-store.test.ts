@@ -1,4 +1,4 @@
-import { Bm25Index, ManualClock, memoryDocumentText, RecordingLogger } from '@reverie/core';
+import { Bm25Index, indexNeighbours, ManualClock, memoryDocumentText, type MemoryEntry, RecordingLogger } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
@@ -75,9 +75,11 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
     });
 
     describe('BM25 ranking', () => {
-      it('scores as the file store’s index does: same hits, same order, same scores', async () => {
+      /** The same 60 entries in a store and in the file store's index. */
+      async function corpus() {
         const store = open();
         const index = new Bm25Index();
+        const entries = new Map<string, MemoryEntry>();
         const topics = ['deploy', 'deployment', 'deploys', 'kubernetes', 'cluster', 'coffee', 'tea', 'garden', 'release', 'staging', 'nginx', 'postgres'];
         for (let i = 0; i < 60; i++) {
           const words = Array.from({ length: 3 + (i % 7) }, (_, j) => topics[(i * 7 + j * 3) % topics.length]!);
@@ -87,16 +89,41 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
             category: i % 5 === 0 ? 'project-context/infra' : 'general',
           });
           index.set(entry.id, memoryDocumentText(entry));
+          entries.set(entry.id, entry);
         }
+        return { store, index, entries };
+      }
+      // Ties may come in another order (the file store breaks them by insertion, this store by
+      // id): compare the scores in rank order, and the ids of the scores that are not tied.
+      const untied = (hits: ReadonlyArray<{ id: string; score: number }>, all: ReadonlyArray<{ score: number }>) =>
+        hits
+          .filter((hit) => all.filter((other) => Math.abs(other.score - hit.score) < 1e-9).length === 1)
+          .map((hit) => `${hit.score.toFixed(9)} ${hit.id}`)
+          .sort();
+
+      it('scores as the file store’s index does: same hits, same order, same scores', async () => {
+        const { store, index } = await corpus();
         for (const text of ['deploy', 'kubernetes cluster', 'coffee tea garden', 'ops', 'infra nginx', 'release staging deploy', 'post']) {
           const expected = index.search(text, { limit: 10 });
-          const found = await store.search({ text, maxResults: 10 });
-          // Ties may come in another order: compare the scores in rank order, and the ids by score.
+          const found = (await store.search({ text, maxResults: 10 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
           expect(found.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
-          const byScore = (hits: ReadonlyArray<{ id: string; score: number }>) => hits.map((hit) => `${hit.score.toFixed(9)} ${hit.id}`).sort();
-          const all = index.search(text);
-          const tied = (score: number) => all.filter((hit) => Math.abs(hit.score - score) < 1e-9).length > 1;
-          expect(byScore(found.filter((hit) => !tied(hit.score)).map((hit) => ({ id: hit.entry.id, score: hit.score })))).toEqual(byScore(expected.filter((hit) => !tied(hit.score))));
+          expect(untied(found, index.search(text))).toEqual(untied(expected, index.search(text)));
+        }
+      });
+
+      it('finds the neighbours the file store finds, with the same scores', async () => {
+        const { store, index, entries } = await corpus();
+        const ids = [...entries.keys()].filter((_, i) => i % 9 === 0);
+        const expected = indexNeighbours(index, (id) => entries.get(id), ids, { limit: 5 });
+        const everyNeighbour = indexNeighbours(index, (id) => entries.get(id), ids, { limit: 100 });
+        const found = await store.neighbours(ids, { limit: 5 });
+        expect([...found.keys()]).toEqual([...expected.keys()]);
+        for (const id of ids) {
+          const mine = found.get(id)!.map((hit) => ({ id: hit.entry.id, score: hit.score }));
+          const theirs = expected.get(id)!.map((hit) => ({ id: hit.entry.id, score: hit.score }));
+          expect(mine.map((hit) => hit.score)).toEqual(theirs.map((hit) => expect.closeTo(hit.score, 9)));
+          const all = everyNeighbour.get(id)!;
+          expect(untied(mine, all)).toEqual(untied(theirs, all));
         }
       });
     });

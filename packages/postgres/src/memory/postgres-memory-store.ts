@@ -240,10 +240,12 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const unique = [...new Set(ids)];
     const entries = await this.entriesById(client, unique);
     const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
+    const stats = await this.text.stats(client);
+    const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
     for (const id of unique) {
       const entry = entries.get(id);
       if (!entry) continue;
-      const all = await this.text.searchRarest(client, entry.content, limit + 1, NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number });
+      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats });
       const best = all[0]?.score ?? 0;
       hitsOf.set(
         id,
