@@ -12,6 +12,12 @@ const MAX_INPUT_CHARS = 30_000;
 /** pgvector's HNSW index takes vectors of at most this many dimensions; longer ones are scanned. */
 const MAX_HNSW_DIMENSIONS = 2000;
 
+interface VectorStorage {
+  type: 'vector' | 'real[]';
+  /** pgvector 0.8+: an HNSW scan can go on past candidates that the filters drop. */
+  iterativeScan: boolean;
+}
+
 /** The hash of a document's text that a stored vector must match to be used. Pure. */
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -28,7 +34,7 @@ export function textHash(text: string): string {
 export class MemoryEmbeddings {
   private worker: Promise<void> | undefined;
   private again = false;
-  private storage: Promise<'vector' | 'real[]'> | undefined;
+  private storage: Promise<VectorStorage> | undefined;
   private readonly indexed = new Set<number>();
   private readonly abort = new AbortController();
 
@@ -91,15 +97,21 @@ export class MemoryEmbeddings {
     const conditions = `e.scope = ${params.add(this.scope)} AND e.model = ${params.add(this.embedder.modelId)} AND e.dims = ${params.add(query.length)} AND m.text_hash = e.text_hash`;
     const from = `reverie_memory_embeddings e JOIN reverie_memory m ON m.scope = e.scope AND m.id = e.id`;
     const filter = memoryFilterSql(params, filters);
-    if ((await this.vectorStorage()) === 'vector') {
+    const storage = await this.vectorStorage();
+    if (storage.type === 'vector') {
       const dims = query.length;
       const vector = params.add(`[${query.join(',')}]`);
-      const rows = await this.client.query<{ id: string; similarity: number | null }>(
-        `SELECT e.id, 1 - (e.embedding::vector(${dims}) <=> ${vector}::vector(${dims})) AS similarity
+      const sql = `SELECT e.id, 1 - (e.embedding::vector(${dims}) <=> ${vector}::vector(${dims})) AS similarity
            FROM ${from} WHERE ${conditions} AND ${filter}
-          ORDER BY e.embedding::vector(${dims}) <=> ${vector}::vector(${dims}), e.id LIMIT ${params.add(limit)}`,
-        params.values,
-      );
+          ORDER BY e.embedding::vector(${dims}) <=> ${vector}::vector(${dims}), e.id LIMIT ${params.add(limit)}`;
+      // The HNSW index holds every scope: without an iterative scan (pgvector 0.8+) a scan that
+      // finds its first candidates in other scopes would return fewer than `limit` of this one.
+      const rows = storage.iterativeScan
+        ? await this.client.transaction(async (tx) => {
+            await tx.query("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)");
+            return tx.query<{ id: string; similarity: number | null }>(sql, params.values);
+          })
+        : await this.client.query<{ id: string; similarity: number | null }>(sql, params.values);
       return rows.filter((row) => row.similarity !== null && Number.isFinite(Number(row.similarity))).map((row) => ({ id: row.id, similarity: Number(row.similarity) }));
     }
     const rows = await this.client.query<{ id: string; embedding: number[] }>(`SELECT e.id, e.embedding FROM ${from} WHERE ${conditions} AND ${filter}`, params.values);
@@ -109,12 +121,18 @@ export class MemoryEmbeddings {
       .slice(0, limit);
   }
 
-  private vectorStorage(): Promise<'vector' | 'real[]'> {
+  /** How this database stores vectors (decided when it was migrated) and which pgvector it has. */
+  private vectorStorage(): Promise<VectorStorage> {
     this.storage ??= this.client
-      .query<{ type: string }>(
-        "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'reverie_memory_embeddings'::regclass AND attname = 'embedding'",
+      .query<{ type: string; version: string | null }>(
+        `SELECT format_type(atttypid, atttypmod) AS type, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS version
+           FROM pg_attribute WHERE attrelid = 'reverie_memory_embeddings'::regclass AND attname = 'embedding'`,
       )
-      .then(([row]) => (row?.type === 'vector' ? 'vector' : 'real[]'));
+      .then(([row]) => {
+        if (row?.type !== 'vector') return { type: 'real[]', iterativeScan: false };
+        const [major = 0, minor = 0] = (row.version ?? '0').split('.').map(Number);
+        return { type: 'vector', iterativeScan: major > 0 || minor >= 8 };
+      });
     return this.storage;
   }
 
@@ -149,7 +167,7 @@ export class MemoryEmbeddings {
 
   /** Stores vectors for the entries whose text still has the hash they were computed from. */
   private async store(vectors: ReadonlyArray<{ id: string; hash: string; vector: readonly number[] }>): Promise<void> {
-    const storage = await this.vectorStorage();
+    const { type: storage } = await this.vectorStorage();
     for (const dims of new Set(vectors.map(({ vector }) => vector.length))) await this.ensureIndex(storage, dims);
     const values = storage === 'vector' ? vectors.map(({ vector }) => `[${vector.join(',')}]`) : vectors.map(({ vector }) => `{${vector.join(',')}}`);
     await this.client.query(

@@ -148,6 +148,32 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
         expect(indexes).toHaveLength(vectorStorage === 'vector' ? 1 : 0);
       });
 
+      if (vectorStorage === 'vector') {
+        it('finds a scope’s vectors through the HNSW index even when other scopes fill its first candidates', async () => {
+          const embedder = createFakeEmbedder({ synonyms });
+          const crowd = open({ embedder });
+          // Nearer to the query than the scope's own entries: they fill the index's first candidates.
+          for (let i = 0; i < 120; i++) await crowd.save({ content: `car ${i + 10}` });
+          await crowd.flushEmbeddings();
+          const few = open({ embedder });
+          const mine = [await few.save({ content: 'car street corner' }), await few.save({ content: 'car lane corner' })];
+          await few.flushEmbeddings();
+          // PGlite has one connection: make its planner take the HNSW index, as a large table would,
+          // with fewer first candidates (ef_search) than the other scope has nearer entries.
+          await client().query('SET enable_seqscan = off');
+          await client().query('SET enable_sort = off');
+          await client().query('SET hnsw.ef_search = 10');
+          try {
+            const hits = await few.search({ text: 'automobile', maxResults: 8 });
+            expect(hits.map((hit) => hit.entry.id).sort()).toEqual(mine.map((entry) => entry.id).sort());
+          } finally {
+            await client().query('RESET enable_seqscan');
+            await client().query('RESET enable_sort');
+            await client().query('RESET hnsw.ef_search');
+          }
+        });
+      }
+
       it('embeds each text once, whichever process wrote it, and again when it or the model changes', async () => {
         const scope = newScope();
         const writer = open({ scope });
