@@ -9,6 +9,7 @@ const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const sourceAliases = [
   { find: /^@reverie\/core\/testing$/, replacement: root('./packages/core/src/testing/index.ts') },
   { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
+  { find: /^@reverie\/postgres$/, replacement: root('./packages/postgres/src/index.ts') },
   { find: /^@reverie\/file-store$/, replacement: root('./packages/file-store/src/index.ts') },
   { find: /^@reverie\/dream\/testing$/, replacement: root('./packages/dream/src/testing/index.ts') },
   { find: /^@reverie\/dream\/host$/, replacement: root('./packages/dream/src/host.ts') },

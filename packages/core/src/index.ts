@@ -153,6 +153,18 @@ export { buildWorkingMemoryEntry } from './working-memory/build-working-memory-e
 export { type ParsedWorkingMemoryQuery, parseWorkingMemoryQuery } from './working-memory/working-memory-query';
 
 // Search
+export {
+  BM25_B,
+  BM25_K1,
+  bm25Idf,
+  COMMON_TERM_FLOOR,
+  PREFIX_MAX_EXPANSIONS,
+  PREFIX_MIN_LENGTH,
+  PREFIX_WEIGHT,
+  rarestTerms,
+  termScore,
+  weighQueryTerms,
+} from './search/bm25-scoring';
 export { BM25_INDEX_FORMAT, type Bm25Hit, Bm25Index, type Bm25IndexOptions, type Bm25IndexState, type Bm25SearchOptions } from './search/bm25-index';
 export {
   cosineSimilarity,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '../..');
-const BUILT = ['core', 'file-store', 'dream', 'reverie'];
+const BUILT = ['core', 'file-store', 'postgres', 'dream', 'reverie'];
 
 interface Example {
   file: string;

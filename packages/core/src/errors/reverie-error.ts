@@ -31,6 +31,9 @@ export type ReverieErrorCode =
   | 'NOT_A_DIRECTORY'
   | 'IS_A_DIRECTORY'
   | 'IO_ERROR'
+  | 'DATABASE_UNAVAILABLE'
+  | 'DATABASE_ERROR'
+  | 'SCHEMA_TOO_NEW'
   | 'INTERNAL';
 
 export interface ReverieErrorOptions {

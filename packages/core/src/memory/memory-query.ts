@@ -8,6 +8,10 @@ export interface ParsedMemoryQuery {
   /** The query text, or undefined when the caller is browsing. */
   text: string | undefined;
   maxResults: number;
+  /** The category-prefix filter, if any. */
+  category: string | undefined;
+  /** The every-tag filter, if any. */
+  tags: string[] | undefined;
   /** True for entries that pass the category-prefix and every-tag filters. */
   matches(entry: MemoryEntry): boolean;
 }
@@ -22,6 +26,8 @@ export function parseMemoryQuery(query: MemorySearchQuery): ParsedMemoryQuery {
   return {
     text: text !== undefined && text.trim() !== '' ? text : undefined,
     maxResults,
+    category,
+    tags,
     matches: (entry) =>
       (category === undefined || isUnderPrefix(entry.category, category)) &&
       (tags === undefined || tags.every((tag) => entry.tags.includes(tag))),

@@ -1,5 +1,6 @@
 import { prunedTopK } from './pruned-top-k';
-import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, termScore, updateReference } from './range-bounds';
+import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
+import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';
 import { tokenize } from './stop-words';
 
 export interface Bm25Hit {
@@ -53,15 +54,6 @@ export interface Bm25IndexOptions {
  * must not be imported. Change it whenever either changes (stop words included).
  */
 export const BM25_INDEX_FORMAT = 'bm25/1';
-
-/** Query terms of at least this many characters also match longer terms they begin. */
-const PREFIX_MIN_LENGTH = 4;
-/** A prefix expands to at most this many vocabulary terms, in alphabetical order. */
-const PREFIX_MAX_EXPANSIONS = 24;
-/** `maxDocumentShare` never leaves out a term found in this many documents or fewer. */
-const COMMON_TERM_FLOOR = 256;
-/** A term matched as a prefix of a longer term counts this much of an exact match. */
-const PREFIX_WEIGHT = 0.4;
 
 /**
  * An index's state as plain arrays, for persisting (see `FileMemoryStore`'s snapshot): live
@@ -201,8 +193,7 @@ export class Bm25Index {
     for (const [term, weight] of weighted) {
       const posting = this.postings.get(term)!;
       if (posting.df === 0) continue;
-      const idf = Math.log(1 + (this.liveCount - posting.df + 0.5) / (posting.df + 0.5));
-      terms.push({ posting, factor: weight * idf });
+      terms.push({ posting, factor: weight * bm25Idf(this.liveCount, posting.df) });
     }
     if (options.limit !== undefined && options.prune !== false) {
       const hits = this.searchTop(terms, options.limit, averageLength, options.filter);
@@ -266,13 +257,7 @@ export class Bm25Index {
    * `maxShare` of them unless fewer than three would be left (terms not in the index are dropped).
    */
   private rarest(terms: readonly string[], count: number, maxShare = 1): string[] {
-    const ranked = terms
-      .map((term) => ({ term, df: this.postings.get(term)?.df ?? 0 }))
-      .filter((term) => term.df > 0)
-      .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
-    const limit = Math.max(COMMON_TERM_FLOOR, maxShare * this.liveCount);
-    const kept = Math.max(Math.min(3, ranked.length), ranked.filter((term) => term.df <= limit).length);
-    return ranked.slice(0, Math.min(count, kept)).map((term) => term.term);
+    return rarestTerms(terms.map((term) => ({ term, df: this.postings.get(term)?.df ?? 0 })), count, this.liveCount, maxShare);
   }
 
   /** The index's state as plain arrays, live documents only (for a persisted snapshot). */
@@ -389,20 +374,15 @@ export class Bm25Index {
   /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */
   private expand(queryTerms: readonly string[]): Map<string, number> {
     if (this.newTerms.length > 0) this.mergeNewTerms();
-    const weights = new Map<string, number>();
-    for (const term of queryTerms) {
-      if (this.postings.has(term)) weights.set(term, 1);
-      if (term.length < PREFIX_MIN_LENGTH) continue;
-      let expansions = 0;
-      for (let i = lowerBound(this.vocabulary, term); i < this.vocabulary.length && expansions < PREFIX_MAX_EXPANSIONS; i++) {
+    return weighQueryTerms(queryTerms, (term) => this.postings.has(term), (term) => {
+      const found: string[] = [];
+      for (let i = lowerBound(this.vocabulary, term); i < this.vocabulary.length && found.length < PREFIX_MAX_EXPANSIONS; i++) {
         const candidate = this.vocabulary[i]!;
         if (!candidate.startsWith(term)) break;
-        if (candidate === term) continue;
-        expansions += 1;
-        if (!weights.has(candidate)) weights.set(candidate, PREFIX_WEIGHT);
+        if (candidate !== term) found.push(candidate);
       }
-    }
-    return weights;
+      return found;
+    });
   }
 
   /**

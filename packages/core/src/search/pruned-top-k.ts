@@ -1,4 +1,5 @@
-import { type Posting, RANGE_SHIFT, type RangeBounds, termScore } from './range-bounds';
+import { termScore } from './bm25-scoring';
+import { type Posting, RANGE_SHIFT, type RangeBounds } from './range-bounds';
 
 /** A query term as a search scores it: its postings, `weight · idf`, and its impact bounds. */
 export interface ScoredTerm {

@@ -1,6 +1,4 @@
-/** BM25 parameters (the usual Okapi defaults). */
-const K1 = 1.2;
-const B = 0.75;
+import { termScore } from './bm25-scoring';
 
 /** Documents are numbered in ranges of 2^RANGE_SHIFT consecutive numbers for pruning. */
 export const RANGE_SHIFT = 5;
@@ -50,16 +48,6 @@ export interface ImpactReference {
 const REFERENCE_DRIFT = 1.05;
 /** Only terms with at least this many postings per range get per-range bounds (12 bytes a range, against 8 a posting). */
 const POSTINGS_PER_RANGE = 2;
-
-/**
- * A term's contribution to a document's BM25 score, `factor` being its weight times its idf.
- * Every search scores through this one expression, so the same document gets the same score to
- * the last bit whichever way a search reaches it. With `factor` 1 it is the term's impact on the
- * document, rising with `freq` and falling with `length`.
- */
-export function termScore(factor: number, freq: number, length: number, averageLength: number): number {
-  return (factor * (freq * (K1 + 1))) / (freq + K1 * (1 - B + (B * length) / averageLength));
-}
 
 /** Moves the reference to `averageLength` (a new generation) when it drifted too far from it. */
 export function updateReference(reference: ImpactReference, averageLength: number): void {

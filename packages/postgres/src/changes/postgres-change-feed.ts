@@ -1,0 +1,74 @@
+import { type ChangePosition, formatChangeCursor, type MemoryChangeQuery, parseChangeQuery } from '@reverie/core';
+import type { PostgresClient } from '../client/postgres-client';
+
+/**
+ * A scope's change feed of one store family (SPEC B12) in `reverie_change_feeds` and
+ * `reverie_changes`. A writer calls `lockFeed` first in its transaction: the feed row stays
+ * locked until it commits, so the writers of a scope take turns and sequence numbers are handed
+ * out in commit order — a reader never sees seq 8 committed while seq 7 is still to come (which
+ * a PostgreSQL sequence would allow). Cursors are `epoch.seq`; the epoch is random per scope and
+ * feed, so a cursor of another scope, store or database is answered with a reset.
+ */
+export class PostgresChangeFeed {
+  constructor(
+    private readonly scope: string,
+    private readonly feed: string,
+  ) {}
+
+  /** Locks the feed until the transaction ends (creating it on first use). Call it first in a write. */
+  async lock(tx: PostgresClient): Promise<void> {
+    const locked = await tx.query('UPDATE reverie_change_feeds SET seq = seq WHERE scope = $1 AND feed = $2 RETURNING seq', [this.scope, this.feed]);
+    if (locked.length > 0) return;
+    await tx.query('INSERT INTO reverie_change_feeds (scope, feed) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.scope, this.feed]);
+    await tx.query('SELECT seq FROM reverie_change_feeds WHERE scope = $1 AND feed = $2 FOR UPDATE', [this.scope, this.feed]);
+  }
+
+  /** Records a change of `key` in a transaction that called `lock`. */
+  async append(tx: PostgresClient, key: string, op: 'save' | 'delete'): Promise<void> {
+    await tx.query(
+      `WITH next AS (UPDATE reverie_change_feeds SET seq = seq + 1 WHERE scope = $1 AND feed = $2 RETURNING seq)
+       INSERT INTO reverie_changes (scope, feed, seq, key, op) SELECT $1, $2, seq, $3, $4 FROM next`,
+      [this.scope, this.feed, key, op],
+    );
+  }
+
+  /** The changes after `query.since`, read in one snapshot with the head they were read at. */
+  async read(client: PostgresClient, query?: MemoryChangeQuery): Promise<ChangePage> {
+    const { since, limit } = parseChangeQuery(query);
+    let rows = await this.readRows(client, since, limit);
+    if (rows.length === 0) {
+      await client.query('INSERT INTO reverie_change_feeds (scope, feed) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.scope, this.feed]);
+      rows = await this.readRows(client, since, limit);
+    }
+    const epoch = rows[0]!.epoch;
+    const head = Number(rows[0]!.head);
+    const at = (seq: number) => formatChangeCursor({ epoch, seq });
+    if (!since || since.epoch !== epoch || since.seq > head) return { changes: [], cursor: at(head), more: false, reset: true };
+    const changes = rows.filter((row) => row.seq !== null).map((row) => ({ key: row.key!, op: row.op!, cursor: at(Number(row.seq)) }));
+    const more = changes.length > limit;
+    const page = changes.slice(0, limit);
+    return { changes: page, cursor: page.at(-1)?.cursor ?? at(head), more, reset: false };
+  }
+
+  private readRows(client: PostgresClient, since: ChangePosition | undefined, limit: number) {
+    return client.query<{ epoch: string; head: string | number; seq: string | number | null; key: string | null; op: 'save' | 'delete' | null }>(
+      `SELECT f.epoch, f.seq AS head, c.seq, c.key, c.op
+         FROM reverie_change_feeds f
+         LEFT JOIN LATERAL (
+           SELECT seq, key, op FROM reverie_changes
+            WHERE scope = f.scope AND feed = f.feed AND seq > $3 AND seq <= f.seq
+            ORDER BY seq LIMIT $4
+         ) c ON true
+        WHERE f.scope = $1 AND f.feed = $2
+        ORDER BY c.seq`,
+      [this.scope, this.feed, since?.seq ?? 0, since ? limit + 1 : 0],
+    );
+  }
+}
+
+export interface ChangePage {
+  changes: Array<{ key: string; op: 'save' | 'delete'; cursor: string }>;
+  cursor: string;
+  more: boolean;
+  reset: boolean;
+}

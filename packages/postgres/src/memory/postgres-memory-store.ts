@@ -1,0 +1,345 @@
+import {
+  assertOpen,
+  assertValidId,
+  browseMemory,
+  type CategoryCount,
+  checkCondition,
+  copyMemoryEntry,
+  type DecayOptions,
+  DEFAULT_MIN_SIMILARITY,
+  hybridRank,
+  type IClock,
+  type IEmbedder,
+  type ILogger,
+  type ILongTermMemory,
+  type MemoryChangePage,
+  type MemoryChangeQuery,
+  type MemoryDraft,
+  type MemoryEntry,
+  memoryDocumentText,
+  type MemoryNeighbourQuery,
+  type MemorySearchQuery,
+  type MemorySearchResult,
+  NEIGHBOUR_QUERY,
+  parseMemoryQuery,
+  type ParsedMemoryQuery,
+  parseNeighbourQuery,
+  parseRecord,
+  resolveDecayOptions,
+  resolveMemoryDraft,
+  ReverieValidationError,
+  validateCategory,
+  type WriteCondition,
+} from '@reverie/core';
+import { z } from 'zod';
+import { PostgresChangeFeed } from '../changes/postgres-change-feed';
+import type { PostgresClient } from '../client/postgres-client';
+import { ensureMigrated } from '../migrations/migrate-postgres';
+import { type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import { MemoryEmbeddings, textHash } from './memory-embeddings';
+import { ENTRY_COLUMNS, entryFromRow, type MemoryRow, normaliseTimes } from './memory-rows';
+import { MemoryTextIndex } from './memory-text-index';
+import { documentTerms, tsvectorText } from './search-terms';
+import { memoryFilterSql, SqlParams } from './sql-params';
+
+export interface PostgresMemoryStoreOptions extends PostgresStoreOptions {
+  /** Turns on hybrid recall (SPEC M4): BM25 and cosine similarity, averaged. */
+  embedder?: IEmbedder;
+  /** Vector hits under this cosine similarity are ignored (default 0.5). */
+  minSimilarity?: number;
+  /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
+  queryEmbeddingTimeoutMs?: number;
+  /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
+  decay?: Partial<DecayOptions>;
+}
+
+const optionsSchema = z
+  .object({
+    minSimilarity: z.number().min(0).max(1).optional(),
+    queryEmbeddingTimeoutMs: z.number().int().positive().optional(),
+    embedder: z.custom<IEmbedder>((value) => typeof (value as IEmbedder | null)?.embed === 'function' && typeof (value as IEmbedder).modelId === 'string', 'must be an IEmbedder (a modelId and an embed function)').optional(),
+  })
+  .loose();
+
+/** The feed name of the long-term memory in `reverie_change_feeds`. */
+const FEED = 'memory';
+
+/**
+ * `ILongTermMemory` on PostgreSQL (SPEC M1–M4, B6, B8, B12) for one scope of a shared database:
+ * one row per entry in `reverie_memory`, BM25 recall through a GIN index, optional hybrid recall
+ * with vectors in pgvector (or `real[]`), and the change feed. Every write is one transaction
+ * that first locks the scope's feed row, so the writers of a scope take turns, the change feed
+ * is in commit order and `updatedAt` only moves forward; scopes never wait for each other.
+ */
+export class PostgresMemoryStore implements ILongTermMemory {
+  private readonly client: PostgresClient;
+  private readonly scope: string;
+  private readonly clock: IClock;
+  private readonly logger: ILogger;
+  private readonly decay: DecayOptions;
+  private readonly minSimilarity: number;
+  private readonly queryTimeoutMs: number;
+  private readonly feed: PostgresChangeFeed;
+  private readonly text: MemoryTextIndex;
+  private readonly embeddings: MemoryEmbeddings | undefined;
+  private closed = false;
+  private embeddingsStarted = false;
+
+  constructor(options: PostgresMemoryStoreOptions) {
+    const resolved = resolveStoreOptions(options, 'PostgresMemoryStore');
+    try {
+      parseRecord(optionsSchema, options, 'PostgresMemoryStore options');
+    } catch (error) {
+      throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
+    }
+    ({ client: this.client, scope: this.scope, clock: this.clock, logger: this.logger } = resolved);
+    this.decay = resolveDecayOptions(options.decay);
+    this.minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+    this.queryTimeoutMs = options.queryEmbeddingTimeoutMs ?? 2000;
+    this.feed = new PostgresChangeFeed(this.scope, FEED);
+    this.text = new MemoryTextIndex(this.scope);
+    this.embeddings = options.embedder ? new MemoryEmbeddings(this.client, this.scope, options.embedder, this.logger) : undefined;
+  }
+
+  async get(id: string): Promise<MemoryEntry | undefined> {
+    this.assertOpen();
+    assertValidId(id);
+    const client = await this.ready();
+    const [row] = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`, [this.scope, id]);
+    return row && entryFromRow(row, this.scope);
+  }
+
+  async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
+    this.assertOpen();
+    // Validate before touching the database, so bad input fails fast and writes nothing.
+    const probe = resolveMemoryDraft(draft, () => undefined, this.clock);
+    const id = draft.id ?? probe.id;
+    const client = await this.ready();
+    const saved = await client.transaction(async (tx) => {
+      await this.feed.lock(tx);
+      const [row] = await tx.query<MemoryRow & { term_count: number; terms: string[] }>(
+        `SELECT ${ENTRY_COLUMNS}, term_count, tsvector_to_array(search_terms) AS terms FROM reverie_memory WHERE scope = $1 AND id = $2`,
+        [this.scope, id],
+      );
+      const current = row && entryFromRow(row, this.scope);
+      const entry = normaliseTimes(resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition, this.decay));
+      const text = memoryDocumentText(entry);
+      const terms = documentTerms(text);
+      await tx.query(
+        `INSERT INTO reverie_memory (scope, id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at,
+                                     reinforcement_count, search_terms, term_count, text_hash)
+         VALUES ($1, $2, $3, $4, $5::text[], $6::jsonb, $7, $8, $9, $10, $11, $12, $13::tsvector, $14, $15)
+         ON CONFLICT (scope, id) DO UPDATE SET
+           content = excluded.content, category = excluded.category, tags = excluded.tags, metadata = excluded.metadata,
+           created_at = excluded.created_at, updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at,
+           importance = excluded.importance, importance_at = excluded.importance_at, reinforcement_count = excluded.reinforcement_count,
+           search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash`,
+        [
+          this.scope,
+          id,
+          entry.content,
+          entry.category,
+          entry.tags,
+          JSON.stringify(entry.metadata),
+          entry.createdAt,
+          entry.updatedAt,
+          entry.lastSeenAt,
+          entry.importance,
+          entry.importanceAt ?? null,
+          entry.reinforcementCount,
+          tsvectorText(terms.counts),
+          terms.length,
+          textHash(text),
+        ],
+      );
+      const before = row && { counts: new Map(row.terms.map((term) => [term, 1])), length: Number(row.term_count) };
+      await this.text.update(tx, before, terms);
+      await this.feed.append(tx, id, 'save');
+      return entry;
+    });
+    this.embeddings?.kick();
+    return copyMemoryEntry(saved);
+  }
+
+  async delete(id: string, condition?: WriteCondition): Promise<boolean> {
+    this.assertOpen();
+    assertValidId(id);
+    const client = await this.ready();
+    return client.transaction(async (tx) => {
+      await this.feed.lock(tx);
+      const [row] = await tx.query<{ updated_at: Date | string; term_count: number; terms: string[] }>(
+        'SELECT updated_at, term_count, tsvector_to_array(search_terms) AS terms FROM reverie_memory WHERE scope = $1 AND id = $2',
+        [this.scope, id],
+      );
+      const current = row && { updatedAt: new Date(row.updated_at).toISOString() };
+      checkCondition(`Memory entry ${id}`, current, condition);
+      if (!row) return false;
+      await tx.query('DELETE FROM reverie_memory WHERE scope = $1 AND id = $2', [this.scope, id]);
+      await this.text.update(tx, { counts: new Map(row.terms.map((term) => [term, 1])), length: Number(row.term_count) }, undefined);
+      await this.feed.append(tx, id, 'delete');
+      return true;
+    });
+  }
+
+  async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
+    this.assertOpen();
+    const parsed = parseMemoryQuery(query);
+    const client = await this.ready();
+    if (parsed.text === undefined) return this.browse(client, parsed);
+    const { text, maxResults } = parsed;
+    const queryVector = await this.queryVector(text);
+    const hits =
+      queryVector && this.embeddings
+        ? hybridRank(await this.text.search(client, text, maxResults * 4, parsed), await this.embeddings.similar(queryVector, maxResults * 4, parsed), {
+            minSimilarity: this.minSimilarity,
+            limit: maxResults,
+          })
+        : await this.text.search(client, text, maxResults, parsed);
+    const entries = await this.entriesById(client, hits.map((hit) => hit.id));
+    return hits.flatMap((hit) => {
+      const entry = entries.get(hit.id);
+      return entry ? [{ entry, score: hit.score }] : [];
+    });
+  }
+
+  async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
+    this.assertOpen();
+    const category = options.category === undefined ? undefined : validateCategory(options.category);
+    const client = await this.ready();
+    const params = new SqlParams();
+    const scope = params.add(this.scope);
+    const filter = memoryFilterSql(params, { category });
+    const rows = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory m WHERE m.scope = ${scope} AND ${filter} ORDER BY m.created_at, m.id`, params.values);
+    return rows.map((row) => entryFromRow(row, this.scope));
+  }
+
+  async listCategories(): Promise<CategoryCount[]> {
+    this.assertOpen();
+    const client = await this.ready();
+    const rows = await client.query<{ category: string; count: number | string }>(
+      'SELECT category, count(*) AS count FROM reverie_memory WHERE scope = $1 GROUP BY category ORDER BY category',
+      [this.scope],
+    );
+    return rows.map((row) => ({ category: row.category, count: Number(row.count) }));
+  }
+
+  /** SPEC B12: the scope's saves and deletes in commit order, from `reverie_changes`. */
+  async changes(query?: MemoryChangeQuery): Promise<MemoryChangePage> {
+    this.assertOpen();
+    const client = await this.ready();
+    const page = await this.feed.read(client, query);
+    return { ...page, changes: page.changes.map((change) => ({ id: change.key, op: change.op, cursor: change.cursor })) };
+  }
+
+  /** SPEC B12: each entry's BM25 neighbours in the scope (its rarest terms, as the file store asks). */
+  async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>> {
+    this.assertOpen();
+    ids.forEach(assertValidId);
+    const { limit } = parseNeighbourQuery(query);
+    const client = await this.ready();
+    const unique = [...new Set(ids)];
+    const entries = await this.entriesById(client, unique);
+    const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
+    const stats = await this.text.stats(client);
+    const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
+    for (const id of unique) {
+      const entry = entries.get(id);
+      if (!entry) continue;
+      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats });
+      const best = all[0]?.score ?? 0;
+      hitsOf.set(
+        id,
+        all.filter((hit) => hit.id !== id && hit.score > 0).slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score / best })),
+      );
+    }
+    const neighbours = await this.entriesById(client, [...new Set([...hitsOf.values()].flat().map((hit) => hit.id))]);
+    const found = new Map<string, MemorySearchResult[]>();
+    for (const [id, hits] of hitsOf) {
+      found.set(
+        id,
+        hits.flatMap((hit) => {
+          const entry = neighbours.get(hit.id);
+          return entry ? [{ entry, score: hit.score }] : [];
+        }),
+      );
+    }
+    return found;
+  }
+
+  /** Waits until every entry of the scope has its vector (for tests and tools). */
+  async flushEmbeddings(): Promise<void> {
+    this.assertOpen();
+    await this.ready();
+    await this.embeddings?.flush();
+  }
+
+  /** Stops background embedding; the client stays open (it is the caller's). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.embeddings?.close();
+  }
+
+  /**
+   * Browsing without text (SPEC D7): the database orders the scope's matching entries by
+   * importance decayed to now, then most recently seen, then id, and returns the top ones,
+   * which are scored (and ordered again) with `effectiveImportance`'s own arithmetic.
+   */
+  private async browse(client: PostgresClient, parsed: ParsedMemoryQuery): Promise<MemorySearchResult[]> {
+    const params = new SqlParams();
+    const scope = params.add(this.scope);
+    const now = params.add(this.clock.now().toISOString());
+    const floor = params.add(this.decay.floor);
+    const halfLife = params.add(this.decay.halfLifeDays);
+    const grace = params.add(this.decay.graceDays);
+    const filter = memoryFilterSql(params, parsed);
+    const decayed = `least(1, greatest(0, CASE WHEN ${halfLife}::float8 <= 0 OR m.importance < ${floor}::float8 THEN m.importance
+      ELSE greatest(${floor}::float8, m.importance * power(0.5::float8, greatest(0, extract(epoch FROM (${now}::timestamptz
+        - greatest(coalesce(m.importance_at, m.last_seen_at), m.last_seen_at + make_interval(secs => ${grace}::float8 * 86400)))))::float8 / 86400 / ${halfLife}::float8))
+      END))`;
+    const rows = await client.query<MemoryRow>(
+      `SELECT ${ENTRY_COLUMNS} FROM reverie_memory m WHERE m.scope = ${scope} AND ${filter}
+        ORDER BY ${decayed} DESC, m.last_seen_at DESC, m.id LIMIT ${params.add(parsed.maxResults)}`,
+      params.values,
+    );
+    return browseMemory(
+      rows.map((row) => entryFromRow(row, this.scope)),
+      parsed,
+      { now: this.clock.now(), decay: this.decay },
+    );
+  }
+
+  private async entriesById(client: PostgresClient, ids: readonly string[]): Promise<Map<string, MemoryEntry>> {
+    if (ids.length === 0) return new Map();
+    const rows = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = ANY($2::text[])`, [this.scope, ids]);
+    return new Map(rows.map((row) => [row.id, entryFromRow(row, this.scope)]));
+  }
+
+  private async queryVector(text: string): Promise<number[] | undefined> {
+    if (!this.embeddings || !(await this.embeddings.hasVectors())) return undefined;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.queryTimeoutMs);
+    try {
+      return await this.embeddings.embedQuery(text, controller.signal);
+    } catch (error) {
+      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The client, once the schema is migrated; starts embedding what is not yet embedded. */
+  private async ready(): Promise<PostgresClient> {
+    await ensureMigrated(this.client);
+    if (this.embeddings && !this.embeddingsStarted) {
+      this.embeddingsStarted = true;
+      this.embeddings.kick();
+    }
+    return this.client;
+  }
+
+  private assertOpen(): void {
+    assertOpen(this.closed, 'memory store');
+  }
+}

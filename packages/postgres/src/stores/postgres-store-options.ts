@@ -1,0 +1,41 @@
+import { type IClock, type ILogger, ReverieValidationError, silentLogger, systemClock, validateScope } from '@reverie/core';
+import type { PostgresClient } from '../client/postgres-client';
+
+/** What every PostgreSQL store is opened with. */
+export interface PostgresStoreOptions {
+  /** The connection (`postgresClientFromPool`, `…FromConnectionString`, `…FromPglite`); the caller closes it. */
+  client: PostgresClient;
+  /** Whose memory this is (`user:42`): the store reads and writes this scope only (see `validateScope`). */
+  scope: string;
+  clock?: IClock;
+  logger?: ILogger;
+}
+
+export interface ResolvedStoreOptions {
+  client: PostgresClient;
+  scope: string;
+  clock: IClock;
+  logger: ILogger;
+}
+
+function isClient(value: unknown): value is PostgresClient {
+  const client = value as Partial<PostgresClient> | null;
+  return typeof client === 'object' && client !== null && typeof client.query === 'function' && typeof client.transaction === 'function';
+}
+
+/**
+ * Checks the options every PostgreSQL store shares: INVALID_OPTIONS without a client,
+ * INVALID_SCOPE for a bad scope. Fills in the system clock and a silent logger.
+ */
+export function resolveStoreOptions(options: PostgresStoreOptions, store: string): ResolvedStoreOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new ReverieValidationError('INVALID_OPTIONS', `${store} needs an options object with a client and a scope.`);
+  }
+  if (!isClient(options.client)) {
+    throw new ReverieValidationError(
+      'INVALID_OPTIONS',
+      `${store} needs a client: pass postgresClientFromPool(pool), postgresClientFromConnectionString(url) or postgresClientFromPglite(db).`,
+    );
+  }
+  return { client: options.client, scope: validateScope(options.scope), clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger };
+}
