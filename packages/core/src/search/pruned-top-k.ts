@@ -52,6 +52,7 @@ export function prunedTopK(query: TopKQuery): Array<{ doc: number; score: number
     bounds: new Float64Array(terms.length),
     byBound: byOverallBound(terms),
     contributions: new Float64Array(terms.length),
+    optionalBound: new Float64Array(terms.length + 1),
   };
   const boundScale = query.boundScale * BOUND_MARGIN;
   const ranges = (lastDocument(terms) >> RANGE_SHIFT) + 1;
@@ -66,8 +67,8 @@ export function prunedTopK(query: TopKQuery): Array<{ doc: number; score: number
       continue;
     }
     const optional = optionalTerms(cursor, worst);
-    if (optional === 0) heap.offerAll(query, scoreRange(query, cursor.positions, range));
-    else scoreEssential(query, cursor, range, optional, heap);
+    if (optional > 0 && lookupsPayOff(terms, cursor, range, optional)) scoreEssential(query, cursor, optional, heap);
+    else heap.offerAll(query, scoreRange(query, cursor.positions, range));
   }
   return heap.sorted();
 }
@@ -82,8 +83,36 @@ interface RangeCursor {
   bounds: Float64Array;
   /** Term indexes by increasing bound over all their postings. */
   byBound: Uint32Array;
-  /** A document's contribution from each term (0: none). */
+  /** A document's contribution from each term (0: none); all 0 between documents. */
   contributions: Float64Array;
+  /** `optionalBound[i]`: the sum of the bounds of the first `i` optional terms, added as a bound is. */
+  optionalBound: Float64Array;
+}
+
+/**
+ * Reading a document of the essential terms' postings and looking it up in the others costs
+ * several times as much as adding one posting to the accumulator: per document, every term is
+ * visited three times. Worth it only when the optional terms hold this many times as many
+ * postings in the range as the essential ones, so that most of them are skipped.
+ */
+const LOOKUP_COST = 4;
+
+/**
+ * Whether `scoreEssential` reads less than `scoreRange` would in `range`: sets `cursor.ends` to
+ * each term's first posting after the range, and compares the postings of the optional terms
+ * (first `optional` by bound) with those of the essential ones.
+ */
+function lookupsPayOff(terms: readonly ScoredTerm[], cursor: RangeCursor, range: number, optional: number): boolean {
+  const { positions, ends, byBound } = cursor;
+  let optionalPostings = 0;
+  let essentialPostings = 0;
+  for (let i = 0; i < byBound.length; i++) {
+    const t = byBound[i]!;
+    ends[t] = endOfRange(terms[t]!, positions[t]!, range);
+    if (i < optional) optionalPostings += ends[t]! - positions[t]!;
+    else essentialPostings += ends[t]! - positions[t]!;
+  }
+  return optionalPostings > LOOKUP_COST * essentialPostings;
 }
 
 /** The highest document number in the terms' postings. */
@@ -156,16 +185,14 @@ function scoreRange(query: TopKQuery, positions: Uint32Array, range: number): nu
 }
 
 /**
- * Reads `range` document by document, taking documents only from the postings of the terms
- * after the first `optional` ones (by bound), and looking those up, largest bound first, only
- * while the document could still beat the k-th best score. Then moves every term past the range.
+ * Reads a range (up to `cursor.ends`, see `lookupsPayOff`) document by document, taking
+ * documents only from the postings of the terms after the first `optional` ones (by bound), and
+ * looking those up, largest bound first, only while the document could still beat the k-th best
+ * score. Then moves every term past the range.
  */
-function scoreEssential(query: TopKQuery, cursor: RangeCursor, range: number, optional: number, heap: TopKHeap): void {
+function scoreEssential(query: TopKQuery, cursor: RangeCursor, optional: number, heap: TopKHeap): void {
   const { terms, ids, lengths, averageLength } = query;
-  const { positions, ends, bounds, byBound, contributions } = cursor;
-  for (let t = 0; t < terms.length; t++) ends[t] = endOfRange(terms[t]!, positions[t]!, range);
-  // optionalBound[i]: the sum of the bounds of the optional terms before i + 1, added as a bound is.
-  const optionalBound = new Float64Array(optional + 1);
+  const { positions, ends, bounds, byBound, contributions, optionalBound } = cursor;
   for (let i = 0; i < optional; i++) optionalBound[i + 1] = optionalBound[i]! + bounds[byBound[i]!]!;
   for (;;) {
     let doc = -1;
@@ -178,7 +205,6 @@ function scoreEssential(query: TopKQuery, cursor: RangeCursor, range: number, op
     }
     if (doc < 0) break;
     const live = ids[doc] !== undefined;
-    contributions.fill(0);
     let partial = 0;
     for (let i = optional; i < byBound.length; i++) {
       const t = byBound[i]!;
@@ -207,10 +233,12 @@ function scoreEssential(query: TopKQuery, cursor: RangeCursor, range: number, op
         partial += contributions[t]!;
       }
     }
-    if (!candidate) continue;
     let score = 0;
-    for (let t = 0; t < terms.length; t++) if (contributions[t]! > 0) score += contributions[t]!;
-    heap.offer(doc, score);
+    for (let t = 0; t < terms.length; t++) {
+      if (contributions[t]! > 0) score += contributions[t]!;
+      contributions[t] = 0;
+    }
+    if (candidate) heap.offer(doc, score);
   }
   for (let t = 0; t < terms.length; t++) positions[t] = ends[t]!;
 }
