@@ -8,6 +8,7 @@ import {
   byCreation,
   type CategoryCount,
   checkCondition,
+  copyMemoryEntry,
   type DecayOptions,
   DEFAULT_MIN_SIMILARITY,
   hybridRank,
@@ -138,7 +139,7 @@ export class FileMemoryStore implements ILongTermMemory {
     this.assertOpen();
     assertValidId(id);
     const entry = (await this.entries()).get(id);
-    return entry && structuredClone(entry);
+    return entry && copyMemoryEntry(entry);
   }
 
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
@@ -155,7 +156,7 @@ export class FileMemoryStore implements ILongTermMemory {
       }
       return entry;
     });
-    return structuredClone(saved);
+    return copyMemoryEntry(saved);
   }
 
   async delete(id: string, condition?: WriteCondition): Promise<boolean> {
@@ -176,12 +177,12 @@ export class FileMemoryStore implements ILongTermMemory {
     if (!queryVector || !this.embeddings) {
       return this.index
         .search(text, { filter: matches, limit: maxResults })
-        .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));
+        .map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
     }
     const bm25 = this.index.search(text, { filter: matches, limit: maxResults * 4 });
     const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && matches(id)).slice(0, maxResults * 4);
     return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
-      entry: structuredClone(entries.get(hit.id)!),
+      entry: copyMemoryEntry(entries.get(hit.id)!),
       score: hit.score,
     }));
   }
@@ -192,7 +193,7 @@ export class FileMemoryStore implements ILongTermMemory {
     return [...(await this.entries()).values()]
       .filter((entry) => category === undefined || isUnderPrefix(entry.category, category))
       .sort(byCreation)
-      .map((entry) => structuredClone(entry));
+      .map((entry) => copyMemoryEntry(entry));
   }
 
   async listCategories(): Promise<CategoryCount[]> {
