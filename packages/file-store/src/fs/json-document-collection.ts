@@ -6,6 +6,7 @@ import { fileSystemError, type IClock, type ILogger, newId, parseRecord } from '
 import { writeFileAtomic, fsyncDirectory, isTemporaryFile } from './atomic-write';
 import { DirectoryLock } from './directory-lock';
 import { quarantineFile } from './quarantine';
+import { RecordMap, type RecordReader, type SerialisedRecord, SnapshotRecords } from './record-map';
 import { SerialQueue } from './serial-queue';
 import { decodeSnapshot, type DecodedSection, encodeSnapshot, type SnapshotPosition, type SnapshotSection } from './snapshot-file';
 
@@ -42,8 +43,9 @@ export interface CollectionSnapshotHooks<T> {
   /**
    * Sets the listener's state for `records` from a snapshot's sections, in place of one `onPut`
    * per record; throws when the sections do not fit (the collection then scans the directory).
+   * `records` keeps answering with the records as the snapshot holds them after they change.
    */
-  restore(records: ReadonlyMap<string, T>, sections: ReadonlyMap<string, DecodedSection>): void;
+  restore(records: SnapshotRecords<T>, sections: ReadonlyMap<string, DecodedSection>): void;
 }
 
 export interface JsonDocumentCollectionOptions<T> {
@@ -99,7 +101,7 @@ export interface CollectionChangePage {
 const JOURNAL = '.changes.jsonl';
 const SNAPSHOT = '.snapshot.bin';
 /** The collection's part of the snapshot format (records, folder times); prefixed to the hooks' version. */
-const SNAPSHOT_FORMAT = 'collection/1';
+const SNAPSHOT_FORMAT = 'collection/2';
 /** A background snapshot is written this long after it became due, so a burst of work goes first. */
 const SNAPSHOT_DELAY_MS = 1000;
 /**
@@ -137,7 +139,7 @@ const READ_SLICE = 500;
  *   last looked (one `stat` when nothing changed) and refreshes those records, so a search in
  *   one process sees what another process saved.
  */
-export class JsonDocumentCollection<T> {
+export class JsonDocumentCollection<T extends object> {
   private readonly root: string;
   private readonly layout: DocumentLayout<T>;
   private readonly listener: CollectionListener<T>;
@@ -147,7 +149,7 @@ export class JsonDocumentCollection<T> {
   private readonly compactBytes: number;
   private readonly lock: DirectoryLock;
   private readonly queue = new SerialQueue();
-  private records = new Map<string, T>();
+  private records: RecordMap<T>;
   private loading: Promise<void> | undefined;
   private journalOffset = 0;
   private journalInode = -1;
@@ -170,6 +172,7 @@ export class JsonDocumentCollection<T> {
   constructor(options: JsonDocumentCollectionOptions<T>) {
     this.root = options.root;
     this.layout = options.layout;
+    this.records = new RecordMap((record) => this.layout.pathOf(record));
     this.listener = options.listener;
     this.logger = options.logger;
     this.clock = options.clock;
@@ -181,8 +184,11 @@ export class JsonDocumentCollection<T> {
     this.snapshotEvery = options.snapshotEveryChanges ?? 2000;
   }
 
-  /** Every record, current with what any process has written. */
-  async current(): Promise<ReadonlyMap<string, T>> {
+  /**
+   * Every record, current with what any process has written. After an open from the snapshot,
+   * a record is parsed the first time it is read.
+   */
+  async current(): Promise<RecordReader<T>> {
     try {
       await this.ensureLoaded();
       await this.syncFromJournal();
@@ -334,19 +340,25 @@ export class JsonDocumentCollection<T> {
     if (journal.ino === at.inode && journal.size >= at.offset) from = at.offset;
     else if (journal.ino !== at.inode && edges.start.seq === at.seq) from = 0;
     else return refuse('the change journal was compacted past the snapshot');
-    const records = new Map<string, T>();
+    let stored: SnapshotRecords<T>;
     let folders: FolderTimes;
     try {
-      const section = snapshot.sections.get('records');
+      const texts = snapshot.sections.get('records');
+      const ends = snapshot.sections.get('records.ends');
+      const keys = snapshot.sections.get('records.keys');
+      const paths = snapshot.sections.get('records.paths');
       const folderSection = snapshot.sections.get('folders');
-      if (section?.kind !== 'json' || folderSection?.kind !== 'json') return refuse('no records');
+      if (texts?.kind !== 'bytes' || ends?.kind !== 'u32' || keys?.kind !== 'json' || paths?.kind !== 'json' || folderSection?.kind !== 'json') return refuse('no records');
       folders = JSON.parse(folderSection.text) as FolderTimes;
-      for (const record of JSON.parse(section.text) as T[]) records.set(this.layout.keyOf(record), record);
-      hooks.restore(records, snapshot.sections);
+      const keyList = JSON.parse(keys.text) as unknown;
+      if (!Array.isArray(keyList) || !keyList.every((key) => typeof key === 'string')) throw new Error('the record keys are not strings');
+      stored = new SnapshotRecords<T>(keyList as string[], texts.value, ends.value, paths.text);
+      this.records = new RecordMap((record) => this.layout.pathOf(record), stored);
+      hooks.restore(stored, snapshot.sections);
     } catch (error) {
+      this.records = new RecordMap((record) => this.layout.pathOf(record));
       return refuse(`the sections do not fit: ${(error as Error).message}`);
     }
-    this.records = records;
     this.epoch = at.epoch;
     this.baseSeq = edges.start.seq;
     this.lastSeq = Math.max(at.seq, edges.lastSeq ?? 0);
@@ -360,7 +372,7 @@ export class JsonDocumentCollection<T> {
       this.scheduleSnapshot();
       return true;
     }
-    this.verifyInBackground(at.takenAt);
+    this.verifyInBackground(stored, at.takenAt);
     this.snapshotIfBehind();
     return true;
   }
@@ -437,8 +449,8 @@ export class JsonDocumentCollection<T> {
 
     let changed = false;
     const accounted = new Set<string>();
-    for (const [key, record] of [...this.records]) {
-      const path = this.layout.pathOf(record);
+    for (const key of [...this.records.keys()]) {
+      const path = this.records.pathOf(key)!;
       const slash = path.lastIndexOf('/');
       const folder = slash < 0 ? '' : path.slice(0, slash);
       const files = listed.get(folder);
@@ -447,6 +459,7 @@ export class JsonDocumentCollection<T> {
         accounted.add(path);
         continue;
       }
+      const record = this.records.get(key)!;
       this.records.delete(key);
       this.listener.onDelete(record);
       changed = true;
@@ -458,8 +471,8 @@ export class JsonDocumentCollection<T> {
         const item = await this.readRecordFile(this.absolute(path));
         if (!item) continue;
         const key = this.layout.keyOf(item.record);
+        if (this.records.has(key) && this.records.pathOf(key) !== path) return undefined;
         const existing = this.records.get(key);
-        if (existing && this.layout.pathOf(existing) !== path) return undefined;
         this.apply(item.record, existing);
         changed = true;
       }
@@ -471,23 +484,24 @@ export class JsonDocumentCollection<T> {
   /**
    * After an open from the snapshot: re-reads, in small slices off the hot path, the record
    * files modified since shortly before the snapshot was taken (an edit in place leaves no
-   * journal line).
+   * journal line). Only records still as the snapshot holds them are checked (any other was
+   * read from its file or written since); they are compared as JSON text, without parsing them.
    */
-  private verifyInBackground(takenAt: number): void {
-    const keys = [...this.records.keys()];
+  private verifyInBackground(stored: SnapshotRecords<T>, takenAt: number): void {
     const since = takenAt - RACY_MS;
     void (async () => {
-      for (let i = 0; i < keys.length && !this.closed; i += VERIFY_BATCH) {
+      for (let i = 0; i < stored.size && !this.closed; i += VERIFY_BATCH) {
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, VERIFY_PAUSE_MS));
-        const batch = keys.slice(i, i + VERIFY_BATCH).flatMap((key) => {
-          const record = this.records.get(key);
-          return record ? [{ key, record, file: this.absolute(this.layout.pathOf(record)) }] : [];
-        });
+        const batch: Array<{ index: number; file: string }> = [];
+        for (let index = i; index < Math.min(i + VERIFY_BATCH, stored.size); index++) {
+          if (this.records.isAsSnapshot(stored.keys[index]!)) batch.push({ index, file: this.absolute(stored.pathAt(index)) });
+        }
         // Promise-based stats run on the thread pool, off the event loop that answers searches.
         const times = await Promise.all(batch.map(({ file }) => stat(file).then((info) => info.mtimeMs, () => undefined)));
         let sliceStart = performance.now();
         for (let j = 0; j < batch.length; j++) {
-          const { key, record, file } = batch[j]!;
+          const { index, file } = batch[j]!;
+          const key = stored.keys[index]!;
           const mtime = times[j];
           if (mtime === undefined || mtime < since) continue;
           // Re-reading is synchronous: let searches in between when many files are recent.
@@ -496,11 +510,12 @@ export class JsonDocumentCollection<T> {
             sliceStart = performance.now();
           }
           const item = await this.readRecordFile(file);
-          if (this.records.get(key) !== record) continue;
+          if (!this.records.isAsSnapshot(key)) continue;
+          const record = this.records.get(key)!;
           if (!item) {
             this.records.delete(key);
             this.listener.onDelete(record);
-          } else if (JSON.stringify(item.record) !== JSON.stringify(record)) this.apply(item.record, record);
+          } else if (JSON.stringify(item.record) !== stored.bytesAt(index).toString('utf8')) this.apply(item.record, record);
         }
       }
     })().catch((error: unknown) => this.logger.warn('Could not check the record files after opening from the snapshot.', { error: String(error) }));
@@ -551,16 +566,11 @@ export class JsonDocumentCollection<T> {
         return undefined;
       }
       const position: SnapshotPosition = { epoch: this.epoch!, seq: this.lastSeq, inode: this.journalInode, offset: this.journalOffset, takenAt };
-      return { position, folders, records: [...this.records.values()], sections: hooks.capture() };
+      return { position, folders, records: this.records.serialise(), sections: hooks.capture() };
     });
     if (!captured) return;
-    const parts: string[] = [];
-    for (let i = 0; i < captured.records.length; i += ENCODE_SLICE) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      parts.push(captured.records.slice(i, i + ENCODE_SLICE).map((record) => JSON.stringify(record)).join(','));
-    }
     const sections = new Map<string, SnapshotSection>([
-      ['records', { kind: 'json', value: `[${parts.join(',')}]` }],
+      ...(await encodeRecords(captured.records)),
       ['folders', { kind: 'json', value: captured.folders }],
       ...captured.sections,
     ]);
@@ -592,8 +602,8 @@ export class JsonDocumentCollection<T> {
       }
     }
     const previous = this.records;
-    this.records = new Map();
-    for (const old of previous.values()) if (!loaded.has(this.layout.keyOf(old))) this.listener.onDelete(old);
+    this.records = new RecordMap((record) => this.layout.pathOf(record));
+    for (const key of previous.keys()) if (!loaded.has(key)) this.listener.onDelete(previous.get(key)!);
     for (const [key, { record }] of loaded) this.apply(record, previous.get(key));
     this.journalOffset = journal?.size ?? 0;
     this.journalInode = journal?.ino ?? -1;
@@ -846,6 +856,31 @@ function parseJournalLine(text: string): JournalLine | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The snapshot sections of the records: their JSON one after another (`records`), where each
+ * ends (`records.ends`), their keys and their paths, so an open reads a record only when it is
+ * asked for. Serialised in slices, with the event loop running between them.
+ */
+async function encodeRecords<T>(records: ReadonlyArray<SerialisedRecord<T>>): Promise<Array<[string, SnapshotSection]>> {
+  const texts: Buffer[] = [];
+  const ends = new Uint32Array(records.length);
+  let at = 0;
+  for (let i = 0; i < records.length; i++) {
+    if (i > 0 && i % ENCODE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    const item = records[i]!;
+    const bytes = 'bytes' in item ? item.bytes : Buffer.from(JSON.stringify(item.record), 'utf8');
+    texts.push(bytes);
+    at += bytes.length;
+    ends[i] = at;
+  }
+  return [
+    ['records', { kind: 'bytes', value: Buffer.concat(texts, at) }],
+    ['records.ends', { kind: 'u32', value: ends }],
+    ['records.keys', { kind: 'json', value: records.map((item) => item.key) }],
+    ['records.paths', { kind: 'json', value: records.map((item) => item.path) }],
+  ];
 }
 
 /** The journal's start line (if it has one) and the highest sequence number in its last lines. */

@@ -1,6 +1,6 @@
 /**
  * The container format of a collection snapshot (`memory/.snapshot.bin`): named sections of
- * JSON text or little-endian u32/f32 arrays behind a JSON header, with a checksum over
+ * JSON text, raw bytes or little-endian u32/f32 arrays behind a JSON header, with a checksum over
  * everything after it, so a torn, truncated or hand-edited file is refused as a whole.
  *
  * Layout: "RVS1", u32 header length, u32 checksum, the header JSON padded with spaces to a
@@ -9,6 +9,7 @@
 
 export type SnapshotSection =
   | { kind: 'json'; value: unknown }
+  | { kind: 'bytes'; value: Uint8Array }
   | { kind: 'u32'; value: Uint32Array }
   | { kind: 'f32'; value: Float32Array };
 
@@ -80,7 +81,8 @@ export function encodeSnapshot(contents: SnapshotContents): Buffer {
 /**
  * Decodes a snapshot; undefined when the bytes are not a whole, unmodified snapshot (wrong
  * magic, a checksum that does not match, sections that do not add up). JSON sections are
- * returned as their text, for the caller to parse.
+ * returned as their text, for the caller to parse; byte and number sections are views of the
+ * input, not copies.
  */
 export function decodeSnapshot(input: Buffer): { version: string; position?: SnapshotPosition; sections: Map<string, DecodedSection> } | undefined {
   if (input.length < PREFIX || input.length % 4 !== 0 || input.toString('ascii', 0, 4) !== MAGIC) return undefined;
@@ -102,6 +104,7 @@ export function decodeSnapshot(input: Buffer): { version: string; position?: Sna
     if (at + section.bytes > bytes.length) return undefined;
     const offset = bytes.byteOffset + at;
     if (section.kind === 'json') sections.set(section.name, { kind: 'json', text: bytes.toString('utf8', at, at + section.bytes) });
+    else if (section.kind === 'bytes') sections.set(section.name, { kind: 'bytes', value: bytes.subarray(at, at + section.bytes) });
     else if (section.kind === 'u32') sections.set(section.name, { kind: 'u32', value: new Uint32Array(bytes.buffer, offset, section.bytes / 4) });
     else if (section.kind === 'f32') sections.set(section.name, { kind: 'f32', value: new Float32Array(bytes.buffer, offset, section.bytes / 4) });
     else return undefined;
@@ -111,7 +114,11 @@ export function decodeSnapshot(input: Buffer): { version: string; position?: Sna
   return { version: header.version, ...(header.position ? { position: header.position } : {}), sections };
 }
 
-export type DecodedSection = { kind: 'json'; text: string } | { kind: 'u32'; value: Uint32Array } | { kind: 'f32'; value: Float32Array };
+export type DecodedSection =
+  | { kind: 'json'; text: string }
+  | { kind: 'bytes'; value: Buffer }
+  | { kind: 'u32'; value: Uint32Array }
+  | { kind: 'f32'; value: Float32Array };
 
 function isPosition(value: unknown): value is SnapshotPosition {
   const position = value as Partial<SnapshotPosition> | undefined;

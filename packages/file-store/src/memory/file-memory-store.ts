@@ -41,6 +41,7 @@ import {
 } from '@reverie/core';
 import { EmbeddingIndex } from '../embeddings/embedding-index';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
+import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
 
@@ -60,11 +61,11 @@ export interface FileMemoryStoreOptions {
 }
 
 /**
- * The snapshot's format: the entry records as `memoryEntrySchema` reads them and the BM25 state.
- * Change the first part whenever the entry schema changes; a snapshot of another version is
- * ignored and rewritten.
+ * The snapshot's format: the entry records as `memoryEntrySchema` reads them, the category
+ * counts and the BM25 state. Change the first part whenever the entry schema or the sections
+ * change; a snapshot of another version is ignored and rewritten.
  */
-const SNAPSHOT_VERSION = `memory-entries/1 ${BM25_INDEX_FORMAT}`;
+const SNAPSHOT_VERSION = `memory-entries/2 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
@@ -84,8 +85,6 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly decay: DecayOptions;
   private closed = false;
   private embeddingCacheRequested = false;
-  /** Entries as the index imported them from the snapshot, until each changes (see `restoreIndex`). */
-  private importedEntries: Map<string, MemoryEntry> | undefined;
 
   constructor(options: FileMemoryStoreOptions) {
     const valid = validateStoreOptions(options, 'FileMemoryStore');
@@ -115,13 +114,11 @@ export class FileMemoryStore implements ILongTermMemory {
           this.countCategory(entry.category, +1);
           const text = memoryDocumentText(entry);
           this.index.set(entry.id, text);
-          this.importedEntries?.delete(entry.id);
           this.embeddings?.want(entry.id, text);
         },
         onDelete: (entry) => {
           this.countCategory(entry.category, -1);
           this.index.delete(entry.id);
-          this.importedEntries?.delete(entry.id);
           this.embeddings?.forget(entry.id).catch((error: unknown) => {
             this.logger.warn('Could not remove the cached vector of a deleted entry.', { id: entry.id, error: String(error) });
           });
@@ -246,10 +243,11 @@ export class FileMemoryStore implements ILongTermMemory {
     await this.embeddings?.close();
   }
 
-  /** The BM25 state as snapshot sections (see `docs/file-store.md`, "The snapshot"). */
+  /** The category counts and the BM25 state as snapshot sections (see `docs/file-store.md`, "The snapshot"). */
   private captureIndex(): Map<string, SnapshotSection> {
     const state = this.index.exportState();
     return new Map<string, SnapshotSection>([
+      ['memory.categories', { kind: 'json', value: [...this.categories] }],
       ['bm25.ids', { kind: 'json', value: state.ids }],
       ['bm25.vocabulary', { kind: 'json', value: state.vocabulary }],
       ['bm25.lengths', { kind: 'u32', value: state.lengths }],
@@ -259,8 +257,12 @@ export class FileMemoryStore implements ILongTermMemory {
     ]);
   }
 
-  /** Rebuilds the category counts and imports the BM25 state for entries read from a snapshot. */
-  private restoreIndex(entries: ReadonlyMap<string, MemoryEntry>, sections: ReadonlyMap<string, DecodedSection>): void {
+  /**
+   * Sets the category counts and imports the BM25 state for the entries of a snapshot, without
+   * parsing them: the index asks for an entry's text only when the entry is replaced or deleted
+   * (after the collection holds the new version), and `entries` gives it as the snapshot holds it.
+   */
+  private restoreIndex(entries: SnapshotRecords<MemoryEntry>, sections: ReadonlyMap<string, DecodedSection>): void {
     const json = (name: string): unknown => {
       const section = sections.get(name);
       if (section?.kind !== 'json') throw new Error(`no ${name} section`);
@@ -274,23 +276,23 @@ export class FileMemoryStore implements ILongTermMemory {
     const ids = json('bm25.ids') as string[];
     if (!Array.isArray(ids) || ids.length !== entries.size) throw new Error('the index does not cover the entries');
     for (const id of ids) if (!entries.has(id)) throw new Error(`the index holds ${id}, which is not an entry`);
-    // The entries as indexed: the index asks for a document's text when it is replaced or
-    // deleted, after the collection already holds the new version. Pruned as entries change.
-    const indexed = new Map(entries);
+    const categories = json('memory.categories') as Array<[string, number]>;
+    if (!Array.isArray(categories) || categories.reduce((sum, [, count]) => sum + count, 0) !== entries.size || !categories.every(([, count]) => Number.isInteger(count) && count > 0)) {
+      throw new Error('the category counts do not add up to the entries');
+    }
     this.index.importState(
       { ids, vocabulary: json('bm25.vocabulary') as string[], lengths: numbers('bm25.lengths'), offsets: numbers('bm25.offsets'), docs: numbers('bm25.docs'), freqs: numbers('bm25.freqs') },
-      (id) => memoryDocumentText(indexed.get(id)!),
+      (id) => memoryDocumentText(entries.recordOf(id)!),
     );
-    this.importedEntries = indexed;
     this.categories.clear();
-    for (const entry of entries.values()) this.countCategory(entry.category, +1);
+    for (const [category, count] of categories) this.categories.set(category, count);
   }
 
   private assertOpen(): void {
     assertOpen(this.closed, 'memory store');
   }
 
-  private async entries(): Promise<ReadonlyMap<string, MemoryEntry>> {
+  private async entries(): Promise<RecordReader<MemoryEntry>> {
     const entries = await this.collection.current();
     if (this.embeddings && !this.embeddingCacheRequested) {
       this.embeddingCacheRequested = true;
