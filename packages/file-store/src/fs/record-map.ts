@@ -108,10 +108,7 @@ export class RecordMap<T extends object> implements RecordReader<T> {
 
   get(key: string): T | undefined {
     const value = this.held.get(key);
-    if (typeof value !== 'number') return value;
-    const record = this.snapshot!.recordAt(value);
-    this.held.set(key, record);
-    return record;
+    return typeof value === 'number' ? this.parse(key, value) : value;
   }
 
   /** The record's file path relative to the collection root, without parsing the record. */
@@ -141,7 +138,14 @@ export class RecordMap<T extends object> implements RecordReader<T> {
   }
 
   *values(): IterableIterator<T> {
-    for (const key of this.held.keys()) yield this.get(key)!;
+    for (const [key, value] of this.held) yield typeof value === 'number' ? this.parse(key, value) : value;
+  }
+
+  /** Parses record `index` of the snapshot and keeps it (replacing a value in place keeps the map's order). */
+  private parse(key: string, index: number): T {
+    const record = this.snapshot!.recordAt(index);
+    this.held.set(key, record);
+    return record;
   }
 
   /**

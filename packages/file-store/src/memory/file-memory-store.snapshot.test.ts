@@ -247,11 +247,18 @@ describe('FileMemoryStore snapshot', () => {
       [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
     );
     const ids = JSON.parse((decoded.sections.get('bm25.ids') as { text: string }).text) as string[];
-    sections.set('bm25.ids', { kind: 'json', value: [...ids.slice(1), 'ffffffffffff'] });
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version, position: decoded.position, sections }));
-    const logger = new RecordingLogger();
-    expect(await answers(store(logger))).toEqual(await scanAnswers());
-    expect(refusal(logger)).toMatch(/do not fit/);
+    const categories = JSON.parse((decoded.sections.get('memory.categories') as { text: string }).text) as Array<[string, number]>;
+    const misfits: Array<[string, unknown]> = [
+      ['bm25.ids', [...ids.slice(1), 'ffffffffffff']],
+      ['memory.categories', categories.map(([category, count], i) => [category, i === 0 ? count + 1 : count])],
+      ['records.keys', { keys: 'not a list' }],
+    ];
+    for (const [name, value] of misfits) {
+      writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version, position: decoded.position, sections: new Map([...sections, [name, { kind: 'json', value }]]) }));
+      const logger = new RecordingLogger();
+      expect(await answers(store(logger)), name).toEqual(await scanAnswers());
+      expect(refusal(logger), name).toMatch(/do not fit/);
+    }
   });
 
   it('ignores a temporary file left by a snapshot write that never finished', async () => {
