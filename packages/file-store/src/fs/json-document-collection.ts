@@ -347,12 +347,15 @@ export class JsonDocumentCollection<T extends object> {
       const ends = snapshot.sections.get('records.ends');
       const keys = snapshot.sections.get('records.keys');
       const paths = snapshot.sections.get('records.paths');
+      const pathEnds = snapshot.sections.get('records.pathEnds');
       const folderSection = snapshot.sections.get('folders');
-      if (texts?.kind !== 'bytes' || ends?.kind !== 'u32' || keys?.kind !== 'json' || paths?.kind !== 'json' || folderSection?.kind !== 'json') return refuse('no records');
+      if (texts?.kind !== 'bytes' || ends?.kind !== 'u32' || keys?.kind !== 'json' || paths?.kind !== 'bytes' || pathEnds?.kind !== 'u32' || folderSection?.kind !== 'json') {
+        return refuse('no records');
+      }
       folders = JSON.parse(folderSection.text) as FolderTimes;
       const keyList = JSON.parse(keys.text) as unknown;
       if (!Array.isArray(keyList) || !keyList.every((key) => typeof key === 'string')) throw new Error('the record keys are not strings');
-      stored = new SnapshotRecords<T>(keyList as string[], texts.value, ends.value, paths.text);
+      stored = new SnapshotRecords<T>(keyList as string[], texts.value, ends.value, paths.value, pathEnds.value);
       this.records = new RecordMap((record) => this.layout.pathOf(record), stored);
       hooks.restore(stored, snapshot.sections);
     } catch (error) {
@@ -859,9 +862,10 @@ function parseJournalLine(text: string): JournalLine | undefined {
 }
 
 /**
- * The snapshot sections of the records: their JSON one after another (`records`), where each
- * ends (`records.ends`), their keys and their paths, so an open reads a record only when it is
- * asked for. Serialised in slices, with the event loop running between them.
+ * The snapshot sections of the records: their JSON one after another (`records`) and where each
+ * ends (`records.ends`), their keys, and their paths one after another (`records.paths`,
+ * `records.pathEnds`), so an open parses a record only when it is asked for. Serialised in
+ * slices, with the event loop running between them.
  */
 async function encodeRecords<T>(records: ReadonlyArray<SerialisedRecord<T>>): Promise<Array<[string, SnapshotSection]>> {
   const texts: Buffer[] = [];
@@ -875,11 +879,15 @@ async function encodeRecords<T>(records: ReadonlyArray<SerialisedRecord<T>>): Pr
     at += bytes.length;
     ends[i] = at;
   }
+  const paths = records.map((item) => Buffer.from(item.path, 'utf8'));
+  const pathEnds = new Uint32Array(records.length);
+  paths.reduce((end, path, i) => (pathEnds[i] = end + path.length), 0);
   return [
     ['records', { kind: 'bytes', value: Buffer.concat(texts, at) }],
     ['records.ends', { kind: 'u32', value: ends }],
     ['records.keys', { kind: 'json', value: records.map((item) => item.key) }],
-    ['records.paths', { kind: 'json', value: records.map((item) => item.path) }],
+    ['records.paths', { kind: 'bytes', value: Buffer.concat(paths) }],
+    ['records.pathEnds', { kind: 'u32', value: pathEnds }],
   ];
 }
 

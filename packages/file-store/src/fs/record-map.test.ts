@@ -18,11 +18,15 @@ function snapshotOf(records: Note[]): SnapshotRecords<Note> {
   const texts = records.map((note) => Buffer.from(JSON.stringify(note), 'utf8'));
   const ends = new Uint32Array(texts.length);
   texts.reduce((at, text, i) => (ends[i] = at + text.length), 0);
+  const paths = records.map((note) => Buffer.from(`${note.folder}/${note.id}.json`, 'utf8'));
+  const pathEnds = new Uint32Array(paths.length);
+  paths.reduce((at, path, i) => (pathEnds[i] = at + path.length), 0);
   return new SnapshotRecords<Note>(
     records.map((note) => note.id),
     Buffer.concat(texts),
     ends,
-    JSON.stringify(records.map((note) => `${note.folder}/${note.id}.json`)),
+    Buffer.concat(paths),
+    pathEnds,
   );
 }
 
@@ -38,12 +42,16 @@ describe('SnapshotRecords', () => {
     expect([stored.has('a'), stored.has('z')]).toEqual([true, false]);
   });
 
-  it('refuses offsets out of order or past the bytes, and paths that do not match the records', () => {
+  it('refuses offsets out of order, past the bytes or not one per record', () => {
     const texts = Buffer.from('{"id":"a"}{"id":"b"}');
-    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 5), '[]')).toThrow(/order/);
-    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 99), '[]')).toThrow(/order/);
-    expect(() => new SnapshotRecords(['a'], texts, Uint32Array.of(10, 20), '[]')).toThrow(/number/);
-    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), '["a.json"]').pathAt(0)).toThrow(/paths/);
+    const paths = Buffer.from('a.jsonb.json');
+    const pathEnds = Uint32Array.of(6, 12);
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 5), paths, pathEnds)).toThrow(/record offsets are not in order/);
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 99), paths, pathEnds)).toThrow(/record offsets are not in order/);
+    expect(() => new SnapshotRecords(['a'], texts, Uint32Array.of(10, 20), paths, pathEnds)).toThrow(/records and their offsets differ/);
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, Uint32Array.of(6, 13))).toThrow(/path offsets are not in order/);
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, Uint32Array.of(6))).toThrow(/paths and their offsets differ/);
+    expect(new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, pathEnds).pathAt(1)).toBe('b.json');
   });
 });
 

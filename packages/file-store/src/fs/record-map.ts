@@ -6,21 +6,21 @@
  * answers for the snapshot, whatever happens to the records later.
  */
 export class SnapshotRecords<T> {
-  private paths: readonly string[] | undefined;
   private numbers: Map<string, number> | undefined;
 
   /**
    * `texts` holds the records' JSON one after another, record `i` ending at byte `ends[i]`;
-   * `pathsJson` is a JSON array of their file paths, parsed the first time one is needed.
+   * `paths` their file paths (UTF-8) likewise, path `i` ending at byte `pathEnds[i]`.
    */
   constructor(
     readonly keys: readonly string[],
     private readonly texts: Buffer,
     private readonly ends: Uint32Array,
-    private readonly pathsJson: string,
+    private readonly paths: Buffer,
+    private readonly pathEnds: Uint32Array,
   ) {
-    if (ends.length !== keys.length) throw new Error('the records and their offsets differ in number');
-    for (let i = 0; i < ends.length; i++) if (ends[i]! < (i === 0 ? 0 : ends[i - 1]!) || ends[i]! > texts.length) throw new Error('the record offsets are not in order');
+    assertSlices(ends, keys.length, texts.length, 'record');
+    assertSlices(pathEnds, keys.length, paths.length, 'path');
   }
 
   get size(): number {
@@ -29,7 +29,7 @@ export class SnapshotRecords<T> {
 
   /** Record `index` as the snapshot holds it (a new object at every call). */
   recordAt(index: number): T {
-    const record = JSON.parse(this.texts.toString('utf8', index === 0 ? 0 : this.ends[index - 1]!, this.ends[index]!)) as T;
+    const record = JSON.parse(this.bytesAt(index).toString('utf8')) as T;
     if (typeof record !== 'object' || record === null) throw new Error(`record ${this.keys[index]} is not an object`);
     return record;
   }
@@ -39,16 +39,9 @@ export class SnapshotRecords<T> {
     return this.texts.subarray(index === 0 ? 0 : this.ends[index - 1]!, this.ends[index]!);
   }
 
-  /** The file path of record `index`, relative to the collection root. */
+  /** The file path of record `index`, relative to the collection root (decoded at every call: no string is held per record). */
   pathAt(index: number): string {
-    if (!this.paths) {
-      const paths = JSON.parse(this.pathsJson) as unknown;
-      if (!Array.isArray(paths) || paths.length !== this.keys.length || !paths.every((path) => typeof path === 'string')) {
-        throw new Error('the record paths do not match the records');
-      }
-      this.paths = paths as string[];
-    }
-    return this.paths[index]!;
+    return this.paths.toString('utf8', index === 0 ? 0 : this.pathEnds[index - 1]!, this.pathEnds[index]!);
   }
 
   has(key: string): boolean {
@@ -65,6 +58,12 @@ export class SnapshotRecords<T> {
     this.numbers ??= new Map(this.keys.map((each, index) => [each, index]));
     return this.numbers.get(key);
   }
+}
+
+/** Throws unless `ends` holds `count` offsets in order, none past `length`. */
+function assertSlices(ends: Uint32Array, count: number, length: number, what: string): void {
+  if (ends.length !== count) throw new Error(`the ${what}s and their offsets differ in number`);
+  for (let i = 0; i < count; i++) if (ends[i]! < (i === 0 ? 0 : ends[i - 1]!) || ends[i]! > length) throw new Error(`the ${what} offsets are not in order`);
 }
 
 /** What readers of a collection see of its records. */
