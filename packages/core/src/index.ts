@@ -12,6 +12,9 @@ export {
 } from './errors/reverie-error';
 export { fileSystemError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from './errors/file-system-error';
 
+// What loads at its first use (docs/architecture.md)
+export { loadOnce } from './loading/load-once';
+
 // Ids and names
 export { assertValidId, ID_PATTERN, isValidId, newId } from './ids/new-id';
 export {

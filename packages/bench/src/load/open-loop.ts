@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { percentile } from '../measure';
 
@@ -27,7 +29,17 @@ export interface LoadResult {
   tailOverlappingGc: number;
   /** Heap used (MiB) without forcing a collection, sampled every second. */
   heapMiB: number[];
+  /** The process's CPU time (user + system) per completed request (ms). */
+  cpuMsPerRequest: number;
+  /**
+   * Round trips of a promise-based `stat` of a small file, one every 10 ms, sorted (ms): how long
+   * file work waits for a thread of libuv's pool and then for the event loop to take its result.
+   */
+  poolRoundTrips: number[];
 }
+
+const PROBE_FILE = fileURLToPath(import.meta.url);
+const PROBE_EVERY_MS = 10;
 
 const GC_KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak' };
 
@@ -59,6 +71,17 @@ export async function runOpenLoop(rate: number, seconds: number, request: (i: nu
   let issued = 0;
   const start = performance.now();
   const heapTimer = setInterval(() => heapMiB.push(process.memoryUsage().heapUsed / 1024 / 1024), 1000);
+  const poolRoundTrips: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const sent = performance.now();
+      await stat(PROBE_FILE);
+      poolRoundTrips.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+    }
+  })();
+  const cpuBefore = process.cpuUsage();
 
   await new Promise<void>((done) => {
     const finish = () => {
@@ -94,7 +117,10 @@ export async function runOpenLoop(rate: number, seconds: number, request: (i: nu
     tick();
   });
   const wallS = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   clearInterval(heapTimer);
+  probing = false;
+  await probe;
   loop.disable();
   // Let the observer deliver the last entries.
   await new Promise((resolve) => setImmediate(resolve));
@@ -117,6 +143,8 @@ export async function runOpenLoop(rate: number, seconds: number, request: (i: nu
     loopDelayMax: loop.max / 1e6,
     tailOverlappingGc: tail.length === 0 ? 0 : overlapping / tail.length,
     heapMiB,
+    cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
+    poolRoundTrips: poolRoundTrips.sort((a, b) => a - b),
   };
 }
 

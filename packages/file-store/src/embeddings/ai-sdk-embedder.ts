@@ -1,5 +1,8 @@
 import type { EmbeddingModel } from 'ai';
-import type { IEmbedder } from '@reverie/core';
+import { type IEmbedder, loadOnce } from '@reverie/core';
+
+/** The AI SDK loads with the first embedding, not with the package (docs/architecture.md). */
+const loadAiSdk = loadOnce(() => import('ai'));
 
 export interface AiSdkEmbedderOptions {
   /** Longer texts are cut to this many characters before they are sent (default 30 000). */
@@ -20,8 +23,7 @@ export function aiSdkEmbedder(model: EmbeddingModel, options: AiSdkEmbedderOptio
     modelId,
     async embed(texts, embedOptions = {}) {
       if (texts.length === 0) return [];
-      // The AI SDK loads with the first embedding, not with the package (docs/architecture.md).
-      const { embedMany } = await import('ai');
+      const { embedMany } = await loadAiSdk();
       const { embeddings } = await embedMany({
         model,
         values: texts.map((text) => text.slice(0, maxInputChars)),

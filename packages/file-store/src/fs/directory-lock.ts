@@ -1,6 +1,10 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSystemError, type ILogger, ReverieError, ReverieLockHeldError } from '@reverie/core';
+import { fileSystemError, type ILogger, loadOnce, ReverieError, ReverieLockHeldError } from '@reverie/core';
+
+// proper-lockfile (and graceful-fs under it) loads with the first lock a process takes, not with
+// the package (docs/architecture.md, "What loads lazily").
+const loadLockfile = loadOnce(() => import('proper-lockfile'));
 
 export interface DirectoryLockOptions {
   /** A lock whose holder has not refreshed it for this long is taken over (default 10 s). */
@@ -48,9 +52,7 @@ export class DirectoryLock {
   }
 
   private async acquire(): Promise<() => Promise<void>> {
-    // proper-lockfile (and graceful-fs under it) loads with the first lock a process takes, not
-    // with the package (docs/architecture.md, "What loads lazily").
-    const { default: lockfile } = await import('proper-lockfile');
+    const { default: lockfile } = await loadLockfile();
     const started = Date.now();
     let delay = 2;
     let createdFolder = false;

@@ -61,6 +61,8 @@ export class FileConversationLog implements IConversationLog {
   private gathering: PendingAppend[] | undefined;
   /** The seq mark as read while the log file was `identity`. */
   private seqMark: { identity: string; mark: number } | undefined;
+  /** The highest seq among the first `counted` records of the file cache's array `records`. */
+  private counted: { records: ReadonlyArray<Readonly<LoggedTurn>>; count: number; highest: number } | undefined;
   private closed = false;
 
   constructor(options: FileConversationLogOptions) {
@@ -108,7 +110,7 @@ export class FileConversationLog implements IConversationLog {
           // replaces the file: while the file is the one the mark was read with, it still holds.
           const mark = identity !== '' && this.seqMark?.identity === identity ? this.seqMark.mark : await this.readSeqMark();
           this.seqMark = { identity, mark };
-          const highest = Math.max(mark, highestSeq(records));
+          const highest = Math.max(mark, this.highestSeqOf(records));
           const logged = group.map(({ turn: stamped }, i): LoggedTurn => ({ ...stamped, seq: highest + 1 + i }));
           await file.append(logged);
           return logged;
@@ -156,6 +158,19 @@ export class FileConversationLog implements IConversationLog {
     assertOpen(this.closed, 'conversation log');
   }
 
+  /**
+   * The highest seq in `records`, the file cache's own array. The cache only ever appends to the
+   * array it holds (a file read afresh or rewritten gets a new one), so when `records` is the
+   * array counted last time, only the records added since are looked at: an append costs what
+   * it adds, not the whole log.
+   */
+  private highestSeqOf(records: ReadonlyArray<Readonly<LoggedTurn>>): number {
+    const known = this.counted?.records === records && this.counted.count <= records.length ? this.counted : undefined;
+    const highest = Math.max(known?.highest ?? 0, highestSeq(records, known?.count ?? 0));
+    this.counted = { records, count: records.length, highest };
+    return highest;
+  }
+
   /** The recorded highest seq (0 when no clear has needed one). Called under the lock. */
   private async readSeqMark(): Promise<number> {
     let text: string;
@@ -188,8 +203,9 @@ export class FileConversationLog implements IConversationLog {
   }
 }
 
-function highestSeq(turns: ReadonlyArray<Readonly<LoggedTurn>>): number {
+/** The highest seq of `turns` from index `from` on (0 when there are none). */
+function highestSeq(turns: ReadonlyArray<Readonly<LoggedTurn>>, from = 0): number {
   let highest = 0;
-  for (const turn of turns) if (turn.seq > highest) highest = turn.seq;
+  for (let i = from; i < turns.length; i++) if (turns[i]!.seq > highest) highest = turns[i]!.seq;
   return highest;
 }

@@ -34,7 +34,9 @@ export interface LockedJsonlFile<T> {
   read(): Promise<JsonlReadResult<T>>;
   /**
    * Like `read`, without copying the records: the array is the cache's own, valid only until the
-   * callback settles. `identity` names the file (device, inode, birth time; '' when missing): it
+   * callback settles. The cache only ever appends to the array it holds (a file read afresh or
+   * rewritten gets a new one), so a later `peek` that returns the same array holds the same
+   * records first. `identity` names the file (device, inode, birth time; '' when missing): it
    * changes when a rewrite replaces the file.
    */
   peek(): Promise<JsonlReadResult<T> & { identity: string }>;

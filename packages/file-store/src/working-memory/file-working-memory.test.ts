@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,22 @@ function readGroupFile(dir: string, group: string): { schemaVersion: number; ent
 }
 
 const keysIn = (dir: string, group: string) => readGroupFile(dir, group).entries.map((entry) => entry.key);
+
+/**
+ * Runs `lines` in a child process (tsx) with `store`, a `FileWorkingMemory` on the data
+ * directory it is given, and `arg`, the second argument.
+ */
+function childWriter(lines: string[]): (dataPath: string, arg: string) => Promise<unknown> {
+  const script = join(root, `writer-${++counter}.mts`);
+  const moduleUrl = new URL('./file-working-memory.ts', import.meta.url).href;
+  writeFileSync(
+    script,
+    [`import { FileWorkingMemory } from ${JSON.stringify(moduleUrl)};`, 'const [dataPath, arg] = process.argv.slice(2);', 'const store = new FileWorkingMemory({ dataPath });', ...lines].join('\n'),
+  );
+  const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+  const tsconfig = fileURLToPath(new URL('../../../../tsconfig.json', import.meta.url));
+  return (dataPath, arg) => promisify(execFile)(tsx, ['--tsconfig', tsconfig, script, dataPath, arg], { timeout: 20_000, killSignal: 'SIGKILL' });
+}
 
 describe('FileWorkingMemory files', () => {
   it('keeps one file per namespace holding exactly the live entries', async () => {
@@ -369,26 +386,54 @@ describe('FileWorkingMemory shared data directory', () => {
 
   it('works across real processes, which exit on their own while the hourly sweep is scheduled', async () => {
     const { dataPath, open } = setup();
-    const script = join(root, `writer-${counter}.mts`);
-    const moduleUrl = new URL('./file-working-memory.ts', import.meta.url).href;
-    writeFileSync(
-      script,
-      [
-        `import { FileWorkingMemory } from ${JSON.stringify(moduleUrl)};`,
-        'const [dataPath, namespace] = process.argv.slice(2);',
-        'const store = new FileWorkingMemory({ dataPath });',
-        'await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`${namespace}/k${i}`, `v${i}`, { ttlMs: 3_600_000 })));',
-      ].join('\n'),
-    );
-    const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    const tsconfig = fileURLToPath(new URL('../../../../tsconfig.json', import.meta.url));
-    const run = (namespace: string) =>
-      promisify(execFile)(tsx, ['--tsconfig', tsconfig, script, dataPath, namespace], { timeout: 20_000, killSignal: 'SIGKILL' });
-    await Promise.all([run('session/p1'), run('session/p2')]);
+    const run = childWriter(['await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`${arg}/k${i}`, `v${i}`, { ttlMs: 3_600_000 })));']);
+    await Promise.all([run(dataPath, 'session/p1'), run(dataPath, 'session/p2')]);
 
     const keys = (await (await open()).list('session')).map((entry) => entry.key);
     expect(keys).toHaveLength(20);
     expect(keys).toEqual(expect.arrayContaining(['session/p1/k0', 'session/p1/k9', 'session/p2/k0', 'session/p2/k9']));
+  });
+
+  it("sees another process's change to a namespace it already read, and a namespace it created in a kind it lists", async () => {
+    const { dataPath, open } = setup();
+    const reader = await open();
+    await reader.set('session/shared/note', 'v1', { ttlMs: 3_600_000 });
+    expect((await reader.list('patrol')).map((entry) => entry.key)).toEqual([]);
+    expect(await reader.get('session/shared/note')).toMatchObject({ value: 'v1' });
+
+    // The same length: the file's size does not change, only its contents (and inode).
+    await childWriter(["await store.set('session/shared/note', arg, { ttlMs: 3_600_000 });", "await store.set('patrol/inbox/unread', 'three', { ttlMs: 3_600_000 });"])(dataPath, 'v2');
+
+    await vi.waitFor(async () => expect(await reader.get('session/shared/note')).toMatchObject({ value: 'v2' }), { timeout: 5_000, interval: 50 });
+    expect((await reader.list('session/shared')).map((entry) => entry.value)).toEqual(['v2']);
+    await vi.waitFor(async () => expect((await reader.list('patrol')).map((entry) => entry.key)).toEqual(['patrol/inbox/unread']), { timeout: 5_000, interval: 50 });
+  });
+
+  // A turn's reads (forTurn lists three namespaces) must not wait for a thread of the pool that
+  // the conversation log's fsyncs and the recall events' appends keep busy. Reads at a FIFO with
+  // no writer hold every thread of the pool here, deterministically, until the test lets them go.
+  it.skipIf(process.platform === 'win32')('answers a read of files nothing changed without the thread pool, when other file work fills it', async () => {
+    const { dataPath, open } = setup();
+    const store = await open();
+    await store.set('session/busy/note', 'v', { ttlMs: 3_600_000 });
+    await store.set('patrol/inbox/unread', 'three', { ttlMs: 3_600_000 });
+    // Past the refresh interval, so the reads below look at the files.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const fifo = join(dataPath, 'pool-blocker');
+    execFileSync('mkfifo', [fifo]);
+    const poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+    const blockers = Array.from({ length: poolSize }, () => openFile(fifo, 'r'));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answers: unknown[] = [];
+      void store.list('session/busy').then((entries) => answers.push(entries.map((entry) => entry.key)));
+      void store.list('patrol').then((entries) => answers.push(entries.map((entry) => entry.key)));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(answers).toEqual([['session/busy/note'], ['patrol/inbox/unread']]);
+    } finally {
+      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      for (const blocker of blockers) await (await blocker).close();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
-import type { Stats } from 'node:fs';
-import { open, readdir, rm, stat, unlink } from 'node:fs/promises';
+import { readdirSync, type Stats, statSync } from 'node:fs';
+import { open, rm, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
@@ -62,6 +62,9 @@ const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 /** Reads look at the files for other processes' changes at most this often. */
 const REFRESH_INTERVAL_MS = 250;
+
+/** Group files a refresh checks (one synchronous `stat` each) before it yields to the event loop. */
+const STAT_SLICE = 200;
 
 const GROUP_FILE_VERSION = 1;
 
@@ -137,6 +140,8 @@ export class FileWorkingMemory implements IWorkingMemory {
   private readonly lock: DirectoryLock;
   private readonly queue = new SerialQueue();
   private readonly groups = new Map<string, Group>();
+  /** Per kind (`session`, `patrol`…), the names of its groups in `groups`. */
+  private readonly groupsOfKind = new Map<string, Set<string>>();
   private readonly index = new Bm25Index();
   private loaded = false;
   /** Per scope ('' for every group, a kind such as `patrol`, or a group such as `session/abc`), when a read last brought it up to date. */
@@ -318,7 +323,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     await this.refresh(true);
     const dropped = this.dropExpired();
     const staleGroups = [...this.groups].filter(([, group]) => group.stale).map(([name]) => name);
-    const temporaryFiles = (await this.listDirectory()).filter((file) => isTemporaryFile(file.slice(file.lastIndexOf('/') + 1)));
+    const temporaryFiles = this.listDirectory().filter((file) => isTemporaryFile(file.slice(file.lastIndexOf('/') + 1)));
     if (staleGroups.length === 0 && temporaryFiles.length === 0) return dropped;
     await this.lock.run(async () => {
       for (const name of staleGroups) {
@@ -360,11 +365,17 @@ export class FileWorkingMemory implements IWorkingMemory {
     return Math.max(this.refreshedAt.get('') ?? -Infinity, this.refreshedAt.get(kind) ?? -Infinity, this.refreshedAt.get(scope) ?? -Infinity);
   }
 
+  /**
+   * The checks are synchronous `stat`s (and a synchronous listing of the kind's folder): a read
+   * whose files did not change answers without a round trip through the thread pool, where it
+   * would wait behind other stores' file work (the conversation log's fsyncs, the recall events'
+   * appends) and then for a turn of a busy event loop. A large scope yields between slices.
+   */
   private async refreshScope(scope: string): Promise<void> {
     const inScope = (name: string) => scope === '' || name === scope || name.startsWith(`${scope}/`);
-    const names = new Set([...this.groups.keys()].filter(inScope));
+    const names = new Set(this.groupNamesIn(scope));
     const legacy: string[] = [];
-    for (const file of await this.listDirectory(scope)) {
+    for (const file of this.listDirectory(scope)) {
       if (file.startsWith('.') || file.includes('/.') || !file.endsWith('.json')) continue;
       if (file.includes('/')) {
         const name = file.slice(0, -'.json'.length);
@@ -374,18 +385,31 @@ export class FileWorkingMemory implements IWorkingMemory {
     if (legacy.length > 0) await this.lock.run(async () => {
       for (const file of legacy) for (const name of await this.migrateLegacyFile(file)) if (inScope(name)) names.add(name);
     });
-    await Promise.all([...names].map((name) => this.syncGroup(name, false)));
+    const syncs: Promise<void>[] = [];
+    for (const name of names) {
+      if (syncs.length > 0 && syncs.length % STAT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      syncs.push(this.syncGroup(name, false));
+    }
+    await Promise.all(syncs);
+  }
+
+  /** The names of the groups this process holds in `scope`: every group, one kind's or one. */
+  private groupNamesIn(scope: string): Iterable<string> {
+    if (scope === '') return this.groups.keys();
+    if (!scope.includes('/')) return this.groupsOfKind.get(scope) ?? [];
+    return this.groups.has(scope) ? [scope] : [];
   }
 
   /**
    * Re-reads a group's file when it changed since this process last read or wrote it. A file
    * that cannot be read is quarantined, which is only done under the lock: without it, another
-   * process's fresh file could be the one moved away.
+   * process's fresh file could be the one moved away. The file is `stat`ed synchronously, before
+   * the first `await` (see `refreshScope`).
    */
   private async syncGroup(name: string, locked: boolean): Promise<void> {
     const file = this.fileOf(name);
     const before = this.groups.get(name);
-    const current = await statOrUndefined(file);
+    const current = statOrUndefined(file);
     if (sameStamp(current && stampOf(current), this.groups.get(name)?.stamp)) return;
     const read = await this.readGroupFile(name);
     // Without the lock, a write of this process may have replaced the group while the file was
@@ -504,7 +528,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     const file = this.fileOf(name);
     const body = { schemaVersion: GROUP_FILE_VERSION, entries: [...entries.values()] };
     await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
-    const written = await statOrUndefined(file);
+    const written = statOrUndefined(file);
     this.replaceGroup(name, entries, written && stampOf(written), false);
   }
 
@@ -516,8 +540,16 @@ export class FileWorkingMemory implements IWorkingMemory {
       this.deadlines.delete(key);
     }
     for (const [key, entry] of entries) if (previous.get(key) !== entry) this.index.set(key, workingMemoryDocumentText(entry));
-    if (entries.size === 0 && stamp === undefined) this.groups.delete(name);
-    else this.groups.set(name, { entries, stamp, stale });
+    const kind = name.slice(0, name.indexOf('/'));
+    if (entries.size === 0 && stamp === undefined) {
+      this.groups.delete(name);
+      this.groupsOfKind.get(kind)?.delete(name);
+      return;
+    }
+    this.groups.set(name, { entries, stamp, stale });
+    let names = this.groupsOfKind.get(kind);
+    if (names === undefined) this.groupsOfKind.set(kind, (names = new Set()));
+    names.add(name);
   }
 
   /** Forgets expired entries in memory (their files are rewritten by the next write or sweep). */
@@ -565,9 +597,9 @@ export class FileWorkingMemory implements IWorkingMemory {
   /** The live entries of the groups in `scope` (every group by default). */
   private live(scope = ''): WorkingMemoryEntry[] {
     const live: WorkingMemoryEntry[] = [];
-    const only = scope === '' ? undefined : this.groups.get(scope);
-    const groups = only ? [only] : scope.includes('/') ? [] : [...this.groups].filter(([name]) => scope === '' || name.startsWith(`${scope}/`)).map(([, group]) => group);
-    for (const group of groups) for (const entry of group.entries.values()) if (!this.isExpired(entry)) live.push(entry);
+    for (const name of this.groupNamesIn(scope)) {
+      for (const entry of this.groups.get(name)!.entries.values()) if (!this.isExpired(entry)) live.push(entry);
+    }
     return live;
   }
 
@@ -600,13 +632,13 @@ export class FileWorkingMemory implements IWorkingMemory {
    * the older layout are found by the full listing: on load, by sweeps, and by reads of every
    * group (`list()`, `search`).
    */
-  private async listDirectory(scope = ''): Promise<string[]> {
+  private listDirectory(scope = ''): string[] {
     if (scope !== '') {
       const kind = scope.split('/')[0]!;
       if (scope !== kind) return [`${scope}.json`];
       const files: string[] = [];
       try {
-        for (const entry of await readdir(join(this.dir, kind), { withFileTypes: true })) if (entry.isFile()) files.push(`${kind}/${entry.name}`);
+        for (const entry of readdirSync(join(this.dir, kind), { withFileTypes: true })) if (entry.isFile()) files.push(`${kind}/${entry.name}`);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw ioError(`list ${this.dir}`, error, this.dir);
       }
@@ -614,10 +646,10 @@ export class FileWorkingMemory implements IWorkingMemory {
     }
     try {
       const files: string[] = [];
-      for (const entry of await readdir(this.dir, { withFileTypes: true })) {
+      for (const entry of readdirSync(this.dir, { withFileTypes: true })) {
         if (entry.isFile()) files.push(entry.name);
         else if (entry.isDirectory() && !entry.name.startsWith('.')) {
-          for (const inner of await readdir(join(this.dir, entry.name), { withFileTypes: true })) {
+          for (const inner of readdirSync(join(this.dir, entry.name), { withFileTypes: true })) {
             if (inner.isFile()) files.push(`${entry.name}/${inner.name}`);
           }
         }
@@ -658,11 +690,11 @@ function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean 
   return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
-async function statOrUndefined(path: string): Promise<Stats | undefined> {
+/** A synchronous `stat` (see `refreshScope`); undefined when the file does not exist. */
+function statOrUndefined(path: string): Stats | undefined {
   try {
-    return await stat(path);
+    return statSync(path, { throwIfNoEntry: false });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw ioError(`inspect ${path}`, error, path);
   }
 }

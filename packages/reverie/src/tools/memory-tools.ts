@@ -16,10 +16,13 @@ import {
   SYSTEM_CATEGORY,
   tagsSchema,
 } from '@reverie/core';
-import { extractJsonObject } from '@reverie/core';
+import { extractJsonObject, loadOnce } from '@reverie/core';
 import type { RecallRecorder } from '@reverie/dream';
 import { defineTool } from './define-tool';
 import { answerOrExplain, type ToolError } from './tool-error';
+
+/** The AI SDK loads with the first note expansion, not with the package (docs/architecture.md). */
+const loadAiSdk = loadOnce(() => import('ai'));
 
 
 /** Metadata key an expanded entry carries: the id of the raw note it came from. */
@@ -180,7 +183,7 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
   const keep = (reason: string) => logger.warn('Memory note expansion failed; the note is kept as saved', { id: raw.id, reason });
   try {
     const { system, prompt } = buildExpansionPrompt(raw);
-    const { generateText } = await import('ai');
+    const { generateText } = await loadAiSdk();
     const { text } = await generateText({ model, system, prompt, abortSignal: AbortSignal.timeout(timeoutMs) });
     const review = reviewExpansion(raw, parseExpansionReply(text));
     if (!review.ok) {
