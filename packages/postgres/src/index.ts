@@ -5,4 +5,8 @@ export { postgresError } from './client/postgres-error';
 export { type MigrationReport, migratePostgres, MIGRATION_LOCK_KEY } from './migrations/migrate-postgres';
 export type { PostgresMigration } from './migrations/postgres-migration';
 export type { PostgresStoreOptions } from './stores/postgres-store-options';
+export { PostgresConversationLog, type PostgresConversationLogOptions } from './conversation-log/postgres-conversation-log';
+export { PostgresFeedbackStore, type PostgresFeedbackStoreOptions } from './feedback/postgres-feedback-store';
+export { PostgresSkillUsageStore, type PostgresSkillUsageStoreOptions } from './skill-usage/postgres-skill-usage-store';
+export { PostgresWorkflowLog, type PostgresWorkflowLogOptions } from './workflow-log/postgres-workflow-log';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './memory/postgres-memory-store';
