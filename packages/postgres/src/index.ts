@@ -11,3 +11,9 @@ export { PostgresConversationLog, type PostgresConversationLogOptions } from './
 export { PostgresFeedbackStore, type PostgresFeedbackStoreOptions } from './feedback/postgres-feedback-store';
 export { PostgresSkillUsageStore, type PostgresSkillUsageStoreOptions } from './skill-usage/postgres-skill-usage-store';
 export { PostgresWorkflowLog, type PostgresWorkflowLogOptions } from './workflow-log/postgres-workflow-log';
+export {
+  DEFAULT_MAX_CHARS_PER_NAMESPACE,
+  DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS,
+  PostgresWorkingMemory,
+  type PostgresWorkingMemoryOptions,
+} from './working-memory/postgres-working-memory';
