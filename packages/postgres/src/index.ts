@@ -6,3 +6,14 @@ export { type MigrationReport, migratePostgres, MIGRATION_LOCK_KEY } from './mig
 export type { PostgresMigration } from './migrations/postgres-migration';
 export type { PostgresStoreOptions } from './stores/postgres-store-options';
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './memory/postgres-memory-store';
+export { PostgresSkillStore, type PostgresSkillStoreOptions } from './skills/postgres-skill-store';
+export { PostgresConversationLog, type PostgresConversationLogOptions } from './conversation-log/postgres-conversation-log';
+export { PostgresFeedbackStore, type PostgresFeedbackStoreOptions } from './feedback/postgres-feedback-store';
+export { PostgresSkillUsageStore, type PostgresSkillUsageStoreOptions } from './skill-usage/postgres-skill-usage-store';
+export { PostgresWorkflowLog, type PostgresWorkflowLogOptions } from './workflow-log/postgres-workflow-log';
+export {
+  DEFAULT_MAX_CHARS_PER_NAMESPACE,
+  DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS,
+  PostgresWorkingMemory,
+  type PostgresWorkingMemoryOptions,
+} from './working-memory/postgres-working-memory';

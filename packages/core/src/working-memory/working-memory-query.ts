@@ -6,6 +6,8 @@ export interface ParsedWorkingMemoryQuery {
   /** The query text, or undefined when the caller is browsing. */
   text: string | undefined;
   maxResults: number;
+  /** The filters as given, for a store that applies them itself (in SQL): key prefix, category, tags. */
+  filters: { prefix?: string | undefined; category?: string | undefined; tags?: string[] | undefined };
   /** True for entries under the key prefix, category and every tag asked for (expiry is the store's to check). */
   matches(entry: WorkingMemoryEntry): boolean;
 }
@@ -17,6 +19,7 @@ export function parseWorkingMemoryQuery(query: WorkingMemorySearchQuery): Parsed
   return {
     text: text !== undefined && text.trim() !== '' ? text : undefined,
     maxResults,
+    filters: { prefix, category, tags },
     matches: (entry) =>
       (prefix === undefined || isUnderPrefix(entry.key, prefix)) &&
       (category === undefined || (entry.category !== undefined && isUnderPrefix(entry.category, category))) &&

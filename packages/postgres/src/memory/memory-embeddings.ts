@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { cosineSimilarity, type IEmbedder, type ILogger, memoryDocumentText, type VectorHit } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 import { MIGRATION_LOCK_KEY } from '../migrations/migrate-postgres';
-import { memoryFilterSql, SqlParams } from './sql-params';
-import type { TextFilters } from './memory-text-index';
+import { SqlParams } from '../sql/sql-params';
+import { type MemoryFilters, memoryFilterSql } from './memory-filter-sql';
 
 /** Texts sent to the embedder per call. */
 const BATCH_SIZE = 16;
@@ -92,7 +92,7 @@ export class MemoryEmbeddings {
   }
 
   /** The `limit` entries most similar to `query` among those that pass the filters, most similar first. */
-  async similar(query: readonly number[], limit: number, filters: TextFilters): Promise<VectorHit[]> {
+  async similar(query: readonly number[], limit: number, filters: MemoryFilters): Promise<VectorHit[]> {
     const params = new SqlParams();
     const conditions = `e.scope = ${params.add(this.scope)} AND e.model = ${params.add(this.embedder.modelId)} AND e.dims = ${params.add(query.length)} AND m.text_hash = e.text_hash`;
     const from = `reverie_memory_embeddings e JOIN reverie_memory m ON m.scope = e.scope AND m.id = e.id`;

@@ -2,29 +2,12 @@ import { Bm25Index, indexNeighbours, ManualClock, memoryDocumentText, type Memor
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
+import { failingOn } from '../../test/failing-client';
 import { realServer, usePgliteClient, useRealClient } from '../../test/test-databases';
 import { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store';
 
 let scopeCounter = 0;
 const newScope = () => `test:${process.pid}:${(scopeCounter += 1)}`;
-
-/** A client that fails the first statement `matches` accepts, as a crash mid-write would. */
-function failingOn(client: PostgresClient, matches: (sql: string) => boolean): PostgresClient {
-  let armed = true;
-  const wrap = (inner: PostgresClient): PostgresClient => ({
-    async query(sql, params) {
-      if (armed && matches(sql)) {
-        armed = false;
-        throw new Error('injected failure');
-      }
-      return inner.query(sql, params);
-    },
-    transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))),
-    session: (fn) => inner.session((session) => fn(wrap(session))),
-    close: () => inner.close(),
-  });
-  return wrap(client);
-}
 
 function describeMemoryStore(label: string, client: () => PostgresClient, vectorStorage: 'vector' | 'real[]') {
   const open = (options: Partial<PostgresMemoryStoreOptions> = {}) =>

@@ -38,9 +38,10 @@ import { ensureMigrated } from '../migrations/migrate-postgres';
 import { type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { MemoryEmbeddings, textHash } from './memory-embeddings';
 import { ENTRY_COLUMNS, entryFromRow, type MemoryRow, normaliseTimes } from './memory-rows';
-import { MemoryTextIndex } from './memory-text-index';
-import { documentTerms, tsvectorText } from './search-terms';
-import { memoryFilterSql, SqlParams } from './sql-params';
+import { documentTerms, tsvectorText } from '../search/search-terms';
+import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
+import { SqlParams } from '../sql/sql-params';
+import { memoryFilterSql } from './memory-filter-sql';
 
 export interface PostgresMemoryStoreOptions extends PostgresStoreOptions {
   /** Turns on hybrid recall (SPEC M4): BM25 and cosine similarity, averaged. */
@@ -80,7 +81,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
   private readonly minSimilarity: number;
   private readonly queryTimeoutMs: number;
   private readonly feed: PostgresChangeFeed;
-  private readonly text: MemoryTextIndex;
+  private readonly text: TextIndex;
   private readonly embeddings: MemoryEmbeddings | undefined;
   private closed = false;
   private embeddingsStarted = false;
@@ -97,7 +98,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
     this.minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
     this.queryTimeoutMs = options.queryEmbeddingTimeoutMs ?? 2000;
     this.feed = new PostgresChangeFeed(this.scope, FEED);
-    this.text = new MemoryTextIndex(this.scope);
+    this.text = new TextIndex({ documents: 'reverie_memory', key: 'id', terms: 'reverie_memory_terms', stats: 'reverie_memory_stats' }, this.scope);
     this.embeddings = options.embedder ? new MemoryEmbeddings(this.client, this.scope, options.embedder, this.logger) : undefined;
   }
 
@@ -117,8 +118,8 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     const saved = await client.transaction(async (tx) => {
       await this.feed.lock(tx);
-      const [row] = await tx.query<MemoryRow & { term_count: number; terms: string[] }>(
-        `SELECT ${ENTRY_COLUMNS}, term_count, tsvector_to_array(search_terms) AS terms FROM reverie_memory WHERE scope = $1 AND id = $2`,
+      const [row] = await tx.query<MemoryRow & StoredTermsRow>(
+        `SELECT ${ENTRY_COLUMNS}, ${STORED_TERMS_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`,
         [this.scope, id],
       );
       const current = row && entryFromRow(row, this.scope);
@@ -152,8 +153,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
           textHash(text),
         ],
       );
-      const before = row && { counts: new Map(row.terms.map((term) => [term, 1])), length: Number(row.term_count) };
-      await this.text.update(tx, before, terms);
+      await this.text.update(tx, row && storedTerms(row), terms);
       await this.feed.append(tx, id, 'save');
       return entry;
     });
@@ -167,15 +167,15 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     return client.transaction(async (tx) => {
       await this.feed.lock(tx);
-      const [row] = await tx.query<{ updated_at: Date | string; term_count: number; terms: string[] }>(
-        'SELECT updated_at, term_count, tsvector_to_array(search_terms) AS terms FROM reverie_memory WHERE scope = $1 AND id = $2',
+      const [row] = await tx.query<{ updated_at: Date | string } & StoredTermsRow>(
+        `SELECT updated_at, ${STORED_TERMS_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`,
         [this.scope, id],
       );
       const current = row && { updatedAt: new Date(row.updated_at).toISOString() };
       checkCondition(`Memory entry ${id}`, current, condition);
       if (!row) return false;
       await tx.query('DELETE FROM reverie_memory WHERE scope = $1 AND id = $2', [this.scope, id]);
-      await this.text.update(tx, { counts: new Map(row.terms.map((term) => [term, 1])), length: Number(row.term_count) }, undefined);
+      await this.text.update(tx, storedTerms(row), undefined);
       await this.feed.append(tx, id, 'delete');
       return true;
     });
@@ -190,11 +190,11 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const queryVector = await this.queryVector(text);
     const hits =
       queryVector && this.embeddings
-        ? hybridRank(await this.text.search(client, text, maxResults * 4, parsed), await this.embeddings.similar(queryVector, maxResults * 4, parsed), {
+        ? hybridRank(await this.text.search(client, text, maxResults * 4, (params) => memoryFilterSql(params, parsed, 'd')), await this.embeddings.similar(queryVector, maxResults * 4, parsed), {
             minSimilarity: this.minSimilarity,
             limit: maxResults,
           })
-        : await this.text.search(client, text, maxResults, parsed);
+        : await this.text.search(client, text, maxResults, (params) => memoryFilterSql(params, parsed, 'd'));
     const entries = await this.entriesById(client, hits.map((hit) => hit.id));
     return hits.flatMap((hit) => {
       const entry = entries.get(hit.id);

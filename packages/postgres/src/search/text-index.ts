@@ -1,0 +1,194 @@
+import { BM25_B, BM25_K1, bm25Idf, type Bm25Hit, rarestTerms, tokenize, weighQueryTerms } from '@reverie/core';
+import type { PostgresClient } from '../client/postgres-client';
+import { documentFrequencyDelta, type DocumentTerms, tsqueryText } from './search-terms';
+import { SqlParams } from '../sql/sql-params';
+
+/** The highest code point: `term || MAX_CHAR` bounds every longer term that begins with `term`. */
+const MAX_CHAR = '\u{10FFFF}';
+
+/**
+ * Where a store family keeps what BM25 needs. `documents` has the columns `scope`, `key`,
+ * `search_terms` (a tsvector, each term with positions 1…tf) and `term_count`; `terms` is
+ * `(scope, term COLLATE "C", df)`; `stats` is `(scope, entries, total_length)`.
+ */
+export interface TextIndexTables {
+  documents: string;
+  /** The documents' key column (`name`, `key`, `id`). */
+  key: string;
+  terms: string;
+  stats: string;
+}
+
+/** An extra SQL condition on the documents (alias `d`), its parameters added to `params`. */
+export type DocumentFilter = (params: SqlParams) => string;
+
+/** The columns to select (from a documents table) for `storedTerms`: what a stored document counts in the index. */
+export const STORED_TERMS_COLUMNS = 'tsvector_to_array(search_terms) AS lexemes, term_count';
+
+/** A row with `STORED_TERMS_COLUMNS`. */
+export type StoredTermsRow = { lexemes: string[]; term_count: number | string };
+
+/**
+ * What a stored document counted in the frequencies and counts, read back from its row (not
+ * re-derived from its text, so a change of tokenizer between releases cannot skew them). Pure.
+ */
+export function storedTerms(row: StoredTermsRow): DocumentTerms {
+  return { counts: new Map(row.lexemes.map((term) => [term, 1])), length: Number(row.term_count) };
+}
+
+export interface ScopeStats {
+  entries: number;
+  averageLength: number;
+}
+
+/**
+ * BM25 over one scope's documents of a store family in PostgreSQL, scored as `Bm25Index` scores
+ * (same terms, idf, prefix expansion and length normalisation, through the arithmetic of
+ * `@reverie/core`): the GIN index on `(scope, search_terms)` finds the documents holding a query
+ * term; the per-scope document frequencies and counts give the idf and the average length; the
+ * term frequencies are read from the tsvector's positions.
+ */
+export class TextIndex {
+  constructor(
+    private readonly tables: TextIndexTables,
+    private readonly scope: string,
+  ) {}
+
+  /**
+   * Locks the scope's counts row until the transaction ends (creating it on first use): the
+   * writers of a scope that call this first take turns, so their reads of the current state
+   * and the frequency updates never interleave (nor deadlock).
+   */
+  async lock(tx: PostgresClient): Promise<void> {
+    await tx.query(
+      `INSERT INTO ${this.tables.stats} AS s (scope, entries, total_length) VALUES ($1, 0, 0)
+       ON CONFLICT (scope) DO UPDATE SET entries = s.entries`,
+      [this.scope],
+    );
+  }
+
+  /** Keeps the frequencies and counts in step with a document going from `before` to `after` (in the write's transaction). */
+  async update(tx: PostgresClient, before: DocumentTerms | undefined, after: DocumentTerms | undefined): Promise<void> {
+    await this.apply(tx, documentFrequencyDelta(before?.counts, after?.counts), (after ? 1 : 0) - (before ? 1 : 0), (after?.length ?? 0) - (before?.length ?? 0));
+  }
+
+  /** Takes documents that were deleted out of the frequencies and counts (in the deleting transaction). */
+  async remove(tx: PostgresClient, removed: readonly DocumentTerms[]): Promise<void> {
+    const delta = new Map<string, number>();
+    let length = 0;
+    for (const document of removed) {
+      for (const term of document.counts.keys()) delta.set(term, (delta.get(term) ?? 0) - 1);
+      length += document.length;
+    }
+    await this.apply(tx, delta, -removed.length, -length);
+  }
+
+  /** Adds `delta` to the terms' document frequencies (dropping the terms left in none), and to the counts. */
+  private async apply(tx: PostgresClient, delta: ReadonlyMap<string, number>, entries: number, length: number): Promise<void> {
+    const gained = [...delta.keys()].filter((term) => delta.get(term)! > 0).sort();
+    const lost = [...delta.keys()].filter((term) => delta.get(term)! < 0).sort();
+    if (gained.length > 0) {
+      await tx.query(
+        `INSERT INTO ${this.tables.terms} AS t (scope, term, df) SELECT $1, term, n FROM unnest($2::text[], $3::int[]) AS d(term, n)
+         ON CONFLICT (scope, term) DO UPDATE SET df = t.df + excluded.df`,
+        [this.scope, gained, gained.map((term) => delta.get(term)!)],
+      );
+    }
+    if (lost.length > 0) {
+      const params = [this.scope, lost, lost.map((term) => -delta.get(term)!)];
+      await tx.query(`DELETE FROM ${this.tables.terms} t USING unnest($2::text[], $3::int[]) AS d(term, n) WHERE t.scope = $1 AND t.term = d.term AND t.df <= d.n`, params);
+      await tx.query(`UPDATE ${this.tables.terms} t SET df = t.df - d.n FROM unnest($2::text[], $3::int[]) AS d(term, n) WHERE t.scope = $1 AND t.term = d.term`, params);
+    }
+    if (entries === 0 && length === 0) return;
+    await tx.query(
+      `INSERT INTO ${this.tables.stats} AS s (scope, entries, total_length) VALUES ($1, $2, $3)
+       ON CONFLICT (scope) DO UPDATE SET entries = s.entries + excluded.entries, total_length = s.total_length + excluded.total_length`,
+      [this.scope, entries, length],
+    );
+  }
+
+  /** The best `limit` documents for `text` that pass `filter`, best first (ties by key). */
+  async search(client: PostgresClient, text: string, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
+    const queryTerms = [...new Set(tokenize(text))];
+    const stats = queryTerms.length === 0 ? undefined : await this.stats(client);
+    return stats ? this.searchTerms(client, queryTerms, stats, limit, filter) : [];
+  }
+
+  /**
+   * The neighbours' query of a document (`NEIGHBOUR_QUERY` of `@reverie/core`): its `maxTerms`
+   * rarest terms, leaving out those in more than `maxDocumentShare` of the documents, with prefix
+   * expansion; the hits are scored as `search` scores them, with the scope's counts `stats`
+   * (read once for many documents).
+   */
+  async searchRarest(client: PostgresClient, text: string, limit: number, options: { maxTerms: number; maxDocumentShare: number; stats: ScopeStats | undefined }): Promise<Bm25Hit[]> {
+    const terms = [...new Set(tokenize(text))];
+    const { stats } = options;
+    if (terms.length === 0 || !stats) return [];
+    const known = await client.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`, [this.scope, terms]);
+    const rarest = rarestTerms(known.map((row) => ({ term: row.term, df: Number(row.df) })), options.maxTerms, stats.entries, options.maxDocumentShare);
+    return rarest.length === 0 ? [] : this.searchTerms(client, rarest, stats, limit);
+  }
+
+  /** The scope's document count and average length (undefined for an empty scope), as `searchRarest` takes them. */
+  async stats(client: PostgresClient): Promise<ScopeStats | undefined> {
+    const [row] = await client.query<{ entries: string | number; total_length: string | number }>(
+      `SELECT entries, total_length FROM ${this.tables.stats} WHERE scope = $1`,
+      [this.scope],
+    );
+    const entries = Number(row?.entries ?? 0);
+    if (entries <= 0) return undefined;
+    return { entries, averageLength: Number(row!.total_length) / entries || 1 };
+  }
+
+  private async searchTerms(client: PostgresClient, queryTerms: readonly string[], stats: ScopeStats, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
+    const vocabulary = await this.vocabulary(client, queryTerms);
+    const expansions = (term: string) => vocabulary.filter((known) => known.term !== term && known.term.startsWith(term)).map((known) => known.term);
+    const weights = weighQueryTerms(queryTerms, (term) => vocabulary.some((known) => known.term === term), expansions);
+    const df = new Map(vocabulary.map((known) => [known.term, known.df]));
+    const factors = new Map([...weights].map(([term, weight]) => [term, weight * bm25Idf(stats.entries, df.get(term)!)]));
+    return this.rank(client, factors, stats, limit, filter);
+  }
+
+  /**
+   * The vocabulary's terms that equal a query term, and for each query term the first 25 terms
+   * (alphabetically) that begin with it: its exact match and up to 24 expansions.
+   */
+  private async vocabulary(client: PostgresClient, queryTerms: readonly string[]): Promise<Array<{ term: string; df: number }>> {
+    const rows = await client.query<{ term: string; df: number }>(
+      `SELECT DISTINCT found.term, found.df
+         FROM unnest($2::text[]) AS q(term)
+         CROSS JOIN LATERAL (
+           SELECT t.term, t.df FROM ${this.tables.terms} t
+            WHERE t.scope = $1 AND t.term >= q.term AND t.term < q.term || $3
+            ORDER BY t.term LIMIT 25
+         ) found`,
+      [this.scope, queryTerms, MAX_CHAR],
+    );
+    return rows.map((row) => ({ term: row.term, df: Number(row.df) })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  }
+
+  private async rank(client: PostgresClient, factors: ReadonlyMap<string, number>, stats: ScopeStats, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
+    if (factors.size === 0) return [];
+    const params = new SqlParams();
+    const scope = params.add(this.scope);
+    const terms = [...factors.keys()];
+    const query = params.add(tsqueryText(terms));
+    const termList = params.add(terms);
+    const factorList = params.add(terms.map((term) => factors.get(term)!));
+    const average = params.add(stats.averageLength);
+    const condition = filter ? filter(params) : 'TRUE';
+    const key = `d.${this.tables.key}`;
+    const rows = await client.query<{ id: string; score: number }>(
+      `SELECT ${key} AS id, sum(w.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * d.term_count / ${average}::float8))) AS score
+         FROM ${this.tables.documents} d
+         CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(d.search_terms)) u
+         JOIN unnest(${termList}::text[], ${factorList}::float8[]) AS w(term, factor) ON w.term = u.lexeme
+        WHERE d.scope = ${scope} AND d.search_terms @@ ${query}::tsquery AND ${condition}
+        GROUP BY ${key}
+        ORDER BY score DESC, ${key}
+        LIMIT ${params.add(limit)}`,
+      params.values,
+    );
+    return rows.map((row) => ({ id: row.id, score: Number(row.score) }));
+  }
+}
