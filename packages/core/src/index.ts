@@ -198,6 +198,7 @@ export {
   effectiveImportance,
   resolveDecayOptions,
   withEffectiveImportance,
+  withEffectiveImportanceAt,
 } from './temporal/importance-decay';
 
 // In-memory reference stores
