@@ -4,7 +4,7 @@ import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
-import { type CandidateLink, findCandidateClusters, itemLookup, seedLinks } from './candidate-clusters';
+import { CandidateLinks, findCandidateClusters, itemLookup, seedLinks } from './candidate-clusters';
 import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup';
 import {
   advanceCursor,
@@ -297,12 +297,12 @@ export class MemoryConsolidationPass implements DreamPass {
     const changed = scope.changed;
     const batch = changed.slice(0, this.options.maxChangedPerRun);
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
-    let links: CandidateLink[] | undefined;
+    let links: CandidateLinks | undefined;
     if (scope.feed) {
-      const found: CandidateLink[] = [];
+      const found = new CandidateLinks();
       const isItem = (id: string) => itemOf.get(id) === id;
       const limit = Math.min(100, Math.max(1, this.options.neighbours));
-      await scope.feed.eachSlice(seeds, limit, (slice) => found.push(...seedLinks(slice, isItem, this.options, lookup)), signal);
+      await scope.feed.eachSlice(seeds, limit, (slice) => seedLinks(slice, isItem, this.options, lookup, found), signal);
       links = found;
     }
     const clusters = findCandidateClusters(
