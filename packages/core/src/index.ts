@@ -201,6 +201,7 @@ export {
   effectiveImportance,
   resolveDecayOptions,
   withEffectiveImportance,
+  withEffectiveImportanceAt,
 } from './temporal/importance-decay';
 
 // In-memory reference stores

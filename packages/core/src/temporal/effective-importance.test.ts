@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import type { MemoryEntry } from '../schemas/memory-entry';
 import { ManualClock } from '../time/system-clock';
-import { DAY_MS, decayImportance, type DecayOptions, effectiveImportance, effectiveImportanceAt, resolveDecayOptions } from './importance-decay';
+import { DAY_MS, decayImportance, type DecayOptions, effectiveImportance, effectiveImportanceAt, resolveDecayOptions, withEffectiveImportance, withEffectiveImportanceAt } from './importance-decay';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const LAST_SEEN = Date.parse('2026-01-01T00:00:00.000Z');
@@ -132,6 +132,19 @@ describe('effectiveImportance against the rewriting pass (properties)', () => {
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), options, fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }), fc.integer({ min: 0, max: 400 }), (value, decay, importanceAtDay, at) => {
         const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
         expect(effectiveImportanceAt(new Date(day(at)), decay)(subject)).toBe(effectiveImportance(subject, new Date(day(at)), decay));
+      }),
+    );
+  });
+
+  it('gives the same entries one at a time and in bulk (withEffectiveImportanceAt, for a pass over every entry)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), options, fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }), fc.integer({ min: 0, max: 400 }), (value, decay, importanceAtDay, at) => {
+        const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
+        const bulk = withEffectiveImportanceAt(new Date(day(at)), decay)(subject);
+        const single = withEffectiveImportance(subject, new Date(day(at)), decay);
+        expect(bulk).toEqual(single);
+        expect(bulk === subject).toBe(single === subject);
+        expect(Object.keys(bulk)).toEqual(Object.keys(single));
       }),
     );
   });

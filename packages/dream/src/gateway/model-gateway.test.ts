@@ -114,6 +114,21 @@ describe('ModelGateway.ask', () => {
     expect(JSON.stringify(model.doGenerateCalls[0]!.prompt)).not.toContain('You consolidate memory entries');
   });
 
+  it('reads the directive file once per gateway (one run): an edit during the run applies from the next run', async () => {
+    writeFileSync(join(dataPath, 'dream.md'), 'first directive');
+    const model = scriptedModel([JSON.stringify(VALID)]);
+    const gw = gateway(model);
+    await gw.ask(request());
+    writeFileSync(join(dataPath, 'dream.md'), 'second directive');
+    await gw.ask(request());
+    await gateway(model).ask(request());
+    expect(model.doGenerateCalls.map((call) => call.prompt[0])).toEqual([
+      { role: 'system', content: 'first directive' },
+      { role: 'system', content: 'first directive' },
+      { role: 'system', content: 'second directive' },
+    ]);
+  });
+
   it('passes the abort signal to the model', async () => {
     const model = scriptedModel([JSON.stringify(VALID)]);
     const controller = new AbortController();

@@ -9,7 +9,7 @@ import {
   ReverieValidationError,
 } from '@reverie/core';
 import type { GatewayRequest, ModelGatewayLike } from '../engine/dream-types';
-import { loadDirective } from './directives';
+import { type LoadedDirective, loadDirective } from './directives';
 
 export interface ModelGatewayOptions {
   model: LanguageModel;
@@ -74,6 +74,8 @@ export class ModelGateway implements ModelGatewayLike {
   private readonly maxReplyChars: number;
   private readonly refused: string[] = [];
   private readonly callsPerPass = new Map<string, number>();
+  /** Directives read so far, by file and built-in text: each is read once per gateway (one run). */
+  private readonly directives = new Map<string, Promise<LoadedDirective>>();
   private readonly totals = { inputTokens: 0, outputTokens: 0, calls: 0 };
 
   constructor(options: ModelGatewayOptions) {
@@ -108,7 +110,7 @@ export class ModelGateway implements ModelGatewayLike {
   }
 
   async ask<T>(request: GatewayRequest<T>): Promise<T> {
-    const directive = await loadDirective(this.dataPath, request.directiveFile, request.builtInDirective);
+    const directive = await this.directive(request);
     if (directive.source === 'file') this.logger.debug(`Pass ${request.pass} uses the directive file ${request.directiveFile}.`);
 
     const conversation: ModelMessage[] = [{ role: 'user', content: request.data }];
@@ -142,6 +144,22 @@ export class ModelGateway implements ModelGatewayLike {
         },
       },
     );
+  }
+
+  /**
+   * The pass's directive, read at its first call of the run: an edit of the file during a run
+   * applies from the next run, and a run with many calls reads it once. A failed read is not
+   * kept, so the next call reports it again.
+   */
+  private directive(request: GatewayRequest<unknown>): Promise<LoadedDirective> {
+    const key = `${request.directiveFile}\u0000${request.builtInDirective}`;
+    let loaded = this.directives.get(key);
+    if (!loaded) {
+      loaded = loadDirective(this.dataPath, request.directiveFile, request.builtInDirective);
+      loaded.catch(() => this.directives.delete(key));
+      this.directives.set(key, loaded);
+    }
+    return loaded;
   }
 
   private async call<T>(request: GatewayRequest<T>, system: string, messages: ModelMessage[]): Promise<ModelReply> {

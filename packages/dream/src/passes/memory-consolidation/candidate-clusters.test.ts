@@ -1,6 +1,6 @@
 import type { MemoryEntry } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { findCandidateClusters } from './candidate-clusters';
+import { CandidateLinks, findCandidateClusters } from './candidate-clusters';
 import type { ConsolidationItem } from './consolidation-item';
 
 function item(id: string, content: string): ConsolidationItem {
@@ -73,5 +73,17 @@ describe('findCandidateClusters', () => {
     const twinCluster = clusters.find((cluster) => cluster.ids.includes('f00000000001'));
     expect(twinCluster?.ids).toContain('f00000000002');
     expect(new Set(clusters.flatMap((cluster) => cluster.ids)).size).toBe(clusters.flatMap((cluster) => cluster.ids).length);
+  });
+});
+
+describe('CandidateLinks', () => {
+  it('orders links strongest first, equally strong ones in the order they were found', () => {
+    const links = new CandidateLinks();
+    links.add('x1', 'y1', 0.5);
+    links.add('x2', 'y2', 0.9);
+    links.add('x3', 'y3', 0.5);
+    links.add('x4', 'y4', 1);
+    links.add('x5', 'y5', 0.5);
+    expect([...links.strongestFirst()].map((index) => links.a[index])).toEqual(['x4', 'x2', 'x1', 'x3', 'x5']);
   });
 });

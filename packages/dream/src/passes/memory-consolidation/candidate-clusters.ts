@@ -84,23 +84,51 @@ export function itemLookup(items: readonly ConsolidationItem[]): NeighbourLookup
   };
 }
 
-/** A link from a seed to a neighbour close enough to count, and how close (see `Neighbour`). */
-export interface CandidateLink {
-  a: string;
-  b: string;
-  strength: number;
+/**
+ * Links between items close enough to count, each with how close (see `Neighbour`), in the order
+ * they were found. Kept as parallel arrays: a run over every entry collects about five per
+ * entry, and an object per link would hold three times the memory.
+ */
+export class CandidateLinks {
+  readonly a: string[] = [];
+  readonly b: string[] = [];
+  readonly strength: number[] = [];
+
+  get length(): number {
+    return this.a.length;
+  }
+
+  add(a: string, b: string, strength: number): void {
+    this.a.push(a);
+    this.b.push(b);
+    this.strength.push(strength);
+  }
+
+  /** Positions of the links, strongest first; equally strong ones in the order they were found. */
+  strongestFirst(): Uint32Array {
+    const order = new Uint32Array(this.length);
+    for (let index = 0; index < order.length; index++) order[index] = index;
+    const strength = this.strength;
+    return order.sort((x, y) => strength[y]! - strength[x]! || x - y);
+  }
 }
 
 /**
- * The links from each seed that is an item to its neighbours that are items and score at least
- * `minNeighbourScore` × the best hit, in seed order: what `findCandidateClusters` joins.
+ * Adds to `links` (a new list unless given) the links from each seed that is an item to its
+ * neighbours that are items and score at least `minNeighbourScore` × the best hit, in seed
+ * order: what `findCandidateClusters` joins.
  */
-export function seedLinks(seeds: readonly string[], isItem: (id: string) => boolean, options: ClusterOptions, lookup: NeighbourLookup): CandidateLink[] {
-  const links: CandidateLink[] = [];
+export function seedLinks(
+  seeds: readonly string[],
+  isItem: (id: string) => boolean,
+  options: ClusterOptions,
+  lookup: NeighbourLookup,
+  links = new CandidateLinks(),
+): CandidateLinks {
   for (const seed of seeds) {
     if (!isItem(seed)) continue;
     for (const neighbour of lookup.ofItem(seed, options.neighbours)) {
-      if (isItem(neighbour.id) && neighbour.strength >= options.minNeighbourScore) links.push({ a: seed, b: neighbour.id, strength: neighbour.strength });
+      if (isItem(neighbour.id) && neighbour.strength >= options.minNeighbourScore) links.add(seed, neighbour.id, neighbour.strength);
     }
   }
   return links;
@@ -111,8 +139,8 @@ export function seedLinks(seeds: readonly string[], isItem: (id: string) => bool
  * BM25 index over every item (content, tags and category, as recall sees them), or the store's
  * own index through its change feed (B12); each seed queries it with its own content and keeps
  * up to `neighbours` hits scoring at least `minNeighbourScore` × the best hit (`seedLinks`, or
- * `links` when the caller collected them already); each correction
- * text does the same. Links are joined strongest first into clusters of at most
+ * `links` when the caller collected them already: the correction links are added to them); each
+ * correction text does the same. Links are joined strongest first into clusters of at most
  * `maxClusterSize` items (a link that would exceed it is dropped). A seed with no neighbour makes no cluster
  * (nothing to compare it with); the entries found for corrections always do, so the model can
  * see what is already known before it writes an anti-pattern. Clusters with correction hits
@@ -125,14 +153,14 @@ export function findCandidateClusters(
   corrections: readonly string[],
   options: ClusterOptions,
   lookup: NeighbourLookup = itemLookup(items),
-  links?: readonly CandidateLink[],
+  links?: CandidateLinks,
 ): CandidateCluster[] {
-  const byId = new Map(items.map((item) => [item.id, item]));
-  const isItem = (id: string) => byId.has(id);
+  const itemIds = new Set(items.map((item) => item.id));
+  const isItem = (id: string) => itemIds.has(id);
 
   const sets = new UnionFind();
   const edges = new Map<string, string[]>();
-  const candidates = [...(links ?? seedLinks(seeds, isItem, options, lookup))];
+  const candidates = links ?? seedLinks(seeds, isItem, options, lookup);
   const strongEnough = (found: Neighbour[]) => found.filter((hit) => isItem(hit.id) && hit.strength >= options.minNeighbourScore);
   const seedStarts = seeds.filter(isItem);
 
@@ -142,14 +170,15 @@ export function findCandidateClusters(
     const found = strongEnough(lookup.ofText(text, options.neighbours));
     found.forEach(({ id, strength }, position) => {
       feedbackHits.add(id);
-      if (position > 0) candidates.push({ a: found[0]!.id, b: id, strength });
+      if (position > 0) candidates.add(found[0]!.id, id, strength);
     });
     if (found[0] !== undefined) feedbackStarts.push(found[0].id);
   }
 
   // Strongest links first; a link that would overflow a cluster is dropped.
-  candidates.sort((x, y) => y.strength - x.strength);
-  for (const { a, b } of candidates) {
+  for (const index of candidates.strongestFirst()) {
+    const a = candidates.a[index]!;
+    const b = candidates.b[index]!;
     if (sets.find(a) !== sets.find(b)) {
       if (sets.size(a) + sets.size(b) > options.maxClusterSize) continue;
       sets.union(a, b);

@@ -14,9 +14,10 @@ const positionSchema = z.object({ at: timestampSchema, id: z.string() });
 
 /**
  * A record of short strings keyed by entry id, checked in one plain loop: how cursors written
- * before the fingerprints had files of their own kept `seen` (read once, to migrate it).
+ * before the fingerprints had files of their own kept `seen` (read once, to migrate it), and how
+ * a plan hands the fingerprints of what it considered to `commit`.
  */
-const fingerprintsSchema = z.custom<Record<string, string>>(
+export const fingerprintsSchema = z.custom<Record<string, string>>(
   (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
     for (const key in value) if (!isValidId(key) || typeof (value as Record<string, unknown>)[key] !== 'string') return false;

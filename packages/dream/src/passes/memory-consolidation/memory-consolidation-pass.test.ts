@@ -501,6 +501,38 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     expect(gateway.requests).toHaveLength(2);
   });
 
+  it('keeps a fingerprint per considered entry in the plan, not its wording, and commits it', async () => {
+    const { a, b, c, x, y } = await berlinMemory();
+    const pass = new MemoryConsolidationPass();
+    const gateway = new ScriptedGateway();
+
+    const plan = await harness.plan(pass, gateway);
+    const seen = (plan.commit as { seen: { fingerprints: Record<string, string>; entries?: unknown } }).seen;
+    expect(Object.keys(seen.fingerprints).sort()).toEqual(ids([a, b, c, x, y]));
+    expect(Object.values(seen.fingerprints).every((fingerprint) => /^[\w-]{12}$/.test(fingerprint))).toBe(true);
+    expect(seen.entries).toBeUndefined();
+    expect(JSON.stringify(plan.commit)).not.toContain('Berlin');
+
+    await harness.apply(plan);
+    await harness.plan(pass, gateway);
+    expect(gateway.requests).toHaveLength(1);
+  });
+
+  it('commits a plan written before fingerprints, whose commit holds the wordings', async () => {
+    const { a, b, c, x, y } = await berlinMemory();
+    const pass = new MemoryConsolidationPass();
+    const gateway = new ScriptedGateway();
+    const plan = await harness.plan(pass, gateway);
+    const { fingerprints: _, ...rest } = (plan.commit as { seen: { fingerprints: Record<string, string> } }).seen;
+    const wordings = [a, b, c, x, y].map((entry) => ({ id: entry.id, content: entry.content, category: entry.category, tags: entry.tags }));
+    plan.commit = { ...(plan.commit as object), seen: { ...rest, entries: wordings } };
+
+    await harness.apply(plan);
+    await harness.plan(pass, gateway);
+    // Every entry is recorded as seen: nothing is sent again.
+    expect(gateway.requests).toHaveLength(1);
+  });
+
   it('does not advance when the model fails', async () => {
     await berlinMemory();
     const gateway = new ScriptedGateway(() => {

@@ -1,10 +1,10 @@
-import { DEFAULT_DECAY_OPTIONS, type FeedbackSignal, type IFeedbackStore, type MemoryEntry, withEffectiveImportance } from '@reverie/core';
+import { DEFAULT_DECAY_OPTIONS, type FeedbackSignal, type IFeedbackStore, type MemoryEntry, withEffectiveImportanceAt } from '@reverie/core';
 import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
-import { type CandidateLink, findCandidateClusters, itemLookup, seedLinks } from './candidate-clusters';
+import { CandidateLinks, findCandidateClusters, itemLookup, seedLinks } from './candidate-clusters';
 import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup';
 import {
   advanceCursor,
@@ -16,6 +16,7 @@ import {
   type CursorPosition,
   dueRetries,
   entryPosition,
+  fingerprintsSchema,
   nextRetries,
   wordingFingerprint,
 } from './consolidation-cursor';
@@ -47,6 +48,8 @@ const DAY_MS = 86_400_000;
 const REPLY_TOKENS_PER_ENTRY = 30;
 /** Embeddings count two entries as similar from this cosine similarity on (SPEC M4's minSimilarity). */
 const MIN_COSINE = 0.5;
+/** Prompt lines kept for reuse in one run (about 300 bytes each): every line of an incremental run, a slice of an initial one. */
+const MAX_CACHED_LINES = 8192;
 
 /** Which items the model step looks at in one run, grouped as they should travel. */
 interface Selection {
@@ -96,7 +99,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const cursor = await consolidationCursorOf(state.cursors, this.name).read();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
     // SPEC D7: the pass judges (protection, D4 merges) and rewrites by importance as it stands now.
-    const asNow = (entry: MemoryEntry) => withEffectiveImportance(entry, now, decay);
+    const asNow = withEffectiveImportanceAt(now, decay);
     const gateway = context.gateway;
 
     if (!gateway) {
@@ -153,7 +156,7 @@ export class MemoryConsolidationPass implements DreamPass {
       this.options.strategy === 'full' ? this.selectAll(items) : await this.selectChanged(items, itemOfEntry, scope, corrections, retrying, lookup, context.signal);
     selection.notes.splice(1, 0, ...scope.notes);
 
-    const lineOf = cachedEntryLines();
+    const lineOf = cachedEntryLines(MAX_CACHED_LINES);
     const calls = this.pack(selection.groups, byId, feedback, now, lineOf);
     if (calls.length === 0 && corrections.length > 0) calls.push([]);
     const sentFeedback = calls.length > 0 ? feedback : [];
@@ -219,7 +222,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const commit: ConsolidationCommit = {
       ...(selection.through ? { through: selection.through } : {}),
       ...(lastFeedback ? { feedback: { at: lastFeedback.timestamp, id: lastFeedback.id } } : {}),
-      seen: { entries: selection.seen.map(wording), ...(scope.live ? { live: [...scope.live] } : { gone: [...scope.gone] }) },
+      seen: { fingerprints: fingerprintsOf(selection.seen), ...(scope.live ? { live: [...scope.live] } : { gone: [...scope.gone] }) },
       ...(scope.feedCursor !== undefined ? { feed: scope.feedCursor } : {}),
       retry: retries.retry,
       ownWrites: assembled.ownWrites.map(wording),
@@ -260,7 +263,8 @@ export class MemoryConsolidationPass implements DreamPass {
       if (stored && sameWording(stored, entry)) written.push(stored);
     }
     const updated = advanceCursor(cursor, { through, feedback, retry, written, feed });
-    const changes = fingerprintChanges(cursor.seen, { fingerprints: seen.entries.map((entry) => [entry.id, wordingFingerprint(entry)] as const), ...(seen.gone ? { gone: seen.gone } : {}) });
+    const fingerprints = seen.fingerprints ? Object.entries(seen.fingerprints) : (seen.entries ?? []).map((entry) => [entry.id, wordingFingerprint(entry)] as const);
+    const changes = fingerprintChanges(cursor.seen, { fingerprints, ...(seen.gone ? { gone: seen.gone } : {}) });
     await cursorFile.write(updated, cursor, { changes, ...(seen.live ? { live: new Set(seen.live) } : {}) });
   }
 
@@ -293,12 +297,12 @@ export class MemoryConsolidationPass implements DreamPass {
     const changed = scope.changed;
     const batch = changed.slice(0, this.options.maxChangedPerRun);
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
-    let links: CandidateLink[] | undefined;
+    let links: CandidateLinks | undefined;
     if (scope.feed) {
-      const found: CandidateLink[] = [];
+      const found = new CandidateLinks();
       const isItem = (id: string) => itemOf.get(id) === id;
       const limit = Math.min(100, Math.max(1, this.options.neighbours));
-      await scope.feed.eachSlice(seeds, limit, (slice) => found.push(...seedLinks(slice, isItem, this.options, lookup)), signal);
+      await scope.feed.eachSlice(seeds, limit, (slice) => seedLinks(slice, isItem, this.options, lookup, found), signal);
       links = found;
     }
     const clusters = findCandidateClusters(
@@ -462,13 +466,29 @@ function wording(entry: MemoryEntry): Wording {
   return { id: entry.id, content: entry.content, category: entry.category, tags: entry.tags };
 }
 
+/** Entry id → the fingerprint of its wording: what the cursor records as seen (a plan holds these, not the wordings). */
+function fingerprintsOf(entries: readonly MemoryEntry[]): Record<string, string> {
+  const fingerprints: Record<string, string> = {};
+  for (const entry of entries) fingerprints[entry.id] = wordingFingerprint(entry);
+  return fingerprints;
+}
+
 /** What `commit` needs of a plan to move the cursor (see `advanceCursor`, `nextRetries`). */
 const consolidationCommitSchema = z.object({
   through: consolidationCursorSchema.shape.entries,
   feedback: consolidationCursorSchema.shape.feedback,
   feed: z.string().optional(),
-  /** `live`: every live id (the run listed them); `gone`: the ids a change feed reported deleted. */
-  seen: z.object({ entries: z.array(wordingSchema), live: z.array(z.string()).optional(), gone: z.array(z.string()).optional() }),
+  /**
+   * `fingerprints`: entry id → the fingerprint of the wording considered (plans written before
+   * held the wordings themselves, `entries`); `live`: every live id (the run listed them);
+   * `gone`: the ids a change feed reported deleted.
+   */
+  seen: z.object({
+    fingerprints: fingerprintsSchema.optional(),
+    entries: z.array(wordingSchema).optional(),
+    live: z.array(z.string()).optional(),
+    gone: z.array(z.string()).optional(),
+  }),
   retry: consolidationCursorSchema.shape.retry,
   ownWrites: z.array(wordingSchema),
 });

@@ -55,14 +55,18 @@ export function renderEntryLine(entry: MemoryEntry): string {
 }
 
 /**
- * `renderEntryLine` with each entry (by id) rendered once: a run costs its calls by their lines
- * when it packs them, then shows the same lines.
+ * `renderEntryLine` with the lines of the first `maxLines` entries (by id) kept: a run costs its
+ * calls by their lines when it packs them, then shows the same lines, and an incremental run
+ * renders each line once. The lines of a run over every entry would hold a second copy of the
+ * memory's text, so past `maxLines` a line is rendered each time it is asked for.
  */
-export function cachedEntryLines(): (entry: MemoryEntry) => string {
+export function cachedEntryLines(maxLines: number): (entry: MemoryEntry) => string {
   const lines = new Map<string, string>();
   return (entry) => {
     let line = lines.get(entry.id);
-    if (line === undefined) lines.set(entry.id, (line = renderEntryLine(entry)));
+    if (line !== undefined) return line;
+    line = renderEntryLine(entry);
+    if (lines.size < maxLines) lines.set(entry.id, line);
     return line;
   };
 }
