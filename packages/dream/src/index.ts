@@ -63,7 +63,7 @@ export {
   EMPTY_CURSOR,
   type SeenUpdate,
 } from './passes/memory-consolidation/consolidation-cursor';
-export { type FingerprintChange, type FingerprintLookup } from './passes/memory-consolidation/seen-fingerprints';
+export { type FingerprintChange, type FingerprintLookup, SeenFingerprints } from './passes/memory-consolidation/seen-fingerprints';
 export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
 export type { RunDetails, RunSummary } from './runs/run-details';
 export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, plansDir, runsDir, sessionsPath } from './runs/run-paths';

@@ -17,3 +17,5 @@ export {
   PostgresWorkingMemory,
   type PostgresWorkingMemoryOptions,
 } from './working-memory/postgres-working-memory';
+export { PostgresDreamStateStore, type PostgresDreamStateStoreOptions } from './dream/postgres-dream-state-store';
+export { DREAM_LOCK_CLASS, dreamLockKeys } from './dream/dream-lock-keys';

@@ -63,11 +63,14 @@ export interface PgliteOptions {
   vector?: boolean;
   /** Load btree_gin (default true). */
   btreeGin?: boolean;
+  /** A directory to keep the database in (default: in memory), so it can be closed and opened again. */
+  dataDir?: string;
 }
 
 /** An in-process PGlite database with the extensions the stores use. */
 export function createPglite(options: PgliteOptions = {}): Promise<PGlite> {
   return PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     extensions: { ...(options.btreeGin === false ? {} : { btree_gin }), ...(options.vector === false ? {} : { vector }) },
   });
 }

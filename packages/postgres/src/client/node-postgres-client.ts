@@ -47,18 +47,30 @@ function connectionClient(connection: PoolClient, depth: number): PostgresClient
   return client;
 }
 
-/** Checks a connection out of `pool`, runs `fn` on it, and gives it back (destroyed if it broke). */
-async function withConnection<T>(pool: Pool, fn: (connection: PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Checks a connection out of `pool`, runs `fn` on it, and gives it back — destroyed if it broke,
+ * or if `fn` failed and `destroyOnError` (a session whose locks or settings may be left behind).
+ * While checked out, a connection the server ends (a restart, `pg_terminate_backend`) is
+ * reported on it: the report is taken here, and its next query fails.
+ */
+async function withConnection<T>(pool: Pool, fn: (connection: PoolClient) => Promise<T>, destroyOnError = false): Promise<T> {
   let connection: PoolClient;
   try {
     connection = await pool.connect();
   } catch (error) {
     throw postgresError(error, 'connect to PostgreSQL');
   }
+  const lost = () => void brokenConnections.add(connection);
+  connection.on('error', lost);
+  let failure: Error | undefined;
   try {
     return await fn(connection);
+  } catch (error) {
+    if (destroyOnError) failure = new Error('the session ended with an error', { cause: error });
+    throw error;
   } finally {
-    connection.release(brokenConnections.has(connection) ? new Error('the connection failed to roll back') : undefined);
+    connection.off('error', lost);
+    connection.release(brokenConnections.has(connection) ? new Error('the connection broke') : failure);
   }
 }
 
@@ -77,7 +89,7 @@ export function postgresClientFromPool(pool: Pool): PostgresClient {
       }
     },
     transaction: (fn) => withConnection(pool, (connection) => connectionClient(connection, 0).transaction(fn)),
-    session: (fn) => withConnection(pool, (connection) => fn(connectionClient(connection, 0))),
+    session: (fn) => withConnection(pool, (connection) => fn(connectionClient(connection, 0)), true),
     close: async () => undefined,
   };
 }

@@ -62,6 +62,32 @@ function describeClient(label: string, client: () => PostgresClient, options: { 
         });
       }
     });
+
+    if (options.connections === 'many') {
+      it('closes the connection of a session that throws, so nothing it took outlives it', async () => {
+        const boom = new Error('the session failed before unlocking');
+        await expect(
+          client().session(async (session) => {
+            await session.query('SELECT pg_advisory_lock(43)');
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        const [other] = await client().query<{ got: boolean }>('SELECT pg_try_advisory_lock(43) AS got');
+        expect(other!.got).toBe(true);
+        await client().query('SELECT pg_advisory_unlock(43)');
+      });
+
+      it('survives the server ending a connection held by a session: its next statement fails, the process does not', async () => {
+        const failure = client().session(async (session) => {
+          const [row] = await session.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          await client().query('SELECT pg_terminate_backend($1)', [row!.pid]);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await session.query('SELECT 1');
+        });
+        await expect(failure).rejects.toBeInstanceOf(Error);
+        expect(await client().query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      });
+    }
   });
 }
 

@@ -17,7 +17,8 @@ export interface PostgresClient {
   /**
    * Runs `fn` on one connection held throughout (no transaction of its own), for what lives as
    * long as a session: session-level advisory locks, `SET` without `LOCAL`. Undo what `fn` set
-   * up (unlock) before it returns: a pooled connection goes back to the pool afterwards.
+   * up (unlock) before it returns: a pooled connection goes back to the pool afterwards. When
+   * `fn` throws, the connection is closed instead, so nothing it set up outlives the session.
    */
   session<T>(fn: (session: PostgresClient) => Promise<T>): Promise<T>;
   /** Releases what this client owns (a pool it created); a pool or database passed in is the caller's. */

@@ -6,6 +6,7 @@ import { conversationLogMigration } from './005-conversation-log';
 import { feedbackMigration } from './006-feedback';
 import { workflowLogMigration } from './007-workflow-log';
 import { workingMemoryMigration } from './008-working-memory';
+import { dreamStateMigration } from './009-dream-state';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -18,4 +19,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   feedbackMigration,
   workflowLogMigration,
   workingMemoryMigration,
+  dreamStateMigration,
 ]);
