@@ -7,5 +7,7 @@ export default defineProject({
     name: 'reverie',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A real PostgreSQL server for the builder's PostgreSQL suites (a throwaway cluster, or REVERIE_TEST_POSTGRES_URL).
+    globalSetup: ['../postgres/test/postgres-server.global-setup.ts'],
   },
 });

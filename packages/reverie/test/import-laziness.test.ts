@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildIfStale } from './built-packages';
 
 // What `import('reverie')` loads, checked by the files a plain `node` process has loaded (not by
 // time; `pnpm bench:import` measures that): the built packages as a user gets them, ESM and CJS.
@@ -15,21 +15,7 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '..', '..');
 const recorder = pathToFileURL(join(packageDir, 'test', '__fixtures__', 'record-loaded-modules.mjs')).href;
 
-const newest = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce(
-    (max, entry) => Math.max(max, entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs),
-    0,
-  );
-
-beforeAll(() => {
-  for (const name of ['core', 'file-store', 'dream', 'reverie']) {
-    const dir = join(root, 'packages', name);
-    const built = join(dir, 'dist', 'index.js');
-    if (!existsSync(built) || statSync(built).mtimeMs < newest(join(dir, 'src'))) {
-      execFileSync(join(dir, 'node_modules', '.bin', 'tsup'), [], { cwd: dir, stdio: 'pipe' });
-    }
-  }
-}, 300_000);
+beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'reverie']), 300_000);
 
 /** A language model answering every call with an empty consolidation, written without `ai`. */
 const modelSource = `{

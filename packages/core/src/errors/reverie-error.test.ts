@@ -24,4 +24,19 @@ describe('ReverieError', () => {
     expect(isReverieError(new Error('plain'))).toBe(false);
     expect(new ReverieValidationError('INVALID_NAME', 'bad').name).toBe('ReverieValidationError');
   });
+
+  it('recognises a ReverieError of another copy of the package (an ESM and a CommonJS build in one process)', () => {
+    class OtherCopyError extends Error {
+      readonly code = 'CONFLICT';
+      constructor() {
+        super('changed since read');
+        Object.defineProperty(this, Symbol.for('reverie.ReverieError'), { value: true });
+      }
+    }
+    const foreign = new OtherCopyError();
+    expect(foreign instanceof ReverieError).toBe(true);
+    expect(isReverieError(foreign, 'CONFLICT')).toBe(true);
+    expect(foreign instanceof ReverieConflictError).toBe(false);
+    expect(new Error('plain') instanceof ReverieError).toBe(false);
+  });
 });

@@ -42,6 +42,13 @@ export interface ReverieErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/**
+ * Marks every ReverieError, in the global symbol registry: a process can hold two copies of this
+ * package (the ESM build, and the CommonJS build that `@reverie/postgres` is loaded through), and
+ * an error of one must be recognised by the other.
+ */
+const REVERIE_ERROR = Symbol.for('reverie.ReverieError');
+
 export class ReverieError extends Error {
   readonly code: ReverieErrorCode;
   readonly details: Record<string, unknown>;
@@ -51,6 +58,13 @@ export class ReverieError extends Error {
     this.name = 'ReverieError';
     this.code = code;
     this.details = options.details ?? {};
+    Object.defineProperty(this, REVERIE_ERROR, { value: true });
+  }
+
+  /** `error instanceof ReverieError` holds for a ReverieError of any copy of this package; subclasses check as usual. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ReverieError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REVERIE_ERROR] === true;
   }
 }
 

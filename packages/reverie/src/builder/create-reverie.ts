@@ -63,6 +63,16 @@ import {
   type WorkingMemoryOptions,
   workingMemoryOptionsSchema,
 } from './builder-options';
+import {
+  concernsLeftInFiles,
+  DEFAULT_POSTGRES_SCOPE,
+  openPostgresBackend,
+  type PostgresBackend,
+  type PostgresOptions,
+  postgresOptionsSchema,
+  type PostgresScopeStores,
+  postgresScopeStores,
+} from './postgres-backend';
 import type { Reverie, WrappableModel } from './reverie';
 import { ReverieScopes } from './reverie-scopes';
 
@@ -98,8 +108,21 @@ export function createReverie(config: ReverieConfig): ReverieBuilder {
 export class ReverieBuilder {
   private readonly concerns = new Map<Concern, unknown>();
   private readonly overrides = new Map<symbol, unknown>();
+  private postgres: unknown;
 
   constructor(private readonly config: ReverieConfig) {}
+
+  /**
+   * SPEC B6: keeps every concern enabled with `with…()` — and the dream engine's state — in
+   * PostgreSQL, for this instance's scope (`default` when it has none): `{ pool }` (a
+   * node-postgres Pool the application made and ends), `{ connectionString }` (Reverie makes the
+   * pool and ends it at `close()`) or `{ pglite }` (a PGlite database). Needs the package
+   * `@reverie/postgres`. A `store` option or `.use()` still replaces a concern's store.
+   */
+  withPostgres(options: PostgresOptions): this {
+    this.postgres = options;
+    return this;
+  }
 
   /** Long-term memory (SPEC M1–M6): the file store unless `store` or `.use()` replaces it. */
   withMemory(options: MemoryOptions = {}): this {
@@ -147,8 +170,11 @@ export class ReverieBuilder {
 
   /** Validates every option, wires the services in a container of their own, returns the instance. */
   build(): Reverie {
-    const { config, concerns } = this.validate();
-    return assemble(config, concerns, this.overrides);
+    const { config, concerns, postgres } = this.validate();
+    if (!postgres) return assemble(config, concerns, this.overrides);
+    const backend = openPostgresBackend(postgres);
+    const scope = config.scope ?? DEFAULT_POSTGRES_SCOPE;
+    return assemble({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger ?? silentLogger), owned: backend });
   }
 
   /**
@@ -169,12 +195,22 @@ export class ReverieBuilder {
         { details: { concerns: shared.map(([concern]) => concern) } },
       );
     }
-    const { config, concerns } = this.validate();
-    return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
+    const { config, concerns, postgres } = this.validate();
+    if (!postgres) {
+      return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
+    }
+    // One client (one pool) for every scope; each scope's stores are made at its first get().
+    const backend = openPostgresBackend(postgres);
+    const clock = config.clock ?? systemClock;
+    const logger = config.logger ?? silentLogger;
+    return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
+      list: () => backend.module.listPostgresScopes(backend.client),
+      close: () => backend.close(),
+    });
   }
 
   /** Every option checked at once: INVALID_OPTIONS listing each problem. `dataPath` comes back absolute, and a scope's own when one is set. */
-  private validate(): { config: z.output<typeof reverieConfigSchema>; concerns: Map<Concern, never> } {
+  private validate(): { config: z.output<typeof reverieConfigSchema>; concerns: Map<Concern, never>; postgres: z.output<typeof postgresOptionsSchema> | undefined } {
     const problems: string[] = [];
     const parse = <S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> | undefined => {
       const result = schema.safeParse(value);
@@ -190,14 +226,18 @@ export class ReverieBuilder {
       const [method, schema] = CONCERN_SCHEMAS[concern];
       parsed.set(concern, parse(schema as z.ZodType, raw, method));
     }
+    const postgres = this.postgres === undefined ? undefined : parse(postgresOptionsSchema, this.postgres, 'withPostgres');
+    if (this.postgres !== undefined) problems.push(...concernsLeftInFiles(this.concerns, this.overrides));
     if (config) checkDataPath(config.dataPath, problems);
     if (!config || problems.length > 0) {
       throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
     }
     const root = resolve(config.dataPath);
     return {
-      config: { ...config, dataPath: config.scope === undefined ? root : scopeDataPath(root, config.scope) },
+      // On PostgreSQL a scope has no folder: the data directory keeps only what all scopes share (directives).
+      config: { ...config, dataPath: config.scope === undefined || postgres ? root : scopeDataPath(root, config.scope) },
       concerns: parsed as Map<Concern, never>,
+      postgres,
     };
   }
 
@@ -232,7 +272,13 @@ interface ParsedConcerns {
   dreaming?: DreamingOptions;
 }
 
-function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>): Reverie {
+/** The PostgreSQL stores of an instance's scope, and the backend it owns (closed with it) when `build()` made one for it alone. */
+interface PostgresInstance {
+  stores: PostgresScopeStores;
+  owned?: PostgresBackend;
+}
+
+function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
   const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
@@ -270,6 +316,14 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
 
   provide<ILongTermMemory>(TOKENS.LongTermMemory, !!options.memory, options.memory?.store, (c) => {
     const found = embedder(c);
+    if (postgres) {
+      return postgres.stores.memory({
+        embedder: found,
+        minSimilarity: options.memory!.minSimilarity,
+        queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
+        decay,
+      });
+    }
     return new FileMemoryStore({
       dataPath,
       clock,
@@ -313,7 +367,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   const dreamState: DreamStateStore =
-    dreamingOptions.state ?? own(new FileDreamStateStore({ dataPath, clock, logger, staleLockMinutes: dreamingOptions.staleLockMinutes }));
+    dreamingOptions.state ??
+    own(postgres ? postgres.stores.dreamState() : new FileDreamStateStore({ dataPath, clock, logger, staleLockMinutes: dreamingOptions.staleLockMinutes }));
   // Recall events feed the recall-signals pass, so they are recorded only when a cycle can read them.
   const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ events: dreamState.recall, clock, logger }) : undefined;
   /** What the runtime buffers is written before a cycle reads it: recall events and the turns being appended. */
@@ -450,6 +505,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       await recall?.close();
       await conversation.settled();
       await Promise.all(owned.map((store) => store.close()));
+      await postgres?.owned?.close();
     },
   };
 }

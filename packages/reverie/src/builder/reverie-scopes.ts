@@ -13,9 +13,11 @@ export class ReverieScopes {
   private closed = false;
 
   constructor(
-    /** The shared data directory; each scope lives in `scopes/<scope>/` below it. */
+    /** The shared data directory; with the file stores each scope lives in `scopes/<scope>/` below it. */
     readonly dataPath: string,
     private readonly build: (scope: string) => Reverie,
+    /** A shared backend's: how it lists its scopes, and what `close()` ends after the instances (its pool). */
+    private readonly backend?: { list(): Promise<string[]>; close(): Promise<void> },
   ) {}
 
   /** The instance of `scope`, built at its first use. INVALID_SCOPE for a bad scope, STORE_CLOSED after `close()`. */
@@ -35,8 +37,9 @@ export class ReverieScopes {
     return [...this.instances.keys()].sort();
   }
 
-  /** Every scope that has data in the data directory (whether open here or not), sorted. */
+  /** Every scope that has data in the data directory or the database (whether open here or not), sorted. */
   async list(): Promise<string[]> {
+    if (this.backend) return this.backend.list();
     const folder = join(this.dataPath, 'scopes');
     let names: string[];
     try {
@@ -62,5 +65,6 @@ export class ReverieScopes {
     const instances = [...this.instances.values()];
     this.instances.clear();
     await Promise.all(instances.map((instance) => instance.close()));
+    await this.backend?.close();
   }
 }

@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module';
+import { ReverieValidationError } from '@reverie/core';
+import type * as PostgresPackage from '@reverie/postgres';
+
+/** `@reverie/postgres` as `.withPostgres()` uses it. */
+export type PostgresModule = typeof PostgresPackage;
+
+/**
+ * `require` from this package, in both builds: `__filename` in the CJS build (where `import.meta`
+ * is empty), `import.meta.url` in the ESM build.
+ */
+const requireFromReverie = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+
+/**
+ * Loads `@reverie/postgres` (an optional peer dependency: applications without PostgreSQL never
+ * install it or `pg`) synchronously, through its CommonJS build, when `.build()` needs it.
+ * INVALID_OPTIONS saying what to install when it is not there.
+ */
+export function loadPostgres(load: (specifier: string) => unknown = requireFromReverie): PostgresModule {
+  try {
+    return load('@reverie/postgres') as PostgresModule;
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes('@reverie/postgres');
+    if (!missing) throw error;
+    throw new ReverieValidationError(
+      'INVALID_OPTIONS',
+      'withPostgres() needs the package @reverie/postgres, which is not installed: add it beside reverie (npm install @reverie/postgres; with { pglite }, @electric-sql/pglite too).',
+      { cause: error, details: { fields: ['withPostgres'] } },
+    );
+  }
+}

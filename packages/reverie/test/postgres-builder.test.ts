@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryWorkingMemory, ManualClock, TOKENS } from '@reverie/core';
+import { postgresClientFromPglite } from '@reverie/postgres';
+import { createReverie } from 'reverie';
+import { loadPostgres } from '../src/builder/load-postgres';
+import { createPglite } from '../../postgres/test/test-databases';
+import { buildIfStale } from './built-packages';
+
+// `.withPostgres()` loads @reverie/postgres through its CommonJS build, as an application does.
+beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'postgres']), 600_000);
+
+let db: PGlite;
+let dataPath: string;
+const clock = new ManualClock('2026-06-01T00:00:00Z');
+beforeAll(async () => {
+  db = await createPglite();
+}, 60_000);
+afterAll(async () => db.close());
+beforeEach(() => {
+  dataPath = mkdtempSync(join(tmpdir(), 'reverie-pg-builder-'));
+});
+afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
+
+const rows = (sql: string, params: unknown[] = []) => postgresClientFromPglite(db).query(sql, params);
+
+describe('withPostgres()', () => {
+  it('keeps memory and the dream state in PostgreSQL under the scope "default" when the instance has none', async () => {
+    const reverie = createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }).build();
+    try {
+      expect(reverie.scope).toBe('default');
+      expect(reverie.dataPath).toBe(dataPath);
+      const saved = await reverie.memory!.save({ content: 'The user keeps a cat named Miso' });
+      expect(await rows("SELECT id FROM reverie_memory WHERE scope = 'default'")).toEqual([{ id: saved.id }]);
+      const report = await reverie.dreams.run();
+      expect(await rows("SELECT run_id FROM reverie_dream_runs WHERE scope = 'default'")).toEqual([{ run_id: report.runId }]);
+      expect((await reverie.dreams.status()).passes.length).toBeGreaterThan(0);
+      expect(await reverie.dreams.lockState()).toEqual({ status: 'free' });
+    } finally {
+      await reverie.close();
+    }
+  });
+
+  it('uses the instance scope, and keeps a store given with `store` or .use()', async () => {
+    const workingMemory = new InMemoryWorkingMemory({ clock });
+    const reverie = createReverie({ dataPath, clock, scope: 'user:42' })
+      .withPostgres({ pglite: db })
+      .withMemory()
+      .withWorkingMemory({ store: workingMemory })
+      .build();
+    try {
+      await reverie.memory!.save({ content: 'Prefers green tea' });
+      expect(await rows("SELECT content FROM reverie_memory WHERE scope = 'user:42'")).toEqual([{ content: 'Prefers green tea' }]);
+      expect(reverie.workingMemory).toBe(workingMemory);
+    } finally {
+      await reverie.close();
+    }
+    const used = createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withConversationLog().use(TOKENS.ConversationLog, { append: async () => undefined, read: async () => [], clear: async () => 0, close: async () => undefined }).build();
+    await used.close();
+  });
+
+  it('refuses a concern whose store is not on PostgreSQL yet rather than keep it in files', () => {
+    const build = () => createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withMemory().withWorkingMemory().withSkills({ store: {} as never }).build();
+    expect(build).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('withWorkingMemory: no PostgreSQL store') }));
+    expect(build).toThrow(expect.objectContaining({ message: expect.stringContaining('pass { usageStore }') }));
+  });
+
+  it('validates its options', () => {
+    const bad = (options: unknown) => () => createReverie({ dataPath }).withPostgres(options as never).withMemory().build();
+    expect(bad({})).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('withPostgres') }));
+    expect(bad({ connectionString: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(bad({ pool: { query: 'no' } })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(bad({ pglite: db, pool: db })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+
+  it('says what to install when @reverie/postgres is not there', () => {
+    const notInstalled = (specifier: string) => {
+      throw Object.assign(new Error(`Cannot find module '${specifier}'`), { code: 'MODULE_NOT_FOUND' });
+    };
+    expect(() => loadPostgres(notInstalled)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('npm install @reverie/postgres') }));
+    const broken = () => {
+      throw new SyntaxError('Unexpected token');
+    };
+    expect(() => loadPostgres(broken)).toThrow(SyntaxError);
+  });
+
+  it('serves many scopes from one client with buildScopes(), each scope built at its first get()', async () => {
+    const scopes = createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }).buildScopes();
+    try {
+      await scopes.get('tenant:a').memory!.save({ content: 'Tenant A ships on Mondays' });
+      await scopes.get('tenant:b').memory!.save({ content: 'Tenant B ships on Fridays' });
+      expect(scopes.open).toEqual(['tenant:a', 'tenant:b']);
+      expect(await scopes.list()).toEqual(expect.arrayContaining(['tenant:a', 'tenant:b']));
+      expect((await scopes.get('tenant:a').memory!.search({ text: 'ships' })).map((hit) => hit.entry.content)).toEqual(['Tenant A ships on Mondays']);
+      await scopes.get('tenant:b').dreams.run();
+      expect(await scopes.get('tenant:a').dreams.listRuns()).toEqual([]);
+    } finally {
+      await scopes.close();
+    }
+  });
+});
