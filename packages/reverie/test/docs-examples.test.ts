@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIfStale } from './built-packages';
 
 // The docs cannot drift from the API: every ```ts block of README.md and docs/*.md is
 // type-checked under strict settings against the built packages, as a user's project would see
@@ -14,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '../..');
-const BUILT = ['core', 'file-store', 'postgres', 'dream', 'reverie'];
+/** In dependency order: a package's declarations are built against those of the ones before it. */
+const BUILT = ['core', 'file-store', 'dream', 'postgres', 'reverie'];
 
 interface Example {
   file: string;
@@ -46,24 +48,12 @@ function examples(): Example[] {
   return found;
 }
 
-const newest = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce(
-    (max, entry) => Math.max(max, entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs),
-    0,
-  );
-
 let workDir: string;
 const all = examples();
 const fileOf = (example: Example) => `${example.file.replace(/[/.]/g, '_')}_${example.line}.ts`;
 
 beforeAll(() => {
-  for (const name of BUILT) {
-    const dir = join(root, 'packages', name);
-    const built = join(dir, 'dist', 'index.d.ts');
-    if (!existsSync(built) || statSync(built).mtimeMs < newest(join(dir, 'src'))) {
-      execFileSync(join(dir, 'node_modules', '.bin', 'tsup'), [], { cwd: dir, stdio: 'pipe' });
-    }
-  }
+  buildIfStale(BUILT);
   // Inside the package, so `reverie` resolves to its own exports (self-reference) and its
   // dependencies (`ai`, `zod`, `@reverie/*`, `@ai-sdk/openai`) resolve as in a user's project.
   workDir = mkdtempSync(join(packageDir, '.docs-check-'));
