@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -62,10 +62,37 @@ describe('withPostgres()', () => {
     await used.close();
   });
 
-  it('refuses a concern whose store is not on PostgreSQL yet rather than keep it in files', () => {
-    const build = () => createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withMemory().withWorkingMemory().withSkills({ store: {} as never }).build();
-    expect(build).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('withWorkingMemory: no PostgreSQL store') }));
-    expect(build).toThrow(expect.objectContaining({ message: expect.stringContaining('pass { usageStore }') }));
+  it('puts every concern enabled with with…() on PostgreSQL, in the instance scope', async () => {
+    const reverie = createReverie({ dataPath, clock, scope: 'team:all' })
+      .withPostgres({ pglite: db })
+      .withMemory()
+      .withWorkingMemory()
+      .withSkills()
+      .withConversationLog()
+      .withFeedback()
+      .withWorkflowLog()
+      .build();
+    try {
+      await reverie.workingMemory!.set('session/s1/topic', 'invoices');
+      await reverie.conversationLog!.append({ sessionId: 's1', role: 'user', content: 'Where are the invoices?' });
+      await reverie.workflowLog!.append({ description: 'Send the invoices', success: true });
+      expect(await rows("SELECT count(*)::int AS n FROM reverie_working_memory WHERE scope = 'team:all'")).toEqual([{ n: 1 }]);
+      expect(await rows("SELECT content FROM reverie_conversation_turns WHERE scope = 'team:all'")).toEqual([{ content: 'Where are the invoices?' }]);
+      expect(await rows("SELECT count(*)::int AS n FROM reverie_workflow_executions WHERE scope = 'team:all'")).toEqual([{ n: 1 }]);
+      const stores = [reverie.memory, reverie.workingMemory, reverie.skills, reverie.skillUsage, reverie.conversationLog, reverie.feedback, reverie.workflowLog];
+      expect(stores.map((store) => store?.constructor.name)).toEqual([
+        'PostgresMemoryStore',
+        'PostgresWorkingMemory',
+        'PostgresSkillStore',
+        'PostgresSkillUsageStore',
+        'PostgresConversationLog',
+        'PostgresFeedbackStore',
+        'PostgresWorkflowLog',
+      ]);
+      expect(readdirSync(dataPath)).toEqual([]);
+    } finally {
+      await reverie.close();
+    }
   });
 
   it('validates its options', () => {

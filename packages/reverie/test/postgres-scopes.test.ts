@@ -7,11 +7,12 @@ import { createPglite, realServer, useRealDatabase } from '../../postgres/test/t
 import { buildIfStale } from './built-packages';
 import { describeScopeIsolation } from './scope-isolation-property';
 
-// The scope property of scopes.test.ts on PostgreSQL: memory and the dream state are there; the
-// working memory is not on PostgreSQL in this release, so its command is left out.
+// The scope property of scopes.test.ts on PostgreSQL: every store and the dream state there.
 beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'postgres']), 600_000);
 
-const clock = () => new ManualClock('2026-06-01T00:00:00Z');
+/** The same concerns as the file stores' run of the property. */
+const onPostgres = (dataPath: string) =>
+  createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') }).withMemory().withWorkingMemory().withConversationLog().withDreaming({ enabled: false });
 
 describe('on PGlite', () => {
   let db: PGlite;
@@ -19,10 +20,7 @@ describe('on PGlite', () => {
     db = await createPglite();
   }, 60_000);
   afterAll(async () => db.close());
-  describeScopeIsolation('PostgreSQL (PGlite)', () => ({
-    builder: (dataPath) => createReverie({ dataPath, clock: clock() }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }),
-    workingMemory: false,
-  }));
+  describeScopeIsolation('PostgreSQL (PGlite)', () => (dataPath) => onPostgres(dataPath).withPostgres({ pglite: db }));
 });
 
 describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
@@ -32,8 +30,5 @@ describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
     pool = new pg.Pool({ connectionString: database() });
   });
   afterAll(async () => pool.end());
-  describeScopeIsolation('PostgreSQL (a real server, one pool)', () => ({
-    builder: (dataPath) => createReverie({ dataPath, clock: clock() }).withPostgres({ pool }).withMemory().withDreaming({ enabled: false }),
-    workingMemory: false,
-  }));
+  describeScopeIsolation('PostgreSQL (a real server, one pool)', () => (dataPath) => onPostgres(dataPath).withPostgres({ pool }));
 });

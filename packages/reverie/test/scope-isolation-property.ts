@@ -25,13 +25,8 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ type: fc.constant('dream' as const), scope: fc.nat(2), undo: fc.boolean() }),
 );
 
-/** What the property runs on: the file stores, or PostgreSQL. */
-export interface ScopeBackend {
-  /** A builder of memory, dreaming (not scheduled) and, when the backend has it, working memory, over `dataPath`. */
-  builder(dataPath: string): ReverieBuilder;
-  /** Whether the builder enables working memory (the `note` command checks it). */
-  workingMemory: boolean;
-}
+/** What the property runs on: a builder of memory, working memory, the conversation log and dreaming (not scheduled) over `dataPath`, on the file stores or on PostgreSQL. */
+export type ScopeBackend = (dataPath: string) => ReverieBuilder;
 
 /**
  * SPEC B8, issue 17 item 1, as a property over random commands on three scopes of one backend:
@@ -53,8 +48,7 @@ export function describeScopeIsolation(label: string, backend: () => ScopeBacken
           const dataPath = join(root, `round-${round}`);
           const SCOPES = SCOPE_NAMES.map((name) => `${name}.r${round}`);
           round += 1;
-          const { builder, workingMemory } = backend();
-          const scopes: ReverieScopes = builder(dataPath).buildScopes();
+          const scopes: ReverieScopes = backend()(dataPath).buildScopes();
           // What each scope should hold: its own entries' contents, and its own runs.
           const model = SCOPES.map(() => new Map<string, string>());
           const runs = SCOPES.map(() => [] as string[]);
@@ -98,8 +92,7 @@ export function describeScopeIsolation(label: string, backend: () => ScopeBacken
                   break;
                 }
                 case 'note': {
-                  if (!workingMemory) break;
-                  const key = `session/shared/${WORDS[command.word]}`;
+                    const key = `session/shared/${WORDS[command.word]}`;
                   await reverie.workingMemory!.set(key, mark(command.scope, 'scratch'));
                   for (let other = 0; other < SCOPES.length; other++) {
                     const found = await reverieOf(other).workingMemory!.get(key);

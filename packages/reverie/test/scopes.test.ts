@@ -77,4 +77,4 @@ describe('buildScopes()', () => {
   });
 });
 
-describeScopeIsolation('the file stores', () => ({ builder, workingMemory: true }));
+describeScopeIsolation('the file stores', () => builder);

@@ -64,7 +64,6 @@ import {
   workingMemoryOptionsSchema,
 } from './builder-options';
 import {
-  concernsLeftInFiles,
   DEFAULT_POSTGRES_SCOPE,
   openPostgresBackend,
   type PostgresBackend,
@@ -227,7 +226,6 @@ export class ReverieBuilder {
       parsed.set(concern, parse(schema as z.ZodType, raw, method));
     }
     const postgres = this.postgres === undefined ? undefined : parse(postgresOptionsSchema, this.postgres, 'withPostgres');
-    if (this.postgres !== undefined) problems.push(...concernsLeftInFiles(this.concerns, this.overrides));
     if (config) checkDataPath(config.dataPath, problems);
     if (!config || problems.length > 0) {
       throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
@@ -334,22 +332,21 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       decay,
     });
   });
-  provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, () =>
-    new FileWorkingMemory({
-      dataPath,
-      clock,
-      logger,
+  provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, () => {
+    const settings = {
       defaultTtlMs: options.workingMemory!.defaultTtl,
       maxEntriesPerNamespace: options.workingMemory!.maxEntriesPerNamespace,
       ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
-    }),
-  );
-  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, () => new FileSkillStore({ dataPath, clock, logger }));
-  provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => new FileSkillUsageStore({ dataPath, clock, logger }));
-  provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => new FileConversationLog({ dataPath, clock, logger }));
-  provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => new FileFeedbackStore({ dataPath, clock, logger }));
-  provide<IWorkflowLog>(TOKENS.WorkflowLog, !!options.workflowLog, options.workflowLog?.store, () => new FileWorkflowLog({ dataPath, clock, logger }));
+    };
+    return postgres ? postgres.stores.workingMemory(settings) : new FileWorkingMemory({ dataPath, clock, logger, ...settings });
+  });
+  const files = { dataPath, clock, logger };
+  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, () => postgres?.stores.skills() ?? new FileSkillStore(files));
+  provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => postgres?.stores.skillUsage() ?? new FileSkillUsageStore(files));
+  provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => postgres?.stores.conversationLog() ?? new FileConversationLog(files));
+  provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => postgres?.stores.feedback() ?? new FileFeedbackStore(files));
+  provide<IWorkflowLog>(TOKENS.WorkflowLog, !!options.workflowLog, options.workflowLog?.store, () => postgres?.stores.workflowLog() ?? new FileWorkflowLog(files));
   for (const [token, implementation] of overrides) {
     if (!container.isRegistered(token)) container.registerValue(token, implementation);
   }

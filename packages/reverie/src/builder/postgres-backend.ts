@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { type DecayOptions, type IClock, type IEmbedder, type ILogger, type ILongTermMemory, TOKENS } from '@reverie/core';
+import type {
+  DecayOptions,
+  IClock,
+  IConversationLog,
+  IEmbedder,
+  IFeedbackStore,
+  ILogger,
+  ILongTermMemory,
+  ISkillStore,
+  ISkillUsageStore,
+  IWorkflowLog,
+  IWorkingMemory,
+} from '@reverie/core';
 import type { DreamStateStore } from '@reverie/dream';
 import type { PostgresClient } from '@reverie/postgres';
 import { loadPostgres, type PostgresModule } from './load-postgres';
@@ -64,53 +76,30 @@ export function openPostgresBackend(options: z.output<typeof postgresOptionsSche
   return { module, client, close: () => client.close() };
 }
 
-/** What one scope's PostgreSQL stores are made with. */
+/** The PostgreSQL stores of one scope, each made when its concern asks for it. */
 export interface PostgresScopeStores {
   memory(options: { embedder: IEmbedder | undefined; minSimilarity: number; queryEmbeddingTimeoutMs: number; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
+  workingMemory(options: { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number }): IWorkingMemory & { close(): Promise<void> };
+  skills(): ISkillStore & { close(): Promise<void> };
+  skillUsage(): ISkillUsageStore & { close(): Promise<void> };
+  conversationLog(): IConversationLog & { close(): Promise<void> };
+  feedback(): IFeedbackStore & { close(): Promise<void> };
+  workflowLog(): IWorkflowLog & { close(): Promise<void> };
   dreamState(): DreamStateStore;
 }
 
-/** The stores of `scope` on `backend`. */
+/** The stores of `scope` on `backend`, all over its one client. */
 export function postgresScopeStores(backend: PostgresBackend, scope: string, clock: IClock, logger: ILogger): PostgresScopeStores {
   const base = { client: backend.client, scope, clock, logger };
+  const stores = backend.module;
   return {
-    memory: ({ embedder, ...options }) => new backend.module.PostgresMemoryStore({ ...base, ...options, ...(embedder ? { embedder } : {}) }),
-    dreamState: () => new backend.module.PostgresDreamStateStore(base),
+    memory: ({ embedder, ...options }) => new stores.PostgresMemoryStore({ ...base, ...options, ...(embedder ? { embedder } : {}) }),
+    workingMemory: (options) => new stores.PostgresWorkingMemory({ ...base, ...options }),
+    skills: () => new stores.PostgresSkillStore(base),
+    skillUsage: () => new stores.PostgresSkillUsageStore(base),
+    conversationLog: () => new stores.PostgresConversationLog(base),
+    feedback: () => new stores.PostgresFeedbackStore(base),
+    workflowLog: () => new stores.PostgresWorkflowLog(base),
+    dreamState: () => new stores.PostgresDreamStateStore(base),
   };
-}
-
-/**
- * The concerns whose stores are not on PostgreSQL in this release, with the option and token of
- * each store: with `.withPostgres()` such a concern needs its store given (`store` or `.use()`),
- * or it would silently keep its data in files.
- */
-export const CONCERNS_WITHOUT_POSTGRES_STORE: ReadonlyArray<{ concern: string; method: string; stores: ReadonlyArray<{ option: string; token: symbol }> }> = [
-  { concern: 'workingMemory', method: 'withWorkingMemory', stores: [{ option: 'store', token: TOKENS.WorkingMemory }] },
-  {
-    concern: 'skills',
-    method: 'withSkills',
-    stores: [
-      { option: 'store', token: TOKENS.SkillStore },
-      { option: 'usageStore', token: TOKENS.SkillUsageStore },
-    ],
-  },
-  { concern: 'conversationLog', method: 'withConversationLog', stores: [{ option: 'store', token: TOKENS.ConversationLog }] },
-  { concern: 'feedback', method: 'withFeedback', stores: [{ option: 'store', token: TOKENS.FeedbackStore }] },
-  { concern: 'workflowLog', method: 'withWorkflowLog', stores: [{ option: 'store', token: TOKENS.WorkflowLog }] },
-];
-
-/** The problems of concerns enabled with `.withPostgres()` whose stores would stay in files. */
-export function concernsLeftInFiles(concerns: ReadonlyMap<string, unknown>, overrides: ReadonlyMap<symbol, unknown>): string[] {
-  const problems: string[] = [];
-  for (const { concern, method, stores } of CONCERNS_WITHOUT_POSTGRES_STORE) {
-    if (!concerns.has(concern)) continue;
-    const raw = (concerns.get(concern) ?? {}) as Record<string, unknown>;
-    const missing = stores.filter(({ option, token }) => raw[option] === undefined && !overrides.has(token)).map(({ option }) => option);
-    if (missing.length > 0) {
-      problems.push(
-        `${method}: no PostgreSQL store for it in this release of @reverie/postgres, and withPostgres() will not keep it in files: pass ${missing.map((option) => `{ ${option} }`).join(' and ')}, or leave ${method}() out`,
-      );
-    }
-  }
-  return problems;
 }
