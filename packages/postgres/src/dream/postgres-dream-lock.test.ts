@@ -32,6 +32,10 @@ describe('PostgresDreamStateStore lock on PGlite', () => {
 
   it('refuses bad options', () => {
     expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, pid: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, lockCheckMs: 5 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('lockCheckMs') }),
+    );
+    expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, host: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new PostgresDreamStateStore({ client: client(), scope: '', clock })).toThrow(expect.objectContaining({ code: 'INVALID_SCOPE' }));
   });
 });
