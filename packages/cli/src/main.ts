@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { scopeProblem } from '@reverie/core';
+import { SCOPE_ADVICE, scopeProblem } from '@reverie/core';
 import { type Reverie, scopeDataPath } from 'reverie';
 import { version } from '../package.json';
 import { type OptionSpec, parseArgs } from './args/parse-args';
@@ -87,7 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
 /** A scope's own data directory; a scope that cannot be one is a usage error (exit 2). */
 function scopeDataPathOf(root: string, scope: string): string {
   const problem = scopeProblem(scope);
-  if (problem) throw new UsageError(`invalid --scope ${JSON.stringify(scope)}: ${problem}; use letters, digits and . _ : @ + = | -, such as user:42`);
+  if (problem) throw new UsageError(`invalid --scope ${JSON.stringify(scope)}: ${problem}; ${SCOPE_ADVICE}`);
   return scopeDataPath(root, scope);
 }
 

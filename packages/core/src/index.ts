@@ -31,7 +31,7 @@ export {
   isSystemCategory,
   SYSTEM_CATEGORY,
 } from './validation/path-name';
-export { MAX_SCOPE_LENGTH, scopeFolderName, scopeFromFolderName, scopeProblem, validateScope } from './validation/scope';
+export { MAX_SCOPE_LENGTH, SCOPE_ADVICE, scopeFolderName, scopeFromFolderName, scopeProblem, validateScope } from './validation/scope';
 
 // Record schemas and types
 export {

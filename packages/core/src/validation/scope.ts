@@ -3,6 +3,9 @@ import { ReverieValidationError } from '../errors/reverie-error';
 /** The longest scope, in characters. */
 export const MAX_SCOPE_LENGTH = 128;
 
+/** What to do about a scope that is not one: the advice every refusal of a scope ends with. */
+export const SCOPE_ADVICE = `use letters, digits and . _ : @ + = | - (up to ${MAX_SCOPE_LENGTH} characters), such as "user:42"`;
+
 /** Letters, digits and `. _ : @ + = | -`, starting with a letter or digit. */
 const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@+=|-]*$/;
 
@@ -29,7 +32,7 @@ export function validateScope(value: unknown): string {
   if (problem) {
     throw new ReverieValidationError(
       'INVALID_SCOPE',
-      `Invalid scope ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: ${problem}. Use letters, digits and . _ : @ + = | - (up to ${MAX_SCOPE_LENGTH} characters), such as "user:42".`,
+      `Invalid scope ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: ${problem}; ${SCOPE_ADVICE}.`,
       { details: { value, problem } },
     );
   }

@@ -1,6 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { decayOptionsSchema, scopeProblem, skillNamePatternSchema } from '@reverie/core';
+import { decayOptionsSchema, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -43,7 +43,7 @@ export const reverieConfigSchema = z
       .string()
       .superRefine((scope, context) => {
         const problem = scopeProblem(scope);
-        if (problem) context.addIssue({ code: 'custom', message: `${problem}; use letters, digits and . _ : @ + = | -, such as "user:42"` });
+        if (problem) context.addIssue({ code: 'custom', message: `${problem}; ${SCOPE_ADVICE}` });
       })
       .optional(),
     /** The host's language model: expands saved notes and runs the dream passes. Optional. */
