@@ -50,8 +50,7 @@ async function writeAndRename(path: string, data: string | Uint8Array, sync: boo
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await mkdir(dir, { recursive: true });
-    const handle = await open(temp, 'w');
+    const handle = await openCreatingDirectory(temp, dir);
     try {
       await handle.writeFile(data);
       if (sync) await handle.sync();
@@ -62,6 +61,21 @@ async function writeAndRename(path: string, data: string | Uint8Array, sync: boo
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw fileSystemError(error, 'write a file', path);
+  }
+}
+
+/**
+ * Opens `temp` for writing, creating `dir` (and its parents) first only when it is missing: most
+ * writes go to a directory that exists (a run folder gets dozens of artifacts), and asking for it
+ * each time cost a system call per write.
+ */
+async function openCreatingDirectory(temp: string, dir: string) {
+  try {
+    return await open(temp, 'w');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    return open(temp, 'w');
   }
 }
 
