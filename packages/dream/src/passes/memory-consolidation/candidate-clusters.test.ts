@@ -1,6 +1,6 @@
 import type { MemoryEntry } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { CandidateLinks, findCandidateClusters } from './candidate-clusters';
+import { CandidateLinks, findCandidateClusters, ItemNumbers } from './candidate-clusters';
 import type { ConsolidationItem } from './consolidation-item';
 
 function item(id: string, content: string): ConsolidationItem {
@@ -78,12 +78,12 @@ describe('findCandidateClusters', () => {
 
 describe('CandidateLinks', () => {
   it('orders links strongest first, equally strong ones in the order they were found', () => {
-    const links = new CandidateLinks();
+    const links = new CandidateLinks(new ItemNumbers(['x1', 'y1', 'x2', 'y2', 'x3', 'y3', 'x4', 'y4', 'x5', 'y5']));
     links.add('x1', 'y1', 0.5);
     links.add('x2', 'y2', 0.9);
     links.add('x3', 'y3', 0.5);
     links.add('x4', 'y4', 1);
     links.add('x5', 'y5', 0.5);
-    expect([...links.strongestFirst()].map((index) => links.a[index])).toEqual(['x4', 'x2', 'x1', 'x3', 'x5']);
+    expect([...links.strongestFirst()].map((index) => links.numbers.ids[links.a(index)])).toEqual(['x4', 'x2', 'x1', 'x3', 'x5']);
   });
 });

@@ -22,40 +22,60 @@ export interface CandidateCluster {
   feedback: boolean;
 }
 
-/** Disjoint sets over item ids, with path halving and set sizes. */
+/**
+ * Disjoint sets over item numbers, with path halving and set sizes, in two typed arrays: a run
+ * over every entry joins about one set per item, and a Map per field held two entries per item.
+ */
 class UnionFind {
-  private readonly parent = new Map<string, string>();
-  private readonly sizes = new Map<string, number>();
+  private readonly parent: Int32Array;
+  private readonly sizes: Int32Array;
 
-  size(id: string): number {
-    return this.sizes.get(this.find(id)) ?? 1;
+  constructor(count: number) {
+    this.parent = new Int32Array(count);
+    for (let n = 0; n < count; n++) this.parent[n] = n;
+    this.sizes = new Int32Array(count).fill(1);
   }
 
-  find(id: string): string {
-    let current = id;
-    for (;;) {
-      const parent = this.parent.get(current) ?? current;
-      if (parent === current) return current;
-      const grand = this.parent.get(parent) ?? parent;
-      this.parent.set(current, grand);
+  size(n: number): number {
+    return this.sizes[this.find(n)]!;
+  }
+
+  find(n: number): number {
+    const parent = this.parent;
+    let current = n;
+    while (parent[current] !== current) {
+      const grand = parent[parent[current]!]!;
+      parent[current] = grand;
       current = grand;
     }
+    return current;
   }
 
-  union(a: string, b: string): void {
+  union(a: number, b: number): void {
     const rootA = this.find(a);
     const rootB = this.find(b);
     if (rootA === rootB) return;
-    this.parent.set(rootB, rootA);
-    this.sizes.set(rootA, (this.sizes.get(rootA) ?? 1) + (this.sizes.get(rootB) ?? 1));
+    this.parent[rootB] = rootA;
+    this.sizes[rootA]! += this.sizes[rootB]!;
   }
 }
 
-/** Records `b` among the items linked to `a`. */
-function link(edges: Map<string, string[]>, a: string, b: string): void {
-  const linked = edges.get(a);
-  if (linked) linked.push(b);
-  else edges.set(a, [b]);
+/** Item ids numbered in item order, so links and clusters can be kept in typed arrays. */
+export class ItemNumbers {
+  private readonly numberOf = new Map<string, number>();
+
+  constructor(readonly ids: readonly string[]) {
+    ids.forEach((id, n) => this.numberOf.set(id, n));
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The number of an item id; undefined for an id that is not an item. */
+  of(id: string): number | undefined {
+    return this.numberOf.get(id);
+  }
 }
 
 /** A BM25 index over items as recall sees them (content, tags and category). */
@@ -86,30 +106,56 @@ export function itemLookup(items: readonly ConsolidationItem[]): NeighbourLookup
 
 /**
  * Links between items close enough to count, each with how close (see `Neighbour`), in the order
- * they were found. Kept as parallel arrays: a run over every entry collects about five per
- * entry, and an object per link would hold three times the memory.
+ * they were found, as item numbers and strengths in typed arrays: a run over every entry collects
+ * about five per entry, and arrays of ids that grow as they fill left several copies of them
+ * behind for the collector.
  */
 export class CandidateLinks {
-  readonly a: string[] = [];
-  readonly b: string[] = [];
-  readonly strength: number[] = [];
+  private ends = new Int32Array(2 * 1024);
+  private strengths = new Float64Array(1024);
+  private count = 0;
+
+  constructor(readonly numbers: ItemNumbers) {}
 
   get length(): number {
-    return this.a.length;
+    return this.count;
   }
 
+  /** Links item `a` to item `b`; both must be items of `numbers`. */
   add(a: string, b: string, strength: number): void {
-    this.a.push(a);
-    this.b.push(b);
-    this.strength.push(strength);
+    const from = this.numbers.of(a);
+    const to = this.numbers.of(b);
+    if (from === undefined || to === undefined) throw new Error(`CandidateLinks.add: ${from === undefined ? a : b} is not an item`);
+    if (this.count === this.strengths.length) this.grow();
+    this.ends[2 * this.count] = from;
+    this.ends[2 * this.count + 1] = to;
+    this.strengths[this.count++] = strength;
+  }
+
+  /** The item numbers the link at `index` joins. */
+  a(index: number): number {
+    return this.ends[2 * index]!;
+  }
+
+  b(index: number): number {
+    return this.ends[2 * index + 1]!;
   }
 
   /** Positions of the links, strongest first; equally strong ones in the order they were found. */
   strongestFirst(): Uint32Array {
-    const order = new Uint32Array(this.length);
+    const order = new Uint32Array(this.count);
     for (let index = 0; index < order.length; index++) order[index] = index;
-    const strength = this.strength;
+    const strength = this.strengths;
     return order.sort((x, y) => strength[y]! - strength[x]! || x - y);
+  }
+
+  private grow(): void {
+    const ends = new Int32Array(this.ends.length * 2);
+    ends.set(this.ends);
+    this.ends = ends;
+    const strengths = new Float64Array(this.strengths.length * 2);
+    strengths.set(this.strengths);
+    this.strengths = strengths;
   }
 }
 
@@ -123,7 +169,7 @@ export function seedLinks(
   isItem: (id: string) => boolean,
   options: ClusterOptions,
   lookup: NeighbourLookup,
-  links = new CandidateLinks(),
+  links: CandidateLinks,
 ): CandidateLinks {
   for (const seed of seeds) {
     if (!isItem(seed)) continue;
@@ -155,41 +201,45 @@ export function findCandidateClusters(
   lookup: NeighbourLookup = itemLookup(items),
   links?: CandidateLinks,
 ): CandidateCluster[] {
-  const itemIds = new Set(items.map((item) => item.id));
-  const isItem = (id: string) => itemIds.has(id);
+  const numbers = links?.numbers ?? new ItemNumbers(items.map((item) => item.id));
+  const isItem = (id: string) => numbers.of(id) !== undefined;
 
-  const sets = new UnionFind();
-  const edges = new Map<string, string[]>();
-  const candidates = links ?? seedLinks(seeds, isItem, options, lookup);
+  const sets = new UnionFind(numbers.size);
+  const candidates = links ?? seedLinks(seeds, isItem, options, lookup, new CandidateLinks(numbers));
   const strongEnough = (found: Neighbour[]) => found.filter((hit) => isItem(hit.id) && hit.strength >= options.minNeighbourScore);
-  const seedStarts = seeds.filter(isItem);
 
-  const feedbackHits = new Set<string>();
-  const feedbackStarts: string[] = [];
+  const feedbackHits = new Set<number>();
+  const feedbackStarts: number[] = [];
   for (const text of corrections) {
     const found = strongEnough(lookup.ofText(text, options.neighbours));
     found.forEach(({ id, strength }, position) => {
-      feedbackHits.add(id);
+      feedbackHits.add(numbers.of(id)!);
       if (position > 0) candidates.add(found[0]!.id, id, strength);
     });
-    if (found[0] !== undefined) feedbackStarts.push(found[0].id);
+    if (found[0] !== undefined) feedbackStarts.push(numbers.of(found[0].id)!);
   }
 
   // Strongest links first; a link that would overflow a cluster is dropped.
-  for (const index of candidates.strongestFirst()) {
-    const a = candidates.a[index]!;
-    const b = candidates.b[index]!;
+  const order = candidates.strongestFirst();
+  const kept = new Uint8Array(order.length);
+  const degree = new Int32Array(numbers.size + 1);
+  for (const index of order) {
+    const a = candidates.a(index);
+    const b = candidates.b(index);
     if (sets.find(a) !== sets.find(b)) {
       if (sets.size(a) + sets.size(b) > options.maxClusterSize) continue;
       sets.union(a, b);
     }
-    link(edges, a, b);
-    link(edges, b, a);
+    kept[index] = 1;
+    degree[a]! += 1;
+    degree[b]! += 1;
   }
-  const starts = [...seedStarts.filter((seed) => edges.has(seed)), ...feedbackStarts];
+  const edges = linkedItems(candidates, order, kept, degree);
+  const hasEdges = (n: number) => edges.start[n + 1]! > edges.start[n]!;
+  const starts = [...seeds.map((seed) => numbers.of(seed)).filter((n): n is number => n !== undefined && hasEdges(n)), ...feedbackStarts];
 
-  const clusters = new Map<string, CandidateCluster>();
-  const placed = new Set<string>();
+  const clusters = new Map<number, CandidateCluster>();
+  const placed = new Uint8Array(numbers.size);
   for (const start of starts) {
     const root = sets.find(start);
     let cluster = clusters.get(root);
@@ -200,14 +250,37 @@ export function findCandidateClusters(
     // Breadth-first from each start, so a cluster cut into pieces keeps neighbours together.
     const queue = [start];
     for (let next = 0; next < queue.length; next++) {
-      const id = queue[next]!;
-      if (placed.has(id)) continue;
-      placed.add(id);
-      cluster.ids.push(id);
-      if (feedbackHits.has(id)) cluster.feedback = true;
-      queue.push(...(edges.get(id) ?? []).filter((other) => !placed.has(other)));
+      const n = queue[next]!;
+      if (placed[n]) continue;
+      placed[n] = 1;
+      cluster.ids.push(numbers.ids[n]!);
+      if (feedbackHits.has(n)) cluster.feedback = true;
+      for (let edge = edges.start[n]!; edge < edges.start[n + 1]!; edge++) {
+        const other = edges.to[edge]!;
+        if (!placed[other]) queue.push(other);
+      }
     }
   }
   const ordered = [...clusters.values()];
   return [...ordered.filter((cluster) => cluster.feedback), ...ordered.filter((cluster) => !cluster.feedback)];
+}
+
+/**
+ * The kept links as adjacency lists in two typed arrays (item `n`'s neighbours are
+ * `to[start[n]]…to[start[n + 1] - 1]`), each list in the order its links were kept: what a
+ * Map of arrays per item held, in one allocation. `degree` counts each item's kept links.
+ */
+function linkedItems(links: CandidateLinks, order: Uint32Array, kept: Uint8Array, degree: Int32Array): { start: Int32Array; to: Int32Array } {
+  const start = new Int32Array(degree.length);
+  for (let n = 1; n < degree.length; n++) start[n] = start[n - 1]! + degree[n - 1]!;
+  const to = new Int32Array(start[degree.length - 1]!);
+  const fill = start.slice();
+  for (const index of order) {
+    if (!kept[index]) continue;
+    const a = links.a(index);
+    const b = links.b(index);
+    to[fill[a]!++] = b;
+    to[fill[b]!++] = a;
+  }
+  return { start, to };
 }

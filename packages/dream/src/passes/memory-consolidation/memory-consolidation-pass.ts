@@ -4,7 +4,7 @@ import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { assembleOperations } from './assemble-operations';
-import { CandidateLinks, findCandidateClusters, itemLookup, seedLinks } from './candidate-clusters';
+import { CandidateLinks, findCandidateClusters, ItemNumbers, itemLookup, seedLinks } from './candidate-clusters';
 import { type NeighbourLookup, storeLookup } from '../../review/neighbour-lookup';
 import {
   advanceCursor,
@@ -299,7 +299,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const seeds = [...new Set([...retrying, ...batch.map((entry) => itemOf.get(entry.id)!)])];
     let links: CandidateLinks | undefined;
     if (scope.feed) {
-      const found = new CandidateLinks();
+      const found = new CandidateLinks(new ItemNumbers(items.map((item) => item.id)));
       const isItem = (id: string) => itemOf.get(id) === id;
       const limit = Math.min(100, Math.max(1, this.options.neighbours));
       await scope.feed.eachSlice(seeds, limit, (slice) => seedLinks(slice, isItem, this.options, lookup, found), signal);
