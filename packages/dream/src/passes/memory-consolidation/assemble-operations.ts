@@ -2,7 +2,7 @@ import { type DecayOptions, DEFAULT_DECAY_OPTIONS, DEFAULT_IMPORTANCE, type Memo
 import type { DreamOperation } from '../../engine/dream-types';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';
-import { duplicateKey } from './normalise-content';
+import { duplicateKey, duplicateKeyHash } from './normalise-content';
 import type { CallReview, ProposedSave } from './review-reply';
 
 export interface AssembledPlan {
@@ -49,12 +49,12 @@ export function assembleOperations(input: {
   const saveKeys = saves.map((save) => duplicateKey({ content: save.content, metadata: subjectOf(save) }));
   // The live items whose key a save has (the last one of each key), without keeping every item's key.
   const wanted = new Set(saveKeys.filter((key) => key !== undefined));
+  const wantedHashes = new Set([...wanted].map(duplicateKeyHash));
   const liveByKey = new Map<string, ConsolidationItem>();
-  if (wanted.size > 0) {
-    for (const item of items) {
-      const key = duplicateKey(item.view);
-      if (key !== undefined && wanted.has(key)) liveByKey.set(key, item);
-    }
+  for (const item of items) {
+    if (item.keyHash === undefined || !wantedHashes.has(item.keyHash)) continue;
+    const key = duplicateKey(item.view)!;
+    if (wanted.has(key)) liveByKey.set(key, item);
   }
   const saveByKey = new Map<string, ProposedSave>();
   const folded: ProposedSave[] = [];

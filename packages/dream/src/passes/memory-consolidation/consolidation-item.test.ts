@@ -1,6 +1,7 @@
 import { type MemoryEntry, memoryEntrySchema } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
 import { buildConsolidationItems } from './consolidation-item';
+import { duplicateKey, duplicateKeyHash } from './normalise-content';
 
 let counter = 0;
 function entry(fields: Partial<MemoryEntry> & { content: string }): MemoryEntry {
@@ -89,5 +90,16 @@ describe('buildConsolidationItems (the deterministic pre-pass)', () => {
     const [item] = buildConsolidationItems([a, b, c], NOW);
     expect(item!.merged!.content).toBe('Likes tea.');
     expect(item!.merged!.reinforcementCount).toBe(12);
+  });
+
+  it('keeps entries whose normalised texts differ apart even when their key hashes collide, and still groups the duplicates of each', () => {
+    // FNV-1a gives "note 133189" and "note 1019624" (with an empty subject time) the same 32-bit hash.
+    expect(duplicateKeyHash(duplicateKey({ content: 'note 133189', metadata: {} })!)).toBe(duplicateKeyHash(duplicateKey({ content: 'note 1019624', metadata: {} })!));
+    const first = entry({ content: 'Note 133189.' });
+    const other = entry({ content: 'note 1019624' });
+    const twin = entry({ content: 'NOTE 1019624!' });
+    const items = buildConsolidationItems([first, other, twin], NOW);
+    expect(items.map((item) => item.members.map((member) => member.id))).toEqual([[first.id], [other.id, twin.id]]);
+    expect(items[1]!.merged?.content).toBe('note 1019624');
   });
 });

@@ -1,6 +1,6 @@
 import { type DecayOptions, DEFAULT_DECAY_OPTIONS, type MemoryEntry, newId } from '@reverie/core';
 import { deepestCategory, mergeEntries, representativeOf, unionTags } from './merge-entries';
-import { duplicateKey, stripRetentionTags } from './normalise-content';
+import { duplicateKey, duplicateKeyHash, stripRetentionTags } from './normalise-content';
 
 /**
  * What the pass reasons about: one live entry, or a group of duplicates the deterministic
@@ -16,6 +16,11 @@ export interface ConsolidationItem {
   members: MemoryEntry[];
   /** For a group: the merged entry the pre-pass saves, with a new id, unless the model decides otherwise. */
   merged?: MemoryEntry;
+  /**
+   * `duplicateKeyHash` of the `duplicateKey` of `view` (absent when it is undefined): finds the
+   * items that may share a key with a new text without normalising every item again.
+   */
+  keyHash?: number;
 }
 
 /**
@@ -27,24 +32,38 @@ export interface ConsolidationItem {
  * of `entries`; a group takes the place of its first member. Pure apart from `newId`.
  */
 export function buildConsolidationItems(entries: readonly MemoryEntry[], now: Date, decay: DecayOptions = DEFAULT_DECAY_OPTIONS): ConsolidationItem[] {
-  const groups = new Map<string, MemoryEntry[]>();
-  const order: Array<MemoryEntry[]> = [];
+  // Groups by the hash of their key, which a Map holds without a string per entry; a group whose
+  // first member's key differs (two keys with one hash) sends the entry to `collided`, by key.
+  const byHash = new Map<number, MemoryEntry[]>();
+  const collided = new Map<string, MemoryEntry[]>();
+  const order: MemoryEntry[][] = [];
+  /** The key hash of each group of `order`; NaN for an entry without a key. */
+  const hashes: number[] = [];
   for (const entry of entries) {
     const key = duplicateKey(entry);
-    const group = key === undefined ? undefined : groups.get(key);
+    if (key === undefined) {
+      order.push([entry]);
+      hashes.push(Number.NaN);
+      continue;
+    }
+    const keyHash = duplicateKeyHash(key);
+    const first = byHash.get(keyHash);
+    const group = first === undefined ? undefined : duplicateKey(first[0]!) === key ? first : collided.get(key);
     if (group) {
       group.push(entry);
       continue;
     }
     const fresh = [entry];
-    if (key !== undefined) groups.set(key, fresh);
+    if (first === undefined) byHash.set(keyHash, fresh);
+    else collided.set(key, fresh);
     order.push(fresh);
+    hashes.push(keyHash);
   }
-  return order.map((members) => (members.length === 1 ? single(members[0]!) : group(members, now, decay)));
+  return order.map((members, index) => (members.length === 1 ? single(members[0]!, hashes[index]!) : group(members, now, decay)));
 }
 
-function single(entry: MemoryEntry): ConsolidationItem {
-  return { id: entry.id, view: entry, members: [entry] };
+function single(entry: MemoryEntry, keyHash: number): ConsolidationItem {
+  return { id: entry.id, view: entry, members: [entry], keyHash: Number.isNaN(keyHash) ? undefined : keyHash };
 }
 
 function group(members: MemoryEntry[], now: Date, decay: DecayOptions): ConsolidationItem {
@@ -58,10 +77,7 @@ function group(members: MemoryEntry[], now: Date, decay: DecayOptions): Consolid
     updatedAt: now.toISOString(),
     importanceAt: now,
   }, decay);
-  return {
-    id: representative.id,
-    view: { ...merged, id: representative.id, updatedAt: representative.updatedAt },
-    members,
-    merged,
-  };
+  const view = { ...merged, id: representative.id, updatedAt: representative.updatedAt };
+  const key = duplicateKey(view);
+  return { id: representative.id, view, members, merged, keyHash: key === undefined ? undefined : duplicateKeyHash(key) };
 }

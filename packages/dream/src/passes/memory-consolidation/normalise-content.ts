@@ -50,3 +50,15 @@ export function duplicateKey(entry: Pick<MemoryEntry, 'content' | 'metadata'>): 
   if (content === '') return undefined;
   return `${content}\u0000${describeSubjectTime(entry.metadata) ?? ''}`;
 }
+
+/**
+ * A 32-bit hash of a `duplicateKey` (FNV-1a over its UTF-16 code units), small enough to sit in
+ * an object or a Map key without a heap allocation: a run over every entry keeps one per item
+ * instead of the normalised text. Equal keys have equal hashes; equal hashes are checked by
+ * comparing the keys.
+ */
+export function duplicateKeyHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return hash | 0;
+}
