@@ -82,7 +82,8 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
     assertOpen(this.closed, 'memory store');
     ids.forEach(assertValidId);
-    return indexNeighbours(this.index, (id) => this.entries.get(id), ids, query);
+    const entryOf = (id: string) => this.entries.get(id);
+    return indexNeighbours(this.index, entryOf, ids, query, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf));
   }
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {

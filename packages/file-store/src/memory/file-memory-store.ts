@@ -234,7 +234,8 @@ export class FileMemoryStore implements ILongTermMemory {
     this.assertOpen();
     ids.forEach(assertValidId);
     const entries = await this.entries();
-    return indexNeighbours(this.index, (id) => entries.get(id), ids, query);
+    const entryOf = (id: string) => entries.get(id);
+    return indexNeighbours(this.index, entryOf, ids, query, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf, this.bounded));
   }
 
   /** Waits until every entry saved so far has its embedding cached (for tests and tools). */

@@ -245,11 +245,14 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const entries = await this.entriesById(client, unique);
     const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
     const stats = await this.text.stats(client);
+    const now = this.clock.now();
     const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
     for (const id of unique) {
       const entry = entries.get(id);
       if (!entry) continue;
-      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats });
+      // Only the facts that hold now are neighbours (SPEC B9); the entry itself is kept, to score against.
+      const filter = (params: SqlParams) => `(d.id = ${params.add(id)} OR ${memoryFilterSql(params, { validity: { now } }, 'd')})`;
+      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
       const best = all[0]?.score ?? 0;
       hitsOf.set(
         id,
