@@ -99,11 +99,12 @@ export class KeyValueMemoryStore implements ILongTermMemory {
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
-    const parsed = parseMemoryQuery(query); // validates, and turns the filters into a predicate
+    // Validates, and turns the filters and the validity view (SPEC B9: what holds now, or at asOf) into a predicate.
+    const parsed = parseMemoryQuery(query, this.clock.now());
     const entries = await this.entries();
-    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
+    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
     return this.index
-      .search(parsed.text, { filter: (id) => parsed.matches(entries.get(id)!), limit: parsed.maxResults })
+      .search(parsed.text, { filter: parsed.filterOf((id) => entries.get(id)), limit: parsed.maxResults })
       .map((hit) => ({ entry: structuredClone(entries.get(hit.id)!), score: hit.score }));
   }
 

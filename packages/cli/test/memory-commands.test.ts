@@ -50,6 +50,18 @@ describe('reverie memory', () => {
     expectOneLineError(await runReverie([...data, 'memory', 'delete', id!]), 4, new RegExp(`no memory ${id} in `));
   });
 
+  it('searches memory as it stood at a date with --as-of (SPEC B9)', async () => {
+    const library = createReverie({ dataPath: dir.dataPath }).withMemory().build();
+    const porto = await library.memory!.save({ content: 'The user lives in Porto', createdAt: '2025-09-02T00:00:00Z', validFrom: '2025-09-01T00:00:00Z' });
+    const lyon = await library.memory!.save({ content: 'The user lives in Lyon', createdAt: '2024-01-05T00:00:00Z', validTo: '2025-09-01T00:00:00Z', supersededBy: porto.id });
+    await library.close();
+    const ids = async (...extra: string[]) => (await runJson<MemorySearchResult[]>([...data, 'memory', 'search', 'user', 'lives', ...extra])).map((hit) => hit.entry.id);
+    expect(await ids()).toEqual([porto.id]);
+    expect(await ids('--as-of', '2025-03-01')).toEqual([lyon.id]);
+    expect(await ids('--as-of', '2025-09-01T12:00:00+02:00')).toEqual([porto.id]);
+    expectOneLineError(await runReverie([...data, 'memory', 'search', 'user', '--as-of', 'last spring']), 2, /--as-of must be a day/);
+  });
+
   it('keeps each --scope apart, in the folder the library uses (SPEC B8)', async () => {
     const saved = await runJson<MemoryEntry>([...data, '--scope', 'user:42', 'memory', 'add', 'Prefers tea']);
     await runJson<MemoryEntry>([...data, 'memory', 'add', 'Prefers coffee']);

@@ -192,6 +192,8 @@ export {
 } from './temporal/subject-time';
 export { mergeTemporalFields, type TemporalFields, timestampMs } from './temporal/merge-temporal';
 export { DAY_MS } from './temporal/importance-decay';
+export { type ChangeInstant, changeInstant, type ChangeRule, supersede } from './temporal/supersession';
+export { hasValidityBounds, heldAt, holdsNow, type ValidityFields, validityProblem, validityTest, type ValidityView } from './temporal/validity';
 export {
   DEFAULT_DECAY_OPTIONS,
   decayImportance,

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger } from '@reverie/core';
+import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger, supersede } from '@reverie/core';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamOperation, DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
@@ -97,6 +97,36 @@ describe('DreamEngine', () => {
     expect(after.map(strip).sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b, keep].map(strip).sort((x, y) => x.id.localeCompare(y.id)));
     await expect(engine.undo(runId)).rejects.toMatchObject({ code: 'CONFLICT' });
     await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
+  });
+
+  it('undoes a supersession: the older fact holds again, the newer one loses the validFrom the run gave it (SPEC B9)', async () => {
+    const older = await memory.save({ content: 'Lives in Lyon', createdAt: '2025-01-01T00:00:00.000Z' });
+    const newer = await memory.save({ content: 'Lives in Porto', createdAt: '2025-09-01T00:00:00.000Z' });
+    const supersessionPass: DreamPass = {
+      name: 'memory-consolidation',
+      phase: 'rem',
+      requires: ['memory'],
+      model: 'none',
+      async plan() {
+        const result = supersede(older, newer);
+        const operations: DreamOperation[] = [
+          { op: 'memory.save', entry: result.older, expectUpdatedAt: older.updatedAt, reason: 'superseded' },
+          { op: 'memory.save', entry: result.newer, expectUpdatedAt: newer.updatedAt, reason: 'supersedes' },
+        ];
+        return { operations, itemsProcessed: 2, notes: [], refusals: [] };
+      },
+    };
+    const engine = new DreamEngine(services, [supersessionPass]);
+    const { runId } = await engine.run({ trigger: 'manual' });
+    expect(await memory.get(older.id)).toMatchObject({ validTo: '2025-09-01T00:00:00.000Z', supersededBy: newer.id });
+    expect((await memory.search({ text: 'lives' })).map((hit) => hit.entry.id)).toEqual([newer.id]);
+    const undo = await engine.undo(runId);
+    expect(undo.restored.sort()).toEqual([`memory ${older.id}`, `memory ${newer.id}`].sort());
+    // importanceAt as restored is the instant the stored importance counted as of before (lastSeenAt): the same value.
+    const strip = ({ updatedAt: _u, importanceAt: _i, ...rest }: MemoryEntry) => rest;
+    expect(strip((await memory.get(older.id))!)).toEqual(strip(older));
+    expect(strip((await memory.get(newer.id))!)).toEqual(strip(newer));
+    expect((await memory.search({ text: 'lives' })).map((hit) => hit.entry.id).sort()).toEqual([older.id, newer.id].sort());
   });
 
   it('keeps, on undo, a record the agent changed after the run', async () => {

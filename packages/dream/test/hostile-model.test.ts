@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   extractJsonObject,
   type ExtractionStats,
+  holdsNow,
   InMemoryConversationLog,
   InMemoryFeedbackStore,
   InMemoryLongTermMemory,
@@ -121,6 +122,20 @@ const ATTACKS: Record<string, Attack> = {
   }),
   'delete every shown id': (shown) => ({ toDelete: shown.map((e) => e.id), toSave: [] }),
   'entries moved under _system/': (shown) => ({ toDelete: [], toSave: shown.map((e) => ({ content: e.content, category: '_system/dreams', sourceIds: [e.id] })) }),
+  'every shown entry superseded by the next one shown': (shown) => ({
+    toDelete: [],
+    toSave: [],
+    toSupersede: shown.map((e, i) => ({ olderId: e.id, newerId: shown[(i + 1) % shown.length]!.id })),
+  }),
+  'each duplicate superseded by its twin, both ways': (shown, pairOf) => ({
+    toDelete: [],
+    toSave: [],
+    toSupersede: byPair(shown, pairOf).flatMap(([a, b]) => [
+      { olderId: a!.id, newerId: b!.id },
+      { olderId: b!.id, newerId: a!.id },
+    ]),
+  }),
+  '5,000 supersessions of one shown entry': (shown) => ({ toDelete: [], toSave: [], toSupersede: Array.from({ length: 5000 }, () => ({ olderId: shown[0]!.id, newerId: shown.at(-1)!.id })) }),
 };
 
 const dirs: string[] = [];
@@ -196,6 +211,12 @@ describe('memory consolidation under a hostile model (SPEC B4, B11)', () => {
         }
         // No protected entry is lost: each is still there as it was.
         for (const id of world.protectedIds) expect(live.get(id)?.content).toBe(world.before.find((entry) => entry.id === id)!.content);
+        // Supersessions (SPEC B9): every replaced fact's successor holds, and facts replaced by another topic stay within the deletion budget.
+        const holds = (entry: MemoryEntry | undefined) => entry !== undefined && holdsNow(entry, Date.parse(NOW));
+        const replaced = after.filter((entry) => entry.supersededBy !== undefined);
+        for (const entry of replaced) expect(holds(live.get(entry.supersededBy!))).toBe(true);
+        const acrossTopics = replaced.filter((entry) => world.pairOf(entry.content) !== world.pairOf(live.get(entry.supersededBy!)!.content));
+        expect(acrossTopics.length).toBeLessThanOrEqual(deletionBudget(0.2, shownCount));
         // Whatever was refused is in the run folder.
         if (shownCount > 0) {
           expect(recorded(outcome).length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors/cli-error';
-import { type OptionSpec, parseArgs, parseInteger, parseNumberBetween } from './parse-args';
+import { type OptionSpec, parseArgs, parseAsOf, parseInteger, parseNumberBetween } from './parse-args';
 
 const specs: OptionSpec[] = [
   { name: 'data', type: 'string', value: 'DIR', description: 'data directory' },
@@ -49,5 +49,16 @@ describe('number options', () => {
 
   it.each(['1.5', '-0.1', 'high', ''])('refuses %j as an importance', (value) => {
     expect(() => parseNumberBetween(value, 'importance', 0, 1)).toThrow(/--importance must be a number from 0 to 1/);
+  });
+});
+
+describe('--as-of', () => {
+  it('reads a day as its end (UTC) and a timestamp with a zone as that instant', () => {
+    expect(parseAsOf('2025-06-01')).toBe('2025-06-01T23:59:59.999Z');
+    expect(parseAsOf('2025-06-01T12:00:00+02:00')).toBe('2025-06-01T10:00:00.000Z');
+  });
+
+  it.each(['2025-02-30', '2025-06-01T12:00:00', 'last week', ''])('refuses %j', (value) => {
+    expect(() => parseAsOf(value)).toThrow(/--as-of must be a day/);
   });
 });

@@ -25,12 +25,15 @@ import { parseNeighbourQuery } from './change-cursor';
  * entry's content is queried against the index, and the hits other than the entry itself are
  * returned best first, scored as a share of the best hit of that query (usually the entry
  * itself): 1 is as close as it gets. Costs one query per id, whatever the size of the store.
+ * `holds`, when given, keeps only neighbours it accepts (the facts that hold now, SPEC B9: a
+ * superseded entry is nobody's neighbour).
  */
 export function indexNeighbours(
   index: Bm25Index,
   entryOf: (id: string) => MemoryEntry | undefined,
   ids: readonly string[],
   query?: MemoryNeighbourQuery,
+  holds?: (id: string) => boolean,
 ): Map<string, MemorySearchResult[]> {
   const { limit } = parseNeighbourQuery(query);
   const found = new Map<string, MemorySearchResult[]>();
@@ -43,9 +46,10 @@ export function indexNeighbours(
   };
   const options = { ...NEIGHBOUR_QUERY, limit: limit + 1 };
   for (const id of new Set(ids)) {
+    const search = holds ? { ...options, filter: (hit: string) => hit === id || holds(hit) } : options;
     const entry = entryOf(id);
     if (!entry) continue;
-    const all = index.search(entry.content, options);
+    const all = index.search(entry.content, search);
     const best = all[0]?.score ?? 0;
     const hits: MemorySearchResult[] = [];
     for (const hit of all) {

@@ -82,15 +82,16 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
     assertOpen(this.closed, 'memory store');
     ids.forEach(assertValidId);
-    return indexNeighbours(this.index, (id) => this.entries.get(id), ids, query);
+    const entryOf = (id: string) => this.entries.get(id);
+    return indexNeighbours(this.index, entryOf, ids, query, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf));
   }
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
-    const parsed = parseMemoryQuery(query);
-    if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
+    const parsed = parseMemoryQuery(query, this.clock.now());
+    if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
     return this.index
-      .search(parsed.text, { filter: (id) => parsed.matches(this.entries.get(id)!), limit: parsed.maxResults })
+      .search(parsed.text, { filter: parsed.filterOf((id) => this.entries.get(id)), limit: parsed.maxResults })
       .map((hit) => ({ entry: copyMemoryEntry(this.entries.get(hit.id)!), score: hit.score }));
   }
 

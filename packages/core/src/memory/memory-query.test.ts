@@ -26,7 +26,7 @@ describe('browseMemory', () => {
         fc.option(fc.constantFrom('a', 'c'), { nil: undefined }),
         (specs, maxResults, category) => {
           const entries = specs.map(([importance, day, cat], i) => entry(i, importance, day, cat));
-          const query = parseMemoryQuery({ maxResults, ...(category ? { category } : {}) });
+          const query = parseMemoryQuery({ maxResults, ...(category ? { category } : {}) }, new Date('2026-06-01T00:00:00.000Z'));
           const expected = entries.filter(query.matches).sort(byImportanceThenRecency).slice(0, maxResults);
           expect(browseMemory(entries, query).map((result) => result.entry.id)).toEqual(expected.map((e) => e.id));
         },

@@ -2,6 +2,7 @@ import { copyMemoryEntry } from './copy-memory-entry';
 import { parseRecord } from '../schemas/parse-record';
 import { type MemoryEntry, type MemorySearchQuery, memorySearchQuerySchema } from '../schemas/memory-entry';
 import { type DecayOptions, effectiveImportanceAt } from '../temporal/importance-decay';
+import { validityTest, type ValidityView } from '../temporal/validity';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
 
 export interface ParsedMemoryQuery {
@@ -12,25 +13,55 @@ export interface ParsedMemoryQuery {
   category: string | undefined;
   /** The every-tag filter, if any. */
   tags: string[] | undefined;
-  /** True for entries that pass the category-prefix and every-tag filters. */
+  /** Which facts the search sees (SPEC B9): those that hold now, or those that held at `asOf`. */
+  validity: ValidityView;
+  /** True for entries that pass the category-prefix and every-tag filters and the validity view. */
   matches(entry: MemoryEntry): boolean;
+  /**
+   * The filter a store hands its index for this query, by id, or undefined when every entry
+   * passes. `bounded`, when the store keeps it, holds the ids of the entries with validity
+   * bounds: for current recall without other filters only those are read, so a memory without
+   * bounds costs no filter at all. An as-of search reads every candidate (its `createdAt` counts).
+   */
+  filterOf(entryOf: (id: string) => MemoryEntry | undefined, bounded?: ReadonlySet<string>): ((id: string) => boolean) | undefined;
 }
 
 /**
  * Validates a memory search (INVALID_CATEGORY for a bad category filter, INVALID_INPUT for the
- * rest) and turns its filters into a predicate, so every store filters the same way.
+ * rest) and turns its filters and its validity view (SPEC B9, current at `now` unless `asOf`)
+ * into a predicate, so every store filters the same way.
  */
-export function parseMemoryQuery(query: MemorySearchQuery): ParsedMemoryQuery {
+export function parseMemoryQuery(query: MemorySearchQuery, now: Date): ParsedMemoryQuery {
   if (query?.category !== undefined) validateCategory(query.category);
-  const { text, category, tags, maxResults } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+  const { text, category, tags, maxResults, asOf } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+  const validity: ValidityView = { now, ...(asOf !== undefined ? { asOf: new Date(asOf) } : {}) };
+  const valid = validityTest(validity);
+  const filtered = category !== undefined || (tags !== undefined && tags.length > 0);
+  const matches = (entry: MemoryEntry) =>
+    (category === undefined || isUnderPrefix(entry.category, category)) &&
+    (tags === undefined || tags.every((tag) => entry.tags.includes(tag))) &&
+    valid(entry);
   return {
     text: text !== undefined && text.trim() !== '' ? text : undefined,
     maxResults,
     category,
     tags,
-    matches: (entry) =>
-      (category === undefined || isUnderPrefix(entry.category, category)) &&
-      (tags === undefined || tags.every((tag) => entry.tags.includes(tag))),
+    validity,
+    matches,
+    filterOf(entryOf, bounded) {
+      if (filtered || validity.asOf !== undefined || bounded === undefined) {
+        return (id) => {
+          const entry = entryOf(id);
+          return entry !== undefined && matches(entry);
+        };
+      }
+      if (bounded.size === 0) return undefined;
+      return (id) => {
+        if (!bounded.has(id)) return true;
+        const entry = entryOf(id);
+        return entry !== undefined && valid(entry);
+      };
+    },
   };
 }
 

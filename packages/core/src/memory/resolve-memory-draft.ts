@@ -3,6 +3,9 @@ import type { WriteCondition } from '../interfaces/long-term-memory';
 import { assertValidId, newId } from '../ids/new-id';
 import { parseRecord } from '../schemas/parse-record';
 import { DEFAULT_CATEGORY, DEFAULT_IMPORTANCE, type MemoryDraft, type MemoryEntry, memoryDraftSchema, memoryEntrySchema } from '../schemas/memory-entry';
+import type { z } from 'zod';
+
+type MemoryDraftFields = z.output<typeof memoryDraftSchema>;
 import { checkCondition, nextTimestamp } from '../stores/write-condition';
 import { DEFAULT_DECAY_OPTIONS, type DecayOptions, withEffectiveImportance } from '../temporal/importance-decay';
 import { validateCategory } from '../validation/path-name';
@@ -41,8 +44,27 @@ export function resolveMemoryDraft(
     reinforcementCount: parsed.reinforcementCount ?? existing?.reinforcementCount ?? 1,
     ...resolveImportance(parsed, existing, lastSeenAt, now, decay),
     metadata: parsed.metadata ?? {},
+    ...resolveValidity(parsed, existing),
   };
   return parseRecord(memoryEntrySchema, entry, 'memory entry');
+}
+
+/**
+ * SPEC B9: the validity fields of the stored entry. A field the draft leaves out is kept from
+ * the stored entry (as temporal fields are), `null` removes it, a value replaces it. Absent
+ * fields are left out of the entry, never written as `undefined`.
+ */
+function resolveValidity(
+  draft: Pick<MemoryDraftFields, 'validFrom' | 'validTo' | 'supersededBy'>,
+  existing: MemoryEntry | undefined,
+): Pick<MemoryEntry, 'validFrom' | 'validTo' | 'supersededBy'> {
+  const resolved: Pick<MemoryEntry, 'validFrom' | 'validTo' | 'supersededBy'> = {};
+  for (const field of ['validFrom', 'validTo', 'supersededBy'] as const) {
+    const given = draft[field];
+    const value = given === undefined ? existing?.[field] : (given ?? undefined);
+    if (value !== undefined) resolved[field] = value;
+  }
+  return resolved;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { categorySchema, idSchema, metadataSchema, tagsSchema, timestampSchema } from './common';
+import { validityProblem } from '../temporal/validity';
 
 export const DEFAULT_CATEGORY = 'general';
 export const DEFAULT_IMPORTANCE = 0.5;
@@ -11,7 +12,8 @@ const contentSchema = z
   .refine((content) => content.trim().length > 0, 'content cannot be empty');
 
 /** SPEC M1: one long-term memory entry, as stored and as returned by every store. */
-export const memoryEntrySchema = z.object({
+export const memoryEntrySchema = z
+  .object({
   id: idSchema,
   content: contentSchema,
   category: categorySchema,
@@ -27,7 +29,17 @@ export const memoryEntrySchema = z.object({
   /** When `importance` was set. Absent: the stored importance counts as of `lastSeenAt`. */
   importanceAt: timestampSchema.optional(),
   metadata: metadataSchema,
-});
+  /** SPEC B9: since when the fact holds. Absent: since it was first noted (`createdAt`). */
+  validFrom: timestampSchema.optional(),
+  /** SPEC B9: when the fact stopped holding (exclusive). Absent: it still holds. */
+  validTo: timestampSchema.optional(),
+  /** SPEC B9: the entry that replaced this one; set together with `validTo`. */
+  supersededBy: idSchema.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const problem = validityProblem(entry);
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+  });
 export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
 
 /**
@@ -53,6 +65,10 @@ export const memoryDraftSchema = z.object({
   createdAt: timestampSchema.optional(),
   lastSeenAt: timestampSchema.optional(),
   reinforcementCount: z.number().int().min(1).optional(),
+  /** SPEC B9. Left out of a replacing draft: kept as stored; `null`: removed. */
+  validFrom: timestampSchema.nullish(),
+  validTo: timestampSchema.nullish(),
+  supersededBy: idSchema.nullish(),
 });
 export type MemoryDraft = z.input<typeof memoryDraftSchema>;
 
@@ -64,6 +80,12 @@ export const memorySearchQuerySchema = z.object({
   /** Only entries that carry every one of these tags. */
   tags: tagsSchema.optional(),
   maxResults: z.number().int().min(1).max(1000).default(8),
+  /**
+   * SPEC B9: the memory as it stood at this instant: entries noted by then (`validFrom`, else
+   * `createdAt`, at or before it) and not yet ended (`validTo` after it). Without it: the entries
+   * that hold now (not superseded, not ended, not starting later).
+   */
+  asOf: timestampSchema.optional(),
 });
 export type MemorySearchQuery = z.input<typeof memorySearchQuerySchema>;
 

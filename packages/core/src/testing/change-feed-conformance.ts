@@ -121,6 +121,18 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
       await expect(store.neighbours([tea.id], { limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     });
 
+    it('finds only facts that hold now as neighbours (SPEC B9): a superseded entry is nobody’s neighbour', async (context) => {
+      const store = await open(context);
+      const gym = await store.save({ content: 'Ana goes to the FitLab gym on Mondays' });
+      const newer = await store.save({ content: 'Ana goes to the IronHouse gym on Mondays now' });
+      const old = await store.save({ content: 'Ana goes to the CoreBox gym on Mondays', validTo: '2026-01-01T00:00:00.000Z', supersededBy: newer.id });
+      await store.save({ content: 'The deployment pipeline runs on Kubernetes' });
+      const hits = (await store.neighbours([gym.id, old.id], { limit: 5 }));
+      expect(hits.get(gym.id)!.map((hit) => hit.entry.id)).toEqual([newer.id]);
+      // The superseded entry itself still has neighbours when asked about.
+      expect(hits.get(old.id)!.map((hit) => hit.entry.id).sort()).toEqual([gym.id, newer.id].sort());
+    });
+
     if (options.persistent) {
       it('keeps its history across a reopen', async (context) => {
         const store = await open(context);

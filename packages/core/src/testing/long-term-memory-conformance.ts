@@ -291,6 +291,99 @@ export function describeLongTermMemoryConformance(
       });
     });
 
+    describe('validity over time (SPEC B9)', () => {
+      const at = (iso: string) => new Date(iso).getTime();
+
+      it('keeps validFrom, validTo and supersededBy as given, through a replacing draft that leaves them out; null removes them', async () => {
+        const store = await harness.open();
+        const porto = await store.save({ content: 'The user lives in Porto', validFrom: new Date('2025-06-01T00:00:00.000Z') });
+        const lyon = await store.save({
+          content: 'The user lives in Lyon',
+          validFrom: '2023-01-01T00:00:00.000Z',
+          validTo: '2025-06-01T00:00:00.000Z',
+          supersededBy: porto.id,
+        });
+        expect(porto.validFrom).toBe('2025-06-01T00:00:00.000Z');
+        expect(lyon).toMatchObject({ validFrom: '2023-01-01T00:00:00.000Z', validTo: '2025-06-01T00:00:00.000Z', supersededBy: porto.id });
+        expect(await store.get(lyon.id)).toEqual(lyon);
+        const reworded = await store.save({ id: lyon.id, content: 'The user lived in Lyon' });
+        expect(reworded).toMatchObject({ validTo: '2025-06-01T00:00:00.000Z', supersededBy: porto.id });
+        const restored = await store.save({ id: lyon.id, content: 'The user lives in Lyon', validTo: null, supersededBy: null });
+        expect(restored.validTo).toBeUndefined();
+        expect(restored.supersededBy).toBeUndefined();
+        expect(restored.validFrom).toBe('2023-01-01T00:00:00.000Z');
+        expect(await store.get(lyon.id)).toEqual(restored);
+        const plain = await store.save({ content: 'The user has a cat' });
+        expect(Object.keys(plain)).not.toContain('validTo');
+      });
+
+      it('refuses a validTo before validFrom, a supersededBy without validTo and an entry superseding itself, writing nothing', async () => {
+        const store = await harness.open();
+        await expect(store.save({ content: 'x', validFrom: '2026-02-01T00:00:00.000Z', validTo: '2026-01-01T00:00:00.000Z' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ content: 'x', supersededBy: 'a1b2c3d4e5f6' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ id: 'a1b2c3d4e5f6', content: 'x', validTo: '2026-01-01T00:00:00.000Z', supersededBy: 'a1b2c3d4e5f6' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(store.save({ content: 'x', validTo: 'next week' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        expect(await store.list()).toEqual([]);
+      });
+
+      it('leaves superseded, ended and not-yet-valid entries out of current recall, but keeps them for get and list', async () => {
+        const store = await harness.open();
+        const now = harness.clock.now().getTime();
+        const iso = (offsetDays: number) => new Date(now + offsetDays * DAY).toISOString();
+        const porto = await store.save({ content: 'The user lives in Porto', validFrom: iso(-30) });
+        const lyon = await store.save({ content: 'The user lives in Lyon', validTo: iso(-30), supersededBy: porto.id, createdAt: iso(-400) });
+        const berlin = await store.save({ content: 'The user lives in Berlin from next month', validFrom: iso(20) });
+        const plain = await store.save({ content: 'The user lives near the river' });
+        const recalled = (await store.search({ text: 'user lives' })).map((r) => r.entry.id);
+        expect(recalled.sort()).toEqual([porto.id, plain.id].sort());
+        expect((await store.search({ maxResults: 10 })).map((r) => r.entry.id).sort()).toEqual([porto.id, plain.id].sort());
+        expect((await store.search({ text: 'lyon' })).map((r) => r.entry.id)).toEqual([]);
+        expect(await store.get(lyon.id)).toMatchObject({ supersededBy: porto.id });
+        expect((await store.list()).map((e) => e.id).sort()).toEqual([porto.id, lyon.id, berlin.id, plain.id].sort());
+        expect(await store.listCategories()).toEqual([{ category: 'general', count: 4 }]);
+      });
+
+      it('answers as of a past date: the fact that held then, nothing noted later', async () => {
+        const store = await harness.open();
+        const lyon = await store.save({ content: 'The user works at Acme in Lyon', createdAt: '2025-01-10T00:00:00.000Z', validTo: '2025-09-01T00:00:00.000Z', supersededBy: 'b1b2c3d4e5f6' });
+        const porto = await store.save({ id: 'b1b2c3d4e5f6', content: 'The user works at Globex in Porto', createdAt: '2025-09-03T00:00:00.000Z', validFrom: '2025-09-01T00:00:00.000Z' });
+        const later = await store.save({ content: 'The user works remotely on Fridays', createdAt: '2025-12-01T00:00:00.000Z' });
+        const ids = async (query: Parameters<typeof store.search>[0]) => (await store.search(query)).map((r) => r.entry.id).sort();
+        expect(await ids({ text: 'user works', asOf: '2025-05-01T00:00:00.000Z' })).toEqual([lyon.id]);
+        expect(await ids({ text: 'user works', asOf: new Date('2025-10-01T00:00:00.000Z') })).toEqual([porto.id]);
+        // The instant of the change belongs to the successor (validTo is exclusive).
+        expect(await ids({ text: 'user works', asOf: '2025-09-01T00:00:00.000Z' })).toEqual([porto.id]);
+        expect(await ids({ text: 'user works', asOf: '2026-01-01T00:00:00.000Z' })).toEqual([porto.id, later.id].sort());
+        expect(await ids({ text: 'user works' })).toEqual([porto.id, later.id].sort());
+        expect(await ids({ asOf: '2025-05-01T00:00:00.000Z', maxResults: 10 })).toEqual([lyon.id]);
+        expect(await ids({ text: 'user works', asOf: '2024-12-31T00:00:00.000Z' })).toEqual([]);
+        expect(await ids({ text: 'user works', asOf: '2025-05-01T00:00:00.000Z', category: 'projects' })).toEqual([]);
+        await expect(store.search({ text: 'x', asOf: 'last spring' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        expect(at(porto.validFrom!)).toBe(at(lyon.validTo!));
+      });
+
+      it('drops a fact from current recall once the clock passes its validTo', async () => {
+        const store = await harness.open();
+        const trip = await store.save({ content: 'The user is travelling in Japan', validTo: new Date(harness.clock.now().getTime() + 3 * DAY) });
+        expect((await store.search({ text: 'japan' })).map((r) => r.entry.id)).toEqual([trip.id]);
+        harness.clock.advance(3 * DAY);
+        expect(await store.search({ text: 'japan' })).toEqual([]);
+        expect((await store.search({ text: 'japan', asOf: new Date(harness.clock.now().getTime() - DAY) })).map((r) => r.entry.id)).toEqual([trip.id]);
+      });
+
+      if (options.persistent) {
+        it('keeps validity across a reopen, and current recall still leaves superseded entries out', async () => {
+          const store = await harness.open();
+          const porto = await store.save({ content: 'Office badge number is 4411', validFrom: '2026-01-01T00:00:00.000Z' });
+          const old = await store.save({ content: 'Office badge number is 1203', validTo: '2026-01-01T00:00:00.000Z', supersededBy: porto.id, createdAt: '2025-01-01T00:00:00.000Z' });
+          const reopened = await harness.reopen(store);
+          expect(await reopened.get(old.id)).toEqual(old);
+          expect((await reopened.search({ text: 'badge number' })).map((r) => r.entry.id)).toEqual([porto.id]);
+          expect((await reopened.search({ text: 'badge number', asOf: '2025-06-01T00:00:00.000Z' })).map((r) => r.entry.id)).toEqual([old.id]);
+        });
+      }
+    });
+
     describe('list and categories', () => {
       it('lists oldest first, optionally under a category prefix', async () => {
         const store = await harness.open();

@@ -20,7 +20,13 @@ const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
   a.createdAt === b.createdAt &&
   a.lastSeenAt === b.lastSeenAt &&
   JSON.stringify(a.tags) === JSON.stringify(b.tags) &&
-  JSON.stringify(a.metadata) === JSON.stringify(b.metadata);
+  JSON.stringify(a.metadata) === JSON.stringify(b.metadata) &&
+  sameInstant(a.validFrom, b.validFrom) &&
+  sameInstant(a.validTo, b.validTo) &&
+  a.supersededBy === b.supersededBy;
+
+/** Two optional timestamps name the same instant (a store may give back another spelling, PostgreSQL's UTC). */
+const sameInstant = (a: string | undefined, b: string | undefined) => (a === undefined ? b === undefined : b !== undefined && Date.parse(a) === Date.parse(b));
 
 const sameSkill = (a: Skill, b: Skill) =>
   a.summary === b.summary && a.content === b.content && JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso);

@@ -1,4 +1,4 @@
-import { loggedTurnSchema, type MemoryEntry, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
+import { loggedTurnSchema, type MemoryDraft, type MemoryEntry, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
 import type { JournalLine } from '../runs/run-folder';
 import type { DreamRun } from '../state/dream-state-store';
 import type { DreamOperation, DreamServices } from './dream-types';
@@ -138,8 +138,15 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
 
 /**
  * An archived entry as a draft that puts it back exactly: its importance counts as of the
- * instant it did before the run (`importanceAt`, else `lastSeenAt`), not as of the undo.
+ * instant it did before the run (`importanceAt`, else `lastSeenAt`), not as of the undo, and a
+ * validity field it did not have (SPEC B9: a run that superseded it set `validTo`) is removed.
  */
-function asArchived(entry: MemoryEntry): MemoryEntry {
-  return { ...entry, importanceAt: entry.importanceAt ?? entry.lastSeenAt };
+function asArchived(entry: MemoryEntry): MemoryDraft {
+  return {
+    ...entry,
+    importanceAt: entry.importanceAt ?? entry.lastSeenAt,
+    validFrom: entry.validFrom ?? null,
+    validTo: entry.validTo ?? null,
+    supersededBy: entry.supersededBy ?? null,
+  };
 }

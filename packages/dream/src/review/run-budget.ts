@@ -4,6 +4,8 @@ export interface ReplyCounts {
   saves: number;
   /** Outright deletions that passed the item rules (merge sources do not count: they are verified merges). */
   deletions: number;
+  /** Facts taken out of current recall by a loosely related newer entry (SPEC B9): budgeted as deletions. */
+  looseSupersessions?: number;
 }
 
 
@@ -36,15 +38,21 @@ export class RunBudget {
       this.misbehaviour.push(`call ${call}: reply refused whole: it proposes ${counts.saves} writes, more than the ${savesPerReply} one reply may propose`);
       return false;
     }
-    if (this.deleted + counts.deletions > deletionsPerRun) {
+    const loose = counts.looseSupersessions ?? 0;
+    if (this.deleted + counts.deletions + loose > deletionsPerRun) {
       const before = this.deleted === 0 ? '' : ` (${this.deleted} already used by earlier calls)`;
-      this.misbehaviour.push(
-        `call ${call}: reply refused whole: it deletes ${counts.deletions} entries outright, over the run's budget of ${deletionsPerRun}${before}`,
-      );
+      const what = loose === 0 ? `deletes ${counts.deletions} entries outright` : `takes ${counts.deletions + loose} entries out of recall (${counts.deletions} deleted outright, ${loose} superseded by a loosely related entry)`;
+      this.misbehaviour.push(`call ${call}: reply refused whole: it ${what}, over the run's budget of ${deletionsPerRun}${before}`);
       return false;
     }
-    this.deleted += counts.deletions;
+    this.deleted += counts.deletions + loose;
     return true;
+  }
+
+  /** Refuses a reply whole for a limit of the pass's own (one the counts above do not cover), and records why. */
+  refuse(call: number, reason: string): false {
+    this.misbehaviour.push(`call ${call}: reply refused whole: ${reason}`);
+    return false;
   }
 }
 

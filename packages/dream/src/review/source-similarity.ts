@@ -57,16 +57,30 @@ export class SourceSimilarity {
     private readonly vectors: ReadonlyMap<string, readonly number[]> = new Map(),
   ) {}
 
-  /** True when `a` and `b` are similar (see the class). */
-  similar(a: string, b: string): boolean {
+  /**
+   * True when `a` and `b` are similar (see the class). `byCategory: false` leaves the shared
+   * category out: what they say must be related (a supersession, SPEC B9, has no fact check
+   * to catch two unrelated entries filed together).
+   */
+  similar(a: string, b: string, options: { byCategory?: boolean } = {}): boolean {
     if (a === b) return true;
     if (this.neighboursOf(a).has(b) || this.neighboursOf(b).has(a)) return true;
     if (shareTerms(this.termsOf(a), this.termsOf(b))) return true;
-    const category = this.options.categoryOf?.(a);
+    const category = options.byCategory === false ? undefined : this.options.categoryOf?.(a);
     if (category !== undefined && category.includes('/') && category === this.options.categoryOf?.(b)) return true;
     const va = this.vectors.get(a);
     const vb = this.vectors.get(b);
     return va !== undefined && vb !== undefined && cosineSimilarity(va, vb) >= this.options.minCosine;
+  }
+
+  /** The share of `a`'s distinct normalised terms (the generic subject left out) that `b` also has, 0..1. */
+  coverage(a: string, b: string): number {
+    const of = this.termsOf(a);
+    if (of.size === 0) return 0;
+    const other = this.termsOf(b);
+    let shared = 0;
+    for (const key of of) if (other.has(key)) shared += 1;
+    return shared / of.size;
   }
 
   /** The sources that are not connected to the first one through similar pairs (empty: all are). */

@@ -240,6 +240,39 @@ describe('FileMemoryStore snapshot', () => {
     expect(refusal(logger)).toMatch(/version/);
   });
 
+  it('keeps which entries have validity bounds, so a superseded entry stays out of recall after an open from it (SPEC B9)', async () => {
+    const saved = await seed();
+    const memory = store();
+    const successor = await memory.save({ content: 'Budget owner is now Dana', validFrom: '2026-02-01T00:00:00Z' });
+    await memory.save({ ...saved[1]!, validTo: '2026-02-01T00:00:00Z', supersededBy: successor.id });
+    await memory.close();
+    const logger = new RecordingLogger();
+    const reopened = store(logger);
+    const budget = (await reopened.search({ text: 'budget', maxResults: 1000 })).map((hit) => hit.entry.id);
+    expect(refusal(logger)).toBeUndefined();
+    expect(budget).toContain(successor.id);
+    expect(budget).not.toContain(saved[1]!.id);
+    expect(await answers(reopened)).toEqual(await scanAnswers());
+  });
+
+  it('is refused once when written by the version before validity (memory-entries/2), then rewritten', async () => {
+    await seed();
+    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
+    const sections = new Map<string, SnapshotSection>(
+      [...decoded.sections].filter(([name]) => name !== 'memory.bounded').map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
+    );
+    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace('memory-entries/3', 'memory-entries/2'), position: decoded.position, sections }));
+    const logger = new RecordingLogger();
+    const reopened = store(logger);
+    expect(await answers(reopened)).toEqual(await scanAnswers());
+    expect(refusal(logger)).toMatch(/version/);
+    await reopened.close();
+    expect(decodeSnapshot(readFileSync(snapshotFile()))!.version).toBe(decoded.version);
+    const again = new RecordingLogger();
+    await store(again).search({ text: 'budget' });
+    expect(refusal(again)).toBeUndefined();
+  });
+
   it('refuses well-formed sections that do not fit the entries', async () => {
     await seed();
     const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
@@ -251,6 +284,7 @@ describe('FileMemoryStore snapshot', () => {
     const misfits: Array<[string, unknown]> = [
       ['bm25.ids', [...ids.slice(1), 'ffffffffffff']],
       ['memory.categories', categories.map(([category, count], i) => [category, i === 0 ? count + 1 : count])],
+      ['memory.bounded', ['ffffffffffff']],
       ['records.keys', { keys: 'not a list' }],
     ];
     for (const [name, value] of misfits) {

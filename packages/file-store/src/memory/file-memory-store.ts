@@ -31,6 +31,7 @@ import {
   validateCategory,
   caseCollision,
   formatChangeCursor,
+  hasValidityBounds,
   indexNeighbours,
   type MemoryChangePage,
   type MemoryChangeQuery,
@@ -62,10 +63,11 @@ export interface FileMemoryStoreOptions {
 
 /**
  * The snapshot's format: the entry records as `memoryEntrySchema` reads them, the category
- * counts and the BM25 state. Change the first part whenever the entry schema or the sections
- * change; a snapshot of another version is ignored and rewritten.
+ * counts, the ids of the entries with validity bounds (SPEC B9) and the BM25 state. Change the
+ * first part whenever the entry schema or the sections change; a snapshot of another version is
+ * ignored and rewritten.
  */
-const SNAPSHOT_VERSION = `memory-entries/2 ${BM25_INDEX_FORMAT}`;
+const SNAPSHOT_VERSION = `memory-entries/3 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
@@ -79,6 +81,8 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly collection: JsonDocumentCollection<MemoryEntry>;
   private readonly index = new Bm25Index();
   private readonly categories = new Map<string, number>();
+  /** The ids of the entries with validity bounds (SPEC B9): the only ones current recall must read to filter. */
+  private readonly bounded = new Set<string>();
   private readonly embeddings: EmbeddingIndex | undefined;
   private readonly minSimilarity: number;
   private readonly queryTimeoutMs: number;
@@ -112,12 +116,15 @@ export class FileMemoryStore implements ILongTermMemory {
         onPut: (entry, previous) => {
           if (previous) this.countCategory(previous.category, -1);
           this.countCategory(entry.category, +1);
+          if (hasValidityBounds(entry)) this.bounded.add(entry.id);
+          else this.bounded.delete(entry.id);
           const text = memoryDocumentText(entry);
           this.index.set(entry.id, text);
           this.embeddings?.want(entry.id, text);
         },
         onDelete: (entry) => {
           this.countCategory(entry.category, -1);
+          this.bounded.delete(entry.id);
           this.index.delete(entry.id);
           this.embeddings?.forget(entry.id).catch((error: unknown) => {
             this.logger.warn('Could not remove the cached vector of a deleted entry.', { id: entry.id, error: String(error) });
@@ -164,20 +171,20 @@ export class FileMemoryStore implements ILongTermMemory {
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     this.assertOpen();
-    const parsed = parseMemoryQuery(query);
+    const parsed = parseMemoryQuery(query, this.clock.now());
     const entries = await this.entries();
-    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: this.clock.now(), decay: this.decay });
-    const matches = (id: string) => parsed.matches(entries.get(id)!);
+    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
+    const filter = parsed.filterOf((id) => entries.get(id), this.bounded);
     const { text, maxResults } = parsed;
 
     const queryVector = await this.queryVector(text);
     if (!queryVector || !this.embeddings) {
       return this.index
-        .search(text, { filter: matches, limit: maxResults })
+        .search(text, { ...(filter ? { filter } : {}), limit: maxResults })
         .map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
     }
-    const bm25 = this.index.search(text, { filter: matches, limit: maxResults * 4 });
-    const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && matches(id)).slice(0, maxResults * 4);
+    const bm25 = this.index.search(text, { ...(filter ? { filter } : {}), limit: maxResults * 4 });
+    const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && (filter === undefined || filter(id))).slice(0, maxResults * 4);
     return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
       entry: copyMemoryEntry(entries.get(hit.id)!),
       score: hit.score,
@@ -227,7 +234,8 @@ export class FileMemoryStore implements ILongTermMemory {
     this.assertOpen();
     ids.forEach(assertValidId);
     const entries = await this.entries();
-    return indexNeighbours(this.index, (id) => entries.get(id), ids, query);
+    const entryOf = (id: string) => entries.get(id);
+    return indexNeighbours(this.index, entryOf, ids, query, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf, this.bounded));
   }
 
   /** Waits until every entry saved so far has its embedding cached (for tests and tools). */
@@ -248,6 +256,7 @@ export class FileMemoryStore implements ILongTermMemory {
     const state = this.index.exportState();
     return new Map<string, SnapshotSection>([
       ['memory.categories', { kind: 'json', value: [...this.categories] }],
+      ['memory.bounded', { kind: 'json', value: [...this.bounded] }],
       ['bm25.ids', { kind: 'json', value: state.ids }],
       ['bm25.vocabulary', { kind: 'json', value: state.vocabulary }],
       ['bm25.lengths', { kind: 'u32', value: state.lengths }],
@@ -280,12 +289,16 @@ export class FileMemoryStore implements ILongTermMemory {
     if (!Array.isArray(categories) || categories.reduce((sum, [, count]) => sum + count, 0) !== entries.size || !categories.every(([, count]) => Number.isInteger(count) && count > 0)) {
       throw new Error('the category counts do not add up to the entries');
     }
+    const bounded = json('memory.bounded') as string[];
+    if (!Array.isArray(bounded) || !bounded.every((id) => entries.has(id))) throw new Error('the bounded ids are not entries');
     this.index.importState(
       { ids, vocabulary: json('bm25.vocabulary') as string[], lengths: numbers('bm25.lengths'), offsets: numbers('bm25.offsets'), docs: numbers('bm25.docs'), freqs: numbers('bm25.freqs') },
       (id) => memoryDocumentText(entries.recordOf(id)!),
     );
     this.categories.clear();
     for (const [category, count] of categories) this.categories.set(category, count);
+    this.bounded.clear();
+    for (const id of bounded) this.bounded.add(id);
   }
 
   private assertOpen(): void {

@@ -1,18 +1,32 @@
+import type { ValidityView } from '@reverie/core';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
 
 /** The filters of a memory query that the SQL applies. */
 export interface MemoryFilters {
   category?: string | undefined;
   tags?: readonly string[] | undefined;
+  /** SPEC B9: the facts that hold now, or that held at `asOf` (`validityTest` of `@reverie/core`, in SQL). */
+  validity?: ValidityView | undefined;
 }
 
 /**
  * The SQL condition for a memory query's filters on the entries of table alias `alias`: the
- * category or below it, and every tag. `TRUE` without filters.
+ * category or below it, every tag, and the validity view. `TRUE` without filters.
  */
 export function memoryFilterSql(params: SqlParams, filters: MemoryFilters, alias = 'm'): string {
   const conditions: string[] = [];
   if (filters.category !== undefined) conditions.push(underPrefixSql(params, `${alias}.category`, filters.category));
   if (filters.tags !== undefined && filters.tags.length > 0) conditions.push(`${alias}.tags @> ${params.add(filters.tags)}::text[]`);
+  if (filters.validity !== undefined) conditions.push(validitySql(params, filters.validity, alias));
   return conditions.length === 0 ? 'TRUE' : conditions.join(' AND ');
+}
+
+/** `holdsNow` (no `asOf`) or `heldAt` (with one) of `@reverie/core` as an SQL condition. */
+function validitySql(params: SqlParams, view: ValidityView, alias: string): string {
+  if (view.asOf !== undefined) {
+    const at = params.add(view.asOf.toISOString());
+    return `coalesce(${alias}.valid_from, ${alias}.created_at) <= ${at}::timestamptz AND (${alias}.valid_to IS NULL OR ${alias}.valid_to > ${at}::timestamptz)`;
+  }
+  const now = params.add(view.now.toISOString());
+  return `(${alias}.valid_to IS NULL OR ${alias}.valid_to > ${now}::timestamptz) AND (${alias}.valid_from IS NULL OR ${alias}.valid_from <= ${now}::timestamptz)`;
 }

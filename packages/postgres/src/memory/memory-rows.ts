@@ -1,7 +1,8 @@
 import { type MemoryEntry, memoryEntrySchema, ReverieStoreCorruptError } from '@reverie/core';
 
 /** The columns of `reverie_memory` that make an entry, in `MemoryRow` order. */
-export const ENTRY_COLUMNS = 'id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at, reinforcement_count';
+export const ENTRY_COLUMNS =
+  'id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at, reinforcement_count, valid_from, valid_to, superseded_by';
 
 export interface MemoryRow {
   id: string;
@@ -15,6 +16,9 @@ export interface MemoryRow {
   importance: number | string;
   importance_at: Date | string | null;
   reinforcement_count: number | string;
+  valid_from: Date | string | null;
+  valid_to: Date | string | null;
+  superseded_by: string | null;
 }
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
@@ -33,6 +37,9 @@ export function entryFromRow(row: MemoryRow, scope: string): MemoryEntry {
     importance: Number(row.importance),
     ...(row.importance_at === null ? {} : { importanceAt: iso(row.importance_at) }),
     metadata: row.metadata,
+    ...(row.valid_from === null ? {} : { validFrom: iso(row.valid_from) }),
+    ...(row.valid_to === null ? {} : { validTo: iso(row.valid_to) }),
+    ...(row.superseded_by === null ? {} : { supersededBy: row.superseded_by }),
   };
   const parsed = memoryEntrySchema.safeParse(entry);
   if (!parsed.success) {
@@ -55,5 +62,7 @@ export function normaliseTimes(entry: MemoryEntry): MemoryEntry {
     updatedAt: iso(entry.updatedAt),
     lastSeenAt: iso(entry.lastSeenAt),
     ...(entry.importanceAt === undefined ? {} : { importanceAt: iso(entry.importanceAt) }),
+    ...(entry.validFrom === undefined ? {} : { validFrom: iso(entry.validFrom) }),
+    ...(entry.validTo === undefined ? {} : { validTo: iso(entry.validTo) }),
   };
 }

@@ -128,13 +128,14 @@ export class PostgresMemoryStore implements ILongTermMemory {
       const terms = documentTerms(text);
       await tx.query(
         `INSERT INTO reverie_memory (scope, id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at,
-                                     reinforcement_count, search_terms, term_count, text_hash)
-         VALUES ($1, $2, $3, $4, $5::text[], $6::jsonb, $7, $8, $9, $10, $11, $12, $13::tsvector, $14, $15)
+                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by)
+         VALUES ($1, $2, $3, $4, $5::text[], $6::jsonb, $7, $8, $9, $10, $11, $12, $13::tsvector, $14, $15, $16, $17, $18)
          ON CONFLICT (scope, id) DO UPDATE SET
            content = excluded.content, category = excluded.category, tags = excluded.tags, metadata = excluded.metadata,
            created_at = excluded.created_at, updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at,
            importance = excluded.importance, importance_at = excluded.importance_at, reinforcement_count = excluded.reinforcement_count,
-           search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash`,
+           search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash,
+           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by`,
         [
           this.scope,
           id,
@@ -151,6 +152,9 @@ export class PostgresMemoryStore implements ILongTermMemory {
           tsvectorText(terms.counts),
           terms.length,
           textHash(text),
+          entry.validFrom ?? null,
+          entry.validTo ?? null,
+          entry.supersededBy ?? null,
         ],
       );
       await this.text.update(tx, row && storedTerms(row), terms);
@@ -183,7 +187,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     this.assertOpen();
-    const parsed = parseMemoryQuery(query);
+    const parsed = parseMemoryQuery(query, this.clock.now());
     const client = await this.ready();
     if (parsed.text === undefined) return this.browse(client, parsed);
     const { text, maxResults } = parsed;
@@ -241,11 +245,14 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const entries = await this.entriesById(client, unique);
     const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
     const stats = await this.text.stats(client);
+    const now = this.clock.now();
     const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
     for (const id of unique) {
       const entry = entries.get(id);
       if (!entry) continue;
-      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats });
+      // Only the facts that hold now are neighbours (SPEC B9); the entry itself is kept, to score against.
+      const filter = (params: SqlParams) => `(d.id = ${params.add(id)} OR ${memoryFilterSql(params, { validity: { now } }, 'd')})`;
+      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
       const best = all[0]?.score ?? 0;
       hitsOf.set(
         id,
@@ -288,7 +295,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
   private async browse(client: PostgresClient, parsed: ParsedMemoryQuery): Promise<MemorySearchResult[]> {
     const params = new SqlParams();
     const scope = params.add(this.scope);
-    const now = params.add(this.clock.now().toISOString());
+    const now = params.add(parsed.validity.now.toISOString());
     const floor = params.add(this.decay.floor);
     const halfLife = params.add(this.decay.halfLifeDays);
     const grace = params.add(this.decay.graceDays);
@@ -305,7 +312,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
     return browseMemory(
       rows.map((row) => entryFromRow(row, this.scope)),
       parsed,
-      { now: this.clock.now(), decay: this.decay },
+      { now: parsed.validity.now, decay: this.decay },
     );
   }
 

@@ -7,6 +7,7 @@ import { feedbackMigration } from './006-feedback';
 import { workflowLogMigration } from './007-workflow-log';
 import { workingMemoryMigration } from './008-working-memory';
 import { dreamStateMigration } from './009-dream-state';
+import { memoryValidityMigration } from './010-memory-validity';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -20,4 +21,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   workflowLogMigration,
   workingMemoryMigration,
   dreamStateMigration,
+  memoryValidityMigration,
 ]);

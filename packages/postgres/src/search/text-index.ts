@@ -120,13 +120,18 @@ export class TextIndex {
    * expansion; the hits are scored as `search` scores them, with the scope's counts `stats`
    * (read once for many documents).
    */
-  async searchRarest(client: PostgresClient, text: string, limit: number, options: { maxTerms: number; maxDocumentShare: number; stats: ScopeStats | undefined }): Promise<Bm25Hit[]> {
+  async searchRarest(
+    client: PostgresClient,
+    text: string,
+    limit: number,
+    options: { maxTerms: number; maxDocumentShare: number; stats: ScopeStats | undefined; filter?: DocumentFilter },
+  ): Promise<Bm25Hit[]> {
     const terms = [...new Set(tokenize(text))];
     const { stats } = options;
     if (terms.length === 0 || !stats) return [];
     const known = await client.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`, [this.scope, terms]);
     const rarest = rarestTerms(known.map((row) => ({ term: row.term, df: Number(row.df) })), options.maxTerms, stats.entries, options.maxDocumentShare);
-    return rarest.length === 0 ? [] : this.searchTerms(client, rarest, stats, limit);
+    return rarest.length === 0 ? [] : this.searchTerms(client, rarest, stats, limit, options.filter);
   }
 
   /** The scope's document count and average length (undefined for an empty scope), as `searchRarest` takes them. */

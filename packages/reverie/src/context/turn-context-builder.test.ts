@@ -124,6 +124,22 @@ describe('TurnContextBuilder: long-term memory recall', () => {
     expect((await s.builder.forTurn({ sessionId: 's1', message: 'staging database' })).injectedIds).toEqual([entry.id]);
   });
 
+  it('recalls the fact that holds now, and with asOf the fact that held then (SPEC B9)', async () => {
+    const porto = await s.memory.save({ content: 'The user lives in Porto', createdAt: '2025-09-02T00:00:00.000Z', validFrom: '2025-09-01T00:00:00.000Z' });
+    const lyon = await s.memory.save({
+      content: 'The user lives in Lyon',
+      createdAt: '2024-01-05T00:00:00.000Z',
+      validTo: '2025-09-01T00:00:00.000Z',
+      supersededBy: porto.id,
+    });
+    expect(recalledIds(await s.builder.forTurn({ sessionId: 's1', message: 'where does the user live?' }))).toEqual([porto.id]);
+    const then = await s.builder.forTurn({ sessionId: 's2', message: 'where does the user live?', asOf: new Date('2025-03-01T00:00:00.000Z') });
+    expect(recalledIds(then)).toEqual([lyon.id]);
+    // The browse of a first turn with no match sees the same past.
+    expect(recalledIds(await s.builder.forTurn({ sessionId: 's3', message: 'hello', asOf: '2025-03-01T00:00:00.000Z' }))).toEqual([lyon.id]);
+    await expectInvalidInput(s.builder.forTurn({ sessionId: 's4', message: 'x', asOf: 'last year' }), 'asOf');
+  });
+
   it('on the first turn with no match, browses up to 5 entries; later turns do not', async () => {
     const saved = [];
     for (let i = 0; i < 7; i += 1) saved.push(await s.memory.save({ content: `Fact number ${i} about gardening`, importance: 0.1 * (i + 1) }));

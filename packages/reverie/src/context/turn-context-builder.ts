@@ -9,6 +9,8 @@ import {
   type MemorySearchQuery,
   type MemorySearchResult,
   parseRecord,
+  type TimeInput,
+  timestampSchema,
   pathNameProblem,
   ReverieValidationError,
   sessionIdSchema,
@@ -32,6 +34,11 @@ export interface TurnInput {
    * required for patrol (`patrol/<task>`) and subagent (`subagent/<task>`) turns.
    */
   namespace?: string;
+  /**
+   * Recall memory as it stood at this instant (SPEC B9): the facts that held then, none noted
+   * later. Default: the facts that hold now (superseded and ended ones left out).
+   */
+  asOf?: TimeInput;
 }
 
 export interface TurnContext {
@@ -77,6 +84,7 @@ export const turnInputSchema = z
     message: z.string().max(MAX_MESSAGE_LENGTH, `a message is at most ${MAX_MESSAGE_LENGTH} characters`),
     kind: z.enum(['user', 'patrol', 'subagent']).default('user'),
     namespace: z.string().optional(),
+    asOf: timestampSchema.optional(),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -122,7 +130,7 @@ export class TurnContextBuilder {
     const none: Promise<WorkingMemoryEntry[]> = Promise.resolve([]);
     const wm = workingMemory && namespace !== undefined ? workingMemory : undefined;
     const [recalled, own, patrol, outlines] = await Promise.all([
-      memory ? this.recall(memory, turn.message, seen, firstTurn) : Promise.resolve([]),
+      memory ? this.recall(memory, turn.message, seen, firstTurn, turn.asOf) : Promise.resolve([]),
       wm ? wm.list(namespace) : none,
       wm && turn.kind === 'user' ? wm.list('patrol') : none,
       wm && turn.kind === 'user' ? wm.list('subagent').then((entries) => entries.filter(isResearchIndex)) : none,
@@ -184,18 +192,20 @@ export class TurnContextBuilder {
     message: string,
     seen: ReadonlySet<string> | undefined,
     firstTurn: boolean,
+    asOf: string | undefined,
   ): Promise<MemoryEntry[]> {
     const { recallResults, firstTurnFallback } = this.services.options;
+    const when = asOf === undefined ? {} : { asOf };
     let found: MemorySearchResult[] = [];
     if (message.trim() !== '') {
-      found = await recallable(memory, { text: message.slice(0, MAX_QUERY_LENGTH) }, recallResults);
+      found = await recallable(memory, { text: message.slice(0, MAX_QUERY_LENGTH), ...when }, recallResults);
       this.services.recall?.record(
         found.map(({ entry, score }) => ({ entryId: entry.id, score })),
         'turn',
       );
     }
     // The browse fallback is not a recall: it matched nothing, so it records nothing.
-    if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await recallable(memory, {}, firstTurnFallback);
+    if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await recallable(memory, when, firstTurnFallback);
     const entries = found.map((result) => result.entry);
     return seen ? entries.filter((entry) => !seen.has(entry.id)) : entries;
   }

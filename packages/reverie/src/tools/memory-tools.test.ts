@@ -92,6 +92,28 @@ describe('memory tools', () => {
       });
     });
 
+    it('records a correction: the earlier entry is kept, ends where the new fact begins, and leaves recall (SPEC B9)', async () => {
+      const model = new MockLanguageModelV3({ doGenerate: async () => reply(EXPANSION_REPLY) });
+      const agent = new AgentTools({ memory, logger, model });
+      const tools = agent.memory();
+      const lyon = await memory.save({ content: 'The user lives in Lyon', createdAt: '2025-01-01T00:00:00.000Z' });
+      clock.advance(60_000);
+      const result = (await call(tools.save_memory, { content: 'The user lives in Porto now', supersedes: lyon.id })) as { id: string };
+      expect(result).toMatchObject({ status: 'saved', expansion: 'off', supersedes: lyon.id });
+      const porto = (await memory.get(result.id))!;
+      expect(porto.validFrom).toBe(porto.createdAt);
+      expect(await memory.get(lyon.id)).toMatchObject({ content: 'The user lives in Lyon', validTo: porto.createdAt, supersededBy: porto.id });
+      expect((await call(tools.search_memory, { query: 'where does the user live' }) as Array<{ id: string }>).map((hit) => hit.id)).toEqual([porto.id]);
+
+      const again = await call(tools.save_memory, { content: 'The user lives in Braga', supersedes: lyon.id });
+      expect(again).toMatchObject({ error: 'INVALID_INPUT', message: expect.stringMatching(/already has an end/) });
+      expect(await call(tools.save_memory, { content: 'x', supersedes: 'ffffffffffff' })).toMatchObject({ error: 'INVALID_INPUT', message: expect.stringMatching(/no entry has the id/) });
+      await agent.idle();
+      // A correction is kept as written (never expanded), so its link to the earlier fact holds.
+      expect(model.doGenerateCalls).toHaveLength(0);
+      expect((await memory.list()).map((entry) => entry.content).sort()).toEqual(['The user lives in Lyon', 'The user lives in Porto now']);
+    });
+
     it('files a note without a category under general, also when the model sends null', async () => {
       const tools = new AgentTools({ memory, logger }).memory();
       await call(tools.save_memory, { content: 'The staging database is called pg-stage-2', category: null, tags: null });

@@ -13,6 +13,7 @@ import {
   parseRecord,
   ReverieModelReplyError,
   ReverieValidationError,
+  supersede,
   SYSTEM_CATEGORY,
   tagsSchema,
 } from '@reverie/core';
@@ -59,6 +60,10 @@ const saveMemoryInput = z.object({
       'Slash-separated category, e.g. "user-preferences/communication", "project-context/billing", "anti-patterns/email". Default "general".',
     ),
   tags: z.array(z.string()).nullish().describe('Short keywords that help find the note later.'),
+  supersedes: z
+    .string()
+    .nullish()
+    .describe('When this fact corrects or replaces an earlier one (the user moved, changed jobs, a setting changed): the id of that entry, as search_memory gave it. The earlier entry is kept as history and leaves recall.'),
 });
 
 const searchMemoryInput = z.object({
@@ -77,8 +82,10 @@ export interface SaveMemoryResult {
   id: string;
   category: string;
   status: 'saved';
-  /** `queued`: the note will be rewritten into focused entries in the background. */
+  /** `queued`: the note will be rewritten into focused entries in the background (never for a correction). */
   expansion: 'queued' | 'off';
+  /** The earlier entry this one replaced (SPEC B9), when the call named one. */
+  supersedes?: string;
 }
 
 export interface MemorySearchHit {
@@ -108,9 +115,18 @@ export function createMemoryTools(services: MemoryToolServices) {
     inputSchema: saveMemoryInput,
     execute: (input): Promise<SaveMemoryResult | ToolError> =>
       explain(async () => {
-        const { content, category, tags } = parseRecord(saveMemoryInput, input, 'save_memory input');
+        const { content, category, tags, supersedes } = parseRecord(saveMemoryInput, input, 'save_memory input');
         if (category != null) refuseHostCategory(category);
+        const earlier = supersedes == null ? undefined : await replaceable(memory, supersedes);
         const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }) });
+        if (earlier) {
+          // SPEC B9: the host dates the change (`supersede`); the new fact is saved first, so a crash in between loses nothing.
+          const result = supersede(earlier, raw);
+          await memory.save(result.newer, { ifUpdatedAt: raw.updatedAt });
+          await memory.save(result.older, { ifUpdatedAt: earlier.updatedAt });
+          // A correction is kept as written: an expansion would replace it, and the link to the earlier fact with it.
+          return { id: raw.id, category: raw.category, status: 'saved', expansion: 'off', supersedes: earlier.id };
+        }
         if (expansionEnabled) {
           const task = expandNote(raw, { memory, model: model!, logger, timeoutMs });
           services.onBackgroundTask?.(task);
@@ -165,6 +181,21 @@ export function createMemoryTools(services: MemoryToolServices) {
 }
 
 export type MemoryTools = ReturnType<typeof createMemoryTools>;
+
+/** The entry `save_memory` may mark as replaced: one that exists, has no end yet (not superseded) and is not the host's. */
+async function replaceable(memory: ILongTermMemory, id: string): Promise<MemoryEntry> {
+  const entry = await memory.get(id);
+  const problem =
+    entry === undefined
+      ? `no entry has the id ${JSON.stringify(id)}; find it with search_memory`
+      : isSystemCategory(entry.category)
+        ? `${id} belongs to the host (${SYSTEM_CATEGORY}/) and cannot be replaced`
+        : entry.validTo !== undefined
+          ? `${id} already has an end (${entry.validTo}${entry.supersededBy ? `, replaced by ${entry.supersededBy}` : ''}); name the entry that holds now`
+          : undefined;
+  if (problem !== undefined) throw new ReverieValidationError('INVALID_INPUT', `Invalid save_memory input: supersedes: ${problem}.`, { details: { supersedes: id } });
+  return entry!;
+}
 
 interface ExpansionServices {
   memory: ILongTermMemory;

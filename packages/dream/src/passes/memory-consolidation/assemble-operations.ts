@@ -1,4 +1,4 @@
-import { type DecayOptions, DEFAULT_DECAY_OPTIONS, DEFAULT_IMPORTANCE, type MemoryEntry, mergeSubjectTimeMetadata, newId } from '@reverie/core';
+import { type DecayOptions, DEFAULT_DECAY_OPTIONS, DEFAULT_IMPORTANCE, type MemoryEntry, memoryEntrySchema, mergeSubjectTimeMetadata, newId, supersede } from '@reverie/core';
 import type { DreamOperation } from '../../engine/dream-types';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';
@@ -26,6 +26,9 @@ export interface AssembledPlan {
  *   entries behind its sources, and every one of them is deleted (exhaustive deletion); a save
  *   without sources is new: createdAt = lastSeenAt = now, reinforced once;
  * - outright deletions come reviewed (protections) and within the run's budget (`RunBudget`);
+ * - a reviewed supersession (SPEC B9) ends the older entry where the newer one begins, dated by
+ *   the host (`supersede`): both are saved in place, nothing deleted; one whose entries a save
+ *   folds away is refused;
  * - a pre-pass group the model left alone is saved as merged by the pre-pass.
  */
 export function assembleOperations(input: {
@@ -145,6 +148,37 @@ export function assembleOperations(input: {
     }
   }
   for (const item of deleted.values()) deleteMembers(item, 'consolidation: deleted by the model as noise or superseded');
+
+  // 5. Supersessions (SPEC B9): the host dates each change (`supersede`); one save per entry touched.
+  const dated = new Map<string, { item: ConsolidationItem; entry: MemoryEntry; reasons: string[] }>();
+  const current = (item: ConsolidationItem) => dated.get(item.id)?.entry ?? item.view;
+  let supersessions = 0;
+  for (const review of input.reviews) {
+    for (const { older, newer } of review.supersessions) {
+      const gone = [older, newer].find((item) => consumed.has(item.id) || deleted.has(item.id));
+      if (gone) {
+        refusals.push(`supersession ${older.id} → ${newer.id} refused: ${gone.id} is folded into a save of the same run`);
+        continue;
+      }
+      const result = supersede(current(older), current(newer));
+      if (!memoryEntrySchema.safeParse(result.older).success || !memoryEntrySchema.safeParse(result.newer).success) {
+        refusals.push(`supersession ${older.id} → ${newer.id} refused: the dates it needs (${result.change.at}) do not fit the validity the entries already have`);
+        continue;
+      }
+      const reason = `${older.id} superseded by ${newer.id} from ${result.change.at} (${result.change.rule})`;
+      for (const [item, entry] of [[older, result.older], [newer, result.newer]] as const) {
+        const reasons = dated.get(item.id)?.reasons ?? [];
+        dated.set(item.id, { item, entry, reasons: [...reasons, reason] });
+      }
+      supersessions++;
+    }
+  }
+  for (const { item, entry, reasons } of dated.values()) {
+    const written = { ...entry, updatedAt: stamp };
+    saveOps.push({ op: 'memory.save', entry: written, expectUpdatedAt: item.view.updatedAt, reason: `consolidation: ${[...new Set(reasons)].join('; ')}` });
+    ownWrites.push(written);
+  }
+  if (supersessions > 0) notes.push(`${supersessions} fact(s) superseded by a newer one (kept, out of current recall)`);
 
   return { operations: [...saveOps, ...deleteOps], notes, refusals, ownWrites };
 }

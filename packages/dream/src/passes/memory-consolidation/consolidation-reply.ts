@@ -18,5 +18,10 @@ export const consolidationReplySchema = z.object({
     )
     .nullish()
     .transform((saves) => saves ?? []),
+  /** SPEC B9: pairs where a newer shown entry replaces an older one; the host dates the change. */
+  toSupersede: z
+    .array(z.object({ olderId: z.string(), newerId: z.string() }))
+    .nullish()
+    .transform((pairs) => pairs ?? []),
 });
 export type ConsolidationReply = z.output<typeof consolidationReplySchema>;

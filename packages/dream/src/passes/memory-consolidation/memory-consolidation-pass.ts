@@ -114,6 +114,7 @@ export class MemoryConsolidationPass implements DreamPass {
         maxChanged: Number.POSITIVE_INFINITY,
         extraIds: [],
         extraTexts: [],
+        now,
         neighbours: this.options.neighbours,
         signal: context.signal,
       });
@@ -141,6 +142,7 @@ export class MemoryConsolidationPass implements DreamPass {
       maxChanged: this.options.maxChangedPerRun,
       extraIds: due,
       extraTexts: corrections.map((signal) => signal.text),
+      now,
       neighbours: this.options.neighbours,
       signal: context.signal,
     });
@@ -236,7 +238,7 @@ export class MemoryConsolidationPass implements DreamPass {
       misbehaviour: budget.misbehaviour,
       proposals: {
         proposed: reviews.reduce((sum, review) => sum + review.proposed, 0),
-        accepted: admitted.reduce((sum, review) => sum + review.saves.length + review.deletions.length, 0),
+        accepted: admitted.reduce((sum, review) => sum + review.saves.length + review.deletions.length + review.supersessions.length, 0),
       },
       details: { pendingRetries: Object.keys(retries.retry).length },
       commit,
@@ -405,12 +407,18 @@ export class MemoryConsolidationPass implements DreamPass {
       maxOutputTokens: this.options.maxOutputTokens,
     };
     const facts = new FactCheckStage();
-    const rules = { protection: this.options, unconnected: (ids: readonly string[]) => call.similarity.unconnected(ids), factCheck: (job: FactCheckJob) => facts.verdictOf(job) };
+    const rules = {
+      protection: this.options,
+      unconnected: (ids: readonly string[]) => call.similarity.unconnected(ids),
+      relatedByText: (a: string, b: string) => call.similarity.similar(a, b, { byCategory: false }),
+      coverage: (a: string, b: string) => call.similarity.coverage(a, b),
+      factCheck: (job: FactCheckJob) => facts.verdictOf(job),
+    };
     const scope = { call: call.call, withCorrections: call.withCorrections };
     // A reply proposing more saves than entries shown is refused whole before anything of it is judged.
     const review = async (candidate: ConsolidationReply): Promise<CallReview | undefined> => {
-      if (candidate.toSave.length > call.savesPerReply) return undefined;
-      await call.prepare(candidate.toSave.flatMap((save) => save.sourceIds ?? []));
+      if (candidate.toSave.length > call.savesPerReply || candidate.toSupersede.length > shown.size) return undefined;
+      await call.prepare([...candidate.toSave.flatMap((save) => save.sourceIds ?? []), ...candidate.toSupersede.flatMap((pair) => [pair.olderId, pair.newerId])]);
       await facts.judgeAll(factCheckJobs(candidate, shown, this.options), context.signal);
       return reviewReply(candidate, shown, scope, rules);
     };
@@ -423,16 +431,29 @@ export class MemoryConsolidationPass implements DreamPass {
       reviewed = await review(reply);
       if (reviewed) reviewed.refusals.unshift(`call ${call.call}: ${first.factLosses.length} merge(s) did not keep the facts of their sources; asked the model once to repair the reply`, ...first.refusals);
     }
-    if (call.budget.admit(call.call, { saves: reply.toSave.length, deletions: reviewed?.deletions.length ?? 0 }, call.savesPerReply) && reviewed) {
+    const admitted =
+      reply.toSupersede.length > shown.size
+        ? call.budget.refuse(call.call, `it proposes ${reply.toSupersede.length} supersessions, more than the ${shown.size} entries shown`)
+        : call.budget.admit(
+            call.call,
+            {
+              saves: reply.toSave.length,
+              deletions: reviewed?.deletions.length ?? 0,
+              looseSupersessions: reviewed?.supersessions.filter((pair) => !pair.verified).length ?? 0,
+            },
+            call.savesPerReply,
+          );
+    if (admitted && reviewed) {
       return { ...reviewed, refusedWhole: false };
     }
     return {
       saves: [],
       deletions: [],
       factLosses: [],
+      supersessions: [],
       refusals: [...(reviewed?.refusals ?? []), `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`],
       retry: [...shown.keys()],
-      proposed: reviewed?.proposed ?? reply.toSave.length + new Set(reply.toDelete).size,
+      proposed: reviewed?.proposed ?? reply.toSave.length + new Set(reply.toDelete).size + reply.toSupersede.length,
       refusedWhole: true,
     };
   }

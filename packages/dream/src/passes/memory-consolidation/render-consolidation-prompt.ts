@@ -15,19 +15,20 @@ What to do:
 3. File entries under a more precise category when one fits. Categories are slash-separated paths such as user-preferences/timezone or project-context/billing.
 4. Delete entries that have no lasting value, or whose content another entry already holds completely.
 5. When a correction in the feedback reveals a mistake the assistant could repeat, record it under anti-patterns/<domain> in the form "Don't <what> because <why> — instead <what to do>", with the tag anti-pattern and no sourceIds. If a matching anti-pattern is shown, improve that one (listing it in sourceIds) rather than adding another.
+6. When a newer entry replaces an older one about the same thing — the user moved, changed jobs, switched tools, a setting was changed — do not fold or delete them: list the pair in toSupersede. The older entry is kept as history and leaves current recall; the host dates the change. Two different events (two trips, two meetings) never replace each other.
 
 Rules:
 - Use only what the entries and the feedback say; never add facts of your own.
-- A folded entry keeps every name, number and date of the entries it replaces. When a newer fact supersedes an older one, keep both in the wording (for example "moved from Lyon to Porto in 2025").
+- A folded entry keeps every name, number and date of the entries it replaces.
 - When you reword an entry that uses a relative time ("yesterday", "last week", "next month"), anchor it to the day the entry was first noted (its first= day): "last week" in an entry first noted 2026-03-09 becomes "the week before 2026-03-09".
 - Refer only to ids shown in square brackets in this request.
 - Do not write dates, counts or importance into the reply: the host works them out from the sources.
 - Leave retention marks such as [durable] or [skip] out of what you save.
-- When nothing needs to change, reply with two empty lists.
+- When nothing needs to change, reply with empty lists.
 
 Reply with a single JSON object and nothing else, in this shape:
-{"toDelete": ["<id>"], "toSave": [{"content": "<text>", "category": "<category>", "tags": ["<tag>"], "sourceIds": ["<id>"]}]}
-toDelete lists entries to remove outright. Each toSave item is an entry to write; its sourceIds are the shown entries it replaces (they are removed for you).`;
+{"toDelete": ["<id>"], "toSave": [{"content": "<text>", "category": "<category>", "tags": ["<tag>"], "sourceIds": ["<id>"]}], "toSupersede": [{"olderId": "<id>", "newerId": "<id>"}]}
+toDelete lists entries to remove outright. Each toSave item is an entry to write; its sourceIds are the shown entries it replaces (they are removed for you). Each toSupersede item names a shown entry (olderId) that a later shown entry (newerId) replaces; both are kept.`;
 
 /** `YYYY-MM-DD` in UTC of an ISO timestamp. */
 export function isoDay(timestamp: string): string {

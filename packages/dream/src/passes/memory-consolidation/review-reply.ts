@@ -7,6 +7,7 @@ import type { MemoryConsolidationOptions } from './memory-consolidation-options'
 import { conflictingSubjectTimes } from './subject-time-conflict';
 import { deepestCategory, unionTags } from './merge-entries';
 import { stripRetentionTags } from './normalise-content';
+import { type ProposedSupersession, reviewSupersessions } from './review-supersessions';
 import type { FactLoss } from './render-consolidation-prompt';
 
 /** Categories under this prefix belong to the host's own bookkeeping: no model reply may write there. */
@@ -32,7 +33,9 @@ export interface CallReview {
   factLosses: FactLoss[];
   /** Items whose merge or rewrite was refused for a reason the model can fix: offered again on a later run. */
   retry: string[];
-  /** How many changes the reply proposed (saves and deletions), accepted or not. */
+  /** Pairs where a newer entry replaces an older one (SPEC B9), accepted by `reviewSupersessions`. */
+  supersessions: ProposedSupersession[];
+  /** How many changes the reply proposed (saves, deletions and supersessions), accepted or not. */
   proposed: number;
 }
 
@@ -43,6 +46,10 @@ export interface ReviewRules {
   protection: Protection;
   /** The sources of a merge that are not similar to the rest (empty when they all are). */
   unconnected(ids: readonly string[]): string[];
+  /** Whether two entries say related things by their text (a shared category is not enough): a supersession's pair (SPEC B9). */
+  relatedByText(a: string, b: string): boolean;
+  /** The share of the first entry's terms the second one has (`SourceSimilarity.coverage`). */
+  coverage(a: string, b: string): number;
   /** The fact check of one save (`checkMergeFacts` unless the pass judged the reply beforehand). */
   factCheck?: (job: FactCheckJob) => FactVerdict;
 }
@@ -192,7 +199,19 @@ export function reviewReply(
     }
     deletions.push(item);
   }
-  return { saves, deletions, refusals, factLosses, retry: [...retry], proposed: reply.toSave.length + new Set(reply.toDelete).size };
+  const busy = new Set([...merged, ...deletions.map((item) => item.id)]);
+  const superseded = reviewSupersessions(reply.toSupersede, shown, busy, context, rules);
+  refusals.push(...superseded.refusals);
+  for (const id of superseded.retry) retry.add(id);
+  return {
+    saves,
+    deletions,
+    refusals,
+    factLosses,
+    retry: [...retry],
+    supersessions: superseded.supersessions,
+    proposed: reply.toSave.length + new Set(reply.toDelete).size + reply.toSupersede.length,
+  };
 }
 
 const defaultFactCheck = (job: FactCheckJob): FactVerdict => checkMergeFacts(job.sources, job.content, { strict: job.strict });
@@ -208,7 +227,7 @@ export function protectionOf(item: ConsolidationItem, options: Protection): stri
 }
 
 /** Where a protected item must stay: under the protected prefix that covers it, else under its own top-level category. */
-function protectedHome(item: ConsolidationItem, options: Protection): string {
+export function protectedHome(item: ConsolidationItem, options: Protection): string {
   const prefix = options.protectedCategories.find((candidate) => isUnderPrefix(item.view.category, candidate));
   return prefix ?? item.view.category.split('/')[0]!;
 }

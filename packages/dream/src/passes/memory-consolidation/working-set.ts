@@ -1,4 +1,4 @@
-import { type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
+import { holdsNow, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
 import { changeFeedOf, readFeed } from '../../changes/memory-feed';
 import { StoreNeighbours } from '../../review/store-neighbours';
 import { comparePositions, entryPosition } from './consolidation-cursor';
@@ -46,12 +46,14 @@ export interface WorkingSetRequest {
   /** Ids to bring in besides the changes (retries due), and texts whose matches to bring in (corrections). */
   extraIds: readonly string[];
   extraTexts: readonly string[];
+  /** The run's clock: only the facts that hold now are consolidated (SPEC B9). */
+  now: Date;
   /** Neighbours fetched per changed entry and per extra text (what clustering uses). */
   neighbours: number;
   signal?: AbortSignal;
 }
 
-const isMemory = (entry: MemoryEntry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY);
+const isSystem = (entry: MemoryEntry) => isUnderPrefix(entry.category, SYSTEM_CATEGORY);
 
 /** The order of `byCreation`, each timestamp parsed once instead of at every comparison. */
 function inCreationOrder(entries: readonly MemoryEntry[]): MemoryEntry[] {
@@ -70,6 +72,9 @@ const byPosition = (a: MemoryEntry, b: MemoryEntry) => comparePositions(entryPos
  * feed's head is taken before listing, so the next run reads on from there.
  */
 export async function loadWorkingSet(request: WorkingSetRequest): Promise<WorkingSet> {
+  // Superseded and ended facts are history (SPEC B9): never merged, rewritten or replaced again.
+  const now = request.now.getTime();
+  const isMemory = (entry: MemoryEntry) => !isSystem(entry) && holdsNow(entry, now);
   const feed = request.useFeed ? changeFeedOf(request.memory, request.logger) : undefined;
   let head: string | undefined;
   let resetNote: string | undefined;
