@@ -21,7 +21,7 @@ const draftArbitrary: fc.Arbitrary<MemoryDraft & { id: string }> = fc.record(
     tags: fc.subarray(['alpha', 'beta']),
     importance: fc.constantFrom(0.2, 0.5, 0.9),
     reinforcementCount: fc.integer({ min: 1, max: 3 }),
-    metadata: fc.constantFrom({}, { source: 'import' }),
+    metadata: fc.constantFrom<Record<string, string>>({}, { source: 'import' }),
   },
   { requiredKeys: ['id', 'content'] },
 );
