@@ -3,5 +3,6 @@ import { sourceAliases } from '../../vitest.shared.ts';
 
 export default defineProject({
   resolve: { alias: sourceAliases },
-  test: { name: 'example-multi-user', environment: 'node', include: ['src/**/*.test.ts'] },
+  // Two users' full dream cycles on PGlite: ~3 s on a quiet machine, 20 s on a shared one (vitest's 5 s default is too short).
+  test: { name: 'example-multi-user', environment: 'node', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
 });

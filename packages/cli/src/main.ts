@@ -1,6 +1,4 @@
-import { resolve } from 'node:path';
-import { SCOPE_ADVICE, scopeProblem } from '@reverie/core';
-import { type Reverie, scopeDataPath } from 'reverie';
+import type { Reverie } from 'reverie';
 import { version } from '../package.json';
 import { type OptionSpec, parseArgs } from './args/parse-args';
 import { type Command, type CommandContext, commandPath } from './commands/command';
@@ -10,15 +8,16 @@ import { describeFailure } from './errors/describe-failure';
 import { EXIT, type ExitCode } from './errors/exit-codes';
 import { renderCommandHelp, renderGlobalHelp, renderGroupHelp } from './help/render-help';
 import type { CliIo } from './runtime/cli-io';
-import { openReverie } from './runtime/open-reverie';
-import { prepareDataDir } from './runtime/prepare-data-dir';
+import { describeTarget, prepareTarget, resolveTarget } from './runtime/cli-target';
+import { openDreamState, openReverie } from './runtime/open-reverie';
 
 export const CLI_VERSION = version;
 
 /** Options every command takes, before or after the command words. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'data', type: 'string', value: 'DIR', description: "The agent's data directory (default $REVERIE_DATA, else ./.reverie)" },
-  { name: 'scope', type: 'string', value: 'SCOPE', description: "Whose memory, e.g. user:42: its folder below the data directory (default $REVERIE_SCOPE, else none)" },
+  { name: 'scope', type: 'string', value: 'SCOPE', description: 'Whose memory, e.g. user:42: its folder below the data directory, or its rows with --postgres (default $REVERIE_SCOPE, else none; "default" with --postgres)' },
+  { name: 'postgres', type: 'string', value: 'URL', description: 'Keep memory and the dream state in this PostgreSQL database, postgres://… (default $REVERIE_DATABASE_URL, else the data directory\'s files)' },
   { name: 'help', short: 'h', type: 'boolean', description: 'Show help for reverie, a group or a command' },
   { name: 'version', short: 'V', type: 'boolean', description: 'Print the version' },
 ];
@@ -29,6 +28,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
  */
 export async function runCli(argv: readonly string[], io: CliIo, commands: readonly Command[] = COMMANDS): Promise<ExitCode> {
   const opened: Reverie[] = [];
+  const closers: Array<() => Promise<void>> = [];
   let helpHint = "run 'reverie --help' to see the commands";
   try {
     const { leading, index } = splitLeadingOptions(argv);
@@ -52,22 +52,25 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     const parsed = parseArgs([...leading, ...rest], [...GLOBAL_OPTIONS, ...command.options]);
     if (parsed.options.version) return print(io, CLI_VERSION);
     const args = bindArguments(command, parsed.positionals);
-    const dataOption = parsed.options.data;
-    const root = resolve(io.cwd, typeof dataOption === 'string' ? dataOption : io.env.REVERIE_DATA || '.reverie');
-    const scopeOption = parsed.options.scope;
-    const scope = typeof scopeOption === 'string' ? scopeOption : io.env.REVERIE_SCOPE || undefined;
-    const dataPath = scope === undefined ? root : scopeDataPathOf(root, scope);
+    const target = resolveTarget(parsed.options, io.env, io.cwd);
     const context: CommandContext = {
       args,
       options: parsed.options,
-      dataPath,
+      dataPath: target.dataPath,
+      backend: target.kind,
+      where: describeTarget(target),
       io,
-      prepare: (access) => prepareDataDir(dataPath, access),
+      prepare: (access) => prepareTarget(target, access),
       async open(access, setup) {
-        await prepareDataDir(dataPath, access);
-        const reverie = openReverie(dataPath, setup);
+        await prepareTarget(target, access);
+        const reverie = openReverie(target, setup);
         opened.push(reverie);
         return reverie;
+      },
+      async dreamState() {
+        const state = await openDreamState(target);
+        closers.push(state.close);
+        return state.state;
       },
       print: (text) => io.stdout.write(`${text}\n`),
       printJson: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
@@ -81,14 +84,8 @@ export async function runCli(argv: readonly string[], io: CliIo, commands: reado
     return exitCode;
   } finally {
     for (const reverie of opened) await reverie.close().catch(() => undefined);
+    for (const close of closers) await close().catch(() => undefined);
   }
-}
-
-/** A scope's own data directory; a scope that cannot be one is a usage error (exit 2). */
-function scopeDataPathOf(root: string, scope: string): string {
-  const problem = scopeProblem(scope);
-  if (problem) throw new UsageError(`invalid --scope ${JSON.stringify(scope)}: ${problem}; ${SCOPE_ADVICE}`);
-  return scopeDataPath(root, scope);
 }
 
 function print(io: CliIo, text: string, end = '\n'): ExitCode {

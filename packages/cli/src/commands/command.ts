@@ -1,3 +1,4 @@
+import type { DreamStateStore } from '@reverie/dream';
 import type { Reverie } from 'reverie';
 import type { OptionSpec } from '../args/parse-args';
 import type { ExitCode } from '../errors/exit-codes';
@@ -16,17 +17,26 @@ export interface ArgSpec {
 export interface CommandContext {
   args: Record<string, string | undefined>;
   options: Record<string, string | boolean | undefined>;
-  /** The absolute data directory (`--data`, `REVERIE_DATA`, or `./.reverie`). */
+  /**
+   * The absolute data directory (`--data`, `REVERIE_DATA`, or `./.reverie`; a scope's folder below
+   * it with `--scope`). With `--postgres` it only holds the directives.
+   */
   dataPath: string;
+  /** Where the stores are: the data directory's files, or a PostgreSQL database (`--postgres`). */
+  backend: 'files' | 'postgres';
+  /** Where the stores are, for messages: the data directory, or `scope S of postgres://…` (no password). */
+  where: string;
   io: CliIo;
   /** Checks the data directory without building a Reverie (exit 3 when it cannot be used). */
   prepare(access: 'read' | 'write'): Promise<void>;
   /**
    * Checks the data directory (exit 3 when it cannot be used; a missing one is created for
-   * 'write') and builds a Reverie over its file stores, with the dream schedule off. The CLI
-   * closes it after the command.
+   * 'write' on the file stores) and builds a Reverie over the stores, with the dream schedule
+   * off. The CLI closes it after the command.
    */
   open(access: 'read' | 'write', setup?: ReverieSetup): Promise<Reverie>;
+  /** The dream state (runs, dead letters, lock) without building a Reverie; the CLI closes it after the command. */
+  dreamState(): Promise<DreamStateStore>;
   /** Writes text (a newline is added) or JSON to stdout. */
   print(text: string): void;
   printJson(value: unknown): void;

@@ -10,18 +10,18 @@ import { DEFAULT_OLLAMA_BASE_URL, requiredKeyVariable } from '../model/load-mode
 import { formatModelSpec, parseModelSpec } from '../model/parse-model-spec';
 import { plural } from '../output/single-line';
 import { readDreamingOptions } from '../runtime/open-reverie';
-import { fileDreamState } from '../runs/file-dream-state';
 import { type Command, type CommandContext, DREAMING_OPTIONS_OPTION, formatOption } from './command';
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'Check the data directory, the stores, the model setting and the dream runs',
+  summary: 'Check the data directory (or database), the stores, the model setting and the dream runs',
   description: [
     'Checks what the CLI would work with and says what is wrong: the data directory, the model',
     'named by REVERIE_MODEL (not contacted), each store (can it be read, how much it holds), files',
     'the stores set aside as unreadable, interrupted or failed dream runs, which passes a cycle',
-    'would run, and the dreaming options in force. Exits with 3 when the data directory cannot',
-    'be used, 1 when another check fails, 0 otherwise (warnings included).',
+    'would run, and the dreaming options in force. With --postgres it checks the database instead',
+    'of the files (connecting and migrating it). Exits with 3 when the data directory or the',
+    'database cannot be used, 1 when another check fails, 0 otherwise (warnings included).',
   ].join('\n'),
   args: [],
   options: [DREAMING_OPTIONS_OPTION, formatOption()],
@@ -31,6 +31,7 @@ export const doctorCommand: Command = {
       version,
       node: process.version,
       dataPath: context.dataPath,
+      ...(context.backend === 'postgres' ? { database: context.where } : {}),
       checks: [],
       quarantined: [],
       plan: [],
@@ -43,16 +44,25 @@ export const doctorCommand: Command = {
       const failed = report.checks.filter((c) => c.status === 'fail').map((c) => c.name);
       if (failed.length === 0) return EXIT.OK;
       context.note(`reverie: doctor found problems with: ${failed.join(', ')}`);
-      return failed.includes('data directory') ? EXIT.DATA_DIR : EXIT.FAILED;
+      return failed.includes('data directory') || failed.includes('database') ? EXIT.DATA_DIR : EXIT.FAILED;
     };
 
     checkModel(context.io.env, check);
     try {
       await context.prepare('read');
-      check('data directory', 'ok', 'exists and is readable');
+      check('data directory', 'ok', context.backend === 'postgres' ? 'holds the directives only (the stores are in PostgreSQL); built-in directives where it has none' : 'exists and is readable');
     } catch (error) {
       check('data directory', 'fail', describeFailure(error).message);
       return finish();
+    }
+    if (context.backend === 'postgres') {
+      try {
+        await (await context.dreamState()).lock.state();
+        check('database', 'ok', `reachable, schema up to date (${context.where})`);
+      } catch (error) {
+        check('database', 'fail', describeFailure(error).message);
+        return finish();
+      }
     }
     let reverie: Reverie;
     try {
@@ -69,14 +79,17 @@ export const doctorCommand: Command = {
       pass.reason?.startsWith('needs a language model') ? { ...pass, reason: 'needs a language model: set REVERIE_MODEL' } : pass,
     );
     await checkStores(reverie, check);
-    report.quarantined = await findQuarantined(context.dataPath);
-    check(
-      'quarantine',
-      report.quarantined.length > 0 ? 'warn' : 'ok',
-      report.quarantined.length > 0 ? `${plural(report.quarantined.length, 'file')} set aside as unreadable (listed below)` : 'no file set aside as unreadable',
-    );
+    // Only the file stores set unreadable files aside; a database refuses bad rows instead.
+    if (context.backend === 'files') {
+      report.quarantined = await findQuarantined(context.dataPath);
+      check(
+        'quarantine',
+        report.quarantined.length > 0 ? 'warn' : 'ok',
+        report.quarantined.length > 0 ? `${plural(report.quarantined.length, 'file')} set aside as unreadable (listed below)` : 'no file set aside as unreadable',
+      );
+    }
     await checkRuns(context, check);
-    await checkLockAndLedger(reverie, check);
+    await checkLockAndLedger(reverie, context.backend === 'files' ? 'this data directory' : 'this scope', check);
     return finish();
   },
 };
@@ -121,7 +134,7 @@ async function checkStores(reverie: Reverie, check: Check): Promise<void> {
 }
 
 async function checkRuns(context: CommandContext, check: Check): Promise<void> {
-  const state = fileDreamState(context.dataPath);
+  const state = await context.dreamState();
   const runs = await state.runs.list();
   const failures = await state.deadLetters.list();
   if (runs.length === 0) {
@@ -132,13 +145,13 @@ async function checkRuns(context: CommandContext, check: Check): Promise<void> {
   const running = runs.filter((run) => run.manifest.status === 'running').map((run) => run.manifest.runId);
   const facts = [`${plural(runs.length, 'run')} kept; latest ${latest.runId} (${latest.status}, ${latest.startedAt})`];
   if (running.length > 0) facts.push(`${running.join(', ')} still marked running: if no process is dreaming now, 'reverie dream run' recovers ${running.length === 1 ? 'it' : 'them'} first`);
-  if (failures.length > 0) facts.push(`${plural(failures.length, 'failed run')} left a dead letter in _system/dreams/failures/`);
+  if (failures.length > 0) facts.push(`${plural(failures.length, 'failed run')} left a dead letter${context.backend === 'files' ? ' in _system/dreams/failures/' : ''}`);
   check('dream runs', running.length > 0 || failures.length > 0 ? 'warn' : 'ok', facts.join('; '));
 }
 
-async function checkLockAndLedger(reverie: Reverie, check: Check): Promise<void> {
+async function checkLockAndLedger(reverie: Reverie, where: string, check: Check): Promise<void> {
   const lock = await reverie.dreams.lockState();
-  if (lock.status === 'free') check('dream lock', 'ok', 'free: no process is dreaming on this data directory');
+  if (lock.status === 'free') check('dream lock', 'ok', `free: no process is dreaming on ${where}`);
   else {
     const who = `pid ${lock.holder.pid} on ${lock.holder.host} since ${lock.holder.acquiredAt}${lock.holder.runId ? ` (run ${lock.holder.runId})` : ''}`;
     check('dream lock', 'warn', lock.stale ? `held by ${who}, stale (${lock.staleReason ?? 'too old'}): the next run may take it over` : `held by ${who}: a dream run is in progress`);

@@ -1,14 +1,13 @@
 import { renderRunDetails } from '../output/render-run-details';
-import { fileDreamState } from '../runs/file-dream-state';
 import { readRunDetails } from '../runs/read-run-details';
 import { type Command, formatOption } from './command';
 
 export const dreamShowCommand: Command = {
   group: 'dream',
   name: 'show',
-  summary: 'What one dream run did, from its run folder',
+  summary: 'What one dream run did, from its records',
   description: [
-    "Shows one run from its folder: status, what each pass did (notes, refusals, errors), the",
+    "Shows one run from its folder (or its rows with --postgres): status, what each pass did (notes, refusals, errors), the",
     "journal of applied operations and the artifacts kept (prompts, replies, plans). 'latest'",
     'names the newest run. Exits with 4 when there is no run with that id.',
   ].join('\n'),
@@ -17,7 +16,7 @@ export const dreamShowCommand: Command = {
   examples: ['reverie dream show latest', 'reverie dream show 3f9c2a7b1d04 --format json'],
   async run(context) {
     await context.prepare('read');
-    const details = await readRunDetails(fileDreamState(context.dataPath), context.args.runId!);
+    const details = await readRunDetails(await context.dreamState(), context.args.runId!);
     if (context.options.format === 'json') context.printJson(details);
     else context.print(renderRunDetails(details));
   },

@@ -13,6 +13,8 @@ export interface DoctorReport {
   version: string;
   node: string;
   dataPath: string;
+  /** With `--postgres`: the scope and database the stores are in (without a password); the data directory then holds only the directives. */
+  database?: string;
   checks: DoctorCheck[];
   /** Files the stores set aside as unreadable, relative to the data directory. */
   quarantined: string[];
@@ -33,7 +35,8 @@ export function flattenOptions(value: unknown, prefix = ''): string[] {
 /** `reverie doctor` in text. Pure. */
 export function renderDoctorReport(report: DoctorReport): string {
   const width = Math.max(...report.checks.map((check) => check.name.length));
-  const lines = [`reverie ${report.version} (node ${report.node}) — data directory ${report.dataPath}`, ''];
+  const where = report.database === undefined ? `data directory ${report.dataPath}` : `${report.database}, directives from ${report.dataPath}`;
+  const lines = [`reverie ${report.version} (node ${report.node}) — ${where}`, ''];
   for (const check of report.checks) lines.push(`  ${check.status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.detail}`);
   if (report.quarantined.length > 0) {
     lines.push('', 'Set aside as unreadable (inspect, repair or delete them):', ...report.quarantined.map((file) => `  ${file}`));

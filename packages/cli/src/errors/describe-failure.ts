@@ -4,6 +4,8 @@ import { EXIT, type ExitCode } from './exit-codes';
 
 /** Node's error codes that mean the data directory cannot be used as it is. */
 const DATA_DIR_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOSPC', 'EDQUOT']);
+/** Reverie's codes that mean the database (`--postgres`) cannot be used: unreachable, or the role lacks a privilege. */
+const DATABASE_CODES = new Set(['DATABASE_UNAVAILABLE', 'PERMISSION_DENIED']);
 
 interface CodedError {
   code?: unknown;
@@ -24,7 +26,7 @@ export function describeFailure(error: unknown): { exitCode: ExitCode; message: 
   if (code.startsWith('INVALID_') || code.startsWith('UNKNOWN_')) return { exitCode: EXIT.USAGE, message };
   if (code === 'NOT_FOUND' || code.endsWith('_NOT_FOUND')) return { exitCode: EXIT.NOT_FOUND, message };
   if (code === 'LOCK_HELD') return { exitCode: EXIT.LOCK_HELD, message };
-  if (isFileSystemErrorCode(code) || DATA_DIR_ERRNOS.has(code)) return { exitCode: EXIT.DATA_DIR, message };
+  if (isFileSystemErrorCode(code) || DATA_DIR_ERRNOS.has(code) || DATABASE_CODES.has(code)) return { exitCode: EXIT.DATA_DIR, message };
   return { exitCode: EXIT.FAILED, message };
 }
 

@@ -9,7 +9,7 @@ export const EXIT = {
   FAILED: 1,
   /** Unknown command or option, a bad value, a missing argument. */
   USAGE: 2,
-  /** The data directory cannot be read or written (or is not a directory). */
+  /** The data directory cannot be read or written (or is not a directory), or the database (`--postgres`) cannot be reached or used. */
   DATA_DIR: 3,
   /** The run id or memory id does not exist. */
   NOT_FOUND: 4,

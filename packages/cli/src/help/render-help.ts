@@ -10,6 +10,8 @@ export const GROUPS: ReadonlyArray<{ name: string; title: string }> = [
 
 const ENVIRONMENT = [
   ['REVERIE_DATA', 'Data directory when --data is not given (default ./.reverie)'],
+  ['REVERIE_SCOPE', 'Scope when --scope is not given'],
+  ['REVERIE_DATABASE_URL', 'PostgreSQL database when --postgres is not given (default: the data directory\'s files)'],
   ['REVERIE_MODEL', 'Model for the dream passes: openai:<model>, anthropic:<model>, ollama:<model> or <base-url>#<model>'],
   ['OPENAI_API_KEY', 'Needed by openai:<model>'],
   ['ANTHROPIC_API_KEY', 'Needed by anthropic:<model>'],
@@ -21,7 +23,7 @@ const EXIT_CODES = [
   ['0', 'ok'],
   ['1', 'a dream run had a failed or interrupted pass, or an operation failed'],
   ['2', 'usage error: unknown command or option, bad value, missing argument'],
-  ['3', 'the data directory cannot be read or written'],
+  ['3', 'the data directory cannot be read or written, or the --postgres database cannot be used'],
   ['4', 'not found: no such run id or memory id'],
   ['5', 'lock held: another process is running a dream cycle on this data directory'],
 ] as const;
@@ -42,7 +44,7 @@ export function renderGlobalHelp(commands: readonly Command[], globalOptions: re
   const lines = [
     `reverie ${version} — operate an agent's Reverie data directory: memory, skills and the dream cycle`,
     '',
-    'Usage: reverie [--data DIR] <command> [options] [arguments]',
+    'Usage: reverie [--data DIR] [--scope SCOPE] [--postgres URL] <command> [options] [arguments]',
   ];
   for (const group of GROUPS) {
     lines.push('', `${group.title}:`);

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { systemClock } from '@reverie/core';
+import { type DreamStateStore, FileDreamStateStore } from '@reverie/dream';
 import { createReverie, type DreamingOptionsInput, type Reverie } from 'reverie';
 import { UsageError } from '../errors/cli-error';
 import type { LoadedModel } from '../model/load-model';
+import type { CliTarget } from './cli-target';
 
 /** What a command may add to the Reverie it opens. */
 export interface ReverieSetup {
@@ -11,12 +14,20 @@ export interface ReverieSetup {
 }
 
 /**
- * A Reverie over the file stores of `dataPath`: long-term memory, skills and skill usage, the
- * conversation log, feedback and the workflow log — everything a dream pass may read — with
- * the dream cycle configured but its schedule off (the CLI runs cycles only when asked).
+ * A Reverie over the target's stores — the file stores of a data directory, or one scope of a
+ * PostgreSQL database (`.withPostgres()`, directives read from the data directory): long-term
+ * memory, skills and skill usage, the conversation log, feedback and the workflow log —
+ * everything a dream pass may read — with the dream cycle configured but its schedule off (the
+ * CLI runs cycles only when asked). The one place the CLI builds a Reverie.
  */
-export function openReverie(dataPath: string, setup: ReverieSetup = {}): Reverie {
-  return createReverie({ dataPath, ...(setup.model ? { model: setup.model.model } : {}) })
+export function openReverie(target: CliTarget, setup: ReverieSetup = {}): Reverie {
+  const builder = createReverie({
+    dataPath: target.dataPath,
+    ...(target.kind === 'postgres' ? { scope: target.scope } : {}),
+    ...(setup.model ? { model: setup.model.model } : {}),
+  });
+  if (target.kind === 'postgres') builder.withPostgres({ connectionString: target.url });
+  return builder
     .withMemory()
     .withSkills()
     .withConversationLog()
@@ -24,6 +35,27 @@ export function openReverie(dataPath: string, setup: ReverieSetup = {}): Reverie
     .withWorkflowLog()
     .withDreaming({ ...setup.dreaming, enabled: false })
     .build();
+}
+
+/**
+ * The target's dream state, for the commands that read runs without building a Reverie
+ * (`dream show`, `doctor`); close it after use. `@reverie/postgres` is loaded only for a database.
+ */
+export async function openDreamState(target: CliTarget): Promise<{ state: DreamStateStore; close(): Promise<void> }> {
+  if (target.kind === 'files') {
+    const state = new FileDreamStateStore({ dataPath: target.dataPath, clock: systemClock });
+    return { state, close: () => state.close() };
+  }
+  const { postgresClientFromConnectionString, PostgresDreamStateStore } = await import('@reverie/postgres');
+  const client = postgresClientFromConnectionString(target.url, { max: 2 });
+  const state = new PostgresDreamStateStore({ client, scope: target.scope, clock: systemClock });
+  return {
+    state,
+    close: async () => {
+      await state.close();
+      await client.close();
+    },
+  };
 }
 
 /** Reads `--options FILE`: a JSON object of dreaming options. Unreadable or not JSON: usage error. */

@@ -22,6 +22,7 @@ export type ReverieErrorCode =
   | 'STORE_CORRUPT'
   | 'STORE_CLOSED'
   | 'LOCK_HELD'
+  | 'LOCK_LOST'
   | 'MODEL_REPLY_INVALID'
   | 'MODEL_UNAVAILABLE'
   | 'ABORTED'

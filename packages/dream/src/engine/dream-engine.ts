@@ -5,7 +5,7 @@ import type { DreamLockStatus } from '../ledger/dream-status';
 import type { PlanApplied, SavedPass, SavedPlan } from '../plans/plan-store';
 import { renderPlanSummary } from '../plans/render-plan-summary';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
-import { type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
+import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import { faultPoint } from './fault-points';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
@@ -105,7 +105,7 @@ export class DreamEngine {
     const selected = this.select(request);
     const runId = newId();
     if (request.dryRun) return this.cycle(request, selected, runId);
-    return holdingLock(this.state.lock, () => this.cycle(request, selected, runId), runId);
+    return holdingLock(this.state.lock, (_, lost) => this.cycle(request, selected, runId, { lost }), runId);
   }
 
   /**
@@ -133,7 +133,7 @@ export class DreamEngine {
       );
     }
     const retryId = newId();
-    const report = await holdingLock(this.state.lock, () => this.cycle(request, selected, retryId, { retryOf: runId }), retryId);
+    const report = await holdingLock(this.state.lock, (_, lost) => this.cycle(request, selected, retryId, { retryOf: runId, lost }), retryId);
     const notOk = report.passes.filter((pass) => pass.status !== 'ok' && pass.status !== 'warning');
     if (notOk.length === 0 && !report.interrupted) {
       await this.state.deadLetters.remove(runId);
@@ -165,12 +165,12 @@ export class DreamEngine {
   async apply(planId: string, request: ApplyRequest = {}): Promise<CycleReport> {
     this.applicable(planId, await this.state.plans.read(planId));
     const runId = newId();
-    return holdingLock(this.state.lock, async () => {
+    return holdingLock(this.state.lock, async (_, lost) => {
       // Read again under the lock: another runner may have applied it meanwhile.
       const { plan, applied } = await this.state.plans.read(planId);
       this.applicable(planId, { plan, ...(applied ? { applied } : {}) });
       const selected = plan.passes.map((saved) => this.passByName(saved.name));
-      return this.cycle({ trigger: 'apply', ...request }, selected, runId, { plan });
+      return this.cycle({ trigger: 'apply', ...request }, selected, runId, { plan, lost });
     }, runId);
   }
 
@@ -239,7 +239,17 @@ export class DreamEngine {
     return this.state.lock.state();
   }
 
-  private async cycle(request: RunRequest, selected: DreamPass[], runId: string, from: { retryOf?: string; plan?: SavedPlan } = {}): Promise<CycleReport> {
+  /**
+   * Runs the passes under the lock. Once the lock is lost (`from.lost`), the cycle stops before its
+   * next write with LOCK_LOST — no report, ledger line or manifest update — leaving the run as a
+   * crash would, for the next runner's recovery; the model call in flight is aborted too.
+   */
+  private async cycle(
+    request: RunRequest,
+    selected: DreamPass[],
+    runId: string,
+    from: { retryOf?: string | undefined; plan?: SavedPlan; lost?: AbortSignal | undefined } = {},
+  ): Promise<CycleReport> {
     const { clock, logger, dataPath } = this.services;
     const startedAt = clock.now();
     const dryRun = request.dryRun ?? false;
@@ -250,7 +260,8 @@ export class DreamEngine {
     // Claimed only once its run folder exists: a crash before leaves the plan pending, one after leaves a run to recover.
     if (saved) await this.state.plans.markApplied(saved.planId, { runId, appliedAt: startedAt.toISOString() });
     // Applying a saved plan asks no model, so a user turn need not stop it; an explicit signal still does.
-    const signals = [request.signal, saved ? undefined : this.services.activity?.userTurnSignal()].filter((s): s is AbortSignal => s !== undefined);
+    const { lost } = from;
+    const signals = [request.signal, saved ? undefined : this.services.activity?.userTurnSignal(), lost].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
     const gateway =
       this.services.model && !saved
@@ -280,6 +291,7 @@ export class DreamEngine {
     };
     let interrupted: string | undefined;
     for (const [index, pass] of selected.entries()) {
+      assertStillHeld(lost);
       if (signal.aborted) {
         interrupted = describeAbort(signal);
         break;
@@ -290,10 +302,11 @@ export class DreamEngine {
       if (skipped === undefined) tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
       const outcome: PassOutcome =
         skipped === undefined
-          ? await this.runPass(pass, { runId, gateway, signal, folder, dryRun, keep, ...(stored && saved ? { stored, planId: saved.planId } : {}) })
+          ? await this.runPass(pass, { runId, gateway, signal, lost, folder, dryRun, keep, ...(stored && saved ? { stored, planId: saved.planId } : {}) })
           : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
       if (outcome.status === 'skipped') keep.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: outcome.reason });
       record(outcome, index);
+      assertStillHeld(lost);
       if (!dryRun) await this.recordInLedger(outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
       if (signal.aborted && outcome.status === 'failed') {
         interrupted = describeAbort(signal);
@@ -313,6 +326,7 @@ export class DreamEngine {
       ...(from.retryOf ? { retryOf: from.retryOf } : {}),
       ...(saved ? { planId: saved.planId } : {}),
     };
+    assertStillHeld(lost);
     if (folder) await this.finish(folder, report);
     if (dryRun) {
       const planId = newId();
@@ -342,7 +356,7 @@ export class DreamEngine {
    */
   async recover(): Promise<string[]> {
     try {
-      return await holdingLock(this.state.lock, () => this.recoverLocked());
+      return await holdingLock(this.state.lock, (_, lost) => this.recoverLocked(lost));
     } catch (error) {
       if (!isReverieError(error, 'LOCK_HELD')) throw error;
       this.services.logger.info('Another runner holds the dream lock; its runs are in progress, nothing to recover.', { error: error.message });
@@ -350,7 +364,7 @@ export class DreamEngine {
     }
   }
 
-  private async recoverLocked(): Promise<string[]> {
+  private async recoverLocked(lost: AbortSignal | undefined): Promise<string[]> {
     const recovered: string[] = [];
     for (const { manifest } of await this.state.runs.list()) {
       if (manifest.status !== 'running') continue;
@@ -366,9 +380,11 @@ export class DreamEngine {
         await archiveOperations(folder, manifest.applying, plan.operations, this.services);
         const pass = this.passes.find((candidate) => candidate.name === manifest.applying);
         const checks = pass ? { conversationLogHorizon: () => this.conversationLogHorizon(pass) } : {};
-        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true, checks });
+        await applyJournalled(folder, manifest.applying, plan.operations, this.services, next, { resumed: true, checks, lost });
+        assertStillHeld(lost);
         if (pass) await commitPass(pass, this.services, plan.commit);
       }
+      assertStillHeld(lost);
       await folder.update({ status: 'interrupted', completedAt: this.services.clock.now().toISOString() });
       this.services.logger.warn('Finished a dream run that was interrupted by a crash.', { runId: manifest.runId, pass: manifest.applying });
       recovered.push(manifest.runId);
@@ -430,6 +446,7 @@ export class DreamEngine {
       runId: string;
       gateway: ModelGateway | undefined;
       signal: AbortSignal;
+      lost: AbortSignal | undefined;
       folder: DreamRun | undefined;
       dryRun: boolean;
       keep: SavedPass[];
@@ -462,6 +479,7 @@ export class DreamEngine {
     try {
       planned = run.stored?.status === 'planned' ? fromSavedPass(run.stored) : await pass.plan(context);
     } catch (error) {
+      assertStillHeld(run.lost);
       const outcome = this.failed(pass, error, tokens(), started);
       if (outcome.status === 'failed') run.keep.push({ name: pass.name, phase: pass.phase, status: 'failed', error: outcome.error ?? 'failed' });
       return outcome;
@@ -501,6 +519,7 @@ export class DreamEngine {
       return { ...base, ...status(undefined), ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
     }
     try {
+      assertStillHeld(run.lost);
       await run.folder.writePlan({
         pass: pass.name,
         operations,
@@ -510,20 +529,24 @@ export class DreamEngine {
         ...(planned.commit === undefined ? {} : { commit: planned.commit }),
       });
       faultPoint('plan-written');
+      assertStillHeld(run.lost);
       await archiveOperations(run.folder, pass.name, operations, this.services);
       faultPoint('archive-written');
       const checks = { conversationLogHorizon: () => this.conversationLogHorizon(pass) };
-      const { applied, conflicts, conflicted } = await applyJournalled(run.folder, pass.name, operations, this.services, 0, { checks });
+      const { applied, conflicts, conflicted } = await applyJournalled(run.folder, pass.name, operations, this.services, 0, { checks, lost: run.lost });
       faultPoint('pass-applied');
+      assertStillHeld(run.lost);
       await commitPass(pass, this.services, planned.commit);
       faultPoint('after-commit');
       // Until here a crash leaves the pass marked as applying: recovery rolls it forward and commits.
+      assertStillHeld(run.lost);
       await run.folder.update({ applying: undefined });
       if (planned.failure !== undefined) {
         this.services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
       }
       return { ...base, ...status(applied), ...failure, applied, conflicts, ...(conflicted.length > 0 ? { conflicted } : {}), durationMs: performance.now() - started };
     } catch (error) {
+      assertStillHeld(run.lost);
       return this.failed(pass, error, tokens(), started);
     }
   }

@@ -1,6 +1,6 @@
 import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
 import type { ArchiveRecord, JournalLine } from '../runs/run-folder';
-import type { DreamRun } from '../state/dream-state-store';
+import { assertStillHeld, type DreamRun } from '../state/dream-state-store';
 import type { DreamOperation, DreamServices } from './dream-types';
 import { faultPoint } from './fault-points';
 
@@ -159,6 +159,9 @@ export async function applyOperation(operation: DreamOperation, services: DreamS
  * archive holds the record's pre-image for this pass (it existed, unchanged, when the run
  * archived it), the delete is counted as applied: otherwise undo would never restore what the
  * crashed run deleted.
+ *
+ * `lost` is the dream lock's (see `DreamLockHandle.lost`): once it is aborted, this stops before
+ * the next operation or journal line with its LOCK_LOST reason, as a crash would stop there.
  */
 export async function applyJournalled(
   folder: DreamRun,
@@ -166,7 +169,7 @@ export async function applyJournalled(
   operations: readonly DreamOperation[],
   services: DreamServices,
   fromIndex = 0,
-  options: { resumed?: boolean; checks?: ApplyChecks } = {},
+  options: { resumed?: boolean; checks?: ApplyChecks; lost?: AbortSignal | undefined } = {},
 ): Promise<{ applied: number; conflicts: number; conflicted: string[] }> {
   let applied = 0;
   let conflicts = 0;
@@ -176,11 +179,13 @@ export async function applyJournalled(
     for (let index = fromIndex; index < operations.length; index++) {
       const operation = operations[index]!;
       faultPoint('operation-before');
+      assertStillHeld(options.lost);
       let result = await applyOperation(operation, services, options.checks);
       if (options.resumed && result.outcome === 'noop' && (await deletedBeforeCrash(folder, pass, operation))) {
         result = { outcome: 'applied' };
       }
       faultPoint('operation-after');
+      assertStillHeld(options.lost);
       await journal.append({ pass, index, ...result });
       faultPoint('journal-written');
       if (result.outcome === 'applied') applied++;

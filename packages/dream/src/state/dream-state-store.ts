@@ -198,6 +198,13 @@ export type RecallEventPosition = Pick<RecallSignalsFile, 'offset' | 'doneFoldin
 /** A held lock; `release()` is idempotent. */
 export interface DreamLockHandle {
   readonly holder: LockHolder;
+  /**
+   * Aborted, with a LOCK_LOST error as its reason, once the holder knows it lost the lock (on
+   * PostgreSQL: the connection holding it dropped, so another runner may take it): the work done
+   * under the lock must stop before its next write, as a crash would stop it, and leave the rest
+   * to the next runner's recovery. A lock that cannot tell leaves it out.
+   */
+  readonly lost?: AbortSignal;
   release(): Promise<void>;
 }
 
@@ -212,12 +219,17 @@ export interface DreamStateLock {
   state(): Promise<DreamLockStatus>;
 }
 
-/** Runs `work` while holding `lock`. */
-export async function holdingLock<T>(lock: DreamStateLock, work: (holder: LockHolder) => Promise<T>, runId?: string): Promise<T> {
+/** Runs `work` while holding `lock`; `lost` is the handle's (see `DreamLockHandle.lost`). */
+export async function holdingLock<T>(lock: DreamStateLock, work: (holder: LockHolder, lost: AbortSignal | undefined) => Promise<T>, runId?: string): Promise<T> {
   const handle = await lock.acquire(runId);
   try {
-    return await work(handle.holder);
+    return await work(handle.holder, handle.lost);
   } finally {
     await handle.release();
   }
+}
+
+/** Throws the LOCK_LOST reason once `lost` is aborted: called before each write made under the lock. */
+export function assertStillHeld(lost: AbortSignal | undefined): void {
+  if (lost?.aborted) throw lost.reason;
 }

@@ -27,7 +27,7 @@ describe.skipIf(!realServer.url)('the change feed on a real PostgreSQL server', 
       // An open transaction that took its position and has not committed yet.
       const slow = first.transaction(async (tx) => {
         await feed.lock(tx);
-        await feed.append(tx, 'aaaaaaaaaaaa', 'save');
+        await feed.append(tx, ['aaaaaaaaaaaa'], 'save');
         locked();
         await committed;
       });

@@ -23,12 +23,14 @@ export class PostgresChangeFeed {
     await tx.query('SELECT seq FROM reverie_change_feeds WHERE scope = $1 AND feed = $2 FOR UPDATE', [this.scope, this.feed]);
   }
 
-  /** Records a change of `key` in a transaction that called `lock`. */
-  async append(tx: PostgresClient, key: string, op: 'save' | 'delete'): Promise<void> {
+  /** Records a change of each of `keys`, in this order, in a transaction that called `lock`: one statement. */
+  async append(tx: PostgresClient, keys: readonly string[], op: 'save' | 'delete'): Promise<void> {
+    if (keys.length === 0) return;
     await tx.query(
-      `WITH next AS (UPDATE reverie_change_feeds SET seq = seq + 1 WHERE scope = $1 AND feed = $2 RETURNING seq)
-       INSERT INTO reverie_changes (scope, feed, seq, key, op) SELECT $1, $2, seq, $3, $4 FROM next`,
-      [this.scope, this.feed, key, op],
+      `WITH next AS (UPDATE reverie_change_feeds SET seq = seq + cardinality($3::text[]) WHERE scope = $1 AND feed = $2 RETURNING seq - cardinality($3::text[]) AS base)
+       INSERT INTO reverie_changes (scope, feed, seq, key, op)
+       SELECT $1, $2, next.base + k.n, k.key, $4 FROM next CROSS JOIN unnest($3::text[]) WITH ORDINALITY AS k(key, n)`,
+      [this.scope, this.feed, keys, op],
     );
   }
 

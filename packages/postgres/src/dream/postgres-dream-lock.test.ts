@@ -1,10 +1,58 @@
-import { ManualClock, silentLogger } from '@reverie/core';
+import { type ILongTermMemory, ManualClock, type MemoryEntry, silentLogger } from '@reverie/core';
+import { DreamEngine, type DreamPass } from '@reverie/dream';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
 import { postgresClientFromConnectionString } from '../client/node-postgres-client';
 import { realServer, usePgliteClient, useRealClient, useRealDatabase } from '../../test/test-databases';
+import { PostgresMemoryStore } from '../memory/postgres-memory-store';
 import { PostgresDreamStateStore } from './postgres-dream-state-store';
+
+/** Ends every connection of `application_name` (as a DBA's pg_terminate_backend would). */
+async function terminate(url: string, applicationName: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+  } finally {
+    await admin.end();
+  }
+}
+
+const entry = (id: string, content: string): MemoryEntry => ({
+  id,
+  content,
+  category: 'general',
+  tags: [],
+  metadata: {},
+  createdAt: '2026-03-01T12:00:00.000Z',
+  updatedAt: '2026-03-01T12:00:00.000Z',
+  lastSeenAt: '2026-03-01T12:00:00.000Z',
+  reinforcementCount: 1,
+  importance: 0.5,
+});
+
+/** A pass that saves two new entries. */
+const twoSaves: DreamPass = {
+  name: 'memory-consolidation',
+  phase: 'rem',
+  requires: ['memory'],
+  model: 'none',
+  async plan() {
+    return {
+      operations: [
+        { op: 'memory.save', entry: entry('0000000000c1', 'First note of the run'), expectUpdatedAt: null, reason: 'test' },
+        { op: 'memory.save', entry: entry('0000000000c2', 'Second note of the run'), expectUpdatedAt: null, reason: 'test' },
+      ],
+      itemsProcessed: 2,
+      notes: [],
+      refusals: [],
+    };
+  },
+};
 
 const clock = new ManualClock('2026-03-01T12:00:00.000Z');
 
@@ -70,6 +118,47 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
       expect(logger.error.mock.calls[0]![0]).toContain('Lost the connection holding the dream lock');
     } finally {
       await own.close();
+    }
+  });
+
+  it('stops a cycle before its next write once the lock\'s backend is terminated, and leaves the run for another runner to recover', async () => {
+    const scope = 'pool:lost';
+    const own = postgresClientFromConnectionString(`${database()}?application_name=reverie_lost_lock`);
+    const dataPath = mkdtempSync(join(tmpdir(), 'reverie-lost-lock-'));
+    try {
+      const logger = { ...silentLogger, error: vi.fn() };
+      const memory = new PostgresMemoryStore({ client: shared(), scope, clock });
+      // The first save of the run ends the lock's session, and returns once the holder noticed.
+      let saves = 0;
+      const gated = new Proxy(memory, {
+        get(target, property) {
+          if (property !== 'save') return Reflect.get(target, property, target);
+          return async (...args: Parameters<ILongTermMemory['save']>) => {
+            const saved = await target.save(...args);
+            if ((saves += 1) === 1) {
+              await terminate(database(), 'reverie_lost_lock');
+              await expect.poll(() => logger.error.mock.calls.length).toBe(1);
+            }
+            return saved;
+          };
+        },
+      });
+      const state = new PostgresDreamStateStore({ client: own, scope, clock, logger, lockCheckMs: 20 });
+      const engine = new DreamEngine({ dataPath, clock, logger: silentLogger, state, memory: gated }, [twoSaves]);
+      await expect(engine.run({ trigger: 'test' })).rejects.toMatchObject({ code: 'LOCK_LOST', message: expect.stringContaining('Lost the dream lock of scope "pool:lost"') });
+      expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1']);
+      const observer = new PostgresDreamStateStore({ client: shared(), scope, clock });
+      const [run] = await observer.runs.list();
+      expect(run?.manifest).toMatchObject({ status: 'running', applying: 'memory-consolidation' });
+      expect(await (await observer.runs.open(run!.manifest.runId))!.readJournal()).toEqual([]);
+
+      const recovering = new DreamEngine({ dataPath, clock, logger: silentLogger, state: observer, memory }, [twoSaves]);
+      expect(await recovering.recover()).toEqual([run!.manifest.runId]);
+      expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1', '0000000000c2']);
+      expect((await observer.runs.list())[0]?.manifest.status).toBe('interrupted');
+    } finally {
+      await own.close();
+      rmSync(dataPath, { recursive: true, force: true });
     }
   });
 });

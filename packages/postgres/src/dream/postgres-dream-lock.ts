@@ -1,4 +1,4 @@
-import { type IClock, type ILogger, newId, ReverieLockHeldError } from '@reverie/core';
+import { type IClock, type ILogger, newId, ReverieError, ReverieLockHeldError } from '@reverie/core';
 import { type DreamLockHandle, type DreamLockStatus, type DreamStateLock, type LockHolder, lockHolderSchema } from '@reverie/dream';
 import type { PostgresClient } from '../client/postgres-client';
 import { dreamLockKeys } from './dream-lock-keys';
@@ -55,6 +55,7 @@ export class PostgresDreamLock implements DreamStateLock {
     };
     let signalRelease!: () => void;
     const released = new Promise<void>((resolve) => (signalRelease = resolve));
+    const lost = new AbortController();
     let settle!: (error?: unknown) => void;
     const taken = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
     // If the session ends with an error, its connection is closed, not pooled: the lock goes with it.
@@ -68,17 +69,19 @@ export class PostgresDreamLock implements DreamStateLock {
           return;
         }
         settle();
-        await this.holdUntil(released, connection, holder);
+        await this.holdUntil(released, connection, holder, lost);
         await this.give(connection, holder, session);
       })
       .catch((error: unknown) => {
         settle(error);
+        if (!lost.signal.aborted) lost.abort(this.lostError(holder, error));
         this.options.logger.warn('The dream lock session ended with an error; PostgreSQL released the lock with the session.', { scope: this.db.scope, error: String(error) });
       });
     await taken;
     let done = false;
     const handle: DreamLockHandle = {
       holder,
+      lost: lost.signal,
       release: async () => {
         if (done) return;
         done = true;
@@ -146,10 +149,11 @@ export class PostgresDreamLock implements DreamStateLock {
 
   /**
    * Waits for the release, checking the connection every `checkMs` (which also keeps it from
-   * being dropped as idle). A lost connection took the lock with it: that is logged as an error
-   * and thrown, which ends the session and closes the connection.
+   * being dropped as idle). A lost connection took the lock with it: that is logged as an error,
+   * reported on `lost` (the holder stops before its next write) and thrown, which ends the
+   * session and closes the connection.
    */
-  private async holdUntil(released: Promise<void>, connection: PostgresClient, holder: LockHolder): Promise<void> {
+  private async holdUntil(released: Promise<void>, connection: PostgresClient, holder: LockHolder, lost: AbortController): Promise<void> {
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
       const tick = new Promise<boolean>((resolve) => {
@@ -162,11 +166,12 @@ export class PostgresDreamLock implements DreamStateLock {
       try {
         await connection.query('SELECT 1');
       } catch (error) {
-        this.options.logger.error('Lost the connection holding the dream lock: PostgreSQL released the lock, and another runner may start a cycle of this scope.', {
+        this.options.logger.error('Lost the connection holding the dream lock: PostgreSQL released the lock, and another runner may start a cycle of this scope. The run stops before its next write.', {
           scope: this.db.scope,
           runId: holder.runId,
           error: String(error),
         });
+        lost.abort(this.lostError(holder, error));
         throw error;
       }
     }
@@ -186,6 +191,14 @@ export class PostgresDreamLock implements DreamStateLock {
   private async currentHolder(client: PostgresClient): Promise<LockHolder | undefined> {
     const [row] = await client.query<{ holder: unknown }>('SELECT holder FROM reverie_dream_lock_holders WHERE scope = $1', [this.db.scope]);
     return lockHolderSchema.safeParse(row?.holder).data;
+  }
+
+  private lostError(holder: LockHolder, cause: unknown): ReverieError {
+    return new ReverieError(
+      'LOCK_LOST',
+      `Lost the dream lock of scope ${JSON.stringify(this.db.scope)}${holder.runId ? ` (run ${holder.runId})` : ''}: the connection holding it dropped, so another runner may take it. The run stopped before its next write; the next run (or recover()) finishes it.`,
+      { cause, details: { scope: this.db.scope, ...(holder.runId ? { runId: holder.runId } : {}) } },
+    );
   }
 
   private heldError(holder: LockHolder | undefined): ReverieLockHeldError {

@@ -1,5 +1,4 @@
 import {
-  assertOpen,
   assertValidId,
   browseMemory,
   type CategoryCount,
@@ -27,18 +26,20 @@ import {
   parseRecord,
   resolveDecayOptions,
   resolveMemoryDraft,
+  ReverieError,
   ReverieValidationError,
+  isReverieError,
   validateCategory,
   type WriteCondition,
 } from '@reverie/core';
 import { z } from 'zod';
 import { PostgresChangeFeed } from '../changes/postgres-change-feed';
 import type { PostgresClient } from '../client/postgres-client';
-import { ensureMigrated } from '../migrations/migrate-postgres';
 import { type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import { StoreGate } from '../stores/store-gate';
 import { MemoryEmbeddings, textHash } from './memory-embeddings';
 import { ENTRY_COLUMNS, entryFromRow, type MemoryRow, normaliseTimes } from './memory-rows';
-import { documentTerms, tsvectorText } from '../search/search-terms';
+import { type DocumentTerms, documentTerms, tsvectorText } from '../search/search-terms';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams } from '../sql/sql-params';
 import { memoryFilterSql } from './memory-filter-sql';
@@ -83,7 +84,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
   private readonly feed: PostgresChangeFeed;
   private readonly text: TextIndex;
   private readonly embeddings: MemoryEmbeddings | undefined;
-  private closed = false;
+  private readonly gate: StoreGate;
   private embeddingsStarted = false;
 
   constructor(options: PostgresMemoryStoreOptions) {
@@ -94,6 +95,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
       throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
     }
     ({ client: this.client, scope: this.scope, clock: this.clock, logger: this.logger } = resolved);
+    this.gate = new StoreGate(this.client, 'memory store');
     this.decay = resolveDecayOptions(options.decay);
     this.minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
     this.queryTimeoutMs = options.queryEmbeddingTimeoutMs ?? 2000;
@@ -103,7 +105,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
   }
 
   async get(id: string): Promise<MemoryEntry | undefined> {
-    this.assertOpen();
+    this.gate.assertOpen();
     assertValidId(id);
     const client = await this.ready();
     const [row] = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`, [this.scope, id]);
@@ -111,62 +113,34 @@ export class PostgresMemoryStore implements ILongTermMemory {
   }
 
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
-    this.assertOpen();
-    // Validate before touching the database, so bad input fails fast and writes nothing.
-    const probe = resolveMemoryDraft(draft, () => undefined, this.clock);
-    const id = draft.id ?? probe.id;
-    const client = await this.ready();
-    const saved = await client.transaction(async (tx) => {
-      await this.feed.lock(tx);
-      const [row] = await tx.query<MemoryRow & StoredTermsRow>(
-        `SELECT ${ENTRY_COLUMNS}, ${STORED_TERMS_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`,
-        [this.scope, id],
-      );
-      const current = row && entryFromRow(row, this.scope);
-      const entry = normaliseTimes(resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition, this.decay));
-      const text = memoryDocumentText(entry);
-      const terms = documentTerms(text);
-      await tx.query(
-        `INSERT INTO reverie_memory (scope, id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at,
-                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by)
-         VALUES ($1, $2, $3, $4, $5::text[], $6::jsonb, $7, $8, $9, $10, $11, $12, $13::tsvector, $14, $15, $16, $17, $18)
-         ON CONFLICT (scope, id) DO UPDATE SET
-           content = excluded.content, category = excluded.category, tags = excluded.tags, metadata = excluded.metadata,
-           created_at = excluded.created_at, updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at,
-           importance = excluded.importance, importance_at = excluded.importance_at, reinforcement_count = excluded.reinforcement_count,
-           search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash,
-           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by`,
-        [
-          this.scope,
-          id,
-          entry.content,
-          entry.category,
-          entry.tags,
-          JSON.stringify(entry.metadata),
-          entry.createdAt,
-          entry.updatedAt,
-          entry.lastSeenAt,
-          entry.importance,
-          entry.importanceAt ?? null,
-          entry.reinforcementCount,
-          tsvectorText(terms.counts),
-          terms.length,
-          textHash(text),
-          entry.validFrom ?? null,
-          entry.validTo ?? null,
-          entry.supersededBy ?? null,
-        ],
-      );
-      await this.text.update(tx, row && storedTerms(row), terms);
-      await this.feed.append(tx, id, 'save');
-      return entry;
+    this.gate.assertOpen();
+    const [saved] = await this.write([{ draft: withId(draft, this.clock), condition }]);
+    return saved!;
+  }
+
+  /**
+   * Saves `drafts` in one transaction, as saving them one by one in this order would (ids,
+   * timestamps, term counts and one change per draft in the feed, in order), but in a handful of
+   * statements: for imports and bulk loads. All are saved or, on any error, none; every draft is
+   * checked before the database is touched (a bad one is named by its index). The scope's
+   * writers wait while it runs, so keep a call to a few thousand drafts.
+   */
+  async saveMany(drafts: readonly MemoryDraft[]): Promise<MemoryEntry[]> {
+    this.gate.assertOpen();
+    if (!Array.isArray(drafts)) throw new ReverieValidationError('INVALID_INPUT', 'saveMany takes an array of memory drafts.');
+    const items = drafts.map((draft, index) => {
+      try {
+        return { draft: withId(draft, this.clock) };
+      } catch (error) {
+        if (!isReverieError(error)) throw error;
+        throw new ReverieError(error.code, `saveMany: draft ${index}: ${error.message}`, { cause: error, details: { ...error.details, index } });
+      }
     });
-    this.embeddings?.kick();
-    return copyMemoryEntry(saved);
+    return items.length === 0 ? [] : this.write(items);
   }
 
   async delete(id: string, condition?: WriteCondition): Promise<boolean> {
-    this.assertOpen();
+    this.gate.assertOpen();
     assertValidId(id);
     const client = await this.ready();
     return client.transaction(async (tx) => {
@@ -180,13 +154,13 @@ export class PostgresMemoryStore implements ILongTermMemory {
       if (!row) return false;
       await tx.query('DELETE FROM reverie_memory WHERE scope = $1 AND id = $2', [this.scope, id]);
       await this.text.update(tx, storedTerms(row), undefined);
-      await this.feed.append(tx, id, 'delete');
+      await this.feed.append(tx, [id], 'delete');
       return true;
     });
   }
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
-    this.assertOpen();
+    this.gate.assertOpen();
     const parsed = parseMemoryQuery(query, this.clock.now());
     const client = await this.ready();
     if (parsed.text === undefined) return this.browse(client, parsed);
@@ -207,7 +181,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
-    this.assertOpen();
+    this.gate.assertOpen();
     const category = options.category === undefined ? undefined : validateCategory(options.category);
     const client = await this.ready();
     const params = new SqlParams();
@@ -218,7 +192,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
   }
 
   async listCategories(): Promise<CategoryCount[]> {
-    this.assertOpen();
+    this.gate.assertOpen();
     const client = await this.ready();
     const rows = await client.query<{ category: string; count: number | string }>(
       'SELECT category, count(*) AS count FROM reverie_memory WHERE scope = $1 GROUP BY category ORDER BY category',
@@ -229,7 +203,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
 
   /** SPEC B12: the scope's saves and deletes in commit order, from `reverie_changes`. */
   async changes(query?: MemoryChangeQuery): Promise<MemoryChangePage> {
-    this.assertOpen();
+    this.gate.assertOpen();
     const client = await this.ready();
     const page = await this.feed.read(client, query);
     return { ...page, changes: page.changes.map((change) => ({ id: change.key, op: change.op, cursor: change.cursor })) };
@@ -237,7 +211,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
 
   /** SPEC B12: each entry's BM25 neighbours in the scope (its rarest terms, as the file store asks). */
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>> {
-    this.assertOpen();
+    this.gate.assertOpen();
     ids.forEach(assertValidId);
     const { limit } = parseNeighbourQuery(query);
     const client = await this.ready();
@@ -275,16 +249,82 @@ export class PostgresMemoryStore implements ILongTermMemory {
 
   /** Waits until every entry of the scope has its vector (for tests and tools). */
   async flushEmbeddings(): Promise<void> {
-    this.assertOpen();
+    this.gate.assertOpen();
     await this.ready();
     await this.embeddings?.flush();
   }
 
   /** Stops background embedding; the client stays open (it is the caller's). */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    this.gate.close();
     await this.embeddings?.close();
+  }
+
+  /**
+   * Saves the drafts (each with its id) in one transaction that locks the scope's feed first:
+   * each resolved against the entry as the drafts before it left it, then one upsert of every
+   * entry's last version, the term counts moved from what was stored to that, and one change per
+   * draft, in order.
+   */
+  private async write(items: ReadonlyArray<{ draft: MemoryDraft & { id: string }; condition?: WriteCondition | undefined }>): Promise<MemoryEntry[]> {
+    const client = await this.ready();
+    const saved = await client.transaction(async (tx) => {
+      await this.feed.lock(tx);
+      const rows = await tx.query<MemoryRow & StoredTermsRow>(
+        `SELECT ${ENTRY_COLUMNS}, ${STORED_TERMS_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = ANY($2::text[])`,
+        [this.scope, [...new Set(items.map((item) => item.draft.id))]],
+      );
+      const stored = new Map(rows.map((row) => [row.id, storedTerms(row)]));
+      const current = new Map(rows.map((row) => [row.id, entryFromRow(row, this.scope)]));
+      const latest = new Map<string, { entry: MemoryEntry; text: string; terms: DocumentTerms }>();
+      const entries = items.map(({ draft, condition }) => {
+        const entry = normaliseTimes(resolveMemoryDraft(draft, (id) => current.get(id), this.clock, condition, this.decay));
+        current.set(entry.id, entry);
+        const text = memoryDocumentText(entry);
+        latest.set(entry.id, { entry, text, terms: documentTerms(text) });
+        return entry;
+      });
+      const records = [...latest.values()].map(({ entry, text, terms }) => ({
+        id: entry.id,
+        content: entry.content,
+        category: entry.category,
+        tags: entry.tags,
+        metadata: entry.metadata,
+        created_at: entry.createdAt,
+        updated_at: entry.updatedAt,
+        last_seen_at: entry.lastSeenAt,
+        importance: entry.importance,
+        importance_at: entry.importanceAt ?? null,
+        reinforcement_count: entry.reinforcementCount,
+        search_terms: tsvectorText(terms.counts),
+        term_count: terms.length,
+        text_hash: textHash(text),
+        valid_from: entry.validFrom ?? null,
+        valid_to: entry.validTo ?? null,
+        superseded_by: entry.supersededBy ?? null,
+      }));
+      await tx.query(
+        `INSERT INTO reverie_memory (scope, id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at,
+                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by)
+         SELECT $1, r.id, r.content, r.category, r.tags, r.metadata, r.created_at, r.updated_at, r.last_seen_at, r.importance, r.importance_at,
+                r.reinforcement_count, r.search_terms::tsvector, r.term_count, r.text_hash, r.valid_from, r.valid_to, r.superseded_by
+           FROM jsonb_to_recordset($2::jsonb) AS r(id text, content text, category text, tags text[], metadata jsonb, created_at timestamptz,
+                updated_at timestamptz, last_seen_at timestamptz, importance float8, importance_at timestamptz, reinforcement_count integer,
+                search_terms text, term_count integer, text_hash text, valid_from timestamptz, valid_to timestamptz, superseded_by text)
+         ON CONFLICT (scope, id) DO UPDATE SET
+           content = excluded.content, category = excluded.category, tags = excluded.tags, metadata = excluded.metadata,
+           created_at = excluded.created_at, updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at,
+           importance = excluded.importance, importance_at = excluded.importance_at, reinforcement_count = excluded.reinforcement_count,
+           search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash,
+           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by`,
+        [this.scope, JSON.stringify(records)],
+      );
+      await this.text.updateMany(tx, [...latest.values()].map(({ entry, terms }) => ({ before: stored.get(entry.id), after: terms })));
+      await this.feed.append(tx, entries.map((entry) => entry.id), 'save');
+      return entries;
+    });
+    this.embeddings?.kick();
+    return saved.map(copyMemoryEntry);
   }
 
   /**
@@ -336,17 +376,22 @@ export class PostgresMemoryStore implements ILongTermMemory {
     }
   }
 
-  /** The client, once the schema is migrated; starts embedding what is not yet embedded. */
+  /** The client, once the store is open and the schema migrated; then starts embedding what is not yet embedded. */
   private async ready(): Promise<PostgresClient> {
-    await ensureMigrated(this.client);
+    const client = await this.gate.ready();
     if (this.embeddings && !this.embeddingsStarted) {
       this.embeddingsStarted = true;
       this.embeddings.kick();
     }
-    return this.client;
+    return client;
   }
+}
 
-  private assertOpen(): void {
-    assertOpen(this.closed, 'memory store');
-  }
+/**
+ * The draft with its id: its own, or a new one. Checks the draft first (as a save would, against
+ * no stored entry), so bad input fails before the database is touched.
+ */
+function withId(draft: MemoryDraft, clock: IClock): MemoryDraft & { id: string } {
+  const probe = resolveMemoryDraft(draft, () => undefined, clock);
+  return { ...draft, id: draft.id ?? probe.id };
 }

@@ -69,7 +69,21 @@ export class TextIndex {
 
   /** Keeps the frequencies and counts in step with a document going from `before` to `after` (in the write's transaction). */
   async update(tx: PostgresClient, before: DocumentTerms | undefined, after: DocumentTerms | undefined): Promise<void> {
-    await this.apply(tx, documentFrequencyDelta(before?.counts, after?.counts), (after ? 1 : 0) - (before ? 1 : 0), (after?.length ?? 0) - (before?.length ?? 0));
+    await this.updateMany(tx, [{ before, after }]);
+  }
+
+  /** `update` for several distinct documents at once, in three statements at most, whatever their number. */
+  async updateMany(tx: PostgresClient, changes: ReadonlyArray<{ before: DocumentTerms | undefined; after: DocumentTerms | undefined }>): Promise<void> {
+    const delta = new Map<string, number>();
+    let entries = 0;
+    let length = 0;
+    for (const { before, after } of changes) {
+      for (const [term, change] of documentFrequencyDelta(before?.counts, after?.counts)) delta.set(term, (delta.get(term) ?? 0) + change);
+      entries += (after ? 1 : 0) - (before ? 1 : 0);
+      length += (after?.length ?? 0) - (before?.length ?? 0);
+    }
+    for (const [term, change] of delta) if (change === 0) delta.delete(term);
+    await this.apply(tx, delta, entries, length);
   }
 
   /** Takes documents that were deleted out of the frequencies and counts (in the deleting transaction). */
