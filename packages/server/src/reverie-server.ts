@@ -2,9 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Reverie } from 'reverie';
 import type { HttpRoute } from './http/http-route';
+import { openApiDocument } from './http/openapi-document';
 import { operationRoute } from './http/operation-routes';
 import { createRequestListener } from './http/request-listener';
+import { sendJson } from './http/send';
 import { Router } from './http/router';
+import { mcpEndpoint } from './mcp/mcp-http-route';
 import { OPERATIONS } from './operations/operation-catalogue';
 import { OperationHost } from './operations/operation-host';
 import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from './options/server-options';
@@ -41,7 +44,8 @@ export interface ReverieServer {
 const reportToStderr = (error: unknown) => process.stderr.write(`reverie server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
 /**
- * Serves `reverie` over HTTP: the JSON API of every operation (and whatever the extensions add).
+ * Serves `reverie` over HTTP: the JSON API of every operation, MCP over streamable HTTP at /mcp,
+ * the OpenAPI document at /openapi.json, and whatever the extensions add.
  * Options are validated first (INVALID_OPTIONS; anything but loopback needs a token).
  */
 export async function startReverieServer({ reverie, extensions = [], onError = reportToStderr, ...input }: StartServerOptions): Promise<ReverieServer> {
@@ -49,6 +53,10 @@ export async function startReverieServer({ reverie, extensions = [], onError = r
   const host = new OperationHost(reverie, OPERATIONS, options.readOnly, onError);
   const router = new Router();
   for (const operation of OPERATIONS) router.add(operationRoute(operation, host, options.maxBodyBytes));
+  const mcp = mcpEndpoint(host, options.maxBodyBytes, onError);
+  router.add(mcp.route);
+  const openApi = openApiDocument(OPERATIONS);
+  router.add({ method: 'GET', path: '/openapi.json', public: true, handle: async ({ response }) => sendJson(response, 200, openApi) });
   const context: ServerExtensionContext = { reverie, options, operations: host, addRoute: (route) => router.add(route) };
   for (const extend of extensions) extend(context);
 
@@ -64,6 +72,7 @@ export async function startReverieServer({ reverie, extensions = [], onError = r
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await mcp.close();
       await host.close();
       server.closeAllConnections();
       await closed;

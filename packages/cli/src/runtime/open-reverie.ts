@@ -8,21 +8,28 @@ export interface ReverieSetup {
   model?: LoadedModel | undefined;
   /** The host app's `withDreaming()` options (validated by the builder: bad ones exit 2). */
   dreaming?: DreamingOptionsInput | undefined;
+  /**
+   * Keep the dreaming options' `enabled` switch as given (default on), so a trigger is judged by
+   * the gates (`reverie serve`). Otherwise it is turned off. The schedule starts only with
+   * `dreams.start()`, which no command calls.
+   */
+  triggers?: boolean;
 }
 
 /**
- * A Reverie over the file stores of `dataPath`: long-term memory, skills and skill usage, the
- * conversation log, feedback and the workflow log — everything a dream pass may read — with
- * the dream cycle configured but its schedule off (the CLI runs cycles only when asked).
+ * A Reverie over the file stores of `dataPath`: long-term memory, working memory, skills and
+ * skill usage, the conversation log, feedback and the workflow log — everything a dream pass may
+ * read — with the dream cycle configured but its schedule off (the CLI runs cycles only when asked).
  */
 export function openReverie(dataPath: string, setup: ReverieSetup = {}): Reverie {
   return createReverie({ dataPath, ...(setup.model ? { model: setup.model.model } : {}) })
     .withMemory()
+    .withWorkingMemory()
     .withSkills()
     .withConversationLog()
     .withFeedback()
     .withWorkflowLog()
-    .withDreaming({ ...setup.dreaming, enabled: false })
+    .withDreaming(setup.triggers ? { ...setup.dreaming } : { ...setup.dreaming, enabled: false })
     .build();
 }
 

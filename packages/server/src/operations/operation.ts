@@ -36,6 +36,8 @@ export interface Operation<Input extends z.ZodObject = z.ZodObject, Output = unk
   access: OperationAccess;
   input: Input;
   http: HttpBinding;
+  /** True when the operation works in the caller's session (working memory): HTTP callers send `X-Reverie-Session`. */
+  needsSession?: boolean;
   run(input: z.output<Input>, context: OperationContext): Promise<Output>;
 }
 

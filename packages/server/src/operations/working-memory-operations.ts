@@ -38,6 +38,7 @@ export const workingMemorySave = defineOperation({
   title: 'Keep data in working memory',
   description: 'Keeps data for a short while in your session namespace (session/<id>): big tool results, partial work. Expires after ttl_minutes (default 5).',
   access: 'write',
+  needsSession: true,
   input: z.object({
     key: z.string().min(1).describe('A short name such as "inbox"; stored as "session/<id>/<key>"'),
     data: z.string().describe('The text to keep'),
@@ -56,6 +57,7 @@ export const workingMemoryGet = defineOperation({
   title: 'Read working memory',
   description: 'One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired.',
   access: 'read',
+  needsSession: true,
   input: z.object({ key }),
   http: { method: 'GET', path: '/api/working-memory/entry' },
   async run(input, { reverie, session }) {
@@ -70,6 +72,7 @@ export const workingMemoryList = defineOperation({
   title: 'List working memory',
   description: 'The keys of your session namespace (or of another prefix) with their expiry, category and tags; values are read one at a time.',
   access: 'read',
+  needsSession: true,
   input: z.object({ namespace }),
   http: { method: 'GET', path: '/api/working-memory' },
   async run(input, { reverie, session }) {
@@ -82,6 +85,7 @@ export const workingMemorySearch = defineOperation({
   title: 'Search working memory',
   description: 'Working-memory entries by words, category or tags, in your session namespace unless another prefix is given; keys, not values.',
   access: 'read',
+  needsSession: true,
   input: z.object({
     query: z.string().optional().describe('Words to look for; leave out for the newest entries'),
     category: z.string().optional(),
