@@ -5,17 +5,28 @@ import { loadModel } from '../model/load-model';
 import { readDreamingOptions } from '../runtime/open-reverie';
 import { type Command, DREAMING_OPTIONS_OPTION } from './command';
 
-/** Resolves at the first SIGINT or SIGTERM (and stops listening for them). */
-function shutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolveSignal) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolveSignal(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+/**
+ * Waits for SIGINT or SIGTERM. The listeners stay until `dispose()` (the store lock's exit hook
+ * re-raises a signal it sees no other listener for); a second signal quits at once.
+ */
+function shutdownSignal(): { received: Promise<NodeJS.Signals>; dispose(): void } {
+  let signals = 0;
+  let resolveSignal!: (signal: NodeJS.Signals) => void;
+  const received = new Promise<NodeJS.Signals>((resolve) => (resolveSignal = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(130);
+    resolveSignal(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 
 export const serveCommand: Command = {
@@ -54,26 +65,29 @@ export const serveCommand: Command = {
       for (const id of await reverie.dreams.recover()) context.note(`Recovered dream run ${id}, which a crash had interrupted.`);
     }
     const stopped = shutdownSignal();
-
-    if (options.stdio === true) {
-      const server = await serveStdio({ reverie, readOnly });
-      await Promise.race([server.closed, stopped]);
+    try {
+      if (options.stdio === true) {
+        const server = await serveStdio({ reverie, readOnly });
+        await Promise.race([server.closed, stopped.received]);
+        await server.close();
+        return;
+      }
+      const token = typeof options.token === 'string' ? options.token : context.io.env.REVERIE_TOKEN || undefined;
+      const origins = typeof options['allow-origin'] === 'string' ? options['allow-origin'].split(',').map((origin) => origin.trim()).filter(Boolean) : [];
+      const server = await startReverieServer({
+        reverie,
+        readOnly,
+        allowedOrigins: origins,
+        ...(typeof options.host === 'string' ? { host: options.host } : {}),
+        ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
+        ...(token === undefined ? {} : { token }),
+      });
+      context.note(`Serving ${context.dataPath}${readOnly ? ' (read-only)' : ''} at ${server.url}: MCP at ${server.url}/mcp, the API's routes at ${server.url}/openapi.json. Ctrl-C stops.`);
+      const signal = await stopped.received;
+      context.note(`Stopping (${signal})…`);
       await server.close();
-      return;
+    } finally {
+      stopped.dispose();
     }
-    const token = typeof options.token === 'string' ? options.token : context.io.env.REVERIE_TOKEN || undefined;
-    const origins = typeof options['allow-origin'] === 'string' ? options['allow-origin'].split(',').map((origin) => origin.trim()).filter(Boolean) : [];
-    const server = await startReverieServer({
-      reverie,
-      readOnly,
-      allowedOrigins: origins,
-      ...(typeof options.host === 'string' ? { host: options.host } : {}),
-      ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
-      ...(token === undefined ? {} : { token }),
-    });
-    context.note(`Serving ${context.dataPath}${readOnly ? ' (read-only)' : ''} at ${server.url}: MCP at ${server.url}/mcp, the API's routes at ${server.url}/openapi.json. Ctrl-C stops.`);
-    const signal = await stopped;
-    context.note(`Stopping (${signal})…`);
-    await server.close();
   },
 };
