@@ -162,3 +162,13 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/api/working-memory']!.post!.parameters).toEqual([expect.objectContaining({ name: 'X-Reverie-Session', in: 'header' })]);
   });
 });
+
+describe('docs/server.md', () => {
+  it('lists every operation in its routes table, with its route and tool name', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const doc = await readFile(new URL('../../../docs/server.md', import.meta.url), 'utf8');
+    for (const operation of OPERATIONS) {
+      expect(doc, operation.name).toContain(`| \`${operation.http.method} ${operation.http.path}\` | \`${operation.name}\` | ${operation.access === 'write' ? 'writes' : 'reads'} |`);
+    }
+  });
+});
