@@ -30,4 +30,4 @@ export const OPERATIONS: readonly Operation[] = [
   dreamShow,
   dreamUndo,
   doctor,
-] as Operation[];
+];
