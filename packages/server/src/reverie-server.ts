@@ -10,6 +10,7 @@ import { Router } from './http/router';
 import { mcpEndpoint } from './mcp/mcp-http-route';
 import { OPERATIONS } from './operations/operation-catalogue';
 import { OperationHost } from './operations/operation-host';
+import { reportToStderr } from './report-to-stderr';
 import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from './options/server-options';
 
 /** What a server extension (the inspector, say) is given to add its routes. */
@@ -41,7 +42,6 @@ export interface ReverieServer {
   close(): Promise<void>;
 }
 
-const reportToStderr = (error: unknown) => process.stderr.write(`reverie server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
 /**
  * Serves `reverie` over HTTP: the JSON API of every operation, MCP over streamable HTTP at /mcp,

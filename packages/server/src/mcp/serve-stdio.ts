@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Reverie } from 'reverie';
 import { OPERATIONS } from '../operations/operation-catalogue';
 import { OperationHost } from '../operations/operation-host';
+import { reportToStderr } from '../report-to-stderr';
 import { createMcpServer } from './create-mcp-server';
 
 export interface StdioServerOptions {
@@ -22,7 +23,6 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-const reportToStderr = (error: unknown) => process.stderr.write(`reverie server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
 /**
  * Serves the operations as MCP tools over stdio, the way desktop and editor clients start a
