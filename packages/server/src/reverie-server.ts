@@ -9,6 +9,7 @@ import { sendJson } from './http/send';
 import { Router } from './http/router';
 import { mcpEndpoint } from './mcp/mcp-http-route';
 import { OPERATIONS } from './operations/operation-catalogue';
+import type { Operation } from './operations/operation';
 import { OperationHost } from './operations/operation-host';
 import { reportToStderr } from './report-to-stderr';
 import { parseServerOptions, type ServerOptions, type ServerOptionsInput } from './options/server-options';
@@ -20,6 +21,8 @@ export interface ServerExtensionContext {
   /** Runs the catalogue's operations with the server's rules (read-only, validation). */
   operations: OperationHost;
   addRoute(route: HttpRoute): void;
+  /** Serves one more operation on the HTTP API, with the same rules as the catalogue's (read-only, validation), and lists it in the OpenAPI document. */
+  addOperation(operation: Operation): void;
 }
 
 /** Adds routes to the server: called once, before it listens. */
@@ -55,10 +58,20 @@ export async function startReverieServer({ reverie, extensions = [], onError = r
   for (const operation of OPERATIONS) router.add(operationRoute(operation, host, options.maxBodyBytes));
   const mcp = mcpEndpoint(host, options.maxBodyBytes, onError);
   router.add(mcp.route);
-  const openApi = openApiDocument(OPERATIONS);
-  router.add({ method: 'GET', path: '/openapi.json', public: true, handle: async ({ response }) => sendJson(response, 200, openApi) });
-  const context: ServerExtensionContext = { reverie, options, operations: host, addRoute: (route) => router.add(route) };
+  const served = [...OPERATIONS];
+  const context: ServerExtensionContext = {
+    reverie,
+    options,
+    operations: host,
+    addRoute: (route) => router.add(route),
+    addOperation(operation) {
+      router.add(operationRoute(operation, host, options.maxBodyBytes));
+      served.push(operation);
+    },
+  };
   for (const extend of extensions) extend(context);
+  const openApi = openApiDocument(served);
+  router.add({ method: 'GET', path: '/openapi.json', public: true, handle: async ({ response }) => sendJson(response, 200, openApi) });
 
   const server = createServer(createRequestListener(router, options, onError));
   await listen(server, options.host, options.port);

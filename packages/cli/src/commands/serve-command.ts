@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { serveStdio, startReverieServer } from '@reverie/server';
+import { inspector, serveStdio, startReverieServer } from '@reverie/server';
 import { parseInteger } from '../args/parse-args';
 import { loadModel } from '../model/load-model';
 import { readDreamingOptions } from '../runtime/open-reverie';
@@ -31,10 +31,11 @@ function shutdownSignal(): { received: Promise<NodeJS.Signals>; dispose(): void 
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve the memory to agents (MCP) and programs (HTTP JSON API)',
+  summary: 'Serve the memory to agents (MCP), programs (HTTP JSON API) and people (the inspector page)',
   description: [
     'Serves the data directory until stopped (Ctrl-C or SIGTERM end it cleanly): an HTTP JSON API',
-    '(routes in /openapi.json) and MCP over streamable HTTP at /mcp, or MCP over stdio with --stdio',
+    '(routes in /openapi.json), the memory inspector page at /inspector/ and MCP over streamable',
+    'HTTP at /mcp, or MCP over stdio with --stdio',
     '(for desktop and editor clients that start the server themselves). Binds 127.0.0.1; any other',
     '--host needs a token (--token or REVERIE_TOKEN, at least 16 characters), which every request',
     'then sends as "Authorization: Bearer <token>". --read-only refuses every operation that',
@@ -78,11 +79,14 @@ export const serveCommand: Command = {
         reverie,
         readOnly,
         allowedOrigins: origins,
+        extensions: [inspector()],
         ...(typeof options.host === 'string' ? { host: options.host } : {}),
         ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
         ...(token === undefined ? {} : { token }),
       });
-      context.note(`Serving ${context.dataPath}${readOnly ? ' (read-only)' : ''} at ${server.url}: MCP at ${server.url}/mcp, the API's routes at ${server.url}/openapi.json. Ctrl-C stops.`);
+      context.note(
+        `Serving ${context.dataPath}${readOnly ? ' (read-only)' : ''} at ${server.url}: the inspector at ${server.url}/inspector/, MCP at ${server.url}/mcp, the API's routes at ${server.url}/openapi.json. Ctrl-C stops.`,
+      );
       const signal = await stopped.received;
       context.note(`Stopping (${signal})…`);
       await server.close();
