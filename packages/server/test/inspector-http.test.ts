@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { INSPECTOR_CSP, inspector } from '../src/index';
+import { INSPECTOR_CSP, INSPECTOR_OPERATIONS, inspector } from '../src/index';
 import { builtInspectorFolder } from '../src/inspector/inspector-assets';
 import { DEPLOY_MERGE, serveDreamedMemory } from './__fixtures__/dreamed-memory';
 import type { Served } from './served-reverie';
@@ -132,5 +132,15 @@ describe("the inspector's reads on the HTTP API", () => {
     expect((await served.call('/api/dream/plans/0123456789ab/apply', { method: 'POST' })).status).toBe(403);
     expect((await served.call(`/api/dream/runs/${served.runId}/changes`)).status).toBe(200);
     expect((await served.reverie.memory!.list()).map((entry) => entry.content)).toContain(DEPLOY_MERGE.content);
+  });
+});
+
+describe('docs/server.md', () => {
+  it("lists each of the inspector's reads with its route, and the page's Content-Security-Policy as served", async () => {
+    const doc = await readFile(new URL('../../../docs/server.md', import.meta.url), 'utf8');
+    for (const operation of INSPECTOR_OPERATIONS) {
+      expect(doc, operation.name).toContain(`| \`${operation.http.method} ${operation.http.path}\` | | reads | ${operation.title}`);
+    }
+    expect(doc).toContain(`\`${INSPECTOR_CSP}\``);
   });
 });
