@@ -81,6 +81,11 @@ describe('reverie serve (HTTP)', () => {
     const saved = await fetch(`${server.url}/api/memory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Saved over HTTP' }) });
     expect(saved.status).toBe(201);
     expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
+    // The inspector page as `pnpm build` built it into the server package.
+    const page = await fetch(`${server.url}/inspector/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await page.text()).toContain('<div id="app">');
     child!.kill('SIGTERM');
     expect(await server.exited, server.stderr()).toBe(0);
     expect(server.stderr()).toContain('Stopping (SIGTERM)');

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { query } from '../api';
+import { ApiError, query } from '../api';
 import { Badge, RecordDiff, Show } from '../components';
 import { shorten, when } from '../format';
 import { href } from '../route';
@@ -94,7 +94,7 @@ function EntryDetail({ id }: { id: string }) {
     <section class="detail" aria-label="Entry">
       <h2>Entry {id}</h2>
       {entry.error ? (
-        <p class="muted">Not in memory now{entry.error.message.includes('No memory entry') ? '' : `: ${entry.error.message}`}.</p>
+        <p class="muted">{entry.error instanceof ApiError && entry.error.code === 'NOT_FOUND' ? 'Not in memory now.' : entry.error.message}</p>
       ) : entry.data ? (
         <>
           <p class="content">{entry.data.content}</p>
