@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)(title, () => {
     await rm(site, { recursive: true, force: true });
   });
 
-  it('asks for the token, searches, opens the run, reads its diff, undoes it and shows the entries restored', async () => {
+  it('asks for the token, searches, opens the run, reads its diff, undoes it, shows the entries restored, and applies a reviewed plan', async () => {
     served = await serveDreamedMemory({ token: TOKEN, extensions: [inspector({ assets: site })] });
     const page = await browser!.newPage({ viewport: { width: 1360, height: 900 } });
     const problems = watchForProblems(page);
@@ -47,22 +47,22 @@ describe.skipIf(!hasChromium)(title, () => {
     const tokenField = page.getByLabel(/needs its token/);
     await tokenField.fill(TOKEN);
     await page.getByRole('button', { name: 'Use this token' }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^work\/deploys/ }).count()).toBe(1);
+    await eventually(() => page.getByRole('button', { name: /^work\/deploys/ }).count()).toBe(1);
 
     // Search: the merged entry, and its history names the run that created it.
     await page.getByRole('searchbox').fill('deploys Fridays');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('link', { name: DEPLOY_MERGE.content }).click();
     const entry = page.getByRole('region', { name: 'Entry' });
-    await expect.poll(() => entry.getByText(`by run ${served!.runId}`).count()).toBe(1);
+    await eventually(() => entry.getByText(`by run ${served!.runId}`).count()).toBe(1);
     await page.screenshot({ path: join(OUTPUT, 'inspector-memory.png'), fullPage: true });
 
     // The run: its passes and its diff, each changed entry before and after.
     await page.getByRole('link', { name: 'Dream runs' }).click();
     await page.getByRole('link', { name: served.runId }).click();
-    await expect.poll(() => page.getByRole('heading', { name: `Run ${served!.runId}` }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: `Run ${served!.runId}` }).count()).toBe(1);
     const diff = page.locator('ol.changes');
-    await expect.poll(() => diff.locator('> li').count()).toBe(3);
+    await eventually(() => diff.locator('> li').count()).toBe(3);
     for (const source of DEPLOY_MERGE.sources) expect(await diff.locator('td.before', { hasText: source }).count()).toBe(1);
     expect(await diff.locator('td.after', { hasText: DEPLOY_MERGE.content }).count()).toBe(1);
     expect(await page.locator('table.outcomes tr', { hasText: 'memory-consolidation' }).innerText()).toContain('ok');
@@ -71,26 +71,41 @@ describe.skipIf(!hasChromium)(title, () => {
     // Undo it.
     await page.getByRole('button', { name: 'Undo this run' }).click();
     await page.getByRole('button', { name: 'Confirm undo' }).click();
-    await expect.poll(() => page.getByRole('status').innerText()).toContain('2 restored, 1 removed');
+    await eventually(() => page.getByRole('status').innerText()).toContain('2 restored, 1 removed');
 
     // The entries are back, and their history says the run was undone.
     await page.getByRole('link', { name: 'Memory' }).click();
     await page.getByRole('searchbox').fill('deploys Fridays');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('link', { name: DEPLOY_MERGE.sources[1]! }).click();
-    await expect.poll(() => entry.getByText('undone').count()).toBeGreaterThan(0);
+    await eventually(() => entry.getByText('undone').count()).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: DEPLOY_MERGE.content }).count()).toBe(0);
     await page.screenshot({ path: join(OUTPUT, 'inspector-restored.png'), fullPage: true });
     expect((await served.reverie.memory!.list()).map((stored) => stored.content)).toEqual(expect.arrayContaining(DEPLOY_MERGE.sources));
 
+    // Plan a cycle (a dry run) over two wordings of a new fact, review what it would change, apply that plan.
+    await served.reverie.memory!.save({ content: 'The office is closed on Mondays', category: 'work/office' });
+    await served.reverie.memory!.save({ content: 'the office is closed on mondays.', category: 'work/office' });
+    await page.getByRole('link', { name: 'Plans' }).click();
+    await page.getByRole('button', { name: 'Plan a cycle now' }).click();
+    await eventually(() => page.locator('.planned li', { hasText: /duplicates merged/ }).count()).toBe(1);
+    const office = async () => (await served!.reverie.memory!.list()).filter((stored) => /office is closed/i.test(stored.content));
+    expect(await office()).toHaveLength(2);
+    await page.getByRole('button', { name: 'Apply this plan' }).click();
+    await eventually(() => page.getByRole('status').innerText()).toContain('Applied as run');
+    expect(await office()).toHaveLength(1);
+
     // Status by phase, and the ledger as a chart.
     await page.getByRole('link', { name: 'Status' }).click();
-    await expect.poll(() => page.locator('svg rect.bar.rem').count()).toBeGreaterThan(0);
+    await eventually(() => page.locator('svg rect.bar.rem').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(OUTPUT, 'inspector-status.png'), fullPage: true });
 
     expect(problems).toEqual([]);
   });
 });
+
+/** Polls until the page shows what is expected: a shared machine can take seconds to answer. */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 30_000, interval: 100 });
 
 /**
  * Console errors (a Content-Security-Policy violation is one), failed requests and error answers,
