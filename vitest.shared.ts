@@ -15,5 +15,6 @@ export const sourceAliases = [
   { find: /^@reverie\/dream\/host$/, replacement: root('./packages/dream/src/host.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },
   { find: /^reverie$/, replacement: root('./packages/reverie/src/index.ts') },
+  { find: /^@reverie\/server$/, replacement: root('./packages/server/src/index.ts') },
   { find: /^@reverie\/cli$/, replacement: root('./packages/cli/src/index.ts') },
 ];

@@ -66,6 +66,7 @@ export {
 export { type FingerprintChange, type FingerprintLookup, SeenFingerprints } from './passes/memory-consolidation/seen-fingerprints';
 export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
 export type { RunDetails, RunSummary } from './runs/run-details';
+export { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from './runs/run-changes';
 export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, plansDir, runsDir, sessionsPath } from './runs/run-paths';
 export { type PlanApplied, planAppliedSchema, type SavedPass, type SavedPlan, savedPlanSchema } from './plans/plan-store';
 export { renderPlanSummary } from './plans/render-plan-summary';

@@ -21,6 +21,7 @@ export { AgentTools } from './tools/agent-tools';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
+export { type CheckReverieOptions, type CheckStatus, checkReverie, type ReverieCheck, type ReverieCheckup } from './doctor/check-reverie';
 export { renderDreamStatus } from '@reverie/dream/host';
 export type {
   ApplyRequest,
@@ -29,7 +30,11 @@ export type {
   DreamStatusFormat,
   GateName,
   GateOutcome,
+  LedgerLine,
   PlanSummary,
+  RecordChange,
+  RecordHistoryItem,
+  RecordKey,
   RunDetails,
   RunSummary,
   SignalSource,

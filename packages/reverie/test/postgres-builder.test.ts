@@ -44,6 +44,23 @@ describe('withPostgres()', () => {
     }
   });
 
+  it("reads what a run changed and an entry's history from the dream state in PostgreSQL", async () => {
+    const reverie = createReverie({ dataPath, clock, scope: 'changes' }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }).build();
+    try {
+      const first = await reverie.memory!.save({ content: 'The deploy window is Tuesday' });
+      await reverie.memory!.save({ content: 'the deploy window is tuesday.' });
+      const report = await reverie.dreams.run({ phase: 'rem' });
+      const [merged] = await reverie.memory!.list();
+      const changes = await reverie.dreams.changes(report.runId);
+      expect(changes.map((change) => change.action).sort()).toEqual(['created', 'deleted', 'deleted']);
+      expect(changes.find((change) => change.key === first.id)).toMatchObject({ action: 'deleted', before: { content: 'The deploy window is Tuesday' } });
+      expect(await reverie.dreams.history({ kind: 'memory', key: merged!.id })).toEqual([expect.objectContaining({ runId: report.runId, action: 'created', runStatus: 'complete' })]);
+      expect((await reverie.dreams.ledger()).some((line) => line.runId === report.runId)).toBe(true);
+    } finally {
+      await reverie.close();
+    }
+  });
+
   it('uses the instance scope, and keeps a store given with `store` or .use()', async () => {
     const workingMemory = new InMemoryWorkingMemory({ clock });
     const reverie = createReverie({ dataPath, clock, scope: 'user:42' })

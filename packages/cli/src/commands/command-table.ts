@@ -13,6 +13,7 @@ import { memoryDeleteCommand } from './memory-delete-command';
 import { memoryExplainCommand } from './memory-explain-command';
 import { memoryListCommand } from './memory-list-command';
 import { memorySearchCommand } from './memory-search-command';
+import { serveCommand } from './serve-command';
 import { skillsListCommand } from './skills-list-command';
 
 /** Every command of `reverie`, in the order help lists them. Adding one is adding a line. */
@@ -32,4 +33,5 @@ export const COMMANDS: readonly Command[] = [
   memoryExplainCommand,
   skillsListCommand,
   doctorCommand,
+  serveCommand,
 ];

@@ -1,12 +1,7 @@
-import type { DreamPassPlan } from 'reverie';
+import type { DreamPassPlan, ReverieCheck } from 'reverie';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
-
-export interface DoctorCheck {
-  name: string;
-  status: CheckStatus;
-  detail: string;
-}
+/** One line of `reverie doctor`: the library's checks (`checkReverie`) and the CLI's own (model, data directory, options). */
+export type DoctorCheck = ReverieCheck;
 
 /** What `reverie doctor` found. */
 export interface DoctorReport {

@@ -11,12 +11,18 @@ export interface ReverieSetup {
   model?: LoadedModel | undefined;
   /** The host app's `withDreaming()` options (validated by the builder: bad ones exit 2). */
   dreaming?: DreamingOptionsInput | undefined;
+  /**
+   * Keep the dreaming options' `enabled` switch as given (default on), so a trigger is judged by
+   * the gates (`reverie serve`). Otherwise it is turned off. The schedule starts only with
+   * `dreams.start()`, which no command calls.
+   */
+  triggers?: boolean;
 }
 
 /**
  * A Reverie over the target's stores — the file stores of a data directory, or one scope of a
  * PostgreSQL database (`.withPostgres()`, directives read from the data directory): long-term
- * memory, skills and skill usage, the conversation log, feedback and the workflow log —
+ * memory, working memory, skills and skill usage, the conversation log, feedback and the workflow log —
  * everything a dream pass may read — with the dream cycle configured but its schedule off (the
  * CLI runs cycles only when asked). The one place the CLI builds a Reverie.
  */
@@ -29,11 +35,12 @@ export function openReverie(target: CliTarget, setup: ReverieSetup = {}): Reveri
   if (target.kind === 'postgres') builder.withPostgres({ connectionString: target.url });
   return builder
     .withMemory()
+    .withWorkingMemory()
     .withSkills()
     .withConversationLog()
     .withFeedback()
     .withWorkflowLog()
-    .withDreaming({ ...setup.dreaming, enabled: false })
+    .withDreaming(setup.triggers ? { ...setup.dreaming } : { ...setup.dreaming, enabled: false })
     .build();
 }
 

@@ -35,6 +35,11 @@ export type ReverieErrorCode =
   | 'DATABASE_UNAVAILABLE'
   | 'DATABASE_ERROR'
   | 'SCHEMA_TOO_NEW'
+  | 'UNAUTHORIZED'
+  | 'ORIGIN_NOT_ALLOWED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'DREAM_BLOCKED'
   | 'INTERNAL';
 
 export interface ReverieErrorOptions {

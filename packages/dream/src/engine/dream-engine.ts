@@ -4,6 +4,7 @@ import { ledgerLineFor } from '../ledger/dream-ledger';
 import type { DreamLockStatus } from '../ledger/dream-status';
 import type { PlanApplied, SavedPass, SavedPlan } from '../plans/plan-store';
 import { renderPlanSummary } from '../plans/render-plan-summary';
+import { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from '../runs/run-changes';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
 import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
@@ -232,6 +233,18 @@ export class DreamEngine {
   /** A run's manifest, pass outcomes, summary and dead letter; RUN_NOT_FOUND when there is no such run. */
   show(runId: string): Promise<RunDetails> {
     return readRunDetails(this.state, runId);
+  }
+
+  /** What a run changed, each record before and after, in the order applied; RUN_NOT_FOUND when there is no such run. */
+  async changes(runId: string): Promise<RecordChange[]> {
+    const run = await this.state.runs.open(runId);
+    if (!run) throw runNotFound(this.state, runId);
+    return readRunChanges(run);
+  }
+
+  /** Which runs created, merged, changed or deleted a record, oldest first (empty when none touched it). */
+  history(record: RecordKey): Promise<RecordHistoryItem[]> {
+    return readRecordHistory(this.state.runs, record);
   }
 
   /** Whether a runner holds the lock of this scope, and who. */

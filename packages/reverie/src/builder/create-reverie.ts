@@ -473,9 +473,25 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       },
       status: async ({ windowHours } = {}) =>
         readDreamStatus({ ledger: dreamState.ledger, now: clock.now(), lock: await engine.lockState(), ...(windowHours === undefined ? {} : { windowHours }) }),
+      async ledger({ windowHours } = {}) {
+        if (windowHours !== undefined && !(Number.isFinite(windowHours) && windowHours > 0)) {
+          throw new ReverieValidationError('INVALID_INPUT', `ledger({ windowHours }) takes a positive number of hours, not ${windowHours}.`);
+        }
+        const { lines } = await dreamState.ledger.read();
+        if (windowHours === undefined) return lines;
+        const since = clock.now().getTime() - windowHours * 3_600_000;
+        return lines.filter((line) => Date.parse(line.completedAt) >= since);
+      },
       lockState: () => engine.lockState(),
       listRuns: () => engine.listRuns(),
       show: (runId) => engine.show(runId),
+      changes: (runId) => engine.changes(runId),
+      async history(record) {
+        if (!['memory', 'skill', 'conversation-log'].includes(record?.kind) || typeof record.key !== 'string' || record.key === '') {
+          throw new ReverieValidationError('INVALID_INPUT', "history(record) takes { kind: 'memory' | 'skill', key }: an entry's id or a skill's name.");
+        }
+        return engine.history(record);
+      },
       retry: (runId) => onDisk('retry a dream run', () => engine.retry(runId)),
       apply: (planId, request = {}) => onDisk('apply a dream plan', () => engine.apply(planId, request)),
       plans: () => engine.pendingPlans(),

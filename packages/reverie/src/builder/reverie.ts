@@ -20,8 +20,12 @@ import type {
   CycleReport,
   DreamLockStatus,
   DreamStatus,
+  LedgerLine,
   PlanSummary,
   PromotionExplanation,
+  RecordChange,
+  RecordHistoryItem,
+  RecordKey,
   RunDetails,
   RunRequest,
   RunSummary,
@@ -103,12 +107,28 @@ export interface ReverieDreams {
   onSessionEnd(sessionId: string): Promise<void>;
   /** The ledger aggregated per phase over the last `windowHours` (default 24), and the lock (SPEC O5). */
   status(options?: { windowHours?: number }): Promise<DreamStatus>;
+  /**
+   * The telemetry ledger's lines (one per pass of every real run, SPEC O5), oldest first: all of
+   * them, or those that ended within the last `windowHours`.
+   */
+  ledger(options?: { windowHours?: number }): Promise<LedgerLine[]>;
   /** Whether a run holds the data directory's dream lock, and who. */
   lockState(): Promise<DreamLockStatus>;
   /** Every run folder, newest first. */
   listRuns(): Promise<RunSummary[]>;
   /** A run's manifest, pass outcomes, summary path and dead letter; RUN_NOT_FOUND when unknown. */
   show(runId: string): Promise<RunDetails>;
+  /**
+   * What a run changed, in the order it applied it: each record (memory entry, skill) before and
+   * after, the pass, the reason and the journal's outcome. RUN_NOT_FOUND when unknown.
+   */
+  changes(runId: string): Promise<RecordChange[]>;
+  /**
+   * Which runs created, merged, changed or deleted a record — `{ kind: 'memory', key: entryId }`
+   * or `{ kind: 'skill', key: name }` — oldest first, each with its run's status (an undone run
+   * says so). Reads every run's records: an inspector's question, not a turn's.
+   */
+  history(record: RecordKey): Promise<RecordHistoryItem[]>;
   /** Re-runs the failed passes of a dead-lettered run; the dead letter is removed once they succeed. */
   retry(runId: string): Promise<CycleReport>;
   /**

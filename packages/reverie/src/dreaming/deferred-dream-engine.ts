@@ -2,7 +2,7 @@ import type { DreamEngine, DreamEngineOptions, DreamServices } from '@reverie/dr
 import type { DreamingOptions } from './dream-options';
 import { dreamPassNames } from './dream-pass-catalog';
 
-type EngineCalls = 'run' | 'retry' | 'apply' | 'pendingPlans' | 'listRuns' | 'show' | 'lockState' | 'undo' | 'recover';
+type EngineCalls = 'run' | 'retry' | 'apply' | 'pendingPlans' | 'listRuns' | 'show' | 'changes' | 'history' | 'lockState' | 'undo' | 'recover';
 
 /**
  * The dream engine of one instance, with its passes and model gateway loaded at the first call
@@ -46,6 +46,14 @@ export class DeferredDreamEngine implements Pick<DreamEngine, EngineCalls | 'pas
 
   show(...args: Parameters<DreamEngine['show']>) {
     return this.engine().then((engine) => engine.show(...args));
+  }
+
+  changes(...args: Parameters<DreamEngine['changes']>) {
+    return this.engine().then((engine) => engine.changes(...args));
+  }
+
+  history(...args: Parameters<DreamEngine['history']>) {
+    return this.engine().then((engine) => engine.history(...args));
   }
 
   lockState() {

@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import { inspector, serveStdio, startReverieServer } from '@reverie/server';
+import { parseInteger } from '../args/parse-args';
+import { loadModel } from '../model/load-model';
+import { readDreamingOptions } from '../runtime/open-reverie';
+import { type Command, DREAMING_OPTIONS_OPTION } from './command';
+
+/**
+ * Waits for SIGINT or SIGTERM. The listeners stay until `dispose()` (the store lock's exit hook
+ * re-raises a signal it sees no other listener for); a second signal quits at once.
+ */
+function shutdownSignal(): { received: Promise<NodeJS.Signals>; dispose(): void } {
+  let signals = 0;
+  let resolveSignal!: (signal: NodeJS.Signals) => void;
+  const received = new Promise<NodeJS.Signals>((resolve) => (resolveSignal = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(130);
+    resolveSignal(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the memory to agents (MCP), programs (HTTP JSON API) and people (the inspector page)',
+  description: [
+    'Serves the data directory until stopped (Ctrl-C or SIGTERM end it cleanly): an HTTP JSON API',
+    '(routes in /openapi.json), the memory inspector page at /inspector/ and MCP over streamable',
+    'HTTP at /mcp, or MCP over stdio with --stdio',
+    '(for desktop and editor clients that start the server themselves). Binds 127.0.0.1; any other',
+    '--host needs a token (--token or REVERIE_TOKEN, at least 16 characters), which every request',
+    'then sends as "Authorization: Bearer <token>". --read-only refuses every operation that',
+    'writes. Dream runs use REVERIE_MODEL and the gates of --options. See docs/server.md.',
+  ].join('\n'),
+  args: [],
+  options: [
+    { name: 'port', type: 'string', value: 'N', description: 'TCP port (default 4319; 0 picks a free one)' },
+    { name: 'host', type: 'string', value: 'ADDR', description: 'Address to bind (default 127.0.0.1; others need a token)' },
+    { name: 'token', type: 'string', value: 'SECRET', description: 'Bearer token every request must carry (default $REVERIE_TOKEN)' },
+    { name: 'allow-origin', type: 'string', value: 'URL,...', description: 'Origins a browser page may call the API from (CORS; default none)' },
+    { name: 'read-only', type: 'boolean', description: 'Refuse every operation that writes (READ_ONLY)' },
+    { name: 'stdio', type: 'boolean', description: 'Speak MCP on stdin/stdout instead of serving HTTP' },
+    DREAMING_OPTIONS_OPTION,
+  ],
+  examples: [
+    'reverie serve --data ~/agents/ana/.reverie',
+    'REVERIE_TOKEN=$(openssl rand -hex 24) reverie serve --host 0.0.0.0 --port 8080',
+    'reverie serve --stdio --read-only --data ~/agents/ana/.reverie',
+  ],
+  async run(context) {
+    const { options } = context;
+    const readOnly = options['read-only'] === true;
+    const model = await loadModel(context.io.env);
+    const dreaming = await readDreamingOptions(typeof options.options === 'string' ? resolve(context.io.cwd, options.options) : undefined);
+    const reverie = await context.open(readOnly ? 'read' : 'write', { model, dreaming, triggers: true });
+    if (!readOnly) {
+      for (const id of await reverie.dreams.recover()) context.note(`Recovered dream run ${id}, which a crash had interrupted.`);
+    }
+    const stopped = shutdownSignal();
+    try {
+      if (options.stdio === true) {
+        const server = await serveStdio({ reverie, readOnly });
+        await Promise.race([server.closed, stopped.received]);
+        await server.close();
+        return;
+      }
+      const token = typeof options.token === 'string' ? options.token : context.io.env.REVERIE_TOKEN || undefined;
+      const origins = typeof options['allow-origin'] === 'string' ? options['allow-origin'].split(',').map((origin) => origin.trim()).filter(Boolean) : [];
+      const server = await startReverieServer({
+        reverie,
+        readOnly,
+        allowedOrigins: origins,
+        extensions: [inspector()],
+        ...(typeof options.host === 'string' ? { host: options.host } : {}),
+        ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
+        ...(token === undefined ? {} : { token }),
+      });
+      context.note(
+        `Serving ${context.where}${readOnly ? ' (read-only)' : ''} at ${server.url}: the inspector at ${server.url}/inspector/, MCP at ${server.url}/mcp, the API's routes at ${server.url}/openapi.json. Ctrl-C stops.`,
+      );
+      const signal = await stopped.received;
+      context.note(`Stopping (${signal})…`);
+      await server.close();
+    } finally {
+      stopped.dispose();
+    }
+  },
+};

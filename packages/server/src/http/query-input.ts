@@ -1,0 +1,19 @@
+import type { JsonSchema } from '../operations/input-json-schema';
+
+/**
+ * An operation's input from a query string: each parameter converted to the type the input's
+ * JSON Schema gives it (numbers, booleans, comma-separated arrays); anything that does not
+ * convert is passed on as text for the schema to refuse. Pure.
+ */
+export function queryToInput(query: URLSearchParams, schema: JsonSchema): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of query) {
+    const type = properties[name]?.type;
+    if (type === 'integer' || type === 'number') input[name] = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+    else if (type === 'boolean') input[name] = value === 'true' ? true : value === 'false' ? false : value;
+    else if (type === 'array') input[name] = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    else input[name] = value;
+  }
+  return input;
+}

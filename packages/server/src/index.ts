@@ -1,0 +1,14 @@
+export { type ReverieServer, type ServerExtension, type ServerExtensionContext, startReverieServer, type StartServerOptions } from './reverie-server';
+export { DEFAULT_MAX_BODY_BYTES, isLoopbackHost, parseServerOptions, type ServerOptions, type ServerOptionsInput, serverOptionsSchema } from './options/server-options';
+export { defineOperation, type HttpBinding, type Operation, type OperationAccess, type OperationContext } from './operations/operation';
+export { OPERATIONS } from './operations/operation-catalogue';
+export { OperationHost } from './operations/operation-host';
+export { openApiDocument } from './http/openapi-document';
+export type { HttpMethod, HttpRoute, RouteRequest } from './http/http-route';
+export { readBody, readJsonBody } from './http/read-body';
+export { sendJson } from './http/send';
+export { staticFiles, type StaticFilesOptions } from './http/static-files';
+export { serveStdio, type StdioServer, type StdioServerOptions } from './mcp/serve-stdio';
+export { createMcpServer } from './mcp/create-mcp-server';
+export { INSPECTOR_CSP, inspector, type InspectorOptions } from './inspector/inspector-extension';
+export { dreamChanges, dreamLedger, INSPECTOR_OPERATIONS, memoryHistory } from './inspector/inspector-operations';

@@ -1,0 +1,135 @@
+import { type MemoryEntry, ReverieError } from '@reverie/core';
+import type { Reverie } from 'reverie';
+import { z } from 'zod';
+import { defineOperation } from './operation';
+import { memoryOf } from './services';
+
+/** An entry as the server answers it: as stored, plus what its importance is worth now (SPEC D7). */
+export function entryWithImportance(reverie: Reverie, entry: MemoryEntry): MemoryEntry & { effectiveImportance: number } {
+  return { ...entry, effectiveImportance: reverie.importanceOf(entry) };
+}
+
+const id = z.string().describe('The entry id (12 lowercase hex characters)');
+const category = z.string().describe('A category, a slash path such as preferences/units');
+const tags = z.array(z.string()).describe('Tags');
+const importance = z.number().min(0).max(1).describe('Importance from 0 to 1');
+
+function notFound(entryId: string): ReverieError {
+  return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with memory_search or memory_list.`, { details: { id: entryId } });
+}
+
+export const memorySave = defineOperation({
+  name: 'memory_save',
+  title: 'Save a memory',
+  description: 'Saves a new long-term memory entry and returns it as stored (with its id).',
+  access: 'write',
+  input: z.object({
+    content: z.string().min(1).describe('The fact to remember'),
+    category: category.optional(),
+    tags: tags.optional(),
+    importance: importance.optional(),
+  }),
+  http: { method: 'POST', path: '/api/memory', status: 201 },
+  async run(input, { reverie }) {
+    return entryWithImportance(reverie, await memoryOf(reverie).save(input));
+  },
+});
+
+export const memoryUpdate = defineOperation({
+  name: 'memory_update',
+  title: 'Change a memory',
+  description:
+    'Changes the content, category, tags or importance of an entry; the fields not given are kept. With ifUpdatedAt, the change is refused (CONFLICT) when the entry changed since that time.',
+  access: 'write',
+  input: z.object({
+    id,
+    content: z.string().min(1).optional(),
+    category: category.optional(),
+    tags: tags.optional(),
+    importance: importance.optional(),
+    ifUpdatedAt: z.string().optional().describe('The updatedAt the caller last read'),
+  }),
+  http: { method: 'POST', path: '/api/memory/{id}' },
+  async run({ id: entryId, ifUpdatedAt, ...changes }, { reverie }) {
+    const memory = memoryOf(reverie);
+    const current = await memory.get(entryId);
+    if (current === undefined) throw notFound(entryId);
+    const { updatedAt, ...kept } = current;
+    const saved = await memory.save({ ...kept, ...changes }, { ifUpdatedAt: ifUpdatedAt ?? updatedAt });
+    return entryWithImportance(reverie, saved);
+  },
+});
+
+export const memoryGet = defineOperation({
+  name: 'memory_get',
+  title: 'Read a memory',
+  description: 'One long-term memory entry by id; NOT_FOUND when there is none.',
+  access: 'read',
+  input: z.object({ id }),
+  http: { method: 'GET', path: '/api/memory/{id}' },
+  async run({ id: entryId }, { reverie }) {
+    const entry = await memoryOf(reverie).get(entryId);
+    if (entry === undefined) throw notFound(entryId);
+    return entryWithImportance(reverie, entry);
+  },
+});
+
+export const memoryDelete = defineOperation({
+  name: 'memory_delete',
+  title: 'Delete a memory',
+  description: 'Deletes one long-term memory entry by id; NOT_FOUND when there is none.',
+  access: 'write',
+  input: z.object({ id }),
+  http: { method: 'DELETE', path: '/api/memory/{id}' },
+  async run({ id: entryId }, { reverie }) {
+    if (!(await memoryOf(reverie).delete(entryId))) throw notFound(entryId);
+    return { id: entryId, deleted: true };
+  },
+});
+
+export const memorySearch = defineOperation({
+  name: 'memory_search',
+  title: 'Search memory',
+  description: 'Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category, best first.',
+  access: 'read',
+  input: z.object({
+    query: z.string().min(1).max(4096).describe('What to look for'),
+    category: category.optional().describe('Only entries in this category or below it'),
+    tags: tags.optional().describe('Only entries carrying every one of these tags'),
+    limit: z.number().int().min(1).max(1000).default(8).describe('At most this many results'),
+  }),
+  http: { method: 'GET', path: '/api/memory/search' },
+  async run({ query, limit, ...filters }, { reverie }) {
+    const results = await memoryOf(reverie).search({ text: query, maxResults: limit, ...filters });
+    return results.map(({ entry, score }) => ({ entry: entryWithImportance(reverie, entry), score }));
+  },
+});
+
+export const memoryList = defineOperation({
+  name: 'memory_list',
+  title: 'Browse memory',
+  description: 'Long-term memory entries, oldest first, optionally under one category (browse by category), a page at a time.',
+  access: 'read',
+  input: z.object({
+    category: category.optional().describe('Only entries in this category or below it'),
+    offset: z.number().int().min(0).default(0).describe('How many entries to skip'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('At most this many entries'),
+  }),
+  http: { method: 'GET', path: '/api/memory' },
+  async run({ category: under, offset, limit }, { reverie }) {
+    const entries = await memoryOf(reverie).list(under === undefined ? {} : { category: under });
+    return { total: entries.length, offset, entries: entries.slice(offset, offset + limit).map((entry) => entryWithImportance(reverie, entry)) };
+  },
+});
+
+export const memoryCategories = defineOperation({
+  name: 'memory_categories',
+  title: 'List categories',
+  description: 'Each category of long-term memory in use, with its number of entries.',
+  access: 'read',
+  input: z.object({}),
+  http: { method: 'GET', path: '/api/memory/categories' },
+  async run(_input, { reverie }) {
+    return memoryOf(reverie).listCategories();
+  },
+});

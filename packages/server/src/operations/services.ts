@@ -1,0 +1,22 @@
+import { type ILongTermMemory, type ISkillStore, type IWorkingMemory, ReverieError } from '@reverie/core';
+import type { Reverie } from 'reverie';
+
+/** The served Reverie's long-term memory; INVALID_OPTIONS when it was built without one. */
+export function memoryOf(reverie: Reverie): ILongTermMemory {
+  if (reverie.memory === undefined) throw new ReverieError('INVALID_OPTIONS', 'This Reverie has no long-term memory: build it with .withMemory() to serve the memory operations.');
+  return reverie.memory;
+}
+
+/** The served Reverie's skill library; INVALID_OPTIONS when it was built without one. */
+export function skillsOf(reverie: Reverie): ISkillStore {
+  if (reverie.skills === undefined) throw new ReverieError('INVALID_OPTIONS', 'This Reverie has no skill library: build it with .withSkills() to serve the skill operations.');
+  return reverie.skills;
+}
+
+/** The served Reverie's working memory; INVALID_OPTIONS when it was built without one. */
+export function workingMemoryOf(reverie: Reverie): IWorkingMemory {
+  if (reverie.workingMemory === undefined) {
+    throw new ReverieError('INVALID_OPTIONS', 'This Reverie has no working memory: build it with .withWorkingMemory() to serve the working-memory operations.');
+  }
+  return reverie.workingMemory;
+}

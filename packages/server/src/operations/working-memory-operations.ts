@@ -1,0 +1,99 @@
+import { ReverieError, type ReverieErrorCode, ReverieValidationError } from '@reverie/core';
+import type { Reverie } from 'reverie';
+import { z } from 'zod';
+import { defineOperation, type OperationContext } from './operation';
+
+/**
+ * The agent's own working-memory tools (`reverie.tools.workingMemory`), bound to the caller's
+ * session namespace `session/<id>`: the server applies exactly the namespace rules the agent's
+ * tools do. INVALID_INPUT when the caller has no session.
+ */
+function sessionTools(reverie: Reverie, session: string | undefined) {
+  if (session === undefined) {
+    throw new ReverieValidationError(
+      'INVALID_INPUT',
+      'The working-memory operations are bound to a session: over MCP that is your session; over HTTP send the header X-Reverie-Session: <id>.',
+    );
+  }
+  return reverie.tools.workingMemory({ namespace: `session/${session}` });
+}
+
+type Tool = { execute?: (input: never, options: { toolCallId: string; messages: [] }) => unknown };
+
+/** Calls one of those tools; the `{ error, message }` a tool answers instead of throwing is thrown again as a ReverieError. */
+async function call<T>(tool: Tool, input: unknown): Promise<Exclude<T, { error: string }>> {
+  const result = (await tool.execute!(input as never, { toolCallId: 'reverie-server', messages: [] })) as T;
+  if (typeof result === 'object' && result !== null && 'error' in result) {
+    const { error, message } = result as unknown as { error: ReverieErrorCode; message: string };
+    throw new ReverieError(error, message);
+  }
+  return result as Exclude<T, { error: string }>;
+}
+
+const key = z.string().min(1).describe('A plain key ("inbox") in your session namespace, or a full key ("subagent/t1/results") to read another namespace');
+const namespace = z.string().optional().describe('A key prefix to browse instead of your session namespace, e.g. "patrol" or "subagent/t1"');
+
+export const workingMemorySave = defineOperation({
+  name: 'working_memory_save',
+  title: 'Keep data in working memory',
+  description: 'Keeps data for a short while in your session namespace (session/<id>): big tool results, partial work. Expires after ttl_minutes (default 5).',
+  access: 'write',
+  needsSession: true,
+  input: z.object({
+    key: z.string().min(1).describe('A short name such as "inbox"; stored as "session/<id>/<key>"'),
+    data: z.string().describe('The text to keep'),
+    ttl_minutes: z.number().positive().optional().describe('Minutes until the entry expires (default 5)'),
+    category: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+  }),
+  http: { method: 'POST', path: '/api/working-memory' },
+  async run(input, { reverie, session }: OperationContext) {
+    return call(sessionTools(reverie, session).save_to_working_memory, input);
+  },
+});
+
+export const workingMemoryGet = defineOperation({
+  name: 'working_memory_get',
+  title: 'Read working memory',
+  description: 'One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired.',
+  access: 'read',
+  needsSession: true,
+  input: z.object({ key }),
+  http: { method: 'GET', path: '/api/working-memory/entry' },
+  async run(input, { reverie, session }) {
+    const result = await call<{ found: boolean; key: string; message?: string }>(sessionTools(reverie, session).get_from_working_memory, input);
+    if (!result.found) throw new ReverieError('NOT_FOUND', result.message ?? `Nothing is stored at "${result.key}".`, { details: { key: result.key } });
+    return result;
+  },
+});
+
+export const workingMemoryList = defineOperation({
+  name: 'working_memory_list',
+  title: 'List working memory',
+  description: 'The keys of your session namespace (or of another prefix) with their expiry, category and tags; values are read one at a time.',
+  access: 'read',
+  needsSession: true,
+  input: z.object({ namespace }),
+  http: { method: 'GET', path: '/api/working-memory' },
+  async run(input, { reverie, session }) {
+    return call(sessionTools(reverie, session).list_working_memory, input);
+  },
+});
+
+export const workingMemorySearch = defineOperation({
+  name: 'working_memory_search',
+  title: 'Search working memory',
+  description: 'Working-memory entries by words, category or tags, in your session namespace unless another prefix is given; keys, not values.',
+  access: 'read',
+  needsSession: true,
+  input: z.object({
+    query: z.string().optional().describe('Words to look for; leave out for the newest entries'),
+    category: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    namespace,
+  }),
+  http: { method: 'GET', path: '/api/working-memory/search' },
+  async run(input, { reverie, session }) {
+    return call(sessionTools(reverie, session).search_working_memory, input);
+  },
+});

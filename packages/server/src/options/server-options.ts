@@ -1,0 +1,52 @@
+import { ReverieValidationError } from '@reverie/core';
+import { z } from 'zod';
+
+/** 1 MiB: far above any memory entry or plan id a caller sends, far below what could hurt the process. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The options of `startReverieServer` (and of `reverie serve`), validated at start. */
+export const serverOptionsSchema = z
+  .object({
+    /** The address to bind. Anything but loopback needs a `token`. */
+    host: z.string().trim().min(1).default('127.0.0.1'),
+    /** The TCP port; 0 picks a free one (the started server says which). */
+    port: z.number().int().min(0).max(65_535).default(4319),
+    /** The bearer token every request must carry (`Authorization: Bearer <token>`); at least 16 characters. */
+    token: z.string().min(16, 'the token must be at least 16 characters long').optional(),
+    /** Refuse every operation that writes (READ_ONLY), on the HTTP API and over MCP. */
+    readOnly: z.boolean().default(false),
+    /** Origins a browser page may call the API from (CORS). Empty: no cross-origin call is allowed. */
+    allowedOrigins: z.array(z.url().transform((url) => new URL(url).origin)).default([]),
+    /** The largest request body read, in bytes; a bigger one is answered 413 PAYLOAD_TOO_LARGE. */
+    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+  })
+  .strict();
+
+export type ServerOptionsInput = z.input<typeof serverOptionsSchema>;
+export type ServerOptions = z.output<typeof serverOptionsSchema>;
+
+/** Loopback addresses: the only ones served without a token. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+/**
+ * Validates the options (INVALID_OPTIONS, naming the field) and refuses to serve another address
+ * than loopback without a token: anyone who can reach the port could read and rewrite the memory.
+ */
+export function parseServerOptions(input: ServerOptionsInput = {}): ServerOptions {
+  const parsed = serverOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'options'}: ${issue.message}`);
+    throw new ReverieValidationError('INVALID_OPTIONS', `Invalid server options: ${issues.join('; ')}.`);
+  }
+  const options = parsed.data;
+  if (!isLoopbackHost(options.host) && options.token === undefined) {
+    throw new ReverieValidationError(
+      'INVALID_OPTIONS',
+      `Refusing to serve on ${options.host} without a token: anything but loopback (127.0.0.1) needs one. Pass --token (or set REVERIE_TOKEN) to a secret of at least 16 characters, or bind 127.0.0.1.`,
+    );
+  }
+  return options;
+}

@@ -1,0 +1,86 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createReverie } from 'reverie';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dreamModel } from '../../reverie/test/__fixtures__/dream-model';
+import { OPERATIONS } from '../src/index';
+import { callOk, callRefused, exerciseEveryTool, expectWritesRefused } from './__fixtures__/every-tool';
+import { type Served, serveFresh } from './served-reverie';
+
+const TOKEN = 'mcp-test-token-0123456789';
+let served: Served | undefined;
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await served?.close();
+  served = undefined;
+});
+
+const gated = (dataPath: string) =>
+  createReverie({ dataPath, model: dreamModel() })
+    .withMemory()
+    .withWorkingMemory()
+    .withSkills()
+    .withConversationLog()
+    .withDreaming({ gates: { minHours: 24 } })
+    .build();
+
+async function connect(token: string | undefined = TOKEN): Promise<Client> {
+  const client = new Client({ name: 'reverie-test', version: '1.0.0' });
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${served!.server.url}/mcp`), { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+describe('MCP over streamable HTTP', () => {
+  it('lists one tool per operation, with its JSON Schema and whether it only reads', async () => {
+    served = await serveFresh({ token: TOKEN }, gated);
+    const { tools } = await (await connect()).listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(OPERATIONS.map((operation) => operation.name).sort());
+    const search = tools.find((tool) => tool.name === 'memory_search')!;
+    expect(search.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { limit: { type: 'integer', maximum: 1000 } } });
+    expect(search.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.find((tool) => tool.name === 'memory_delete')!.annotations).toMatchObject({ readOnlyHint: false });
+  });
+
+  it('serves every tool and answers every refusal with its code', async () => {
+    served = await serveFresh({ token: TOKEN }, gated);
+    await served.reverie.skills!.save({ name: 'howto/deploy', summary: 'How to deploy', content: 'Run the pipeline, then check the dashboard.' });
+    const called = await exerciseEveryTool(await connect(), 'howto/deploy');
+    expect([...called].sort()).toEqual(OPERATIONS.map((operation) => operation.name).sort());
+  });
+
+  it('binds working memory to each MCP session', async () => {
+    served = await serveFresh({ token: TOKEN }, gated);
+    const ana = await connect();
+    const bob = await connect();
+    const saved = await callOk<{ key: string }>(ana, 'working_memory_save', { key: 'draft', data: 'Dear Bob' });
+    expect((await callRefused(bob, 'working_memory_get', { key: 'draft' })).code).toBe('NOT_FOUND');
+    expect(await callOk(bob, 'working_memory_get', { key: saved.key })).toMatchObject({ value: 'Dear Bob' });
+    expect(await callOk(bob, 'working_memory_list')).toMatchObject({ entries: [] });
+  });
+
+  it('refuses every writing tool of a read-only server with READ_ONLY and writes nothing', async () => {
+    served = await serveFresh({ token: TOKEN, readOnly: true }, gated);
+    const entry = await served.reverie.memory!.save({ content: 'Deploys go out on Tuesdays' });
+    const writing = OPERATIONS.filter((operation) => operation.access === 'write').map((operation) => operation.name);
+    expect(writing).toEqual(expect.arrayContaining(['memory_save', 'memory_delete', 'dream_run', 'dream_apply', 'dream_undo', 'working_memory_save']));
+    const client = await connect();
+    await expectWritesRefused(client, writing, entry.id);
+    expect(await served.reverie.memory!.list()).toEqual([entry]);
+    expect(await served.reverie.dreams.listRuns()).toEqual([]);
+    expect(await callOk(client, 'memory_get', { id: entry.id })).toMatchObject({ content: 'Deploys go out on Tuesdays' });
+  });
+
+  it('refuses a client without the token, and an unknown session', async () => {
+    served = await serveFresh({ token: TOKEN }, gated);
+    await expect(connect('wrong-token-0123456789')).rejects.toThrow(/401|Unauthorized|token/i);
+    const unknown = await fetch(`${served.server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unknown.status).toBe(404);
+  });
+});
