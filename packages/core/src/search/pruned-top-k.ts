@@ -278,91 +278,59 @@ export class PrunedTopK {
    * Reads the range up to `ends` (see `lookupsPayOff`) document by document, taking documents
    * only from the postings of the terms after the first `optional` ones (by bound), and looking
    * those up, largest bound first, only while the document could still beat the k-th best score.
-   * Then moves every term past the range.
+   * Then moves every term past the range. One loop, without calls per document: until it is
+   * optimised, a call per document and term would cost more than the reading.
    */
   private scoreEssential(optional: number): void {
-    const { positions, ends, rangeBound, byBound, optionalBound } = this;
+    const { positions, ends, rangeBound, byBound, contributions, optionalBound, postings, factors, ids, lengths, averageLength, termCount } = this;
     for (let i = 0; i < optional; i++) optionalBound[i + 1] = optionalBound[i]! + rangeBound[byBound[i]!]!;
-    for (let doc = this.nextEssential(optional); doc >= 0; doc = this.nextEssential(optional)) {
-      if (this.ids[doc] === undefined) {
-        this.passEssential(optional, doc);
-        continue;
+    for (;;) {
+      let doc = -1;
+      for (let i = optional; i < termCount; i++) {
+        const t = byBound[i]!;
+        if (positions[t]! < ends[t]!) {
+          const next = postings[t]!.docs[positions[t]!]!;
+          if (doc < 0 || next < doc) doc = next;
+        }
       }
-      const candidate = this.lookUpOptional(optional, doc, this.addEssential(optional, doc));
-      const score = this.sumContributions();
+      if (doc < 0) break;
+      const live = ids[doc] !== undefined;
+      let partial = 0;
+      for (let i = optional; i < termCount; i++) {
+        const t = byBound[i]!;
+        const { docs, freqs } = postings[t]!;
+        if (positions[t]! >= ends[t]! || docs[positions[t]!] !== doc) continue;
+        if (live) {
+          contributions[t] = termScore(factors[t]!, freqs[positions[t]!]!, lengths[doc]!, averageLength);
+          partial += contributions[t]!;
+        }
+        positions[t]! += 1;
+      }
+      if (!live) continue;
+      let candidate = true;
+      for (let i = optional - 1; i >= 0; i--) {
+        if ((partial + optionalBound[i + 1]!) * BOUND_MARGIN <= this.heapScores[0]!) {
+          candidate = false;
+          break;
+        }
+        const t = byBound[i]!;
+        const { docs, freqs } = postings[t]!;
+        let p = positions[t]!;
+        while (p < ends[t]! && docs[p]! < doc) p++;
+        positions[t] = p;
+        if (p < ends[t]! && docs[p] === doc) {
+          contributions[t] = termScore(factors[t]!, freqs[p]!, lengths[doc]!, averageLength);
+          partial += contributions[t]!;
+        }
+      }
+      let score = 0;
+      for (let t = 0; t < termCount; t++) {
+        if (contributions[t]! > 0) score += contributions[t]!;
+        contributions[t] = 0;
+      }
       if (candidate) this.offer(doc, score);
     }
-    for (let t = 0; t < this.termCount; t++) positions[t] = ends[t]!;
-  }
-
-  /** The lowest document at the essential terms' positions in the range, or -1 when they are through it. */
-  private nextEssential(optional: number): number {
-    const { positions, ends, byBound, postings } = this;
-    let doc = -1;
-    for (let i = optional; i < this.termCount; i++) {
-      const t = byBound[i]!;
-      if (positions[t]! < ends[t]!) {
-        const next = postings[t]!.docs[positions[t]!]!;
-        if (doc < 0 || next < doc) doc = next;
-      }
-    }
-    return doc;
-  }
-
-  /** Moves the essential terms past a deleted document. */
-  private passEssential(optional: number, doc: number): void {
-    const { positions, ends, byBound, postings } = this;
-    for (let i = optional; i < this.termCount; i++) {
-      const t = byBound[i]!;
-      if (positions[t]! < ends[t]! && postings[t]!.docs[positions[t]!] === doc) positions[t]! += 1;
-    }
-  }
-
-  /** Takes the essential terms' contributions to `doc` (into `contributions`) and moves them past it; returns their sum. */
-  private addEssential(optional: number, doc: number): number {
-    const { positions, ends, byBound, postings, contributions, factors, lengths, averageLength } = this;
-    let partial = 0;
-    for (let i = optional; i < this.termCount; i++) {
-      const t = byBound[i]!;
-      const { docs, freqs } = postings[t]!;
-      if (positions[t]! >= ends[t]! || docs[positions[t]!] !== doc) continue;
-      contributions[t] = termScore(factors[t]!, freqs[positions[t]!]!, lengths[doc]!, averageLength);
-      partial += contributions[t]!;
-      positions[t]! += 1;
-    }
-    return partial;
-  }
-
-  /**
-   * Looks `doc` up in the optional terms, largest bound first, while its score so far plus their
-   * bounds could beat the k-th best; returns whether it still could after all of them.
-   */
-  private lookUpOptional(optional: number, doc: number, partial: number): boolean {
-    const { positions, ends, byBound, postings, contributions, factors, lengths, averageLength, optionalBound } = this;
-    for (let i = optional - 1; i >= 0; i--) {
-      if ((partial + optionalBound[i + 1]!) * BOUND_MARGIN <= this.heapScores[0]!) return false;
-      const t = byBound[i]!;
-      const { docs, freqs } = postings[t]!;
-      let p = positions[t]!;
-      while (p < ends[t]! && docs[p]! < doc) p++;
-      positions[t] = p;
-      if (p < ends[t]! && docs[p] === doc) {
-        contributions[t] = termScore(factors[t]!, freqs[p]!, lengths[doc]!, averageLength);
-        partial += contributions[t]!;
-      }
-    }
-    return true;
-  }
-
-  /** A document's score: its contributions summed in the terms' order (then cleared), as an exhaustive search adds them. */
-  private sumContributions(): number {
-    const { contributions } = this;
-    let score = 0;
-    for (let t = 0; t < this.termCount; t++) {
-      if (contributions[t]! > 0) score += contributions[t]!;
-      contributions[t] = 0;
-    }
-    return score;
+    for (let t = 0; t < termCount; t++) positions[t] = ends[t]!;
   }
 
   /** The first posting of term `t` after `range` (its postings up to there start at `from`). */
