@@ -291,6 +291,16 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     expect(asked).toBeLessThanOrEqual(32);
   });
 
+  it('stays the same for a query of more terms than the last one, between smaller ones (the search state is reused)', () => {
+    const index = new Bm25Index();
+    const vocabulary = Array.from({ length: 40 }, (_, i) => `w${i}x`);
+    for (let i = 0; i < 3000; i++) index.set(`d${i}`, vocabulary.filter((_, w) => (i * 7 + w * 13) % (w + 3) === 0).join(' ') || 'w0x');
+    const queries = ['w1x w2x', vocabulary.slice(0, 33).join(' '), 'w3x', vocabulary.join(' '), 'w5x w39x'];
+    for (const query of queries) {
+      for (const limit of [1, 8, 40]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
+    }
+  });
+
   it('stays the same after deletions trigger a compaction', () => {
     const index = new Bm25Index();
     for (let i = 0; i < 3000; i++) index.set(`d${i}`, `${i % 11 === 0 ? 'invoice invoice' : 'invoice'} ${i % 3 === 0 ? 'meeting' : 'notes'}`);

@@ -1,4 +1,4 @@
-import { prunedTopK } from './pruned-top-k';
+import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';
 import { tokenize } from './stop-words';
@@ -76,7 +76,7 @@ export interface Bm25IndexState {
  * accumulator, so a query costs at most in proportion to the postings of its terms, not to the
  * size of the index. With a limit, documents are scored range by range of document numbers and
  * a range whose terms' impact bounds cannot beat the hits found so far is skipped unread
- * (`prunedTopK`): common terms cost a fraction of their postings, with the same hits and
+ * (`PrunedTopK`): common terms cost a fraction of their postings, with the same hits and
  * scores as reading them all. Measured against minisearch in
  * `docs/benchmarks.md`: minisearch builds a match record for every matching document, which
  * made p99 ~100 ms at 100k entries; this index answers the same queries in a few ms.
@@ -99,6 +99,8 @@ export class Bm25Index {
   private scores = new Float64Array(0);
   /** Scratch space for a search: the documents it scored, reused so a search allocates little. */
   private touched = new Uint32Array(0);
+  /** Searches with a limit, one after another (see `PrunedTopK`: kept so that its shape lives on). */
+  private readonly topK = new PrunedTopK();
   /** The document length the postings' impact bounds are computed at (see `ImpactReference`). */
   private readonly reference: ImpactReference = { length: 0, generation: 0 };
   /** The text of each document, except those imported and not changed since… */
@@ -222,7 +224,7 @@ export class Bm25Index {
 
   /**
    * A search with a limit: the same hits and scores as scoring every posting, reading fewer (see
-   * `prunedTopK`). With a filter, the best `max(4 × limit, 32)` documents are taken regardless of
+   * `PrunedTopK`). With a filter, the best `max(4 × limit, 32)` documents are taken regardless of
    * it and then filtered in order, which calls the filter a few times only (and whichever way
    * documents are numbered); undefined when fewer than `limit` of them pass, and there were more,
    * for the caller to score every posting instead.
@@ -232,16 +234,10 @@ export class Bm25Index {
     const wanted = Math.min(Math.floor(limit), this.liveCount);
     if (!(wanted >= 1)) return [];
     const window = filter ? Math.max(wanted * 4, 32) : wanted;
-    const candidates = prunedTopK({
-      terms: terms.map(({ posting, factor }) => ({ posting, factor, bounds: rangeBounds(posting, this.lengths, this.reference, this.ids.length) })),
-      limit: window,
-      ids: this.ids,
-      lengths: this.lengths,
-      averageLength,
-      boundScale: impactScale(this.reference, averageLength),
-      scores: this.scores,
-      touched: this.touched,
-    });
+    const topK = this.topK;
+    topK.begin(this.ids, this.lengths, averageLength, impactScale(this.reference, averageLength), this.scores, this.touched);
+    for (const { posting, factor } of terms) topK.addTerm(posting, factor, rangeBounds(posting, this.lengths, this.reference, this.ids.length));
+    const candidates = topK.top(window);
     const hits: Bm25Hit[] = [];
     for (const { doc, score } of candidates) {
       const id = this.ids[doc]!;
