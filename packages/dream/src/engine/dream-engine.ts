@@ -9,6 +9,7 @@ import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type Ru
 import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import { faultPoint } from './fault-points';
+import { asJsonRoundTrip } from './json-plain';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { renderCycleSummary } from './render-cycle-summary';
 import { undoRun, type UndoReport } from './undo-run';
@@ -662,12 +663,12 @@ function formatHours(ms: number): string {
 }
 
 /**
- * Hands a pass its plan's `commit` data once the plan's operations are applied. The data goes
- * through JSON first, so a direct run commits exactly what a saved plan would.
+ * Hands a pass its plan's `commit` data once the plan's operations are applied, as JSON gives it
+ * back (`asJsonRoundTrip`), so a direct run commits exactly what a saved plan would.
  */
 async function commitPass(pass: DreamPass, services: DreamServices, data: unknown): Promise<void> {
   if (data === undefined || !pass.commit) return;
-  await pass.commit(services, JSON.parse(JSON.stringify(data)) as unknown);
+  await pass.commit(services, asJsonRoundTrip(data));
 }
 
 function describeAbort(signal: AbortSignal): string {

@@ -100,7 +100,8 @@ export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry, by
   if (byPosition && cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
   const written = cursor.written[entry.id];
   if (written !== undefined && timestampMs(written) === timestampMs(entry.updatedAt)) return false;
-  return cursor.seen.get(entry.id) !== wordingFingerprint(entry);
+  const seen = cursor.seen.get(entry.id);
+  return seen === undefined || seen !== wordingFingerprint(entry);
 }
 
 /**

@@ -265,7 +265,7 @@ export class MemoryConsolidationPass implements DreamPass {
       if (stored && sameWording(stored, entry)) written.push(stored);
     }
     const updated = advanceCursor(cursor, { through, feedback, retry, written, feed });
-    const fingerprints = seen.fingerprints ? Object.entries(seen.fingerprints) : (seen.entries ?? []).map((entry) => [entry.id, wordingFingerprint(entry)] as const);
+    const fingerprints = seen.fingerprints ?? fingerprintsOf(seen.entries ?? []);
     const changes = fingerprintChanges(cursor.seen, { fingerprints, ...(seen.gone ? { gone: seen.gone } : {}) });
     await cursorFile.write(updated, cursor, { changes, ...(seen.live ? { live: new Set(seen.live) } : {}) });
   }
@@ -488,7 +488,7 @@ function wording(entry: MemoryEntry): Wording {
 }
 
 /** Entry id → the fingerprint of its wording: what the cursor records as seen (a plan holds these, not the wordings). */
-function fingerprintsOf(entries: readonly MemoryEntry[]): Record<string, string> {
+function fingerprintsOf(entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>): Record<string, string> {
   const fingerprints: Record<string, string> = {};
   for (const entry of entries) fingerprints[entry.id] = wordingFingerprint(entry);
   return fingerprints;

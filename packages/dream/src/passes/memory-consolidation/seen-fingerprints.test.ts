@@ -50,11 +50,8 @@ describe('SeenFingerprints', () => {
   it('records only what changes: a fingerprint already held and the removal of an unknown id add nothing', () => {
     const seen = SeenFingerprints.fromRecord({ '000000000001': 'AAAAAAAAAAAA', '000000000002': 'AAAAAAAAAAAA' });
     const changes = fingerprintChanges(seen, {
-      fingerprints: [
-        ['000000000001', 'AAAAAAAAAAAA'],
-        ['000000000003', 'b-b-b-b-b-b-'],
-      ],
-      gone: ['000000000002', '000000000004', '000000000003'],
+      fingerprints: { '000000000001': 'AAAAAAAAAAAA', '000000000003': 'b-b-b-b-b-b-' },
+      gone: ['000000000002', '000000000004', '000000000003', '000000000002'],
     });
     expect(changes).toEqual([
       ['000000000002', null],

@@ -104,9 +104,9 @@ export class SeenFingerprints implements FingerprintLookup {
     const over = new Map(this.logged);
     for (const [id, fingerprint] of changes) over.set(id, fingerprint);
     const overIds = [...over.keys()].sort();
-    const merged: Array<readonly [string, string]> = [];
+    const merged = new RecordWriter(this.count + overIds.length);
     const keep = (id: string, fingerprint: string | null) => {
-      if (fingerprint !== null && (live === undefined || live.has(id))) merged.push([id, fingerprint]);
+      if (fingerprint !== null && (live === undefined || live.has(id))) merged.put(id, fingerprint);
     };
     let next = 0;
     for (let index = 0; index < this.count; index++) {
@@ -114,36 +114,67 @@ export class SeenFingerprints implements FingerprintLookup {
       const id = this.sorted.toString('latin1', at, at + ID_CHARS);
       while (next < overIds.length && overIds[next]! < id) keep(overIds[next]!, over.get(overIds[next++]!)!);
       if (next < overIds.length && overIds[next] === id) keep(id, over.get(overIds[next++]!)!);
-      else keep(id, this.sorted.toString('latin1', at + ID_CHARS, at + 2 * ID_CHARS));
+      else if (live === undefined || live.has(id)) merged.copy(this.sorted, at);
     }
     while (next < overIds.length) keep(overIds[next]!, over.get(overIds[next++]!)!);
-    return encode(merged);
+    return merged.written();
   }
 }
 
 /**
- * The changes that record the fingerprints of `entries` and forget the `gone` ids, leaving out
- * what `seen` already holds (a repeated commit appends nothing). Pure.
+ * The changes that record `fingerprints` (entry id → fingerprint) and forget the `gone` ids (a
+ * fingerprint given for the same id wins), leaving out what `seen` already holds (a repeated
+ * commit appends nothing). Reads the record in place: a run that considered every entry hands
+ * over 100k of them. Pure.
  */
 export function fingerprintChanges(
   seen: FingerprintLookup,
-  change: { fingerprints: ReadonlyArray<readonly [id: string, fingerprint: string]>; gone?: Iterable<string> },
+  change: { fingerprints: Readonly<Record<string, string>>; gone?: Iterable<string> },
 ): FingerprintChange[] {
   const changes: FingerprintChange[] = [];
-  const latest = new Map<string, string | null>();
-  for (const id of change.gone ?? []) latest.set(id, null);
-  for (const [id, fingerprint] of change.fingerprints) latest.set(id, fingerprint);
-  for (const [id, fingerprint] of latest) {
-    if (!isValidId(id) || (fingerprint !== null && !FINGERPRINT.test(fingerprint))) continue;
+  const consider = (id: string, fingerprint: string | null) => {
+    if (!isValidId(id) || (fingerprint !== null && !FINGERPRINT.test(fingerprint))) return;
     if ((seen.get(id) ?? null) !== fingerprint) changes.push([id, fingerprint]);
+  };
+  const removed = new Set<string>();
+  for (const id of change.gone ?? []) {
+    if (Object.hasOwn(change.fingerprints, id) || removed.has(id)) continue;
+    removed.add(id);
+    consider(id, null);
   }
+  for (const id in change.fingerprints) consider(id, change.fingerprints[id]!);
   return changes;
 }
 
 function encode(records: ReadonlyArray<readonly [string, string]>): Buffer {
-  const buffer = Buffer.allocUnsafe(records.length * FINGERPRINT_RECORD_BYTES);
-  records.forEach(([id, fingerprint], index) => {
-    buffer.write(`${id}${fingerprint}\n`, index * FINGERPRINT_RECORD_BYTES, 'latin1');
-  });
-  return buffer;
+  const writer = new RecordWriter(records.length);
+  for (const [id, fingerprint] of records) writer.put(id, fingerprint);
+  return writer.written();
+}
+
+/** Fixed-width records written one after another into a buffer sized for at most `capacity` of them. */
+class RecordWriter {
+  private readonly buffer: Buffer;
+  private end = 0;
+
+  constructor(capacity: number) {
+    this.buffer = Buffer.allocUnsafe(capacity * FINGERPRINT_RECORD_BYTES);
+  }
+
+  put(id: string, fingerprint: string): void {
+    this.buffer.write(id, this.end, ID_CHARS, 'latin1');
+    this.buffer.write(fingerprint, this.end + ID_CHARS, ID_CHARS, 'latin1');
+    this.buffer[this.end + FINGERPRINT_RECORD_BYTES - 1] = NEWLINE;
+    this.end += FINGERPRINT_RECORD_BYTES;
+  }
+
+  /** Copies the record at `at` of `source` as it is. */
+  copy(source: Buffer, at: number): void {
+    source.copy(this.buffer, this.end, at, at + FINGERPRINT_RECORD_BYTES);
+    this.end += FINGERPRINT_RECORD_BYTES;
+  }
+
+  written(): Buffer {
+    return this.buffer.subarray(0, this.end);
+  }
 }
