@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MemorySearchResult } from '@reverie/core';
 import { FileMemoryStore, FileSkillStore } from '@reverie/file-store';
 import { OPERATIONS } from '@reverie/server';
 import { callOk, exerciseEveryTool, expectWritesRefused } from '../../server/test/__fixtures__/every-tool';
+import { realServer, useRealDatabase } from '../../postgres/test/test-databases';
 import { CLI, expectOneLineError, runReverie, tempDir } from './__fixtures__/run-reverie';
 
 let dir: ReturnType<typeof tempDir>;
@@ -58,9 +60,13 @@ describe('reverie serve --stdio', () => {
   });
 });
 
-/** Starts `reverie serve` over HTTP on a free port; resolves with its URL once it says where it listens. */
+/** Starts `reverie serve` over HTTP on a free port (over the data directory unless `where` says otherwise); resolves with its URL once it says where it listens. */
 function startHttp(...extra: string[]): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
-  child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dir.dataPath, ...extra], { env: cleanEnv(), cwd: tmpdir() });
+  return serveHttp(['--data', dir.dataPath, ...extra]);
+}
+
+function serveHttp(where: string[]): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
+  child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...where], { env: cleanEnv(), cwd: dir.root });
   const started = child;
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => started.on('close', resolve));
@@ -113,5 +119,25 @@ describe('reverie serve (HTTP)', () => {
   it('refuses to serve another address than loopback without a token (exit 2, one line)', async () => {
     const result = await runReverie(['serve', '--host', '0.0.0.0', '--data', dir.dataPath]);
     expectOneLineError(result, 2, /without a token/);
+  });
+});
+
+describe.skipIf(!realServer.url)('reverie serve --postgres (a real PostgreSQL server)', () => {
+  const database = useRealDatabase();
+
+  it("serves one scope of the database: what it saves is that scope's, and another scope's server never sees it", async () => {
+    const ana = await serveHttp(['--postgres', database(), '--scope', 'user:ana']);
+    expect(ana.stderr()).toMatch(/Serving scope user:ana of postgres:\/\//);
+    const saved = await fetch(`${ana.url}/api/memory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Ana flies with a window seat' }) });
+    expect(saved.status).toBe(201);
+    const found = (await (await fetch(`${ana.url}/api/memory/search?query=window`)).json()) as MemorySearchResult[];
+    expect(found.map((hit) => hit.entry.content)).toEqual(['Ana flies with a window seat']);
+    child!.kill('SIGTERM');
+    expect(await ana.exited, ana.stderr()).toBe(0);
+
+    const ben = await serveHttp(['--postgres', database(), '--scope', 'user:ben']);
+    expect((await (await fetch(`${ben.url}/api/memory/search?query=window`)).json()) as MemorySearchResult[]).toEqual([]);
+    child!.kill('SIGTERM');
+    expect(await ben.exited, ben.stderr()).toBe(0);
   });
 });
