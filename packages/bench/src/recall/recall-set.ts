@@ -29,7 +29,15 @@ export type RecallSet = z.infer<typeof recallSetSchema>;
 export type RecallMemory = RecallSet['memories'][number];
 export type RecallQuestion = RecallSet['questions'][number];
 
-/** The labelled recall set of issue 20 (see `__fixtures__/recall-set.json`). */
+/**
+ * The labelled recall set of issue 20, written for Reverie (no public benchmark's text): eight
+ * people's and agents' lives and work (a backend engineer, a marine biologist, an ops agent, a
+ * baker, a retired teacher, a journalist, a family's household agent, a freelance developer).
+ * 292 memories the questions ask about (ids `maya-01`…), among 1,040 everyday journal
+ * observations of the same people (ids `maya-j001`…: meals, films, errands, weather; dated in
+ * 2023 and on topics no question asks about), so that a name alone does not find the answer.
+ * 366 questions, each labelled with its kind and the memories that answer it.
+ */
 export const RECALL_SET_PATH = new URL('./__fixtures__/recall-set.json', import.meta.url);
 
 export function loadRecallSet(path: URL = RECALL_SET_PATH): RecallSet {
