@@ -53,7 +53,7 @@ const storeRanker =
     (await store.search({ text, maxResults: DEPTH })).map((result) => setIdOf.get(result.entry.id)!);
 
 function previousRanker(): Ranker {
-  const index = new Bm25Index();
+  const index = new Bm25Index({ analysis: 'exact' });
   for (const memory of set.memories) index.set(memory.id, memoryDocumentText(memory));
   return async (text) => index.search(text, { limit: DEPTH }).map((hit) => hit.id);
 }
