@@ -14,6 +14,11 @@ describe('indexTerms', () => {
     const stems = indexTerms(text).terms.filter((term) => term.startsWith('~')).map((term) => term.slice(1));
     for (const stem of stems) expect(guardKeys).toContain(stem);
   });
+
+  it('takes time in proportion to the text, however long its words (a long token is its own stem)', () => {
+    const token = `${'ab'.repeat(500_000)}ing`;
+    expect(indexTerms(`a value of ${token}`)).toEqual({ terms: ['value', token, '~valu'], length: 2 });
+  });
 });
 
 describe('queryWords', () => {
