@@ -1,11 +1,11 @@
-// pnpm bench — runs every scale benchmark in one go (import, store, dream, load) and prints their
+// pnpm bench — runs every scale benchmark in one go (import, store, dream, load, recall) and prints their
 // headline figures side by side with the baselines measured in the same run, as ratios, with the
 // issue's targets. Each benchmark's full output goes to stdout as it runs; the table comes last.
 // BENCH_SIZES (default 100000) is passed on; BENCH_ONLY=store,dream runs a subset.
 import { spawn } from 'node:child_process';
 import { type Figure, formatValue, parseFigures, ratio, verdict } from './figures';
 
-const BENCHES = ['import', 'store', 'dream', 'load'] as const;
+const BENCHES = ['import', 'store', 'dream', 'load', 'recall'] as const;
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const env = { ...process.env, BENCH_SIZES: process.env.BENCH_SIZES ?? '100000' };
 

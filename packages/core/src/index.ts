@@ -165,6 +165,7 @@ export {
   PREFIX_MIN_LENGTH,
   PREFIX_WEIGHT,
   rarestTerms,
+  STEM_WEIGHT,
   termScore,
   weighQueryTerms,
 } from './search/bm25-scoring';
@@ -177,6 +178,7 @@ export {
   type HybridRankOptions,
   type VectorHit,
 } from './search/hybrid-rank';
+export { type IndexTerms, indexTerms, type QueryWord, queryWords, STEM_MARK, type TermAnalysis } from './search/index-terms';
 export { memoryDocumentText } from './search/memory-document-text';
 export { normaliseTerm, STOP_WORDS, tokenize } from './search/stop-words';
 

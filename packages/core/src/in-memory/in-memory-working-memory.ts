@@ -26,7 +26,7 @@ export interface InMemoryWorkingMemoryOptions extends InMemoryStoreOptions {
 }
 
 /** The text BM25 indexes for a working-memory entry: key segments, value, category and tags. */
-export function workingMemoryDocumentText(entry: WorkingMemoryEntry): string {
+export function workingMemoryDocumentText(entry: Pick<WorkingMemoryEntry, 'key' | 'value' | 'category' | 'tags'>): string {
   return [entry.key.replace(/[/-]/g, ' '), entry.value, entry.category?.replace(/[/-]/g, ' ') ?? '', entry.tags.join(' ')].join(' ');
 }
 

@@ -57,6 +57,69 @@ describe('Bm25Index', () => {
   });
 });
 
+describe('Bm25Index stemming (issue 20)', () => {
+  const index = (analysis?: 'stemmed' | 'exact') => {
+    const i = new Bm25Index(analysis ? { analysis } : {});
+    i.set('research', 'the research on batteries');
+    i.set('researched', 'she researched batteries');
+    i.set('deployment', 'the deployment failed twice');
+    i.set('physio', 'physiotherapy twice a week');
+    i.set('went', 'he went home early');
+    return i;
+  };
+
+  it('matches other forms of a word: "researched" finds "research", "deploys" finds "deployment", "go" finds "went"', () => {
+    expect(index().search('researched').map((hit) => hit.id)).toEqual(['researched', 'research']);
+    expect(index().search('deploys').map((hit) => hit.id)).toEqual(['deployment']);
+    expect(index().search('go').map((hit) => hit.id)).toEqual(['went']);
+  });
+
+  it('ranks an exact match of a word above a match of another form, whichever form is asked', () => {
+    const i = index();
+    expect(i.search('research').map((hit) => hit.id)).toEqual(['research', 'researched']);
+    expect(i.search('researched').map((hit) => hit.id)).toEqual(['researched', 'research']);
+    const [exact, other] = i.search('researched');
+    expect(other!.score).toBeLessThan(exact!.score);
+  });
+
+  it('still matches longer words a query word begins (prefix), which stemming alone would miss', () => {
+    expect(index().search('physio').map((hit) => hit.id)).toEqual(['physio']);
+  });
+
+  it("with analysis 'exact', matches words as written, as before stemming", () => {
+    const i = index('exact');
+    expect(i.search('researched').map((hit) => hit.id)).toEqual(['researched']);
+    expect(i.search('deploys')).toEqual([]);
+    expect(i.search('deploy').map((hit) => hit.id)).toEqual(['deployment']);
+  });
+
+  it('asks for the words as written with stems: false (as neighbour queries do)', () => {
+    expect(index().search('researched', { stems: false }).map((hit) => hit.id)).toEqual(['researched']);
+    expect(index().search('deploys', { stems: false })).toEqual([]);
+  });
+
+  it('refuses an analysis it does not know with INVALID_OPTIONS', () => {
+    expect(() => new Bm25Index({ analysis: 'fuzzy' as 'exact' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+
+  it('counts stems out of the document frequencies when a document is replaced or deleted', () => {
+    const i = index();
+    i.set('researched', 'she baked bread');
+    expect(i.search('researching').map((hit) => hit.id)).toEqual(['research']);
+    i.delete('research');
+    expect(i.search('researching')).toEqual([]);
+    const state = i.exportState();
+    expect(state.vocabulary.filter((term) => term.startsWith('~research'))).toEqual([]);
+  });
+
+  it('scores a document by its words: stems add terms, not length', () => {
+    const stemmed = index();
+    const exact = index('exact');
+    // A word whose stem is itself ("twice") scores as it did before stemming.
+    expect(stemmed.search('twice', { prefix: false })).toEqual(exact.search('twice', { prefix: false }));
+  });
+});
+
 describe('Bm25Index against a brute-force BM25', () => {
   // The reference: score every document from scratch with the textbook formula.
   function bruteForce(docs: Map<string, string>, query: string): Array<{ id: string; score: number }> {

@@ -1,7 +1,8 @@
 import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';
-import { tokenize } from './stop-words';
+import { ReverieValidationError } from '../errors/reverie-error';
+import { indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
 
 export interface Bm25Hit {
   id: string;
@@ -19,6 +20,11 @@ export interface Bm25SearchOptions {
   limit?: number;
   /** Also match longer terms that query terms begin, at reduced weight (default true). */
   prefix?: boolean;
+  /**
+   * With the `'stemmed'` analysis: also match other forms of the query's words, at reduced weight
+   * (default true). `false` asks for the words as written (and their prefixes) only.
+   */
+  stems?: boolean;
   /**
    * With a limit: skip the ranges that cannot make the cut (default true). `false` scores every
    * posting, which is cheaper for a query of many rare terms (an entry's rarest terms, asked
@@ -47,13 +53,19 @@ export interface Bm25IndexOptions {
    * drops its record only after `set` or `delete` returned.
    */
   textOf?: (id: string) => string | undefined;
+  /**
+   * `'stemmed'` (default): a word also matches its other forms, below its exact matches;
+   * `'exact'`: words as written only (Reverie's ranking before stemming). See `TermAnalysis`.
+   */
+  analysis?: TermAnalysis;
 }
 
 /**
- * Names the tokenisation and the layout of `Bm25IndexState`: a persisted state of another format
- * must not be imported. Change it whenever either changes (stop words included).
+ * Names the tokenisation (with the default analysis, `'stemmed'`) and the layout of
+ * `Bm25IndexState`: a persisted state of another format must not be imported. Change it whenever
+ * either changes (stop words and the stemmer included). `bm25/1` indexed words only.
  */
-export const BM25_INDEX_FORMAT = 'bm25/1';
+export const BM25_INDEX_FORMAT = 'bm25/2';
 
 /**
  * An index's state as plain arrays, for persisting (see `FileMemoryStore`'s snapshot): live
@@ -81,9 +93,11 @@ export interface Bm25IndexState {
  * `docs/benchmarks.md`: minisearch builds a match record for every matching document, which
  * made p99 ~100 ms at 100k entries; this index answers the same queries in a few ms.
  *
- * Terms are lower-cased with English stop words removed (`tokenize`); query terms of four or
- * more characters also match longer terms as prefixes ("deploy" finds "deployment") at reduced
- * weight; terms are OR-ed. Pure and synchronous: it holds only text, never records.
+ * Terms are lower-cased words with English stop words removed (`tokenize`) and, by default, their
+ * stems (`indexTerms`): a query word matches itself with full weight, its other forms
+ * ("researched" and "research") at `STEM_WEIGHT`, and, from four characters, longer words it
+ * begins ("deploy" finds "deployment") at `PREFIX_WEIGHT`; terms are OR-ed. Pure and synchronous:
+ * it holds only text, never records.
  */
 export class Bm25Index {
   private readonly numberOf = new Map<string, number>();
@@ -108,8 +122,16 @@ export class Bm25Index {
   /** …whose text this gives, as it was when imported (computed on demand, not held). */
   private importedText: ((id: string) => string) | undefined;
 
+  private readonly analysis: TermAnalysis;
+
   /** With `textOf`, the index holds no text (see `Bm25IndexOptions`). */
-  constructor(private readonly options: Bm25IndexOptions = {}) {}
+  constructor(private readonly options: Bm25IndexOptions = {}) {
+    const analysis = options.analysis ?? 'stemmed';
+    if (analysis !== 'stemmed' && analysis !== 'exact') {
+      throw new ReverieValidationError('INVALID_OPTIONS', `Bm25Index option analysis must be 'stemmed' or 'exact', not ${JSON.stringify(analysis)}.`);
+    }
+    this.analysis = analysis;
+  }
 
   get size(): number {
     return this.liveCount;
@@ -127,13 +149,12 @@ export class Bm25Index {
       return;
     }
     if (this.numberOf.has(id)) this.delete(id);
+    const { terms, length } = indexTerms(text, this.analysis);
     const counts = new Map<string, number>();
-    for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const doc = this.ids.length;
     this.ids.push(id);
-    let length = 0;
     for (const [term, freq] of counts) {
-      length += freq;
       let posting = this.postings.get(term);
       if (!posting) {
         posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0, bounds: undefined };
@@ -161,7 +182,7 @@ export class Bm25Index {
   delete(id: string): boolean {
     const doc = this.numberOf.get(id);
     if (doc === undefined) return false;
-    for (const term of new Set(tokenize(this.textOf(id)!))) this.postings.get(term)!.df -= 1;
+    for (const term of new Set(indexTerms(this.textOf(id)!, this.analysis).terms)) this.postings.get(term)!.df -= 1;
     this.totalLength -= this.lengths[doc]!;
     this.ids[doc] = undefined;
     this.numberOf.delete(id);
@@ -185,12 +206,12 @@ export class Bm25Index {
   }
 
   search(query: string, options: Bm25SearchOptions = {}): Bm25Hit[] {
-    let queryTerms = [...new Set(tokenize(query))];
-    if (options.maxTerms !== undefined) queryTerms = this.rarest(queryTerms, options.maxTerms, options.maxDocumentShare);
-    if (queryTerms.length === 0 || this.liveCount === 0) return [];
+    let words = queryWords(query, options.stems === false ? 'exact' : this.analysis);
+    if (options.maxTerms !== undefined) words = this.rarest(words, options.maxTerms, options.maxDocumentShare);
+    if (words.length === 0 || this.liveCount === 0) return [];
     this.reserveScratch();
     const averageLength = this.totalLength / this.liveCount || 1;
-    const weighted = options.prefix === false ? new Map(queryTerms.filter((term) => this.postings.has(term)).map((term) => [term, 1])) : this.expand(queryTerms);
+    const weighted = this.weigh(words, options.prefix !== false);
     const terms: Array<{ posting: Posting; factor: number }> = [];
     for (const [term, weight] of weighted) {
       const posting = this.postings.get(term)!;
@@ -249,11 +270,12 @@ export class Bm25Index {
   }
 
   /**
-   * The `count` terms found in the fewest live documents, without those in more than
-   * `maxShare` of them unless fewer than three would be left (terms not in the index are dropped).
+   * The `count` words found in the fewest live documents, without those in more than
+   * `maxShare` of them unless fewer than three would be left (words not in the index are dropped).
    */
-  private rarest(terms: readonly string[], count: number, maxShare = 1): string[] {
-    return rarestTerms(terms.map((term) => ({ term, df: this.postings.get(term)?.df ?? 0 })), count, this.liveCount, maxShare);
+  private rarest(words: readonly QueryWord[], count: number, maxShare = 1): QueryWord[] {
+    const kept = new Set(rarestTerms(words.map(({ word }) => ({ term: word, df: this.postings.get(word)?.df ?? 0 })), count, this.liveCount, maxShare));
+    return words.filter(({ word }) => kept.has(word));
   }
 
   /** The index's state as plain arrays, live documents only (for a persisted snapshot). */
@@ -367,10 +389,11 @@ export class Bm25Index {
     else this.texts.set(id, text);
   }
 
-  /** Each query term with weight 1, plus (for long enough terms) the terms it prefixes. */
-  private expand(queryTerms: readonly string[]): Map<string, number> {
+  /** The weight of each term the query words match (see `weighQueryTerms`), with or without prefixes. */
+  private weigh(words: readonly QueryWord[], prefix: boolean): Map<string, number> {
+    if (!prefix) return weighQueryTerms(words, (term) => this.postings.has(term), () => []);
     if (this.newTerms.length > 0) this.mergeNewTerms();
-    return weighQueryTerms(queryTerms, (term) => this.postings.has(term), (term) => {
+    return weighQueryTerms(words, (term) => this.postings.has(term), (term) => {
       const found: string[] = [];
       for (let i = lowerBound(this.vocabulary, term); i < this.vocabulary.length && found.length < PREFIX_MAX_EXPANSIONS; i++) {
         const candidate = this.vocabulary[i]!;

@@ -2,6 +2,7 @@
  * The arithmetic of BM25 recall (SPEC M3), shared by `Bm25Index` and the stores that rank in a
  * database (`@reverie/postgres`), so every store scores a query the same way. Pure.
  */
+import type { QueryWord } from './index-terms';
 
 /** BM25 parameters (the usual Okapi defaults). */
 export const BM25_K1 = 1.2;
@@ -12,6 +13,8 @@ export const PREFIX_MIN_LENGTH = 4;
 export const PREFIX_MAX_EXPANSIONS = 24;
 /** A term matched as a prefix of a longer term counts this much of an exact match. */
 export const PREFIX_WEIGHT = 0.4;
+/** A term matched as another form of a query word (its stem, see `queryWords`) counts this much of an exact match. */
+export const STEM_WEIGHT = 0.6;
 /** `maxDocumentShare` never leaves out a term found in this many documents or fewer. */
 export const COMMON_TERM_FLOOR = 256;
 
@@ -31,19 +34,23 @@ export function termScore(factor: number, freq: number, length: number, averageL
 }
 
 /**
- * The weight of each term a query matches: 1 for a query term in the vocabulary; `PREFIX_WEIGHT`
- * for a longer term that a query term of `PREFIX_MIN_LENGTH`+ characters begins, unless it is
- * matched exactly too. `expansions(term)` gives the vocabulary's terms that begin with `term`,
- * other than `term`, in alphabetical order (at least `PREFIX_MAX_EXPANSIONS` of them when there are).
+ * The weight of each term a query matches: 1 for a query word in the vocabulary; `STEM_WEIGHT`
+ * for a term holding another form of it (`QueryWord.forms`); `PREFIX_WEIGHT` for a longer term
+ * that a query word of `PREFIX_MIN_LENGTH`+ characters begins. A term matched several ways
+ * counts its highest weight, so an exact match always outranks a match of another form.
+ * `expansions(word)` gives the vocabulary's terms that begin with `word`, other than `word`, in
+ * alphabetical order (at least `PREFIX_MAX_EXPANSIONS` of them when there are).
  */
-export function weighQueryTerms(queryTerms: readonly string[], inVocabulary: (term: string) => boolean, expansions: (term: string) => readonly string[]): Map<string, number> {
+export function weighQueryTerms(words: readonly QueryWord[], inVocabulary: (term: string) => boolean, expansions: (word: string) => readonly string[]): Map<string, number> {
   const weights = new Map<string, number>();
-  for (const term of queryTerms) {
-    if (inVocabulary(term)) weights.set(term, 1);
-    if (term.length < PREFIX_MIN_LENGTH) continue;
-    for (const candidate of expansions(term).slice(0, PREFIX_MAX_EXPANSIONS)) {
-      if (!weights.has(candidate)) weights.set(candidate, PREFIX_WEIGHT);
-    }
+  const raise = (term: string, weight: number) => {
+    if ((weights.get(term) ?? 0) < weight) weights.set(term, weight);
+  };
+  for (const { word, forms } of words) {
+    if (inVocabulary(word)) raise(word, 1);
+    for (const form of forms) if (inVocabulary(form)) raise(form, STEM_WEIGHT);
+    if (word.length < PREFIX_MIN_LENGTH) continue;
+    for (const candidate of expansions(word).slice(0, PREFIX_MAX_EXPANSIONS)) raise(candidate, PREFIX_WEIGHT);
   }
   return weights;
 }

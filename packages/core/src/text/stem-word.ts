@@ -25,11 +25,20 @@ export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Words longer than this are their own stem: no English word is, and the stemmer's time grows
+ * with the square of a word's length (a 16,000-character token took 1.5 s, a value of a million
+ * characters would take hours), which a stored value or a model's reply must not be able to cause.
+ */
+export const MAX_STEMMED_LENGTH = 64;
+
+/**
  * The stem of one lower-case word: irregular forms first, then Porter2 (wink-porter2-stemmer),
- * so "Mondays"/"Monday", "moved"/"moves" and "went"/"go" meet.
+ * so "Mondays"/"Monday", "moved"/"moves" and "went"/"go" meet. A word over
+ * `MAX_STEMMED_LENGTH` characters is returned as it is (lower-cased).
  */
 export function stemWord(word: string): string {
   const lower = word.toLowerCase();
+  if (lower.length > MAX_STEMMED_LENGTH) return lower;
   const cached = stems.get(lower);
   if (cached !== undefined) return cached;
   const stem = porter2(IRREGULAR_FORMS[lower] ?? lower);

@@ -273,6 +273,26 @@ describe('FileMemoryStore snapshot', () => {
     expect(refusal(again)).toBeUndefined();
   });
 
+  it('rebuilds, once and by itself, a snapshot the release before stemming wrote (bm25/1)', async () => {
+    await seed();
+    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
+    expect(decoded.version).toMatch(/ bm25\/2$/);
+    const sections = new Map<string, SnapshotSection>(
+      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
+    );
+    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace(/bm25\/2$/, 'bm25/1'), position: decoded.position, sections }));
+    const logger = new RecordingLogger();
+    const reopened = store(logger);
+    // "deploys" is in no entry: only stems find the "deploy" and "deployment" notes.
+    expect((await reopened.search({ text: 'deploys', maxResults: 100 })).length).toBeGreaterThan(0);
+    expect(refusal(logger)).toMatch(/version/);
+    await reopened.close();
+    expect(decodeSnapshot(readFileSync(snapshotFile()))!.version).toBe(decoded.version);
+    const again = new RecordingLogger();
+    expect(await answers(store(again))).toEqual(await scanAnswers());
+    expect(refusal(again)).toBeUndefined();
+  });
+
   it('refuses well-formed sections that do not fit the entries', async () => {
     await seed();
     const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;

@@ -86,7 +86,7 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
 
       it('scores as the file store’s index does: same hits, same order, same scores', async () => {
         const { store, index } = await corpus();
-        for (const text of ['deploy', 'kubernetes cluster', 'coffee tea garden', 'ops', 'infra nginx', 'release staging deploy', 'post']) {
+        for (const text of ['deploy', 'deploying', 'kubernetes cluster', 'coffee tea garden', 'ops', 'infra nginx', 'releases staging deploy', 'post', 'clusters']) {
           const expected = index.search(text, { limit: 10 });
           const found = (await store.search({ text, maxResults: 10 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
           expect(found.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));

@@ -8,6 +8,7 @@ import { workflowLogMigration } from './007-workflow-log';
 import { workingMemoryMigration } from './008-working-memory';
 import { dreamStateMigration } from './009-dream-state';
 import { memoryValidityMigration } from './010-memory-validity';
+import { stemmedSearchTermsMigration } from './011-stemmed-search-terms';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -22,4 +23,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   workingMemoryMigration,
   dreamStateMigration,
   memoryValidityMigration,
+  stemmedSearchTermsMigration,
 ]);

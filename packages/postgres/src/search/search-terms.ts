@@ -1,28 +1,28 @@
-import { tokenize } from '@reverie/core';
+import { indexTerms, STEM_MARK } from '@reverie/core';
 
 /** PostgreSQL refuses a lexeme over this many bytes in a tsvector. */
 const MAX_LEXEME_BYTES = 2046;
 /** A tsvector keeps at most this many positions per lexeme: term frequencies saturate here. */
 export const MAX_TERM_FREQUENCY = 256;
 
-/** A document's BM25 terms: each term (as `tokenize` makes them) with its frequency, and their sum. */
+/** A document's BM25 terms (as `indexTerms` makes them) with their frequencies, and its length (its words). */
 export interface DocumentTerms {
   counts: Map<string, number>;
   length: number;
 }
 
 /**
- * The terms of `text` as the file store's BM25 index counts them (`tokenize`: lower case, no
- * stop words, no one-letter terms), leaving out the rare term PostgreSQL cannot index (over
- * 2046 bytes). Pure.
+ * The terms of `text` as the file store's BM25 index counts them (`indexTerms`: its words in lower
+ * case without stop words, and their stems), leaving out the rare term PostgreSQL cannot index
+ * (over 2046 bytes); the length counts the words kept. Pure.
  */
 export function documentTerms(text: string): DocumentTerms {
   const counts = new Map<string, number>();
   let length = 0;
-  for (const term of tokenize(text)) {
+  for (const term of indexTerms(text).terms) {
     if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
     counts.set(term, (counts.get(term) ?? 0) + 1);
-    length += 1;
+    if (!term.startsWith(STEM_MARK)) length += 1;
   }
   return { counts, length };
 }

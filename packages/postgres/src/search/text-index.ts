@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1, bm25Idf, type Bm25Hit, rarestTerms, tokenize, weighQueryTerms } from '@reverie/core';
+import { BM25_B, BM25_K1, bm25Idf, type Bm25Hit, type QueryWord, queryWords, rarestTerms, weighQueryTerms } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 import { documentFrequencyDelta, type DocumentTerms, tsqueryText } from './search-terms';
 import { SqlParams } from '../sql/sql-params';
@@ -123,15 +123,15 @@ export class TextIndex {
 
   /** The best `limit` documents for `text` that pass `filter`, best first (ties by key). */
   async search(client: PostgresClient, text: string, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
-    const queryTerms = [...new Set(tokenize(text))];
-    const stats = queryTerms.length === 0 ? undefined : await this.stats(client);
-    return stats ? this.searchTerms(client, queryTerms, stats, limit, filter) : [];
+    const words = queryWords(text);
+    const stats = words.length === 0 ? undefined : await this.stats(client);
+    return stats ? this.searchWords(client, words, stats, limit, filter) : [];
   }
 
   /**
    * The neighbours' query of a document (`NEIGHBOUR_QUERY` of `@reverie/core`): its `maxTerms`
-   * rarest terms, leaving out those in more than `maxDocumentShare` of the documents, with prefix
-   * expansion; the hits are scored as `search` scores them, with the scope's counts `stats`
+   * rarest words, leaving out those in more than `maxDocumentShare` of the documents, as written
+   * (no other forms) with prefix expansion; the hits are scored as `search` scores them, with the scope's counts `stats`
    * (read once for many documents).
    */
   async searchRarest(
@@ -140,12 +140,15 @@ export class TextIndex {
     limit: number,
     options: { maxTerms: number; maxDocumentShare: number; stats: ScopeStats | undefined; filter?: DocumentFilter },
   ): Promise<Bm25Hit[]> {
-    const terms = [...new Set(tokenize(text))];
+    const words = queryWords(text, 'exact');
     const { stats } = options;
-    if (terms.length === 0 || !stats) return [];
-    const known = await client.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`, [this.scope, terms]);
-    const rarest = rarestTerms(known.map((row) => ({ term: row.term, df: Number(row.df) })), options.maxTerms, stats.entries, options.maxDocumentShare);
-    return rarest.length === 0 ? [] : this.searchTerms(client, rarest, stats, limit, options.filter);
+    if (words.length === 0 || !stats) return [];
+    const known = await client.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`, [
+      this.scope,
+      words.map(({ word }) => word),
+    ]);
+    const rarest = new Set(rarestTerms(known.map((row) => ({ term: row.term, df: Number(row.df) })), options.maxTerms, stats.entries, options.maxDocumentShare));
+    return rarest.size === 0 ? [] : this.searchWords(client, words.filter(({ word }) => rarest.has(word)), stats, limit, options.filter);
   }
 
   /** The scope's document count and average length (undefined for an empty scope), as `searchRarest` takes them. */
@@ -159,18 +162,18 @@ export class TextIndex {
     return { entries, averageLength: Number(row!.total_length) / entries || 1 };
   }
 
-  private async searchTerms(client: PostgresClient, queryTerms: readonly string[], stats: ScopeStats, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
-    const vocabulary = await this.vocabulary(client, queryTerms);
-    const expansions = (term: string) => vocabulary.filter((known) => known.term !== term && known.term.startsWith(term)).map((known) => known.term);
-    const weights = weighQueryTerms(queryTerms, (term) => vocabulary.some((known) => known.term === term), expansions);
+  private async searchWords(client: PostgresClient, words: readonly QueryWord[], stats: ScopeStats, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
+    const vocabulary = await this.vocabulary(client, [...new Set(words.flatMap(({ word, forms }) => [word, ...forms]))]);
+    const expansions = (word: string) => vocabulary.filter((known) => known.term !== word && known.term.startsWith(word)).map((known) => known.term);
+    const weights = weighQueryTerms(words, (term) => vocabulary.some((known) => known.term === term), expansions);
     const df = new Map(vocabulary.map((known) => [known.term, known.df]));
     const factors = new Map([...weights].map(([term, weight]) => [term, weight * bm25Idf(stats.entries, df.get(term)!)]));
     return this.rank(client, factors, stats, limit, filter);
   }
 
   /**
-   * The vocabulary's terms that equal a query term, and for each query term the first 25 terms
-   * (alphabetically) that begin with it: its exact match and up to 24 expansions.
+   * The vocabulary's terms that equal a query term (a word or one of its forms), and for each the
+   * first 25 terms (alphabetically) that begin with it: its exact match and up to 24 expansions.
    */
   private async vocabulary(client: PostgresClient, queryTerms: readonly string[]): Promise<Array<{ term: string; df: number }>> {
     const rows = await client.query<{ term: string; df: number }>(

@@ -1,0 +1,11 @@
+import { defineProject } from 'vitest/config';
+import { sourceAliases } from '../../vitest.shared.ts';
+
+export default defineProject({
+  resolve: { alias: sourceAliases },
+  test: {
+    name: 'bench',
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+  },
+});
