@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DreamStatus, PromotionExplanation } from 'reverie';
 import { failuresDir, lockPath } from '@reverie/dream';
 import { FileConversationLog, FileMemoryStore } from '@reverie/file-store';
-import { startFakeChatServer } from './__fixtures__/fake-chat-server';
+import { startFakeChatServer, startOverloadedThenExtractingServer } from './__fixtures__/fake-chat-server';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
 
 let dir: ReturnType<typeof tempDir>;
@@ -49,12 +49,7 @@ describe('reverie dream status', () => {
 describe('reverie dream retry', () => {
   it('re-runs the failed passes of a run; the dead letter goes once they succeed', async () => {
     await seed();
-    let fail = true;
-    const server = await startFakeChatServer(() =>
-      fail
-        ? { status: 500, error: 'the model is overloaded' }
-        : { content: JSON.stringify({ episodes: [{ content: 'The user adopted a cat named Miso', when: { point: today }, sessionIds: ['s1'] }] }) },
-    );
+    const server = await startOverloadedThenExtractingServer(today);
     try {
       const env = { REVERIE_MODEL: `${server.url}#test-model` };
       const first = await runReverie([...data, 'dream', 'run', '--pass', 'episode-extraction', '--format', 'json'], { env });
@@ -62,7 +57,7 @@ describe('reverie dream retry', () => {
       const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
       expect(readdirSync(failuresDir(dir.dataPath))).toEqual([`${runId}.json`]);
 
-      fail = false;
+      server.recover();
       const retried = await runReverie([...data, 'dream', 'retry', runId, '--format', 'json'], { env });
       expect(retried.code, retried.stderr).toBe(0);
       expect((JSON.parse(retried.stdout) as { passes: Array<{ name: string; status: string }> }).passes).toEqual([

@@ -5,7 +5,7 @@ import type { CategoryCount, MemoryEntry, MemorySearchResult } from '@reverie/co
 import type { CycleReport, DreamStatus } from '@reverie/dream';
 import { PostgresConversationLog, postgresClientFromConnectionString } from '@reverie/postgres';
 import { realServer, useRealDatabase } from '../../postgres/test/test-databases';
-import { startFakeChatServer } from './__fixtures__/fake-chat-server';
+import { startOverloadedThenExtractingServer } from './__fixtures__/fake-chat-server';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
 
 type RunJson = CycleReport & { model: string | null; recovered: string[] };
@@ -106,18 +106,13 @@ describe.skipIf(!realServer.url)('reverie --postgres on a real PostgreSQL server
     await client.close();
     const scope = on('user:retry');
     const today = new Date().toISOString().slice(0, 10);
-    let fail = true;
-    const server = await startFakeChatServer(() =>
-      fail
-        ? { status: 500, error: 'the model is overloaded' }
-        : { content: JSON.stringify({ episodes: [{ content: 'The user adopted a cat named Miso', when: { point: today }, sessionIds: ['s1'] }] }) },
-    );
+    const server = await startOverloadedThenExtractingServer(today);
     try {
       const env = { REVERIE_MODEL: `${server.url}#test-model` };
       const first = await runReverie([...scope, 'dream', 'run', '--pass', 'episode-extraction', '--format', 'json'], { env });
       expect(first.code, first.stderr).toBe(1);
       const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
-      fail = false;
+      server.recover();
       const retried = await runReverie([...scope, 'dream', 'retry', runId, '--format', 'json'], { env });
       expect(retried.code, retried.stderr).toBe(0);
       expect((await runJson<MemoryEntry[]>([...scope, 'memory', 'list'])).map((entry) => entry.content)).toContain('The user adopted a cat named Miso');

@@ -120,6 +120,11 @@ describe('reverie serve (HTTP)', () => {
     const result = await runReverie(['serve', '--host', '0.0.0.0', '--data', dir.dataPath]);
     expectOneLineError(result, 2, /without a token/);
   });
+
+  it('refuses an MCP session idle time that is not a whole number of seconds from 1 (exit 2, one line)', async () => {
+    expectOneLineError(await runReverie(['serve', '--mcp-session-idle', '0', '--data', dir.dataPath]), 2, /mcp-session-idle/);
+    expectOneLineError(await runReverie(['serve', '--mcp-session-idle', 'soon', '--data', dir.dataPath]), 2, /mcp-session-idle/);
+  });
 });
 
 describe.skipIf(!realServer.url)('reverie serve --postgres (a real PostgreSQL server)', () => {

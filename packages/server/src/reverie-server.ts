@@ -56,7 +56,7 @@ export async function startReverieServer({ reverie, extensions = [], onError = r
   const host = new OperationHost(reverie, OPERATIONS, options.readOnly, onError);
   const router = new Router();
   for (const operation of OPERATIONS) router.add(operationRoute(operation, host, options.maxBodyBytes));
-  const mcp = mcpEndpoint(host, options.maxBodyBytes, onError);
+  const mcp = mcpEndpoint(host, options.maxBodyBytes, onError, { idleMs: options.mcpSessionIdleSeconds * 1000 });
   router.add(mcp.route);
   const served = [...OPERATIONS];
   const context: ServerExtensionContext = {

@@ -83,4 +83,24 @@ describe('MCP over streamable HTTP', () => {
     });
     expect(unknown.status).toBe(404);
   });
+
+  it('ends a session idle for mcpSessionIdleSeconds; one in use lives on, and its client can start another', async () => {
+    served = await serveFresh({ token: TOKEN, mcpSessionIdleSeconds: 3 }, gated);
+    const busy = await connect();
+    const idle = await connect();
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // The busy client calls every 1.5 s, inside the idle time: its session is kept.
+    for (let round = 0; round < 3; round++) {
+      await pause(1_500);
+      expect(await callOk(busy, 'memory_categories')).toBeDefined();
+    }
+    // By now the other session has sent nothing for over 4.5 s: it was ended.
+    await expect(idle.listTools()).rejects.toThrow(/404|session/i);
+    const again = await connect();
+    expect(await callOk(again, 'memory_categories')).toBeDefined();
+  }, 30_000);
+
+  it('refuses an idle time that is not a whole number of seconds from 1', async () => {
+    await expect(serveFresh({ token: TOKEN, mcpSessionIdleSeconds: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/mcpSessionIdleSeconds/) });
+  });
 });

@@ -49,6 +49,7 @@ export const serveCommand: Command = {
     { name: 'allow-origin', type: 'string', value: 'URL,...', description: 'Origins a browser page may call the API from (CORS; default none)' },
     { name: 'read-only', type: 'boolean', description: 'Refuse every operation that writes (READ_ONLY)' },
     { name: 'stdio', type: 'boolean', description: 'Speak MCP on stdin/stdout instead of serving HTTP' },
+    { name: 'mcp-session-idle', type: 'string', value: 'SECONDS', description: 'End an MCP session over HTTP idle this long (default 1800)' },
     DREAMING_OPTIONS_OPTION,
   ],
   examples: [
@@ -82,6 +83,7 @@ export const serveCommand: Command = {
         extensions: [inspector()],
         ...(typeof options.host === 'string' ? { host: options.host } : {}),
         ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
+        ...(typeof options['mcp-session-idle'] === 'string' ? { mcpSessionIdleSeconds: parseInteger(options['mcp-session-idle'], 'mcp-session-idle', 1) } : {}),
         ...(token === undefined ? {} : { token }),
       });
       context.note(

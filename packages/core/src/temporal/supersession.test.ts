@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryEntrySchema, type MemoryEntry } from '../schemas/memory-entry';
 import { changeInstant, supersede } from './supersession';
+import { datedEntry } from './__fixtures__/dated-entry';
 
-const entry = (id: string, fields: Partial<MemoryEntry> = {}): MemoryEntry => ({
-  id,
-  content: `entry ${id}`,
-  category: 'general',
-  tags: [],
-  metadata: {},
-  importance: 0.5,
-  reinforcementCount: 1,
-  createdAt: '2026-01-10T08:00:00.000Z',
-  updatedAt: '2026-01-10T08:00:00.000Z',
-  lastSeenAt: '2026-01-10T08:00:00.000Z',
-  ...fields,
-});
+const AT_EIGHT = '2026-01-10T08:00:00.000Z';
+const entry = (id: string, fields: Partial<MemoryEntry> = {}) => datedEntry(id, { createdAt: AT_EIGHT, updatedAt: AT_EIGHT, lastSeenAt: AT_EIGHT, ...fields });
 
 describe('changeInstant (SPEC B9): when a newer fact took over', () => {
   const older = entry('aaaaaaaaaaaa', { createdAt: '2025-01-01T00:00:00.000Z' });

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseMemoryQuery } from '../memory/memory-query';
-import type { MemoryEntry } from '../schemas/memory-entry';
 import { heldAt, holdsNow, validityProblem } from './validity';
+import { datedEntry } from './__fixtures__/dated-entry';
 
 const ms = (iso: string) => Date.parse(iso);
-const entry = (id: string, fields: Partial<MemoryEntry> = {}): MemoryEntry => ({
-  id,
-  content: `entry ${id}`,
-  category: 'general',
-  tags: [],
-  metadata: {},
-  importance: 0.5,
-  reinforcementCount: 1,
-  createdAt: '2026-01-10T00:00:00.000Z',
-  updatedAt: '2026-01-10T00:00:00.000Z',
-  lastSeenAt: '2026-01-10T00:00:00.000Z',
-  ...fields,
-});
+const entry = datedEntry;
 
 describe('validity (SPEC B9)', () => {
   it('holds now from validFrom (inclusive) to validTo (exclusive), and always without bounds', () => {

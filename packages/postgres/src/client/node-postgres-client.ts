@@ -66,11 +66,29 @@ async function withConnection<T>(pool: Pool, fn: (connection: PoolClient) => Pro
   try {
     return await fn(connection);
   } catch (error) {
-    if (destroyOnError) failure = new Error('the session ended with an error', { cause: error });
+    if (destroyOnError) {
+      failure = new Error('the session ended with an error', { cause: error });
+      await releaseSessionLocks(connection);
+    }
     throw error;
   } finally {
     connection.off('error', lost);
     connection.release(brokenConnections.has(connection) ? new Error('the connection broke') : failure);
+  }
+}
+
+/**
+ * Releases the session-level advisory locks of a session that failed, before its connection is
+ * destroyed: the server lets go of a closed connection's locks only once it notices the close,
+ * and the caller may try to take them again at once. A connection that broke, or whose
+ * transaction was left aborted, keeps them until the server ends it.
+ */
+async function releaseSessionLocks(connection: PoolClient): Promise<void> {
+  if (brokenConnections.has(connection)) return;
+  try {
+    await connection.query('SELECT pg_advisory_unlock_all()');
+  } catch {
+    // Destroying the connection releases them all the same, a moment later.
   }
 }
 

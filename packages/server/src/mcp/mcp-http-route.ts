@@ -15,13 +15,38 @@ export interface McpEndpoint {
 
 const jsonRpcError = (message: string) => ({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 
+/** How the endpoint ends idle sessions; `now` and `sweepEveryMs` are for tests. */
+export interface McpSessionExpiry {
+  /** A session that sends nothing for this long is ended. */
+  idleMs: number;
+  now?: () => number;
+  /** How often idle sessions are looked for (default: a tenth of `idleMs`, between 1 s and 1 min). */
+  sweepEveryMs?: number;
+}
+
 /**
  * MCP over streamable HTTP at `path`: an `initialize` POST opens a session (an MCP server and a
  * transport of its own, the id in the `Mcp-Session-Id` header), later requests name it. The
- * body is read here, under the server's size limit, before the transport sees it.
+ * body is read here, under the server's size limit, before the transport sees it. A session
+ * idle for `expiry.idleMs` is ended, so clients that leave without ending theirs hold nothing
+ * for long; its id is then answered like any unknown one (404: initialize a new one).
  */
-export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (error: unknown) => void, path = '/mcp'): McpEndpoint {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (error: unknown) => void, expiry: McpSessionExpiry, path = '/mcp'): McpEndpoint {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastUsed: number }>();
+  const now = expiry.now ?? Date.now;
+  const end = (id: string) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    if (session) session.transport.close().catch(report);
+  };
+  const sweep = setInterval(
+    () => {
+      const idleSince = now() - expiry.idleMs;
+      for (const [id, session] of sessions) if (session.lastUsed <= idleSince) end(id);
+    },
+    expiry.sweepEveryMs ?? Math.min(60_000, Math.max(1_000, expiry.idleMs / 10)),
+  );
+  sweep.unref();
   const route: HttpRoute = {
     method: 'ANY',
     path,
@@ -29,12 +54,13 @@ export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (
       const body = request.method === 'POST' ? await readJsonBody(request, maxBodyBytes) : undefined;
       const sessionId = request.headers['mcp-session-id'];
       if (typeof sessionId === 'string') {
-        const transport = sessions.get(sessionId);
-        if (transport === undefined) {
-          sendJson(response, 404, jsonRpcError(`No MCP session ${sessionId}: it ended or the server restarted; initialize a new one.`));
+        const session = sessions.get(sessionId);
+        if (session === undefined) {
+          sendJson(response, 404, jsonRpcError(`No MCP session ${sessionId}: it ended, was idle too long, or the server restarted; initialize a new one.`));
           return;
         }
-        await transport.handleRequest(request, response, body);
+        session.lastUsed = now();
+        await session.transport.handleRequest(request, response, body);
         return;
       }
       if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -43,10 +69,10 @@ export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (
       }
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, lastUsed: now() }),
       });
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+        if (transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport) sessions.delete(transport.sessionId);
       };
       await createMcpServer(host, report).connect(transport);
       await transport.handleRequest(request, response, body);
@@ -55,9 +81,10 @@ export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (
   return {
     route,
     async close() {
+      clearInterval(sweep);
       const open = [...sessions.values()];
       sessions.clear();
-      await Promise.allSettled(open.map((transport) => transport.close()));
+      await Promise.allSettled(open.map(({ transport }) => transport.close()));
     },
   };
 }

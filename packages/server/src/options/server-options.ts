@@ -4,6 +4,9 @@ import { z } from 'zod';
 /** 1 MiB: far above any memory entry or plan id a caller sends, far below what could hurt the process. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** 30 minutes: a client that went away without ending its session stops holding one. */
+export const DEFAULT_MCP_SESSION_IDLE_SECONDS = 30 * 60;
+
 /** The options of `startReverieServer` (and of `reverie serve`), validated at start. */
 export const serverOptionsSchema = z
   .object({
@@ -19,6 +22,8 @@ export const serverOptionsSchema = z
     allowedOrigins: z.array(z.url().transform((url) => new URL(url).origin)).default([]),
     /** The largest request body read, in bytes; a bigger one is answered 413 PAYLOAD_TOO_LARGE. */
     maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+    /** An MCP session over HTTP that sends nothing for this many seconds is ended (its client initializes a new one). */
+    mcpSessionIdleSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(DEFAULT_MCP_SESSION_IDLE_SECONDS),
   })
   .strict();
 

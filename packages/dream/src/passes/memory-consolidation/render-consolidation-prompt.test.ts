@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { shownEntries } from './__fixtures__/scripted-gateway';
 import {
   CONSOLIDATION_DIRECTIVE,
+  isoDay,
   renderConsolidationData,
   renderEntryLine,
   renderFeedbackLine,
@@ -21,6 +22,15 @@ const ENTRY: MemoryEntry = {
   importance: 0.6,
   metadata: { 'subject.start': '2025-02', other: 'x' },
 };
+
+describe('isoDay', () => {
+  it('gives the UTC day of a timestamp, read off a UTC one and computed for an offset one', () => {
+    expect(isoDay('2026-01-20T23:30:00.000Z')).toBe('2026-01-20');
+    expect(isoDay('2026-01-20T23:30Z')).toBe('2026-01-20');
+    expect(isoDay('2026-01-20T23:30:00.000-02:00')).toBe('2026-01-21');
+    expect(isoDay('2026-01-21T00:30:00+02:00')).toBe('2026-01-20');
+  });
+});
 
 const CORRECTION: FeedbackSignal = {
   id: 'f00000000001',

@@ -30,8 +30,12 @@ Reply with a single JSON object and nothing else, in this shape:
 {"toDelete": ["<id>"], "toSave": [{"content": "<text>", "category": "<category>", "tags": ["<tag>"], "sourceIds": ["<id>"]}], "toSupersede": [{"olderId": "<id>", "newerId": "<id>"}]}
 toDelete lists entries to remove outright. Each toSave item is an entry to write; its sourceIds are the shown entries it replaces (they are removed for you). Each toSupersede item names a shown entry (olderId) that a later shown entry (newerId) replaces; both are kept.`;
 
-/** `YYYY-MM-DD` in UTC of an ISO timestamp. */
+/** A timestamp already written in UTC (`…Z`), whose first ten characters are its UTC day. */
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z$/;
+
+/** `YYYY-MM-DD` in UTC of an ISO timestamp (read off a UTC timestamp without building a date). */
 export function isoDay(timestamp: string): string {
+  if (UTC_TIMESTAMP.test(timestamp)) return timestamp.slice(0, 10);
   return new Date(timestampMs(timestamp)).toISOString().slice(0, 10);
 }
 
