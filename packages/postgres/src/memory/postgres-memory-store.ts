@@ -209,24 +209,27 @@ export class PostgresMemoryStore implements ILongTermMemory {
     return { ...page, changes: page.changes.map((change) => ({ id: change.key, op: change.op, cursor: change.cursor })) };
   }
 
-  /** SPEC B12: each entry's BM25 neighbours in the scope (its rarest terms, as the file store asks). */
+  /**
+   * SPEC B12: each entry's BM25 neighbours in the scope (its rarest terms, as the file store
+   * asks), for any number of ids in six statements: the entries, the scope's counts, their words'
+   * frequencies, the vocabulary, one ranking of every entry's query, the neighbours' rows.
+   */
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>> {
     this.gate.assertOpen();
     ids.forEach(assertValidId);
     const { limit } = parseNeighbourQuery(query);
     const client = await this.ready();
-    const unique = [...new Set(ids)];
-    const entries = await this.entriesById(client, unique);
-    const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
+    const entries = await this.entriesById(client, [...new Set(ids)]);
+    if (entries.size === 0) return new Map();
     const stats = await this.text.stats(client);
-    const now = this.clock.now();
     const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
-    for (const id of unique) {
-      const entry = entries.get(id);
-      if (!entry) continue;
-      // Only the facts that hold now are neighbours (SPEC B9); the entry itself is kept, to score against.
-      const filter = (params: SqlParams) => `(d.id = ${params.add(id)} OR ${memoryFilterSql(params, { validity: { now } }, 'd')})`;
-      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
+    const now = this.clock.now();
+    // Only the facts that hold now are neighbours (SPEC B9); each entry itself is scored, to scale by.
+    const filter = (params: SqlParams) => memoryFilterSql(params, { validity: { now } }, 'd');
+    const documents = [...new Set(ids)].filter((id) => entries.has(id)).map((id) => ({ key: id, text: entries.get(id)!.content }));
+    const ranked = await this.text.searchRarest(client, documents, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
+    const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
+    for (const [id, all] of ranked) {
       const best = all[0]?.score ?? 0;
       hitsOf.set(
         id,
