@@ -226,8 +226,11 @@ export class TextIndex {
 
   /**
    * The best `limit` documents of each query (its terms' `factors`: weight × idf) that pass
-   * `filter` — or are the query's `own` document — best first, ties by key: one statement, each
-   * query ranked in a LATERAL subquery that the GIN index on `(scope, search_terms)` serves.
+   * `filter` — or are the query's `own` document — best first, ties by key. One statement, which
+   * reads each document holding a term of any query once (the GIN index on `(scope,
+   * search_terms)` finds them), scores it for every query that shares a term with it (adding the
+   * terms' parts in term order, so a score does not depend on the other queries or the plan), and
+   * keeps each query's best `limit` with a window function.
    */
   private async rank(
     client: PostgresClient,
@@ -247,32 +250,25 @@ export class TextIndex {
     const weightFactors = params.add(weights.map((weight) => weight.factor));
     const queryNumbers = params.add(asked);
     const owns = params.add(asked.map((n) => queries[n]!.own ?? null));
-    const tsqueries = params.add(asked.map((n) => tsqueryText(queries[n]!.factors.keys())));
+    const anyTerm = params.add(tsqueryText(new Set(weights.map((weight) => weight.term))));
     const average = params.add(stats.averageLength);
     const condition = filter ? filter(params) : 'TRUE';
     const key = `d.${this.tables.key}`;
     const rows = await client.query<{ n: number; id: string; score: number }>(
-      `WITH w AS (
-         SELECT n, array_agg(term) AS terms, array_agg(factor) AS factors
-           FROM unnest(${weightNumbers}::int[], ${weightTerms}::text[], ${weightFactors}::float8[]) AS w(n, term, factor)
-          GROUP BY n
-       ), s AS (
-         SELECT q.n, q.own, q.query::tsquery AS query, w.terms, w.factors
-           FROM unnest(${queryNumbers}::int[], ${owns}::text[], ${tsqueries}::text[]) AS q(n, own, query) JOIN w USING (n)
+      `WITH hits AS (
+         SELECT w.n, ${key} AS id,
+                sum(w.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * d.term_count / ${average}::float8)) ORDER BY u.lexeme) AS score
+           FROM ${this.tables.documents} d
+           CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(d.search_terms)) u
+           JOIN unnest(${weightNumbers}::int[], ${weightTerms}::text[], ${weightFactors}::float8[]) AS w(n, term, factor) ON w.term = u.lexeme
+           JOIN unnest(${queryNumbers}::int[], ${owns}::text[]) AS q(n, own) ON q.n = w.n
+          WHERE d.scope = ${scope} AND d.search_terms @@ ${anyTerm}::tsquery AND (${key} = q.own OR ${condition})
+          GROUP BY w.n, ${key}
        )
-       SELECT s.n, hit.id, hit.score
-         FROM s
-         CROSS JOIN LATERAL (
-           SELECT ${key} AS id, sum(t.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * d.term_count / ${average}::float8))) AS score
-             FROM ${this.tables.documents} d
-             CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(d.search_terms)) u
-             JOIN unnest(s.terms, s.factors) AS t(term, factor) ON t.term = u.lexeme
-            WHERE d.scope = ${scope} AND d.search_terms @@ s.query AND (${key} = s.own OR ${condition})
-            GROUP BY ${key}
-            ORDER BY score DESC, ${key}
-            LIMIT ${params.add(limit)}
-         ) hit
-        ORDER BY s.n, hit.score DESC, hit.id`,
+       SELECT n, id, score
+         FROM (SELECT n, id, score, row_number() OVER (PARTITION BY n ORDER BY score DESC, id) AS place FROM hits) ranked
+        WHERE place <= ${params.add(limit)}
+        ORDER BY n, place`,
       params.values,
     );
     for (const row of rows) hits[Number(row.n)]!.push({ id: row.id, score: Number(row.score) });
