@@ -353,13 +353,17 @@ export class DreamEngine {
     return report;
   }
 
-  /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). Holds the lock. */
+  /**
+   * Restores what a run deleted or replaced and removes what it created, unless changed since
+   * (SPEC O8). Holds the lock; once the lock is lost, stops before its next write with LOCK_LOST,
+   * leaving the run to be undone again.
+   */
   async undo(runId: string): Promise<UndoReport> {
     const folder = await this.state.runs.open(runId);
     if (!folder) {
       throw runNotFound(this.state, runId);
     }
-    return holdingLock(this.state.lock, () => undoRun(folder, this.services));
+    return holdingLock(this.state.lock, (_, lost) => undoRun(folder, this.services, lost));
   }
 
   /**
