@@ -65,6 +65,8 @@ const optionsSchema = z
 
 /** The feed name of the long-term memory in `reverie_change_feeds`. */
 const FEED = 'memory';
+/** Changes removed per statement when the feed is compacted: short statements, however long the backlog. */
+const COMPACT_BATCH = 10_000;
 
 /**
  * `ILongTermMemory` on PostgreSQL (SPEC M1–M4, B6, B8, B12) for one scope of a shared database:
@@ -207,6 +209,17 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     const page = await this.feed.read(client, query);
     return { ...page, changes: page.changes.map((change) => ({ id: change.key, op: change.op, cursor: change.cursor })) };
+  }
+
+  /**
+   * SPEC B12: removes from `reverie_changes` the scope's changes that every cursor of `keep` has
+   * read past (the dream engine passes its readers' cursors after a successful cycle), at most
+   * `COMPACT_BATCH` rows per statement. A cursor from before what is kept gets a reset.
+   */
+  async compactChanges(keep: readonly string[]): Promise<{ removed: number }> {
+    this.gate.assertOpen();
+    const client = await this.ready();
+    return { removed: await this.feed.compact(client, keep, COMPACT_BATCH) };
   }
 
   /**
