@@ -128,7 +128,7 @@ export {
   parseChangeQuery,
   parseNeighbourQuery,
 } from './changes/change-cursor';
-export { ChangeLog } from './changes/change-log';
+export { ChangeLog, oldestPosition } from './changes/change-log';
 export { indexNeighbours, NEIGHBOUR_QUERY } from './changes/index-neighbours';
 export type { IWorkingMemory } from './interfaces/working-memory';
 export type { ConversationLogReadOptions, IConversationLog } from './interfaces/conversation-log';

@@ -18,7 +18,8 @@
 //   - a dream cycle's host time (wall − the scripted model's own time) for one scope: the initial
 //     consolidation cycle over a planted memory of BENCH_PG_SCOPE_SIZE entries (as bench:dream
 //     plants it, with the oracle model), in a fresh scope at the small total and again at the large
-//     one (it should stay flat), best of BENCH_PG_CYCLES (2) scopes each, and on the file store.
+//     one (it should stay flat), best of BENCH_PG_CYCLES (2) scopes each, and on the file store;
+//     on PostgreSQL with the number of statements each cycle sent (round trips, which load does not blur).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -29,6 +30,7 @@ import { DreamEngine, type DreamStateStore, FileDreamStateStore, MemoryConsolida
 import { FileMemoryStore } from '@reverie/file-store';
 import { migratePostgres, type PostgresClient, postgresClientFromConnectionString, PostgresDreamStateStore, PostgresMemoryStore } from '@reverie/postgres';
 import { findRealServer } from '../../../postgres/test/throwaway-cluster';
+import { CountingClient } from '../../../postgres/test/counting-client';
 import { OracleModel } from '../dream/oracle-model';
 import { PlantedMemory } from '../dream/planted-memory';
 import { reportFigure } from '../figures';
@@ -106,13 +108,28 @@ async function searchLatencies(store: ILongTermMemory): Promise<Latencies> {
   return { p50: percentile(times, 50), p99: percentile(times, 99), results: results / QUERIES };
 }
 
-/** The host time of one initial consolidation cycle over a fresh planted memory of SCOPE_SIZE entries. */
-async function cycleHostMs(open: (clock: ManualClock) => { memory: ILongTermMemory; state: DreamStateStore; load(drafts: MemoryDraft[]): Promise<unknown> }): Promise<number> {
+interface CycleStore {
+  memory: ILongTermMemory;
+  state: DreamStateStore;
+  load(drafts: MemoryDraft[]): Promise<unknown>;
+  /** The statements sent to PostgreSQL so far (PostgreSQL only). */
+  statements?: () => number;
+}
+
+interface CycleCost {
+  hostMs: number;
+  /** Statements the cycle sent to PostgreSQL (BEGIN and COMMIT included). */
+  statements?: number;
+}
+
+/** The host time of one initial consolidation cycle over a fresh planted memory of SCOPE_SIZE entries (and its statements). */
+async function cycleCost(open: (clock: ManualClock) => CycleStore): Promise<CycleCost> {
   const planted = PlantedMemory.build(SCOPE_SIZE, SEED, now);
   const clock = new ManualClock(now);
-  const { memory, state, load } = open(clock);
+  const { memory, state, load, statements } = open(clock);
   await load(planted.entries.map((entry) => entry.draft));
   clock.advance(DAY_MS);
+  const before = statements?.();
   const oracle = new OracleModel((content) => planted.factOf(content));
   const directives = mkdtempSync(join(tmpdir(), 'reverie-pg-bench-directives-'));
   try {
@@ -120,24 +137,32 @@ async function cycleHostMs(open: (clock: ManualClock) => { memory: ILongTermMemo
     const [report, wallMs] = await timed(() => engine.run({ trigger: 'bench' }));
     const outcome = report.passes[0];
     if (outcome?.status !== 'ok') throw new Error(`the consolidation cycle did not succeed: ${JSON.stringify(outcome)}`);
-    return wallMs - oracle.calls.reduce((sum, call) => sum + call.ms, 0);
+    const hostMs = wallMs - oracle.calls.reduce((sum, call) => sum + call.ms, 0);
+    return { hostMs, ...(statements && before !== undefined ? { statements: statements() - before } : {}) };
   } finally {
     await memory.close();
     rmSync(directives, { recursive: true, force: true });
   }
 }
 
-async function bestCycle(label: string, open: Parameters<typeof cycleHostMs>[0]): Promise<number> {
-  const runs: number[] = [];
-  for (let run = 0; run < CYCLES; run++) runs.push(await cycleHostMs(open));
-  console.log(`  ${label}: ${runs.map((ms) => `${int(ms)} ms`).join(', ')}`);
-  return Math.min(...runs);
+async function bestCycle(label: string, open: Parameters<typeof cycleCost>[0]): Promise<number> {
+  const runs: CycleCost[] = [];
+  for (let run = 0; run < CYCLES; run++) runs.push(await cycleCost(open));
+  const described = runs.map((run) => `${int(run.hostMs)} ms${run.statements === undefined ? '' : ` (${int(run.statements)} statements)`}`);
+  console.log(`  ${label}: ${described.join(', ')}`);
+  return Math.min(...runs.map((run) => run.hostMs));
 }
 
 function postgresCycle(client: PostgresClient, scope: string) {
-  return (clock: ManualClock) => {
-    const memory = new PostgresMemoryStore({ client, scope, clock });
-    return { memory, state: new PostgresDreamStateStore({ client, scope, clock }), load: (batch: MemoryDraft[]) => memory.saveMany(batch) };
+  return (clock: ManualClock): CycleStore => {
+    const counting = new CountingClient(client);
+    const memory = new PostgresMemoryStore({ client: counting, scope, clock });
+    return {
+      memory,
+      state: new PostgresDreamStateStore({ client: counting, scope, clock }),
+      load: (batch: MemoryDraft[]) => memory.saveMany(batch),
+      statements: () => counting.statements,
+    };
   };
 }
 

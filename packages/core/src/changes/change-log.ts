@@ -1,11 +1,12 @@
 import { newId } from '../ids/new-id';
 import type { MemoryChange, MemoryChangePage, MemoryChangeQuery } from '../interfaces/memory-change-feed';
-import { formatChangeCursor, parseChangeQuery } from './change-cursor';
+import { formatChangeCursor, parseChangeCursor, parseChangeQuery } from './change-cursor';
 
 /**
  * An in-process change feed (SPEC B12) for stores that keep their records in memory: the last
- * `capacity` changes, numbered from 1 under an epoch drawn when the log is created. A cursor
- * older than what the log still holds, or of another epoch, is answered with a reset.
+ * `capacity` changes, numbered from 1 under an epoch drawn when the log is created, fewer once
+ * `compact` let go of those every reader has passed. A cursor older than what the log still
+ * holds, or of another epoch, is answered with a reset.
  */
 export class ChangeLog {
   private readonly epoch = newId();
@@ -29,6 +30,17 @@ export class ChangeLog {
     }
   }
 
+  /** `IMemoryChangeFeed.compactChanges`: drops the changes up to the oldest cursor of `keep` that is this log's. */
+  compact(keep: readonly string[]): { removed: number } {
+    const through = oldestPosition(keep, this.epoch, this.lastSeq);
+    if (through === undefined || through < this.firstSeq) return { removed: 0 };
+    const removed = through - this.firstSeq + 1;
+    this.ids.splice(0, removed);
+    this.ops.splice(0, removed);
+    this.firstSeq += removed;
+    return { removed };
+  }
+
   changes(query?: MemoryChangeQuery): MemoryChangePage {
     const { since, limit } = parseChangeQuery(query);
     const head = formatChangeCursor({ epoch: this.epoch, seq: this.lastSeq });
@@ -43,4 +55,19 @@ export class ChangeLog {
     }
     return { changes, cursor: formatChangeCursor({ epoch: this.epoch, seq: end }), more: end < this.lastSeq, reset: false };
   }
+}
+
+/**
+ * The sequence number of the oldest of `cursors` that belongs to history `epoch` (and is not past
+ * its head `lastSeq`): what every reader of the feed has read through. Undefined when none does.
+ * Cursors of another store or history, and text that is no cursor, hold nothing back. Pure.
+ */
+export function oldestPosition(cursors: readonly string[], epoch: string, lastSeq: number): number | undefined {
+  let oldest: number | undefined;
+  for (const cursor of cursors) {
+    const position = typeof cursor === 'string' ? parseChangeCursor(cursor) : undefined;
+    if (!position || position.epoch !== epoch || position.seq > lastSeq) continue;
+    oldest = oldest === undefined ? position.seq : Math.min(oldest, position.seq);
+  }
+  return oldest;
 }

@@ -79,6 +79,11 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     return this.log.changes(query);
   }
 
+  async compactChanges(keep: readonly string[]) {
+    assertOpen(this.closed, 'memory store');
+    return this.log.compact(keep);
+  }
+
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
     assertOpen(this.closed, 'memory store');
     ids.forEach(assertValidId);

@@ -43,6 +43,8 @@ export interface ILongTermMemory {
   changes?: IMemoryChangeFeed['changes'];
   /** Optional (SPEC B12): the most similar entries of each given entry. See `IMemoryChangeFeed`. */
   neighbours?: IMemoryChangeFeed['neighbours'];
+  /** Optional (SPEC B12): forgets the changes every reader has passed. See `IMemoryChangeFeed`. */
+  compactChanges?: IMemoryChangeFeed['compactChanges'];
 }
 
 /** True when the store implements the change feed (both `changes` and `neighbours`). */

@@ -55,4 +55,14 @@ export interface IMemoryChangeFeed {
    * callers can apply one threshold whatever the store. Unknown ids are left out of the map.
    */
   neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>>;
+  /**
+   * Optional: forgets the changes that every cursor of `keep` has read past, so that the feed
+   * does not grow with every write forever. `keep` holds the cursors of the feed's readers (the
+   * dream passes' cursors: the engine calls this after a successful cycle); the changes up to
+   * the oldest of them that this feed wrote are removed, those after it stay. A cursor of another
+   * store or history holds nothing back, and when `keep` has no cursor of this feed nothing is
+   * removed. A reader whose cursor is older than what is kept gets `reset` from `changes()`
+   * (list everything), never a page that skips a change. Returns how many changes were removed.
+   */
+  compactChanges?(keep: readonly string[]): Promise<{ removed: number }>;
 }

@@ -99,6 +99,39 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
       await expect(store.changes({ limit: 1.5 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     });
 
+    it('compacts only what every kept cursor has read past, and answers an older cursor with a reset (compactChanges, if the store has it)', async (context) => {
+      const store = await open(context);
+      if (!store.compactChanges) context.skip('this store does not compact its feed on request');
+      const start = (await store.changes()).cursor;
+      const first = await store.save({ content: 'The user moved to Porto' });
+      const cursors = [start];
+      for (const content of ['The user prefers tea', 'The user bought a bicycle', 'The user learns Portuguese']) {
+        await store.save({ content });
+        cursors.push((await store.changes({ since: cursors.at(-1)! })).cursor);
+      }
+      await store.delete(first.id);
+      const after = (cursor: string) => readAll(store, cursor).then((read) => brief(read.changes));
+      const expected = await Promise.all(cursors.map(after));
+      // Nothing of this feed to keep (no cursor, or cursors of another store): nothing goes.
+      expect(await store.compactChanges!([])).toEqual({ removed: 0 });
+      expect(await store.compactChanges!(['another-store.3', 'not a cursor'])).toEqual({ removed: 0 });
+      expect(await Promise.all(cursors.map(after))).toEqual(expected);
+
+      // Two readers: one after the save of "bicycle", one after "Portuguese". The three changes
+      // since `start` that both have read go (and any from before `start`).
+      const { removed } = await store.compactChanges!([cursors[3]!, cursors[2]!, 'another-store.0']);
+      expect(removed).toBeGreaterThanOrEqual(3);
+      expect(await after(cursors[2]!)).toEqual(expected[2]);
+      expect(await after(cursors[3]!)).toEqual(expected[3]);
+      // A cursor from before what was kept is told to list everything, never given a page that skips changes.
+      expect(await store.changes({ since: start })).toMatchObject({ changes: [], reset: true, more: false });
+      expect(await store.changes({ since: cursors[1]! })).toMatchObject({ changes: [], reset: true, more: false });
+      // Compacting again through the same cursors removes nothing more; later writes are kept.
+      expect(await store.compactChanges!([cursors[2]!])).toEqual({ removed: 0 });
+      const later = await store.save({ content: 'The user adopted a cat' });
+      expect((await after(cursors[3]!)).at(-1)).toEqual({ id: later.id, op: 'save' });
+    });
+
     it('finds the neighbours of entries, best first, never the entry itself', async (context) => {
       const store = await open(context);
       const tea = await store.save({ content: 'The user drinks green tea every morning' });

@@ -342,6 +342,7 @@ export class DreamEngine {
     };
     assertStillHeld(lost);
     if (folder) await this.finish(folder, report);
+    if (folder && !interrupted && outcomes.every((outcome) => outcome.status !== 'failed')) await this.compactMemoryFeed(lost);
     if (dryRun) {
       const planId = newId();
       const plan: SavedPlan = { schemaVersion: 1, planId, createdAt: report.startedAt, trigger: request.trigger, ...(interrupted ? { interrupted } : {}), passes: keep };
@@ -353,13 +354,17 @@ export class DreamEngine {
     return report;
   }
 
-  /** Restores what a run deleted or replaced and removes what it created, unless changed since (SPEC O8). Holds the lock. */
+  /**
+   * Restores what a run deleted or replaced and removes what it created, unless changed since
+   * (SPEC O8). Holds the lock; once the lock is lost, stops before its next write with LOCK_LOST,
+   * leaving the run to be undone again.
+   */
   async undo(runId: string): Promise<UndoReport> {
     const folder = await this.state.runs.open(runId);
     if (!folder) {
       throw runNotFound(this.state, runId);
     }
-    return holdingLock(this.state.lock, () => undoRun(folder, this.services));
+    return holdingLock(this.state.lock, (_, lost) => undoRun(folder, this.services, lost));
   }
 
   /**
@@ -562,6 +567,29 @@ export class DreamEngine {
     } catch (error) {
       assertStillHeld(run.lost);
       return this.failed(pass, error, tokens(), started);
+    }
+  }
+
+  /**
+   * After a successful cycle: lets the memory store forget the changes of its feed that every
+   * pass reading it has passed. A reader that can never run here holds nothing back (as for the
+   * conversation log); one that runs later from an older cursor is answered with a reset and
+   * lists every entry. A failure only costs the space: it is logged, and the next cycle tries again.
+   */
+  private async compactMemoryFeed(lost: AbortSignal | undefined): Promise<void> {
+    const { memory, logger } = this.services;
+    if (!memory?.compactChanges) return;
+    const keep: string[] = [];
+    for (const pass of this.passes) {
+      if (pass.memoryFeedCursors && this.canEverRun(pass)) keep.push(...(await pass.memoryFeedCursors(this.services)));
+    }
+    if (keep.length === 0) return;
+    assertStillHeld(lost);
+    try {
+      const { removed } = await memory.compactChanges(keep);
+      if (removed > 0) logger.info('Compacted the memory change feed.', { removed });
+    } catch (error) {
+      logger.warn('Could not compact the memory change feed; the next cycle tries again.', { error: String((error as Error)?.message ?? error) });
     }
   }
 

@@ -150,6 +150,13 @@ export interface DreamPass {
    * finished with (0 when it has read nothing yet). Turns after it must survive a log clear.
    */
   conversationLogReadThrough?(services: DreamServices): Promise<number>;
+  /**
+   * For passes that read the memory store's change feed (SPEC B12): the cursors they will read
+   * from next (none before their first run, or when they list every entry instead). After a
+   * successful cycle the engine lets the store forget the changes every such cursor has passed
+   * (`compactChanges`).
+   */
+  memoryFeedCursors?(services: DreamServices): Promise<string[]>;
 }
 
 /** The model gateway as passes see it (SPEC D15). */

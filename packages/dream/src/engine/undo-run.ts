@@ -1,6 +1,6 @@
 import { loggedTurnSchema, type MemoryDraft, type MemoryEntry, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
 import type { JournalLine } from '../runs/run-folder';
-import type { DreamRun } from '../state/dream-state-store';
+import { assertStillHeld, type DreamRun } from '../state/dream-state-store';
 import type { DreamOperation, DreamServices } from './dream-types';
 
 export interface UndoReport {
@@ -18,8 +18,14 @@ export interface UndoReport {
  * record it replaced or deleted is restored from the archive — unless it changed after the run
  * (the change is newer than the dream and wins). Turns a log clear removed are appended back
  * from the archive (with their timestamps, under new seqs, so later cycles read them again).
+ *
+ * `lost` is the dream lock's (see `DreamLockHandle.lost`): once it is aborted, the undo stops
+ * before its next write with the LOCK_LOST reason, as a crash would stop there. The run is then
+ * still `complete`, not `undone`: undoing it again (from any machine) goes on where this
+ * stopped — what was put back reads as changed after the run and is kept, what was removed is
+ * gone — and marks it undone.
  */
-export async function undoRun(folder: DreamRun, services: DreamServices): Promise<UndoReport> {
+export async function undoRun(folder: DreamRun, services: DreamServices, lost?: AbortSignal): Promise<UndoReport> {
   const state = folder.state;
   if (state.status === 'undone') {
     throw new ReverieError('CONFLICT', `Dream run ${state.runId} was already undone at ${state.undoneAt}.`);
@@ -37,8 +43,9 @@ export async function undoRun(folder: DreamRun, services: DreamServices): Promis
     if (line.outcome !== 'applied') continue;
     const operation = plans.get(line.pass)?.[line.index];
     if (!operation) continue;
-    await undoOperation(operation, line, { folder, services, report, restoredAt });
+    await undoOperation(operation, line, { folder, services, report, restoredAt, lost });
   }
+  assertStillHeld(lost);
   await folder.update({ status: 'undone', undoneAt: services.clock.now().toISOString() });
   return report;
 }
@@ -53,10 +60,12 @@ interface UndoState {
    * "as the run left it" even though its `updatedAt` is new.
    */
   restoredAt: Map<string, string>;
+  /** The dream lock's: checked before each write. */
+  lost: AbortSignal | undefined;
 }
 
 async function undoOperation(operation: DreamOperation, line: JournalLine, state: UndoState): Promise<void> {
-  const { folder, services, report, restoredAt } = state;
+  const { folder, services, report, restoredAt, lost } = state;
   const unchanged = (key: string, updatedAt: string) => updatedAt === line.updatedAt || updatedAt === restoredAt.get(key);
   switch (operation.op) {
     case 'memory.save': {
@@ -69,9 +78,11 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
       }
       const archived = await folder.readArchive(line.pass, 'memory', id);
       if (archived === undefined) {
+        assertStillHeld(lost);
         await services.memory!.delete(id, { ifUpdatedAt: current.updatedAt });
         report.removed.push(`memory ${id}`);
       } else {
+        assertStillHeld(lost);
         const restored = await services.memory!.save(asArchived(memoryEntrySchema.parse(archived)), { ifUpdatedAt: current.updatedAt });
         restoredAt.set(`memory ${id}`, restored.updatedAt);
         report.restored.push(`memory ${id}`);
@@ -85,6 +96,7 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
         report.kept.push({ record: `memory ${operation.id}`, reason: 'exists again since the run' });
         return;
       }
+      assertStillHeld(lost);
       const restored = await services.memory!.save(memoryEntrySchema.parse(archived), { ifUpdatedAt: null });
       restoredAt.set(`memory ${operation.id}`, restored.updatedAt);
       report.restored.push(`memory ${operation.id}`);
@@ -100,9 +112,11 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
       }
       const archived = await folder.readArchive(line.pass, 'skill', name);
       if (archived === undefined) {
+        assertStillHeld(lost);
         await services.skills!.delete(name, { ifUpdatedAt: current.updatedAt });
         report.removed.push(`skill ${name}`);
       } else {
+        assertStillHeld(lost);
         const restored = await services.skills!.save(skillSchema.parse(archived), { ifUpdatedAt: current.updatedAt });
         restoredAt.set(`skill ${name}`, restored.updatedAt);
         report.restored.push(`skill ${name}`);
@@ -116,6 +130,7 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
         report.kept.push({ record: `skill ${operation.name}`, reason: 'exists again since the run' });
         return;
       }
+      assertStillHeld(lost);
       const restored = await services.skills!.save(skillSchema.parse(archived), { ifUpdatedAt: null });
       restoredAt.set(`skill ${operation.name}`, restored.updatedAt);
       report.restored.push(`skill ${operation.name}`);
@@ -129,7 +144,10 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
         return;
       }
       const turns = loggedTurnSchema.array().parse(archived);
-      for (const { seq: _seq, ...turn } of turns) await services.conversationLog.append(turn);
+      for (const { seq: _seq, ...turn } of turns) {
+        assertStillHeld(lost);
+        await services.conversationLog.append(turn);
+      }
       report.restored.push(`${record} (${turns.length} turn(s))`);
       return;
     }

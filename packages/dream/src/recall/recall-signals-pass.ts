@@ -44,6 +44,12 @@ export class RecallSignalsPass implements DreamPass {
     this.options = parsePassOptions('recall-signals', recallSignalsOptionsSchema, options);
   }
 
+  /** The memory change-feed cursor the next run reads deletions from. */
+  async memoryFeedCursors(services: DreamServices): Promise<string[]> {
+    const { memoryFeed } = await services.state.recall.readSignals();
+    return memoryFeed === undefined ? [] : [memoryFeed];
+  }
+
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { memory, state } = context.services;
     if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };

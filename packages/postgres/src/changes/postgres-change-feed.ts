@@ -1,4 +1,4 @@
-import { type ChangePosition, formatChangeCursor, type MemoryChangeQuery, parseChangeQuery } from '@reverie/core';
+import { type ChangePosition, formatChangeCursor, type MemoryChangeQuery, oldestPosition, parseChangeQuery } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 
 /**
@@ -7,7 +7,9 @@ import type { PostgresClient } from '../client/postgres-client';
  * locked until it commits, so the writers of a scope take turns and sequence numbers are handed
  * out in commit order — a reader never sees seq 8 committed while seq 7 is still to come (which
  * a PostgreSQL sequence would allow). Cursors are `epoch.seq`; the epoch is random per scope and
- * feed, so a cursor of another scope, store or database is answered with a reset.
+ * feed, so a cursor of another scope, store or database is answered with a reset. Sequence
+ * numbers have no gaps and `compact` removes the oldest changes first, so a cursor whose next
+ * change is no longer there is older than what is kept: it is answered with a reset too.
  */
 export class PostgresChangeFeed {
   constructor(
@@ -45,11 +47,42 @@ export class PostgresChangeFeed {
     const epoch = rows[0]!.epoch;
     const head = Number(rows[0]!.head);
     const at = (seq: number) => formatChangeCursor({ epoch, seq });
-    if (!since || since.epoch !== epoch || since.seq > head) return { changes: [], cursor: at(head), more: false, reset: true };
+    const next = rows[0]!.seq === null ? undefined : Number(rows[0]!.seq);
+    const compactedAway = since !== undefined && since.seq < head && next !== since.seq + 1;
+    if (!since || since.epoch !== epoch || since.seq > head || compactedAway) return { changes: [], cursor: at(head), more: false, reset: true };
     const changes = rows.filter((row) => row.seq !== null).map((row) => ({ key: row.key!, op: row.op!, cursor: at(Number(row.seq)) }));
     const more = changes.length > limit;
     const page = changes.slice(0, limit);
     return { changes: page, cursor: page.at(-1)?.cursor ?? at(head), more, reset: false };
+  }
+
+  /**
+   * Removes the changes up to the oldest of `keep` that is a cursor of this feed (see
+   * `IMemoryChangeFeed.compactChanges`), oldest first, `batch` rows per statement so that no
+   * statement runs long; each statement commits on its own, and a reader never sees a gap
+   * (the rows left always run from some seq to the head). Returns how many were removed.
+   */
+  async compact(client: PostgresClient, keep: readonly string[], batch: number): Promise<number> {
+    const [feed] = await client.query<{ epoch: string; seq: string | number }>('SELECT epoch, seq FROM reverie_change_feeds WHERE scope = $1 AND feed = $2', [
+      this.scope,
+      this.feed,
+    ]);
+    const through = feed && oldestPosition(keep, feed.epoch, Number(feed.seq));
+    if (through === undefined || through === 0) return 0;
+    let removed = 0;
+    for (;;) {
+      const [deleted] = await client.query<{ count: string | number }>(
+        `WITH gone AS (
+           DELETE FROM reverie_changes WHERE scope = $1 AND feed = $2 AND seq IN (
+             SELECT seq FROM reverie_changes WHERE scope = $1 AND feed = $2 AND seq <= $3 ORDER BY seq LIMIT $4
+           ) RETURNING 1
+         ) SELECT count(*) AS count FROM gone`,
+        [this.scope, this.feed, through, batch],
+      );
+      const count = Number(deleted!.count);
+      removed += count;
+      if (count < batch) return removed;
+    }
   }
 
   private readRows(client: PostgresClient, since: ChangePosition | undefined, limit: number) {

@@ -161,4 +161,47 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
       rmSync(dataPath, { recursive: true, force: true });
     }
   });
+
+  it('stops an undo before its next write once the lock\'s backend is terminated, and lets another runner finish the undo', async () => {
+    const scope = 'pool:lost-undo';
+    const own = postgresClientFromConnectionString(`${database()}?application_name=reverie_lost_undo_lock`);
+    const dataPath = mkdtempSync(join(tmpdir(), 'reverie-lost-undo-'));
+    try {
+      const memory = new PostgresMemoryStore({ client: shared(), scope, clock });
+      const observer = new PostgresDreamStateStore({ client: shared(), scope, clock });
+      const report = await new DreamEngine({ dataPath, clock, logger: silentLogger, state: observer, memory }, [twoSaves]).run({ trigger: 'test' });
+      expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1', '0000000000c2']);
+
+      const logger = { ...silentLogger, error: vi.fn() };
+      // The undo's first delete (of the newest entry) ends the lock's session, and returns once the holder noticed.
+      let deletes = 0;
+      const gated = new Proxy(memory, {
+        get(target, property) {
+          if (property !== 'delete') return Reflect.get(target, property, target);
+          return async (...args: Parameters<ILongTermMemory['delete']>) => {
+            const deleted = await target.delete(...args);
+            if ((deletes += 1) === 1) {
+              await terminate(database(), 'reverie_lost_undo_lock');
+              await expect.poll(() => logger.error.mock.calls.length).toBe(1);
+            }
+            return deleted;
+          };
+        },
+      });
+      const state = new PostgresDreamStateStore({ client: own, scope, clock, logger, lockCheckMs: 20 });
+      const undoing = new DreamEngine({ dataPath, clock, logger: silentLogger, state, memory: gated }, [twoSaves]);
+      await expect(undoing.undo(report.runId)).rejects.toMatchObject({ code: 'LOCK_LOST', message: expect.stringContaining('Lost the dream lock of scope "pool:lost-undo"') });
+      expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1']);
+      const [run] = await observer.runs.list();
+      expect(run?.manifest.status).toBe('complete');
+
+      const finishing = new DreamEngine({ dataPath, clock, logger: silentLogger, state: observer, memory }, [twoSaves]);
+      expect(await finishing.undo(report.runId)).toMatchObject({ removed: ['memory 0000000000c1'], kept: [] });
+      expect(await memory.list()).toEqual([]);
+      expect((await observer.runs.list())[0]?.manifest.status).toBe('undone');
+    } finally {
+      await own.close();
+      rmSync(dataPath, { recursive: true, force: true });
+    }
+  });
 });

@@ -65,6 +65,8 @@ const optionsSchema = z
 
 /** The feed name of the long-term memory in `reverie_change_feeds`. */
 const FEED = 'memory';
+/** Changes removed per statement when the feed is compacted: short statements, however long the backlog. */
+const COMPACT_BATCH = 10_000;
 
 /**
  * `ILongTermMemory` on PostgreSQL (SPEC M1–M4, B6, B8, B12) for one scope of a shared database:
@@ -209,24 +211,38 @@ export class PostgresMemoryStore implements ILongTermMemory {
     return { ...page, changes: page.changes.map((change) => ({ id: change.key, op: change.op, cursor: change.cursor })) };
   }
 
-  /** SPEC B12: each entry's BM25 neighbours in the scope (its rarest terms, as the file store asks). */
+  /**
+   * SPEC B12: removes from `reverie_changes` the scope's changes that every cursor of `keep` has
+   * read past (the dream engine passes its readers' cursors after a successful cycle), at most
+   * `COMPACT_BATCH` rows per statement. A cursor from before what is kept gets a reset.
+   */
+  async compactChanges(keep: readonly string[]): Promise<{ removed: number }> {
+    this.gate.assertOpen();
+    const client = await this.ready();
+    return { removed: await this.feed.compact(client, keep, COMPACT_BATCH) };
+  }
+
+  /**
+   * SPEC B12: each entry's BM25 neighbours in the scope (its rarest terms, as the file store
+   * asks), for any number of ids in six statements: the entries, the scope's counts, their words'
+   * frequencies, the vocabulary, one ranking of every entry's query, the neighbours' rows.
+   */
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>> {
     this.gate.assertOpen();
     ids.forEach(assertValidId);
     const { limit } = parseNeighbourQuery(query);
     const client = await this.ready();
-    const unique = [...new Set(ids)];
-    const entries = await this.entriesById(client, unique);
-    const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
+    const entries = await this.entriesById(client, [...new Set(ids)]);
+    if (entries.size === 0) return new Map();
     const stats = await this.text.stats(client);
-    const now = this.clock.now();
     const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
-    for (const id of unique) {
-      const entry = entries.get(id);
-      if (!entry) continue;
-      // Only the facts that hold now are neighbours (SPEC B9); the entry itself is kept, to score against.
-      const filter = (params: SqlParams) => `(d.id = ${params.add(id)} OR ${memoryFilterSql(params, { validity: { now } }, 'd')})`;
-      const all = await this.text.searchRarest(client, entry.content, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
+    const now = this.clock.now();
+    // Only the facts that hold now are neighbours (SPEC B9); each entry itself is scored, to scale by.
+    const filter = (params: SqlParams) => memoryFilterSql(params, { validity: { now } }, 'd');
+    const documents = [...new Set(ids)].filter((id) => entries.has(id)).map((id) => ({ key: id, text: entries.get(id)!.content }));
+    const ranked = await this.text.searchRarest(client, documents, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
+    const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
+    for (const [id, all] of ranked) {
       const best = all[0]?.score ?? 0;
       hitsOf.set(
         id,

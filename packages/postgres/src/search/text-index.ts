@@ -125,30 +125,42 @@ export class TextIndex {
   async search(client: PostgresClient, text: string, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
     const words = queryWords(text);
     const stats = words.length === 0 ? undefined : await this.stats(client);
-    return stats ? this.searchWords(client, words, stats, limit, filter) : [];
+    if (!stats) return [];
+    const [hits] = await this.searchMany(client, [{ words }], stats, limit, filter);
+    return hits!;
   }
 
   /**
-   * The neighbours' query of a document (`NEIGHBOUR_QUERY` of `@reverie/core`): its `maxTerms`
+   * The neighbours' query of each document (`NEIGHBOUR_QUERY` of `@reverie/core`): its `maxTerms`
    * rarest words, leaving out those in more than `maxDocumentShare` of the documents, as written
-   * (no other forms) with prefix expansion; the hits are scored as `search` scores them, with the scope's counts `stats`
-   * (read once for many documents).
+   * (no other forms) with prefix expansion; the hits are scored as `search` scores them, with the
+   * scope's counts `stats`. Each document's own row is scored whatever `filter` says (the
+   * neighbours' scores are relative to the best hit, usually the document itself). Three
+   * statements however many documents: their words' frequencies, the vocabulary, the ranking.
    */
   async searchRarest(
     client: PostgresClient,
-    text: string,
+    documents: ReadonlyArray<{ key: string; text: string }>,
     limit: number,
     options: { maxTerms: number; maxDocumentShare: number; stats: ScopeStats | undefined; filter?: DocumentFilter },
-  ): Promise<Bm25Hit[]> {
-    const words = queryWords(text, 'exact');
+  ): Promise<Map<string, Bm25Hit[]>> {
     const { stats } = options;
-    if (words.length === 0 || !stats) return [];
+    const wordsOf = documents.map((document) => queryWords(document.text, 'exact'));
+    const allWords = [...new Set(wordsOf.flat().map(({ word }) => word))];
+    if (allWords.length === 0 || !stats) return new Map(documents.map((document) => [document.key, []]));
     const known = await client.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`, [
       this.scope,
-      words.map(({ word }) => word),
+      allWords,
     ]);
-    const rarest = new Set(rarestTerms(known.map((row) => ({ term: row.term, df: Number(row.df) })), options.maxTerms, stats.entries, options.maxDocumentShare));
-    return rarest.size === 0 ? [] : this.searchWords(client, words.filter(({ word }) => rarest.has(word)), stats, limit, options.filter);
+    const df = new Map(known.map((row) => [row.term, Number(row.df)]));
+    const queries = documents.map((document, i) => {
+      const words = wordsOf[i]!;
+      const candidates = words.filter(({ word }) => df.has(word)).map(({ word }) => ({ term: word, df: df.get(word)! }));
+      const rarest = new Set(rarestTerms(candidates, options.maxTerms, stats.entries, options.maxDocumentShare));
+      return { words: words.filter(({ word }) => rarest.has(word)), own: document.key };
+    });
+    const hits = await this.searchMany(client, queries, stats, limit, options.filter);
+    return new Map(documents.map((document, i) => [document.key, hits[i]!]));
   }
 
   /** The scope's document count and average length (undefined for an empty scope), as `searchRarest` takes them. */
@@ -162,22 +174,40 @@ export class TextIndex {
     return { entries, averageLength: Number(row!.total_length) / entries || 1 };
   }
 
-  private async searchWords(client: PostgresClient, words: readonly QueryWord[], stats: ScopeStats, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
-    const vocabulary = await this.vocabulary(client, [...new Set(words.flatMap(({ word, forms }) => [word, ...forms]))]);
-    const expansions = (word: string) => vocabulary.filter((known) => known.term !== word && known.term.startsWith(word)).map((known) => known.term);
-    const weights = weighQueryTerms(words, (term) => vocabulary.some((known) => known.term === term), expansions);
-    const df = new Map(vocabulary.map((known) => [known.term, known.df]));
-    const factors = new Map([...weights].map(([term, weight]) => [term, weight * bm25Idf(stats.entries, df.get(term)!)]));
-    return this.rank(client, factors, stats, limit, filter);
+  /**
+   * Ranks each query's words (and their forms and prefix expansions, weighed by
+   * `weighQueryTerms`) in two statements however many queries: the vocabulary, the ranking.
+   */
+  private async searchMany(
+    client: PostgresClient,
+    queries: ReadonlyArray<{ words: readonly QueryWord[]; own?: string }>,
+    stats: ScopeStats,
+    limit: number,
+    filter?: DocumentFilter,
+  ): Promise<Bm25Hit[][]> {
+    const termsOf = queries.map(({ words }) => [...new Set(words.flatMap(({ word, forms }) => [word, ...forms]))]);
+    const found = await this.vocabulary(client, [...new Set(termsOf.flat())]);
+    const ranked = queries.map(({ words, own }, i) => {
+      // The query's vocabulary: what its own terms found, as one query of them would have found it.
+      const vocabulary = [...new Map(termsOf[i]!.flatMap((term) => found.get(term) ?? []).map((known) => [known.term, known])).values()].sort(byTerm);
+      const expansions = (word: string) => vocabulary.filter((known) => known.term !== word && known.term.startsWith(word)).map((known) => known.term);
+      const weights = weighQueryTerms(words, (term) => vocabulary.some((known) => known.term === term), expansions);
+      const df = new Map(vocabulary.map((known) => [known.term, known.df]));
+      const factors = new Map([...weights].map(([term, weight]) => [term, weight * bm25Idf(stats.entries, df.get(term)!)]));
+      return { factors, ...(own === undefined ? {} : { own }) };
+    });
+    return this.rank(client, ranked, stats, limit, filter);
   }
 
   /**
-   * The vocabulary's terms that equal a query term (a word or one of its forms), and for each the
-   * first 25 terms (alphabetically) that begin with it: its exact match and up to 24 expansions.
+   * For each query term, the vocabulary's terms that equal it and the first 25 terms
+   * (alphabetically) that begin with it: its exact match and up to 24 expansions. One statement.
    */
-  private async vocabulary(client: PostgresClient, queryTerms: readonly string[]): Promise<Array<{ term: string; df: number }>> {
-    const rows = await client.query<{ term: string; df: number }>(
-      `SELECT DISTINCT found.term, found.df
+  private async vocabulary(client: PostgresClient, queryTerms: readonly string[]): Promise<Map<string, Array<{ term: string; df: number }>>> {
+    const found = new Map<string, Array<{ term: string; df: number }>>();
+    if (queryTerms.length === 0) return found;
+    const rows = await client.query<{ query: string; term: string; df: number }>(
+      `SELECT q.term AS query, found.term, found.df
          FROM unnest($2::text[]) AS q(term)
          CROSS JOIN LATERAL (
            SELECT t.term, t.df FROM ${this.tables.terms} t
@@ -186,31 +216,66 @@ export class TextIndex {
          ) found`,
       [this.scope, queryTerms, MAX_CHAR],
     );
-    return rows.map((row) => ({ term: row.term, df: Number(row.df) })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    for (const row of rows) {
+      const terms = found.get(row.query) ?? [];
+      terms.push({ term: row.term, df: Number(row.df) });
+      found.set(row.query, terms);
+    }
+    return found;
   }
 
-  private async rank(client: PostgresClient, factors: ReadonlyMap<string, number>, stats: ScopeStats, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
-    if (factors.size === 0) return [];
+  /**
+   * The best `limit` documents of each query (its terms' `factors`: weight × idf) that pass
+   * `filter` — or are the query's `own` document — best first, ties by key. One statement, which
+   * reads each document holding a term of any query once (the GIN index on `(scope,
+   * search_terms)` finds them), scores it for every query that shares a term with it (adding the
+   * terms' parts in term order, so a score does not depend on the other queries or the plan), and
+   * keeps each query's best `limit` with a window function.
+   */
+  private async rank(
+    client: PostgresClient,
+    queries: ReadonlyArray<{ factors: ReadonlyMap<string, number>; own?: string }>,
+    stats: ScopeStats,
+    limit: number,
+    filter?: DocumentFilter,
+  ): Promise<Bm25Hit[][]> {
+    const hits = queries.map((): Bm25Hit[] => []);
+    const asked = [...queries.keys()].filter((n) => queries[n]!.factors.size > 0);
+    if (asked.length === 0) return hits;
     const params = new SqlParams();
     const scope = params.add(this.scope);
-    const terms = [...factors.keys()];
-    const query = params.add(tsqueryText(terms));
-    const termList = params.add(terms);
-    const factorList = params.add(terms.map((term) => factors.get(term)!));
+    const weights = asked.flatMap((n) => [...queries[n]!.factors].map(([term, factor]) => ({ n, term, factor })));
+    const weightNumbers = params.add(weights.map((weight) => weight.n));
+    const weightTerms = params.add(weights.map((weight) => weight.term));
+    const weightFactors = params.add(weights.map((weight) => weight.factor));
+    const queryNumbers = params.add(asked);
+    const owns = params.add(asked.map((n) => queries[n]!.own ?? null));
+    const anyTerm = params.add(tsqueryText(new Set(weights.map((weight) => weight.term))));
     const average = params.add(stats.averageLength);
     const condition = filter ? filter(params) : 'TRUE';
     const key = `d.${this.tables.key}`;
-    const rows = await client.query<{ id: string; score: number }>(
-      `SELECT ${key} AS id, sum(w.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * d.term_count / ${average}::float8))) AS score
-         FROM ${this.tables.documents} d
-         CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(d.search_terms)) u
-         JOIN unnest(${termList}::text[], ${factorList}::float8[]) AS w(term, factor) ON w.term = u.lexeme
-        WHERE d.scope = ${scope} AND d.search_terms @@ ${query}::tsquery AND ${condition}
-        GROUP BY ${key}
-        ORDER BY score DESC, ${key}
-        LIMIT ${params.add(limit)}`,
+    const rows = await client.query<{ n: number; id: string; score: number }>(
+      `WITH hits AS (
+         SELECT w.n, ${key} AS id,
+                sum(w.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * d.term_count / ${average}::float8)) ORDER BY u.lexeme) AS score
+           FROM ${this.tables.documents} d
+           CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(d.search_terms)) u
+           JOIN unnest(${weightNumbers}::int[], ${weightTerms}::text[], ${weightFactors}::float8[]) AS w(n, term, factor) ON w.term = u.lexeme
+           JOIN unnest(${queryNumbers}::int[], ${owns}::text[]) AS q(n, own) ON q.n = w.n
+          WHERE d.scope = ${scope} AND d.search_terms @@ ${anyTerm}::tsquery AND (${key} = q.own OR ${condition})
+          GROUP BY w.n, ${key}
+       )
+       SELECT n, id, score
+         FROM (SELECT n, id, score, row_number() OVER (PARTITION BY n ORDER BY score DESC, id) AS place FROM hits) ranked
+        WHERE place <= ${params.add(limit)}
+        ORDER BY n, place`,
       params.values,
     );
-    return rows.map((row) => ({ id: row.id, score: Number(row.score) }));
+    for (const row of rows) hits[Number(row.n)]!.push({ id: row.id, score: Number(row.score) });
+    return hits;
   }
+}
+
+function byTerm(a: { term: string }, b: { term: string }): number {
+  return a.term < b.term ? -1 : a.term > b.term ? 1 : 0;
 }

@@ -246,6 +246,17 @@ export class MemoryConsolidationPass implements DreamPass {
   }
 
   /**
+   * The change-feed cursor the next run reads from: the pre-pass's without a model, the model
+   * step's with one; none with `strategy: 'full'`, which lists every entry.
+   */
+  async memoryFeedCursors(services: DreamServices): Promise<string[]> {
+    if (this.options.strategy === 'full') return [];
+    const cursor = await consolidationCursorOf(services.state.cursors, this.name).read();
+    const next = services.model ? cursor.feed : cursor.prepass;
+    return next === undefined ? [] : [next];
+  }
+
+  /**
    * Advances the cursor past what the applied plan considered, records the pass's own writes
    * that landed, and keeps the plan's retry queue. Reads the cursor afresh: when a saved plan is
    * applied after another run moved it, the cursor still never goes backwards.
