@@ -43,6 +43,8 @@ export interface ILongTermMemory {
   changes?: IMemoryChangeFeed['changes'];
   /** Optional (SPEC B12): the most similar entries of each given entry. See `IMemoryChangeFeed`. */
   neighbours?: IMemoryChangeFeed['neighbours'];
+  /** Optional (SPEC B12): `neighbours` as ids and scores, without entry copies. See `IMemoryChangeFeed`. */
+  neighbourIds?: IMemoryChangeFeed['neighbourIds'];
 }
 
 /** True when the store implements the change feed (both `changes` and `neighbours`). */

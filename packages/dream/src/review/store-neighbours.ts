@@ -4,7 +4,7 @@ import type { FeedStore } from '../changes/memory-feed';
 /** A neighbour a store found: the entry's id and its score relative to the best match (≤ 1). */
 export type StoreHit = MemoryNeighbour;
 
-/** Ids per `neighbours()` call, so the entries a store hands back for one call stay few. */
+/** Ids per `neighbourIds()` (or `neighbours()`) call, so one answer stays small. */
 const IDS_PER_CALL = 64;
 
 /**
