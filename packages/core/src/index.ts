@@ -116,7 +116,7 @@ export { describeIssues, parseRecord } from './schemas/parse-record';
 
 // Service interfaces and tokens
 export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';
-export type { IMemoryChangeFeed, MemoryChange, MemoryChangePage, MemoryChangeQuery, MemoryNeighbourQuery } from './interfaces/memory-change-feed';
+export type { IMemoryChangeFeed, MemoryChange, MemoryChangePage, MemoryChangeQuery, MemoryNeighbour, MemoryNeighbourQuery } from './interfaces/memory-change-feed';
 export {
   type ChangePosition,
   DEFAULT_CHANGE_PAGE,
@@ -129,7 +129,7 @@ export {
   parseNeighbourQuery,
 } from './changes/change-cursor';
 export { ChangeLog, oldestPosition } from './changes/change-log';
-export { indexNeighbours, NEIGHBOUR_QUERY } from './changes/index-neighbours';
+export { indexNeighbourIds, indexNeighbours, NEIGHBOUR_QUERY } from './changes/index-neighbours';
 export type { IWorkingMemory } from './interfaces/working-memory';
 export type { ConversationLogReadOptions, IConversationLog } from './interfaces/conversation-log';
 export type { FeedbackListOptions, IFeedbackStore } from './interfaces/feedback-store';

@@ -1,5 +1,5 @@
 import { copyMemoryEntry } from '../memory/copy-memory-entry';
-import type { MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
+import type { MemoryNeighbour, MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
 import type { MemoryEntry, MemorySearchResult } from '../schemas/memory-entry';
 import type { Bm25Index, Bm25SearchOptions } from '../search/bm25-index';
 
@@ -24,12 +24,46 @@ export const NEIGHBOUR_QUERY: Readonly<Pick<Bm25SearchOptions, 'prefix' | 'stems
 import { parseNeighbourQuery } from './change-cursor';
 
 /**
- * `neighbours()` for a store that keeps a `Bm25Index` of its entries (SPEC B12): each known
+ * `neighbourIds()` for a store that keeps a `Bm25Index` of its entries (SPEC B12): each known
  * entry's content is queried against the index, and the hits other than the entry itself are
  * returned best first, scored as a share of the best hit of that query (usually the entry
- * itself): 1 is as close as it gets. Costs one query per id, whatever the size of the store.
- * `holds`, when given, keeps only neighbours it accepts (the facts that hold now, SPEC B9: a
- * superseded entry is nobody's neighbour).
+ * itself): 1 is as close as it gets. Costs one query per id, whatever the size of the store, and
+ * copies no entry. `holds`, when given, keeps only neighbours it accepts (the facts that hold
+ * now, SPEC B9: a superseded entry is nobody's neighbour).
+ */
+export function indexNeighbourIds(
+  index: Bm25Index,
+  entryOf: (id: string) => MemoryEntry | undefined,
+  ids: readonly string[],
+  query?: MemoryNeighbourQuery,
+  holds?: (id: string) => boolean,
+): Map<string, MemoryNeighbour[]> {
+  const { limit } = parseNeighbourQuery(query);
+  const found = new Map<string, MemoryNeighbour[]>();
+  // One query object for every id (the entry asked about passes the filter, to score against).
+  let asked = '';
+  const search = { ...NEIGHBOUR_QUERY, limit: limit + 1, ...(holds ? { filter: (hit: string) => hit === asked || holds(hit) } : {}) };
+  for (const id of new Set(ids)) {
+    const entry = entryOf(id);
+    if (!entry) continue;
+    asked = id;
+    const all = index.search(entry.content, search);
+    const best = all[0]?.score ?? 0;
+    const hits: MemoryNeighbour[] = [];
+    for (const hit of all) {
+      if (hits.length === limit) break;
+      if (hit.id === id || hit.score <= 0 || !entryOf(hit.id)) continue;
+      hits.push({ id: hit.id, score: hit.score / best });
+    }
+    found.set(id, hits);
+  }
+  return found;
+}
+
+/**
+ * `neighbours()` for a store that keeps a `Bm25Index` of its entries: `indexNeighbourIds` with a
+ * copy of each neighbouring entry, one per entry per call however many lists it appears in (the
+ * copies are the caller's).
  */
 export function indexNeighbours(
   index: Bm25Index,
@@ -38,30 +72,18 @@ export function indexNeighbours(
   query?: MemoryNeighbourQuery,
   holds?: (id: string) => boolean,
 ): Map<string, MemorySearchResult[]> {
-  const { limit } = parseNeighbourQuery(query);
-  const found = new Map<string, MemorySearchResult[]>();
-  // One copy per entry per call, however many lists it appears in: the copies are the caller's.
   const copies = new Map<string, MemoryEntry>();
   const copyOf = (neighbour: MemoryEntry) => {
     let copy = copies.get(neighbour.id);
     if (!copy) copies.set(neighbour.id, (copy = copyMemoryEntry(neighbour)));
     return copy;
   };
-  const options = { ...NEIGHBOUR_QUERY, limit: limit + 1 };
-  for (const id of new Set(ids)) {
-    const search = holds ? { ...options, filter: (hit: string) => hit === id || holds(hit) } : options;
-    const entry = entryOf(id);
-    if (!entry) continue;
-    const all = index.search(entry.content, search);
-    const best = all[0]?.score ?? 0;
-    const hits: MemorySearchResult[] = [];
-    for (const hit of all) {
-      if (hits.length === limit) break;
-      if (hit.id === id || hit.score <= 0) continue;
-      const neighbour = entryOf(hit.id);
-      if (neighbour) hits.push({ entry: copyOf(neighbour), score: hit.score / best });
-    }
-    found.set(id, hits);
+  const found = new Map<string, MemorySearchResult[]>();
+  for (const [id, hits] of indexNeighbourIds(index, entryOf, ids, query, holds)) {
+    found.set(
+      id,
+      hits.map((hit) => ({ entry: copyOf(entryOf(hit.id)!), score: hit.score })),
+    );
   }
   return found;
 }

@@ -3,7 +3,7 @@ import { assertValidId } from '../ids/new-id';
 import type { ILongTermMemory, WriteCondition } from '../interfaces/long-term-memory';
 import type { MemoryChangePage, MemoryChangeQuery, MemoryNeighbourQuery } from '../interfaces/memory-change-feed';
 import { ChangeLog } from '../changes/change-log';
-import { indexNeighbours } from '../changes/index-neighbours';
+import { indexNeighbourIds, indexNeighbours } from '../changes/index-neighbours';
 import type { IClock } from '../interfaces/clock';
 import {
   type CategoryCount,
@@ -85,10 +85,11 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   }
 
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
-    assertOpen(this.closed, 'memory store');
-    ids.forEach(assertValidId);
-    const entryOf = (id: string) => this.entries.get(id);
-    return indexNeighbours(this.index, entryOf, ids, query, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf));
+    return this.askNeighbours(ids, (entryOf, holds) => indexNeighbours(this.index, entryOf, ids, query, holds));
+  }
+
+  async neighbourIds(ids: readonly string[], query?: MemoryNeighbourQuery) {
+    return this.askNeighbours(ids, (entryOf, holds) => indexNeighbourIds(this.index, entryOf, ids, query, holds));
   }
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
@@ -116,6 +117,14 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     return [...counts.entries()]
       .map(([category, count]) => ({ category, count }))
       .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  }
+
+  /** `neighbours()` or `neighbourIds()` over the index: only the facts that hold now are neighbours (SPEC B9). */
+  private askNeighbours<T>(ids: readonly string[], answer: (entryOf: (id: string) => MemoryEntry | undefined, holds: ((id: string) => boolean) | undefined) => T): T {
+    assertOpen(this.closed, 'memory store');
+    ids.forEach(assertValidId);
+    const entryOf = (id: string) => this.entries.get(id);
+    return answer(entryOf, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf));
   }
 
   /** The text the index holds for an entry, from the entry as stored. */

@@ -45,6 +45,8 @@ export interface ILongTermMemory {
   neighbours?: IMemoryChangeFeed['neighbours'];
   /** Optional (SPEC B12): forgets the changes every reader has passed. See `IMemoryChangeFeed`. */
   compactChanges?: IMemoryChangeFeed['compactChanges'];
+  /** Optional (SPEC B12): `neighbours` as ids and scores, without entry copies. See `IMemoryChangeFeed`. */
+  neighbourIds?: IMemoryChangeFeed['neighbourIds'];
 }
 
 /** True when the store implements the change feed (both `changes` and `neighbours`). */

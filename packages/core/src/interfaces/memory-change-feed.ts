@@ -33,6 +33,13 @@ export interface MemoryChangeQuery {
   limit?: number;
 }
 
+/** A neighbour as `IMemoryChangeFeed.neighbourIds` gives it: the entry's id and its relative score. */
+export interface MemoryNeighbour {
+  id: string;
+  /** Relative to the best match of the same query, in (0, 1], as in `neighbours()`. */
+  score: number;
+}
+
 export interface MemoryNeighbourQuery {
   /** At most this many neighbours per entry (1–100, default 8). */
   limit?: number;
@@ -65,4 +72,12 @@ export interface IMemoryChangeFeed {
    * (list everything), never a page that skips a change. Returns how many changes were removed.
    */
   compactChanges?(keep: readonly string[]): Promise<{ removed: number }>;
+  /**
+   * Optional: the same answer as `neighbours()` — same neighbours, order and scores — as ids,
+   * without a copy of each neighbouring entry. For callers that only need to know which entries
+   * are close: a dream cycle over every entry asks about each of them, and copies of five
+   * neighbours per entry would be half a million short-lived entries at 100k. Callers fall back
+   * to `neighbours()` when a store leaves it out.
+   */
+  neighbourIds?(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemoryNeighbour[]>>;
 }

@@ -24,7 +24,8 @@ async function readAll(store: FeedStore, since: string, limit?: number): Promise
 const brief = (changes: readonly MemoryChange[]) => changes.map(({ id, op }) => ({ id, op }));
 
 /**
- * SPEC B12: the optional change feed of `ILongTermMemory` (`changes`, `neighbours`). Run by
+ * SPEC B12: the optional change feed of `ILongTermMemory` (`changes`, `neighbours`, and
+ * `neighbourIds` when the store has it). Run by
  * `describeLongTermMemoryConformance`. A store without the feed skips these cases, unless
  * `options.changeFeed` says it must have one.
  */
@@ -164,6 +165,26 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
       expect(hits.get(gym.id)!.map((hit) => hit.entry.id)).toEqual([newer.id]);
       // The superseded entry itself still has neighbours when asked about.
       expect(hits.get(old.id)!.map((hit) => hit.entry.id).sort()).toEqual([gym.id, newer.id].sort());
+    });
+
+    it('answers neighbourIds() with the ids and scores neighbours() gives, when it has it', async (context) => {
+      const store = await open(context);
+      if (typeof store.neighbourIds !== 'function') context.skip('this store has no neighbourIds(): callers reduce neighbours() instead');
+      const gym = await store.save({ content: 'Ana goes to the FitLab gym on Mondays' });
+      const newer = await store.save({ content: 'Ana goes to the IronHouse gym on Mondays now' });
+      await store.save({ content: 'Ana goes to the CoreBox gym on Mondays', validTo: '2026-01-01T00:00:00.000Z', supersededBy: newer.id });
+      await store.save({ content: 'Ana swims at the lido on Mondays' });
+      await store.save({ content: 'The deployment pipeline runs on Kubernetes' });
+      const asked = [gym.id, newer.id, gym.id, '0123456789ab'];
+      for (const limit of [1, 3]) {
+        const full = await store.neighbours(asked, { limit });
+        const ids = await store.neighbourIds!(asked, { limit });
+        expect([...ids.keys()]).toEqual([...full.keys()]);
+        for (const [id, hits] of full) expect(ids.get(id)).toEqual(hits.map((hit) => ({ id: hit.entry.id, score: hit.score })));
+      }
+      expect((await store.neighbourIds!([gym.id], { limit: 5 })).get(gym.id)!.length).toBeGreaterThan(1);
+      await expect(store.neighbourIds!(['../etc'])).rejects.toMatchObject({ code: 'INVALID_ID' });
+      await expect(store.neighbourIds!([gym.id], { limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     });
 
     if (options.persistent) {

@@ -1,6 +1,7 @@
 import { InMemoryLongTermMemory } from '@reverie/core';
 import { describe, expect, it, vi } from 'vitest';
-import { StoreNeighbours } from './store-neighbours';
+import { type FeedStore, withoutChangeFeed } from '../changes/memory-feed';
+import { type StoreHit, StoreNeighbours } from './store-neighbours';
 
 async function memoryOf(count: number) {
   const memory = new InMemoryLongTermMemory();
@@ -10,9 +11,10 @@ async function memoryOf(count: number) {
 }
 
 describe('StoreNeighbours', () => {
-  it('asks the store in slices, keeps ids and scores only, and never asks twice for as many neighbours', async () => {
+  it('asks the store in slices for ids and scores only, and never asks twice for as many neighbours', async () => {
     const { memory, ids } = await memoryOf(150);
-    const asked = vi.spyOn(memory, 'neighbours');
+    const asked = vi.spyOn(memory, 'neighbourIds');
+    const copied = vi.spyOn(memory, 'neighbours');
     const neighbours = new StoreNeighbours(memory);
 
     await neighbours.fetch([...ids, ids[0]!], 3);
@@ -21,6 +23,7 @@ describe('StoreNeighbours', () => {
     const hits = neighbours.found.get(ids[0]!)!;
     expect(hits.length).toBeGreaterThan(0);
     expect(hits[0]).toEqual({ id: expect.any(String), score: expect.any(Number) });
+    expect(copied).not.toHaveBeenCalled();
     expect(hits.map((hit) => hit.id)).toEqual((await memory.neighbours([ids[0]!], { limit: 3 })).get(ids[0]!)!.map((hit) => hit.entry.id));
 
     asked.mockClear();
@@ -30,17 +33,40 @@ describe('StoreNeighbours', () => {
     expect(asked.mock.calls).toEqual([[ids.slice(0, 10), { limit: 8 }]]);
   });
 
-  it('hands the ids over a slice at a time with their neighbours held, and forgets each slice after', async () => {
+  it('reduces neighbours() to ids and scores for a store without neighbourIds()', async () => {
+    const { memory, ids } = await memoryOf(150);
+    const withoutIds: FeedStore = Object.assign(withoutChangeFeed(memory), {
+      changes: memory.changes.bind(memory),
+      neighbours: memory.neighbours.bind(memory),
+    });
+    const fallback = new StoreNeighbours(withoutIds);
+    const direct = new StoreNeighbours(memory);
+
+    await fallback.fetch(ids, 3);
+    await direct.fetch(ids, 3);
+
+    expect(fallback.found.size).toBe(150);
+    expect(fallback.found).toEqual(direct.found);
+    expect(fallback.found.get(ids[0]!)![0]).toEqual({ id: expect.any(String), score: expect.any(Number) });
+  });
+
+  it('hands the ids over a slice at a time with the store\'s answer for each, and keeps none of it', async () => {
     const { memory, ids } = await memoryOf(150);
     const neighbours = new StoreNeighbours(memory);
-    const held: number[] = [];
+    const unknown = '0123456789ab';
+    const sizes: number[] = [];
+    const answers = new Map<string, readonly StoreHit[]>();
 
-    await neighbours.eachSlice(ids, 3, (slice) => {
-      expect(slice.every((id) => neighbours.found.has(id))).toBe(true);
-      held.push(neighbours.found.size);
+    await neighbours.eachSlice([...ids, unknown], 3, (slice, found) => {
+      expect([...found.keys()].sort()).toEqual([...slice].sort());
+      sizes.push(slice.length);
+      for (const [id, hits] of found) answers.set(id, hits);
     });
 
-    expect(held).toEqual([64, 64, 22]);
+    expect(sizes).toEqual([64, 64, 23]);
+    expect(answers.get(unknown)).toEqual([]);
+    const direct = await memory.neighbourIds(ids, { limit: 3 });
+    for (const id of ids) expect(answers.get(id)).toEqual(direct.get(id));
     expect(neighbours.found.size).toBe(0);
   });
 });

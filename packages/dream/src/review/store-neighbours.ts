@@ -1,13 +1,10 @@
-import type { MemorySearchResult } from '@reverie/core';
+import type { MemoryNeighbour, MemorySearchResult } from '@reverie/core';
 import type { FeedStore } from '../changes/memory-feed';
 
 /** A neighbour a store found: the entry's id and its score relative to the best match (≤ 1). */
-export interface StoreHit {
-  id: string;
-  score: number;
-}
+export type StoreHit = MemoryNeighbour;
 
-/** Ids per `neighbours()` call, so the entries a store hands back for one call stay few. */
+/** Ids per `neighbourIds()` (or `neighbours()`) call, so one answer stays small. */
 const IDS_PER_CALL = 64;
 
 /**
@@ -23,28 +20,30 @@ export class StoreNeighbours {
 
   constructor(readonly store: FeedStore) {}
 
-  /** Keeps what one `neighbours()` answer said about `id`, asked with `limit`. */
-  record(id: string, hits: readonly MemorySearchResult[], limit: number): void {
-    this.found.set(
-      id,
-      hits.map((hit) => ({ id: hit.entry.id, score: hit.score })),
-    );
+  /** Keeps what the store said about the neighbours of `id`, asked with `limit`. */
+  record(id: string, hits: StoreHit[], limit: number): void {
+    this.found.set(id, hits);
     this.asked.set(id, limit);
   }
 
   /**
-   * Asks about `ids` a slice at a time and hands each slice to `use` while the store's answer for
-   * it is held, then forgets it: a run over every entry never holds the neighbours of them all.
+   * Asks about `ids` a slice at a time and hands each slice to `use` with the store's answer for
+   * it (every id of the slice, with no hits when the store does not know it), then drops it: a
+   * run over every entry never holds the neighbours of them all, and nothing long-lived grows
+   * and shrinks with each slice.
    */
-  async eachSlice(ids: readonly string[], limit: number, use: (slice: readonly string[]) => void, signal?: AbortSignal): Promise<void> {
+  async eachSlice(
+    ids: readonly string[],
+    limit: number,
+    use: (slice: readonly string[], found: ReadonlyMap<string, readonly StoreHit[]>) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     for (let start = 0; start < ids.length; start += IDS_PER_CALL) {
+      signal?.throwIfAborted();
       const slice = ids.slice(start, start + IDS_PER_CALL);
-      await this.fetch(slice, limit, signal);
-      use(slice);
-      for (const id of slice) {
-        this.found.delete(id);
-        this.asked.delete(id);
-      }
+      const found = await neighbourIdsOf(this.store, slice, limit);
+      for (const id of slice) if (!found.has(id)) found.set(id, []);
+      use(slice, found);
     }
   }
 
@@ -54,8 +53,24 @@ export class StoreNeighbours {
     for (let start = 0; start < missing.length; start += IDS_PER_CALL) {
       signal?.throwIfAborted();
       const slice = missing.slice(start, start + IDS_PER_CALL);
-      const answer = await this.store.neighbours(slice, { limit });
+      const answer = await neighbourIdsOf(this.store, slice, limit);
       for (const id of slice) this.record(id, answer.get(id) ?? [], limit);
     }
   }
+}
+
+/**
+ * The store's `neighbourIds()`, or its `neighbours()` reduced to ids and scores when it has no
+ * `neighbourIds` (the entries it copied are dropped at once).
+ */
+export async function neighbourIdsOf(store: FeedStore, ids: readonly string[], limit: number): Promise<Map<string, StoreHit[]>> {
+  if (store.neighbourIds) return store.neighbourIds(ids, { limit });
+  const found = new Map<string, StoreHit[]>();
+  for (const [id, results] of await store.neighbours(ids, { limit })) found.set(id, hitsOf(results));
+  return found;
+}
+
+/** What a `neighbours()` answer says about one entry, as ids and scores. */
+export function hitsOf(results: readonly MemorySearchResult[]): StoreHit[] {
+  return results.map((result) => ({ id: result.entry.id, score: result.score }));
 }

@@ -32,6 +32,7 @@ import {
   caseCollision,
   formatChangeCursor,
   hasValidityBounds,
+  indexNeighbourIds,
   indexNeighbours,
   type MemoryChangePage,
   type MemoryChangeQuery,
@@ -231,11 +232,21 @@ export class FileMemoryStore implements ILongTermMemory {
 
   /** SPEC B12: each entry's BM25 neighbours in the store's own index (no listing, no re-indexing). */
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery) {
+    return this.askNeighbours(ids, (entryOf, holds) => indexNeighbours(this.index, entryOf, ids, query, holds));
+  }
+
+  /** SPEC B12: `neighbours()` as ids and scores, without copying the neighbouring entries. */
+  async neighbourIds(ids: readonly string[], query?: MemoryNeighbourQuery) {
+    return this.askNeighbours(ids, (entryOf, holds) => indexNeighbourIds(this.index, entryOf, ids, query, holds));
+  }
+
+  /** Asks the index about `ids`: only the facts that hold now are neighbours (SPEC B9). */
+  private async askNeighbours<T>(ids: readonly string[], answer: (entryOf: (id: string) => MemoryEntry | undefined, holds: ((id: string) => boolean) | undefined) => T): Promise<T> {
     this.assertOpen();
     ids.forEach(assertValidId);
     const entries = await this.entries();
     const entryOf = (id: string) => entries.get(id);
-    return indexNeighbours(this.index, entryOf, ids, query, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf, this.bounded));
+    return answer(entryOf, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf, this.bounded));
   }
 
   /** Waits until every entry saved so far has its embedding cached (for tests and tools). */

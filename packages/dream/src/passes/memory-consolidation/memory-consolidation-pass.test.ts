@@ -609,9 +609,10 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     else expect(gateway.requests.length).toBeGreaterThanOrEqual(10);
   });
 
-  it('on a run that lists every entry, asks the store for the neighbours instead of indexing the listing again', async () => {
+  it('on a run that lists every entry, asks the store for the neighbours\' ids instead of indexing the listing again', async () => {
     const { a, b, c } = await berlinMemory();
-    const asked = vi.spyOn(harness.memory, 'neighbours');
+    const asked = vi.spyOn(harness.memory, 'neighbourIds');
+    const copied = vi.spyOn(harness.memory, 'neighbours');
     const indexed = vi.spyOn(Bm25Index.prototype, 'setAll');
     const gateway = new ScriptedGateway();
 
@@ -619,6 +620,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
 
     expect(gateway.shownIds().map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id])]);
     expect(new Set(asked.mock.calls.flatMap(([ids]) => ids))).toEqual(new Set((await harness.live()).map((entry) => entry.id)));
+    expect(copied).not.toHaveBeenCalled();
     expect(indexed).not.toHaveBeenCalled();
   });
 

@@ -315,7 +315,8 @@ export class MemoryConsolidationPass implements DreamPass {
       const found = new CandidateLinks(new ItemNumbers(items.map((item) => item.id)));
       const isItem = (id: string) => itemOf.get(id) === id;
       const limit = Math.min(100, Math.max(1, this.options.neighbours));
-      await scope.feed.eachSlice(seeds, limit, (slice) => seedLinks(slice, isItem, this.options, lookup, found), signal);
+      const itemOfEntry = (id: string) => itemOf.get(id);
+      await scope.feed.eachSlice(seeds, limit, (slice, hits) => seedLinks(slice, isItem, this.options, storeLookup(hits, itemOfEntry, lookup), found), signal);
       links = found;
     }
     const clusters = findCandidateClusters(

@@ -1,6 +1,6 @@
 import { holdsNow, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
 import { changeFeedOf, readFeed } from '../../changes/memory-feed';
-import { StoreNeighbours } from '../../review/store-neighbours';
+import { hitsOf, StoreNeighbours } from '../../review/store-neighbours';
 import { comparePositions, entryPosition } from './consolidation-cursor';
 
 /** The entries one consolidation run reasons about, and how it found them. */
@@ -95,7 +95,7 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
       const neighbours = new StoreNeighbours(feed);
       const asked = [...found.keys()];
       const around = await feed.neighbours(asked, { limit });
-      for (const id of asked) neighbours.record(id, around.get(id) ?? [], limit);
+      for (const id of asked) neighbours.record(id, hitsOf(around.get(id) ?? []), limit);
       for (const hits of around.values()) for (const { entry } of hits) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
       for (const text of request.extraTexts) {
         for (const { entry } of await request.memory.search({ text, maxResults: limit })) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
