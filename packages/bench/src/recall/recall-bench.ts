@@ -13,6 +13,7 @@
  * - the previous ranking: `Bm25Index` as it ranked before stemming (`analysis: 'exact'`), queried
  *   as `FileMemoryStore` queries it;
  * - BM25 alone: a `FileMemoryStore` without an embedder;
+ * - BM25 with synonyms: the same with the WordNet thesaurus (`synonyms: await loadWordNetThesaurus()`);
  * - hybrid: a `FileMemoryStore` with the test embedder of `@reverie/core/testing` (terms hashed to
  *   dimensions; no model), so the vector side knows words, not meanings.
  *
@@ -21,9 +22,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Bm25Index, type IEmbedder, memoryDocumentText } from '@reverie/core';
+import { Bm25Index, memoryDocumentText } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
-import { FileMemoryStore } from '@reverie/file-store';
+import { FileMemoryStore, type FileMemoryStoreOptions } from '@reverie/file-store';
+import { loadWordNetThesaurus } from 'reverie';
 import { reportFigure } from '../figures';
 import { fmt, percentile, timed } from '../measure';
 import { loadPersonalSet, loadRecallSet, memoriesByScope, QUESTION_KINDS, recallAt, type RecallMemory, type RecallQuestion } from './recall-set';
@@ -69,9 +71,9 @@ const modes: Mode[] = [
 /** Stores opened by the bench, removed at the end. */
 const opened: Array<{ store: FileMemoryStore; dataPath: string }> = [];
 
-async function storeRanker(memories: readonly RecallMemory[], embedder?: IEmbedder): Promise<Ranker> {
+async function storeRanker(memories: readonly RecallMemory[], options: Omit<FileMemoryStoreOptions, 'dataPath'> = {}): Promise<Ranker> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recall-'));
-  const store = new FileMemoryStore({ dataPath, ...(embedder ? { embedder } : {}) });
+  const store = new FileMemoryStore({ dataPath, ...options });
   opened.push({ store, dataPath });
   const setIdOf = new Map<string, string>();
   for (const memory of memories) {
@@ -88,10 +90,12 @@ async function previousRanker(memories: readonly RecallMemory[]): Promise<Ranker
   return async (text) => index.search(text, { limit: DEPTH }).map((hit) => hit.id);
 }
 
+const synonyms = await loadWordNetThesaurus();
 const RANKINGS = {
   previous: { label: 'previous ranking (bare index)', open: previousRanker },
   bm25: { label: 'FileMemoryStore, BM25', open: (memories: readonly RecallMemory[]) => storeRanker(memories) },
-  hybrid: { label: 'FileMemoryStore, hybrid', open: (memories: readonly RecallMemory[]) => storeRanker(memories, createFakeEmbedder()) },
+  synonyms: { label: 'FileMemoryStore, BM25 with WordNet synonyms', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }) },
+  hybrid: { label: 'FileMemoryStore, hybrid', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }) },
 } as const;
 type Ranking = keyof typeof RANKINGS;
 
@@ -132,37 +136,46 @@ async function latencies(rankers: Map<string, Ranker>, questions: readonly Scope
 }
 
 async function measure(mode: Mode): Promise<void> {
-  const rankers = { previous: await openScopes(mode, 'previous'), bm25: await openScopes(mode, 'bm25'), hybrid: await openScopes(mode, 'hybrid') };
-  const results = {
-    previous: await score(rankers.previous, mode.questions),
-    bm25: await score(rankers.bm25, mode.questions),
-    hybrid: await score(rankers.hybrid, mode.questions),
-  };
+  const rankings = Object.keys(RANKINGS) as Ranking[];
+  const rankers = {} as Record<Ranking, Map<string, Ranker>>;
+  const results = {} as Record<Ranking, Map<string, Scores>>;
+  for (const ranking of rankings) {
+    rankers[ranking] = await openScopes(mode, ranking);
+    results[ranking] = await score(rankers[ranking], mode.questions);
+  }
 
   console.log(`\n${mode.title}`);
   console.log('evidence recall of the top 5 / top 10; ratio = recall@10 against the previous ranking\n');
-  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | BM25 + synonyms @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
+  console.log(`|${' --- |'.repeat(13)}`);
   const groups: Array<[string, ScopedQuestion[]]> = [
     ['all', mode.questions],
     ...QUESTION_KINDS.map((kind): [string, ScopedQuestion[]] => [kind, mode.questions.filter((question) => question.kind === kind)]),
   ];
   for (const [name, questions] of groups) {
     const previous = summarise(results.previous, questions);
-    const bm25 = summarise(results.bm25, questions);
-    const mixed = summarise(results.hybrid, questions);
     const ratio = (value: number) => (previous.at10 > 0 ? `${fmt(value / previous.at10)}×` : '–');
-    console.log(
-      `| ${name} | ${questions.length} | ${fmt(previous.at5, 3)} | ${fmt(previous.at10, 3)} | ${fmt(bm25.at5, 3)} | ${fmt(bm25.at10, 3)} | ${ratio(bm25.at10)} | ${fmt(mixed.at5, 3)} | ${fmt(mixed.at10, 3)} | ${ratio(mixed.at10)} |`,
-    );
+    const cells = rankings.map((ranking) => {
+      const { at5, at10 } = summarise(results[ranking], questions);
+      return ranking === 'previous' ? `${fmt(at5, 3)} | ${fmt(at10, 3)}` : `${fmt(at5, 3)} | ${fmt(at10, 3)} | ${ratio(at10)}`;
+    });
+    console.log(`| ${name} | ${questions.length} | ${cells.join(' | ')} |`);
   }
 
-  const overall = { previous: summarise(results.previous, mode.questions), bm25: summarise(results.bm25, mode.questions), hybrid: summarise(results.hybrid, mode.questions) };
+  const overall = Object.fromEntries(rankings.map((ranking) => [ranking, summarise(results[ranking], mode.questions)])) as Record<Ranking, Scores>;
   const setName = mode.id === 'shared' ? 'the recall set' : 'the personal-scope set';
   reportFigure({
     id: mode.id === 'shared' ? 'recall.bm25.at10' : 'recall.personal.bm25.at10',
     label: `BM25 recall@10 on ${setName} (${mode.questions.length} questions)`,
     value: overall.bm25.at10,
+    unit: '',
+    baseline: { label: 'the previous ranking', value: overall.previous.at10 },
+    target: { atLeast: 1.1 * overall.previous.at10 },
+  });
+  reportFigure({
+    id: mode.id === 'shared' ? 'recall.synonyms.at10' : 'recall.personal.synonyms.at10',
+    label: `BM25 with WordNet synonyms, recall@10 on ${setName} (${mode.questions.length} questions)`,
+    value: overall.synonyms.at10,
     unit: '',
     baseline: { label: 'the previous ranking', value: overall.previous.at10 },
     target: { atLeast: 1.1 * overall.previous.at10 },
@@ -176,7 +189,7 @@ async function measure(mode: Mode): Promise<void> {
   });
 
   console.log(`\nSearch latency (${LATENCY_ROUNDS} rounds of every question)`);
-  for (const ranking of Object.keys(RANKINGS) as Ranking[]) {
+  for (const ranking of rankings) {
     const times = await latencies(rankers[ranking], mode.questions);
     console.log(`  ${RANKINGS[ranking].label}: p50 ${fmt(percentile(times, 50), 3)} ms, p99 ${fmt(percentile(times, 99), 3)} ms`);
   }
