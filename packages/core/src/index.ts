@@ -166,6 +166,7 @@ export {
   PREFIX_WEIGHT,
   rarestTerms,
   STEM_WEIGHT,
+  SYNONYM_WEIGHT,
   termScore,
   weighQueryTerms,
 } from './search/bm25-scoring';
@@ -180,6 +181,7 @@ export {
 } from './search/hybrid-rank';
 export { type IndexTerms, indexTerms, type QueryWord, queryWords, STEM_MARK, type TermAnalysis } from './search/index-terms';
 export { memoryDocumentText } from './search/memory-document-text';
+export { expandWithSynonyms, type Thesaurus } from './search/query-synonyms';
 export { normaliseTerm, STOP_WORDS, tokenize } from './search/stop-words';
 
 // Temporal arithmetic (SPEC D4, D7)

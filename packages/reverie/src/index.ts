@@ -21,6 +21,7 @@ export { AgentTools } from './tools/agent-tools';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
+export { loadWordNetThesaurus, type WordNetThesaurusOptions } from './recall/load-word-net-thesaurus';
 export { type CheckReverieOptions, type CheckStatus, checkReverie, type ReverieCheck, type ReverieCheckup } from './doctor/check-reverie';
 export { renderDreamStatus } from '@reverie/dream/host';
 export type {
@@ -42,5 +43,6 @@ export type {
   TriggerResult,
 } from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
+export type { Thesaurus } from '@reverie/core';
 export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
 export type { CycleReport, PassOutcome, PromotionExplanation, RanPassOutcome, UndoReport } from '@reverie/dream';

@@ -103,6 +103,13 @@ describe('createReverie(...).build()', () => {
     expect(fileDefault.memory).toBeInstanceOf(FileMemoryStore);
   });
 
+  it('gives the memory store the thesaurus of withMemory({ synonyms })', async () => {
+    const synonyms = (word: string) => (word === 'flat' ? ['apartment'] : []);
+    const reverie = keep(createReverie({ dataPath: root }).withMemory({ synonyms }).build());
+    const apartment = await reverie.memory!.save({ content: 'Maya rents an apartment in Alfama' });
+    expect((await reverie.memory!.search({ text: 'flat' })).map((result) => result.entry.id)).toEqual([apartment.id]);
+  });
+
   it('gives two instances in one process nothing in common', async () => {
     const a = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().withWorkingMemory().build());
     const b = keep(createReverie({ dataPath: join(root, 'b') }).withMemory().withWorkingMemory().build());
@@ -150,6 +157,7 @@ describe('bad options', () => {
     expectInvalid(() => createReverie({ dataPath }).withMemory({ store: {} as never }).build(), /withMemory\.store: must implement ILongTermMemory/);
     expectInvalid(() => createReverie({ dataPath: '' }).build(), /dataPath/);
     expectInvalid(() => createReverie({ dataPath }).withSkills({ protected: ['/mcp/*'] }).build(), /withSkills\.protected\.0: .*relative/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ synonyms: { flat: ['apartment'] } as never }).build(), /withMemory\.synonyms/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);

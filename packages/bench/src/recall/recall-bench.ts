@@ -1,61 +1,109 @@
 /**
- * pnpm bench:recall — recall on the labelled recall set (issue 20, `__fixtures__/recall-set.json`):
- * evidence recall of the top 5 and top 10, overall and per kind of question, side by side for
+ * pnpm bench:recall — recall on the labelled recall sets (issue 20): evidence recall of the top 5
+ * and top 10, overall and per kind of question, in two modes:
+ *
+ * - shared haystack (`__fixtures__/recall-set.json`): eight people's memories in one store, each
+ *   question naming its person;
+ * - personal scope (`__fixtures__/personal-set.json`): each person's memories are a store of
+ *   their own (some 360–400 memories), and a question, asked in the first person as a user asks
+ *   their own agent, is searched only in its person's store;
+ *
+ * side by side for
  *
  * - the previous ranking: `Bm25Index` as it ranked before stemming (`analysis: 'exact'`), queried
  *   as `FileMemoryStore` queries it;
  * - BM25 alone: a `FileMemoryStore` without an embedder;
+ * - BM25 with synonyms: the same with the WordNet thesaurus (`synonyms: await loadWordNetThesaurus()`);
  * - hybrid: a `FileMemoryStore` with the test embedder of `@reverie/core/testing` (terms hashed to
  *   dimensions; no model), so the vector side knows words, not meanings.
  *
- * Then the search latency of both stores at the set's size.
+ * Then the search latency of the three in each mode.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Bm25Index, type IEmbedder, memoryDocumentText } from '@reverie/core';
+import { Bm25Index, memoryDocumentText } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
-import { FileMemoryStore } from '@reverie/file-store';
+import { FileMemoryStore, type FileMemoryStoreOptions } from '@reverie/file-store';
+import { loadWordNetThesaurus } from 'reverie';
 import { reportFigure } from '../figures';
 import { fmt, percentile, timed } from '../measure';
-import { loadRecallSet, QUESTION_KINDS, recallAt, type RecallQuestion } from './recall-set';
+import { loadPersonalSet, loadRecallSet, memoriesByScope, QUESTION_KINDS, recallAt, type RecallMemory, type RecallQuestion } from './recall-set';
 
 const DEPTH = 10;
 /** Rounds of every question for the latency figures. */
 const LATENCY_ROUNDS = 20;
 
+/** Ranks the memories of one scope for a question: the set's ids, best first. */
 type Ranker = (text: string) => Promise<string[]>;
 
-const set = loadRecallSet();
-
-interface OpenStore {
-  store: FileMemoryStore;
-  dataPath: string;
-  /** The set's id of each entry the store holds (stores make their own ids). */
-  setIdOf: Map<string, string>;
+interface ScopedQuestion extends RecallQuestion {
+  scope: string;
 }
 
-async function openStore(embedder?: IEmbedder): Promise<OpenStore> {
+/** One way of asking: stores (scopes) of memories, and questions each searched in its scope. */
+interface Mode {
+  id: 'shared' | 'personal';
+  title: string;
+  scopes: Map<string, RecallMemory[]>;
+  questions: ScopedQuestion[];
+}
+
+const shared = loadRecallSet();
+const personal = loadPersonalSet();
+const personalScopes = memoriesByScope(shared, personal);
+const scopeSizes = [...personalScopes.values()].map((memories) => memories.length);
+const modes: Mode[] = [
+  {
+    id: 'shared',
+    title: `Shared haystack: ${shared.memories.length} memories of eight people in one store, ${shared.questions.length} questions that name their person`,
+    scopes: new Map([['all', shared.memories]]),
+    questions: shared.questions.map((question) => ({ ...question, scope: 'all' })),
+  },
+  {
+    id: 'personal',
+    title: `Personal scope: ${personalScopes.size} stores of ${Math.min(...scopeSizes)}–${Math.max(...scopeSizes)} memories, ${personal.questions.length} first-person questions, each searched in its own store`,
+    scopes: personalScopes,
+    questions: personal.questions,
+  },
+];
+
+/** Stores opened by the bench, removed at the end. */
+const opened: Array<{ store: FileMemoryStore; dataPath: string }> = [];
+
+async function storeRanker(memories: readonly RecallMemory[], options: Omit<FileMemoryStoreOptions, 'dataPath'> = {}): Promise<Ranker> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recall-'));
-  const store = new FileMemoryStore({ dataPath, ...(embedder ? { embedder } : {}) });
+  const store = new FileMemoryStore({ dataPath, ...options });
+  opened.push({ store, dataPath });
   const setIdOf = new Map<string, string>();
-  for (const memory of set.memories) {
+  for (const memory of memories) {
     const entry = await store.save({ content: memory.content, category: memory.category, tags: memory.tags });
     setIdOf.set(entry.id, memory.id);
   }
   await store.flushEmbeddings();
-  return { store, dataPath, setIdOf };
+  return async (text) => (await store.search({ text, maxResults: DEPTH })).map((result) => setIdOf.get(result.entry.id)!);
 }
 
-const storeRanker =
-  ({ store, setIdOf }: OpenStore): Ranker =>
-  async (text) =>
-    (await store.search({ text, maxResults: DEPTH })).map((result) => setIdOf.get(result.entry.id)!);
-
-function previousRanker(): Ranker {
+async function previousRanker(memories: readonly RecallMemory[]): Promise<Ranker> {
   const index = new Bm25Index({ analysis: 'exact' });
-  for (const memory of set.memories) index.set(memory.id, memoryDocumentText(memory));
+  for (const memory of memories) index.set(memory.id, memoryDocumentText(memory));
   return async (text) => index.search(text, { limit: DEPTH }).map((hit) => hit.id);
+}
+
+const synonyms = await loadWordNetThesaurus();
+const RANKINGS = {
+  previous: { label: 'previous ranking (bare index)', open: previousRanker },
+  bm25: { label: 'FileMemoryStore, BM25', open: (memories: readonly RecallMemory[]) => storeRanker(memories) },
+  synonyms: { label: 'FileMemoryStore, BM25 with WordNet synonyms', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }) },
+  hybrid: { label: 'FileMemoryStore, hybrid', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }) },
+} as const;
+type Ranking = keyof typeof RANKINGS;
+
+/** A ranker per scope of the mode, for one ranking. */
+async function openScopes(mode: Mode, ranking: Ranking): Promise<Map<string, Ranker>> {
+  const rankers = new Map<string, Ranker>();
+  for (const [scope, memories] of mode.scopes) rankers.set(scope, await RANKINGS[ranking].open(memories));
+  return rankers;
 }
 
 interface Scores {
@@ -63,10 +111,10 @@ interface Scores {
   at10: number;
 }
 
-async function score(ranker: Ranker, questions: readonly RecallQuestion[]): Promise<Map<string, Scores>> {
+async function score(rankers: Map<string, Ranker>, questions: readonly ScopedQuestion[]): Promise<Map<string, Scores>> {
   const byQuestion = new Map<string, Scores>();
   for (const question of questions) {
-    const ranked = await ranker(question.text);
+    const ranked = await rankers.get(question.scope)!(question.text);
     byQuestion.set(question.id, { at5: recallAt(5, ranked, question.expected), at10: recallAt(10, ranked, question.expected) });
   }
   return byQuestion;
@@ -79,71 +127,79 @@ function summarise(scores: Map<string, Scores>, questions: readonly RecallQuesti
   return { at5: mean(picked.map((s) => s.at5)), at10: mean(picked.map((s) => s.at10)) };
 }
 
-async function latencies(ranker: Ranker): Promise<number[]> {
+async function latencies(rankers: Map<string, Ranker>, questions: readonly ScopedQuestion[]): Promise<number[]> {
   const times: number[] = [];
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
-    for (const question of set.questions) times.push((await timed(() => ranker(question.text)))[1]);
+    for (const question of questions) times.push((await timed(() => rankers.get(question.scope)!(question.text)))[1]);
   }
   return times.sort((a, b) => a - b);
 }
 
-const plain = await openStore();
-const hybrid = await openStore(createFakeEmbedder());
-try {
-  const rankers = { previous: previousRanker(), bm25: storeRanker(plain), hybrid: storeRanker(hybrid) };
-  const results = {
-    previous: await score(rankers.previous, set.questions),
-    bm25: await score(rankers.bm25, set.questions),
-    hybrid: await score(rankers.hybrid, set.questions),
-  };
+async function measure(mode: Mode): Promise<void> {
+  const rankings = Object.keys(RANKINGS) as Ranking[];
+  const rankers = {} as Record<Ranking, Map<string, Ranker>>;
+  const results = {} as Record<Ranking, Map<string, Scores>>;
+  for (const ranking of rankings) {
+    rankers[ranking] = await openScopes(mode, ranking);
+    results[ranking] = await score(rankers[ranking], mode.questions);
+  }
 
-  console.log(`Recall on the labelled set: ${set.memories.length} memories, ${set.questions.length} questions`);
+  console.log(`\n${mode.title}`);
   console.log('evidence recall of the top 5 / top 10; ratio = recall@10 against the previous ranking\n');
-  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  const groups: Array<[string, RecallQuestion[]]> = [
-    ['all', set.questions],
-    ...QUESTION_KINDS.map((kind): [string, RecallQuestion[]] => [kind, set.questions.filter((question) => question.kind === kind)]),
+  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | BM25 + synonyms @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
+  console.log(`|${' --- |'.repeat(13)}`);
+  const groups: Array<[string, ScopedQuestion[]]> = [
+    ['all', mode.questions],
+    ...QUESTION_KINDS.map((kind): [string, ScopedQuestion[]] => [kind, mode.questions.filter((question) => question.kind === kind)]),
   ];
   for (const [name, questions] of groups) {
     const previous = summarise(results.previous, questions);
-    const bm25 = summarise(results.bm25, questions);
-    const mixed = summarise(results.hybrid, questions);
     const ratio = (value: number) => (previous.at10 > 0 ? `${fmt(value / previous.at10)}×` : '–');
-    console.log(
-      `| ${name} | ${questions.length} | ${fmt(previous.at5, 3)} | ${fmt(previous.at10, 3)} | ${fmt(bm25.at5, 3)} | ${fmt(bm25.at10, 3)} | ${ratio(bm25.at10)} | ${fmt(mixed.at5, 3)} | ${fmt(mixed.at10, 3)} | ${ratio(mixed.at10)} |`,
-    );
+    const cells = rankings.map((ranking) => {
+      const { at5, at10 } = summarise(results[ranking], questions);
+      return ranking === 'previous' ? `${fmt(at5, 3)} | ${fmt(at10, 3)}` : `${fmt(at5, 3)} | ${fmt(at10, 3)} | ${ratio(at10)}`;
+    });
+    console.log(`| ${name} | ${questions.length} | ${cells.join(' | ')} |`);
   }
 
-  const overall = { previous: summarise(results.previous, set.questions), bm25: summarise(results.bm25, set.questions), hybrid: summarise(results.hybrid, set.questions) };
+  const overall = Object.fromEntries(rankings.map((ranking) => [ranking, summarise(results[ranking], mode.questions)])) as Record<Ranking, Scores>;
+  const setName = mode.id === 'shared' ? 'the recall set' : 'the personal-scope set';
   reportFigure({
-    id: 'recall.bm25.at10',
-    label: `BM25 recall@10 on the recall set (${set.questions.length} questions)`,
+    id: mode.id === 'shared' ? 'recall.bm25.at10' : 'recall.personal.bm25.at10',
+    label: `BM25 recall@10 on ${setName} (${mode.questions.length} questions)`,
     value: overall.bm25.at10,
     unit: '',
     baseline: { label: 'the previous ranking', value: overall.previous.at10 },
     target: { atLeast: 1.1 * overall.previous.at10 },
   });
   reportFigure({
-    id: 'recall.hybrid.at10',
-    label: `hybrid recall@10 with the test embedder (${set.questions.length} questions)`,
+    id: mode.id === 'shared' ? 'recall.synonyms.at10' : 'recall.personal.synonyms.at10',
+    label: `BM25 with WordNet synonyms, recall@10 on ${setName} (${mode.questions.length} questions)`,
+    value: overall.synonyms.at10,
+    unit: '',
+    baseline: { label: 'the previous ranking', value: overall.previous.at10 },
+    target: { atLeast: 1.1 * overall.previous.at10 },
+  });
+  reportFigure({
+    id: mode.id === 'shared' ? 'recall.hybrid.at10' : 'recall.personal.hybrid.at10',
+    label: `hybrid recall@10 with the test embedder on ${setName} (${mode.questions.length} questions)`,
     value: overall.hybrid.at10,
     unit: '',
     baseline: { label: 'the previous ranking', value: overall.previous.at10 },
   });
 
-  console.log(`\nSearch latency at ${set.memories.length} memories (${LATENCY_ROUNDS} rounds of every question)`);
-  for (const [name, ranker] of [
-    ['previous ranking (bare index)', rankers.previous],
-    ['FileMemoryStore, BM25', rankers.bm25],
-    ['FileMemoryStore, hybrid', rankers.hybrid],
-  ] as const) {
-    const times = await latencies(ranker);
-    console.log(`  ${name}: p50 ${fmt(percentile(times, 50), 3)} ms, p99 ${fmt(percentile(times, 99), 3)} ms`);
+  console.log(`\nSearch latency (${LATENCY_ROUNDS} rounds of every question)`);
+  for (const ranking of rankings) {
+    const times = await latencies(rankers[ranking], mode.questions);
+    console.log(`  ${RANKINGS[ranking].label}: p50 ${fmt(percentile(times, 50), 3)} ms, p99 ${fmt(percentile(times, 99), 3)} ms`);
   }
+}
+
+try {
+  for (const mode of modes) await measure(mode);
 } finally {
-  await plain.store.close();
-  await hybrid.store.close();
-  rmSync(plain.dataPath, { recursive: true, force: true });
-  rmSync(hybrid.dataPath, { recursive: true, force: true });
+  for (const { store, dataPath } of opened) {
+    await store.close();
+    rmSync(dataPath, { recursive: true, force: true });
+  }
 }

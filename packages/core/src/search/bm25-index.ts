@@ -3,6 +3,7 @@ import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';
 import { ReverieValidationError } from '../errors/reverie-error';
 import { indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
+import { expandWithSynonyms, type Thesaurus } from './query-synonyms';
 
 export interface Bm25Hit {
   id: string;
@@ -25,6 +26,11 @@ export interface Bm25SearchOptions {
    * (default true). `false` asks for the words as written (and their prefixes) only.
    */
   stems?: boolean;
+  /**
+   * Also match the synonyms of the query's words that this gives, below their own forms (see
+   * `expandWithSynonyms`; default none). Not with `stems: false`.
+   */
+  synonyms?: Thesaurus;
   /**
    * With a limit: skip the ranges that cannot make the cut (default true). `false` scores every
    * posting, which is cheaper for a query of many rare terms (an entry's rarest terms, asked
@@ -207,6 +213,7 @@ export class Bm25Index {
 
   search(query: string, options: Bm25SearchOptions = {}): Bm25Hit[] {
     let words = queryWords(query, options.stems === false ? 'exact' : this.analysis);
+    if (options.synonyms && options.stems !== false) words = expandWithSynonyms(words, options.synonyms, this.analysis);
     if (options.maxTerms !== undefined) words = this.rarest(words, options.maxTerms, options.maxDocumentShare);
     if (words.length === 0 || this.liveCount === 0) return [];
     this.reserveScratch();

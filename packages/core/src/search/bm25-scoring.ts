@@ -15,6 +15,13 @@ export const PREFIX_MAX_EXPANSIONS = 24;
 export const PREFIX_WEIGHT = 0.4;
 /** A term matched as another form of a query word (its stem, see `queryWords`) counts this much of an exact match. */
 export const STEM_WEIGHT = 0.6;
+/**
+ * A term matched as a synonym of a query word (see `expandWithSynonyms`) counts this much of an
+ * exact match, and another form of the synonym `STEM_WEIGHT` of that: below another form of the
+ * word itself, and below a longer word it begins. A synonym matches no longer words it begins
+ * (that would be two steps from what was asked, and costs a search many more terms).
+ */
+export const SYNONYM_WEIGHT = 0.3;
 /** `maxDocumentShare` never leaves out a term found in this many documents or fewer. */
 export const COMMON_TERM_FLOOR = 256;
 
@@ -34,10 +41,11 @@ export function termScore(factor: number, freq: number, length: number, averageL
 }
 
 /**
- * The weight of each term a query matches: 1 for a query word in the vocabulary; `STEM_WEIGHT`
- * for a term holding another form of it (`QueryWord.forms`); `PREFIX_WEIGHT` for a longer term
- * that a query word of `PREFIX_MIN_LENGTH`+ characters begins. A term matched several ways
- * counts its highest weight, so an exact match always outranks a match of another form.
+ * The weight of each term a query matches: 1 for a query word in the vocabulary (`SYNONYM_WEIGHT`
+ * for a synonym the query was widened with, `QueryWord.synonym`); `STEM_WEIGHT` of that for a
+ * term holding another form of it (`QueryWord.forms`); `PREFIX_WEIGHT` for a longer term that a
+ * query word (not a synonym) of `PREFIX_MIN_LENGTH`+ characters begins. A term matched several
+ * ways counts its highest weight, so an exact match always outranks a match of another form.
  * `expansions(word)` gives the vocabulary's terms that begin with `word`, other than `word`, in
  * alphabetical order (at least `PREFIX_MAX_EXPANSIONS` of them when there are).
  */
@@ -46,10 +54,11 @@ export function weighQueryTerms(words: readonly QueryWord[], inVocabulary: (term
   const raise = (term: string, weight: number) => {
     if ((weights.get(term) ?? 0) < weight) weights.set(term, weight);
   };
-  for (const { word, forms } of words) {
-    if (inVocabulary(word)) raise(word, 1);
-    for (const form of forms) if (inVocabulary(form)) raise(form, STEM_WEIGHT);
-    if (word.length < PREFIX_MIN_LENGTH) continue;
+  for (const { word, forms, synonym } of words) {
+    const weight = synonym ? SYNONYM_WEIGHT : 1;
+    if (inVocabulary(word)) raise(word, weight);
+    for (const form of forms) if (inVocabulary(form)) raise(form, STEM_WEIGHT * weight);
+    if (synonym || word.length < PREFIX_MIN_LENGTH) continue;
     for (const candidate of expansions(word).slice(0, PREFIX_MAX_EXPANSIONS)) raise(candidate, PREFIX_WEIGHT);
   }
   return weights;

@@ -55,6 +55,8 @@ export interface QueryWord {
    * `~research`). Empty for `'exact'`.
    */
   forms: string[];
+  /** A synonym of a query word the query was widened with (see `expandWithSynonyms`), not a word of the query. */
+  synonym?: true;
 }
 
 /** The distinct words of a query, each with the terms of its other forms (see `QueryWord`). Pure. */

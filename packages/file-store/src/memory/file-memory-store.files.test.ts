@@ -121,6 +121,27 @@ describe('FileMemoryStore on disk', () => {
   it('rejects bad options with INVALID_OPTIONS', () => {
     expect(() => new FileMemoryStore({ dataPath: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new FileMemoryStore({ dataPath, minSimilarity: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => new FileMemoryStore({ dataPath, synonyms: { flat: ['apartment'] } as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+});
+
+describe('FileMemoryStore with a thesaurus (issue 20)', () => {
+  const thesaurus = (word: string): string[] => (word === 'flat' ? ['apartment'] : []);
+
+  it('finds a memory through a synonym of the query’s words, below one holding the words themselves', async () => {
+    const memory = store({ synonyms: thesaurus });
+    const apartment = await memory.save({ content: 'Maya rents an apartment in Alfama' });
+    const flat = await memory.save({ content: 'The flat has no dishwasher' });
+    await memory.save({ content: 'Maya runs along the river' });
+    expect((await memory.search({ text: 'flat' })).map((result) => result.entry.id)).toEqual([flat.id, apartment.id]);
+    expect((await store().search({ text: 'flat' })).map((result) => result.entry.id)).toEqual([flat.id]);
+  });
+
+  it('expands the BM25 side of hybrid recall too', async () => {
+    const memory = store({ synonyms: thesaurus, embedder: createFakeEmbedder() });
+    const apartment = await memory.save({ content: 'Maya rents an apartment in Alfama' });
+    await memory.flushEmbeddings();
+    expect((await memory.search({ text: 'flat' })).map((result) => result.entry.id)).toEqual([apartment.id]);
   });
 });
 

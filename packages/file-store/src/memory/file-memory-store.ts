@@ -39,8 +39,10 @@ import {
   type MemoryNeighbourQuery,
   parseChangeQuery,
   ReverieValidationError,
+  type Thesaurus,
   type WriteCondition,
 } from '@reverie/core';
+import { z } from 'zod';
 import { EmbeddingIndex } from '../embeddings/embedding-index';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
@@ -60,7 +62,14 @@ export interface FileMemoryStoreOptions {
   queryEmbeddingTimeoutMs?: number;
   /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
   decay?: Partial<DecayOptions>;
+  /**
+   * Also match the synonyms of a query's words that this thesaurus gives, below the words' own
+   * forms (`SYNONYM_WEIGHT`), e.g. `await loadWordNetThesaurus()` of `reverie` (default none).
+   */
+  synonyms?: Thesaurus;
 }
+
+const memoryStoreOptionsSchema = z.object({ synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional() }).loose();
 
 /**
  * The snapshot's format: the entry records as `memoryEntrySchema` reads them, the category
@@ -88,11 +97,13 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly minSimilarity: number;
   private readonly queryTimeoutMs: number;
   private readonly decay: DecayOptions;
+  private readonly synonyms: Thesaurus | undefined;
   private closed = false;
   private embeddingCacheRequested = false;
 
   constructor(options: FileMemoryStoreOptions) {
-    const valid = validateStoreOptions(options, 'FileMemoryStore');
+    const valid = validateStoreOptions(options, 'FileMemoryStore', memoryStoreOptionsSchema);
+    this.synonyms = options.synonyms;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
     this.minSimilarity = valid.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
@@ -177,14 +188,15 @@ export class FileMemoryStore implements ILongTermMemory {
     if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
     const filter = parsed.filterOf((id) => entries.get(id), this.bounded);
     const { text, maxResults } = parsed;
+    const synonyms = this.synonyms ? { synonyms: this.synonyms } : {};
 
     const queryVector = await this.queryVector(text);
     if (!queryVector || !this.embeddings) {
       return this.index
-        .search(text, { ...(filter ? { filter } : {}), limit: maxResults })
+        .search(text, { ...(filter ? { filter } : {}), ...synonyms, limit: maxResults })
         .map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
     }
-    const bm25 = this.index.search(text, { ...(filter ? { filter } : {}), limit: maxResults * 4 });
+    const bm25 = this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit: maxResults * 4 });
     const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && (filter === undefined || filter(id))).slice(0, maxResults * 4);
     return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
       entry: copyMemoryEntry(entries.get(hit.id)!),

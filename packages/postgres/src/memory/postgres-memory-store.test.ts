@@ -59,8 +59,8 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
 
     describe('BM25 ranking', () => {
       /** The same 60 entries in a store and in the file store's index. */
-      async function corpus() {
-        const store = open();
+      async function corpus(options: Partial<PostgresMemoryStoreOptions> = {}) {
+        const store = open(options);
         const index = new Bm25Index();
         const entries = new Map<string, MemoryEntry>();
         const topics = ['deploy', 'deployment', 'deploys', 'kubernetes', 'cluster', 'coffee', 'tea', 'garden', 'release', 'staging', 'nginx', 'postgres'];
@@ -92,6 +92,21 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
           expect(found.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
           expect(untied(found, index.search(text))).toEqual(untied(expected, index.search(text)));
         }
+      });
+
+      it('matches synonyms as the file store’s index does with the same thesaurus: same hits, same scores', async () => {
+        const table: Record<string, string[]> = { kubernetes: ['cluster'], coffee: ['tea', 'espresso'], release: ['deployment', 'staging'] };
+        // Each query also finds entries that hold none of its words, only their synonyms.
+        const synonyms = (word: string) => table[word] ?? [];
+        const { store, index } = await corpus({ synonyms });
+        for (const text of ['kubernetes', 'coffee', 'release']) {
+          const expected = index.search(text, { limit: 10, synonyms });
+          expect(index.search(text, { synonyms }).length, `${text}: the thesaurus finds more`).toBeGreaterThan(index.search(text).length);
+          const found = (await store.search({ text, maxResults: 10 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
+          expect(found.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
+          expect(untied(found, index.search(text, { synonyms }))).toEqual(untied(expected, index.search(text, { synonyms })));
+        }
+        expect(() => open({ synonyms: table as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
       });
 
       it('finds the neighbours the file store finds, with the same scores', async () => {

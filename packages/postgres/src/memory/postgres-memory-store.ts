@@ -30,6 +30,7 @@ import {
   ReverieValidationError,
   isReverieError,
   validateCategory,
+  type Thesaurus,
   type WriteCondition,
 } from '@reverie/core';
 import { z } from 'zod';
@@ -53,12 +54,18 @@ export interface PostgresMemoryStoreOptions extends PostgresStoreOptions {
   queryEmbeddingTimeoutMs?: number;
   /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
   decay?: Partial<DecayOptions>;
+  /**
+   * Also match the synonyms of a query's words that this thesaurus gives, below the words' own
+   * forms, as `FileMemoryStore` does (e.g. `await loadWordNetThesaurus()` of `reverie`; default none).
+   */
+  synonyms?: Thesaurus;
 }
 
 const optionsSchema = z
   .object({
     minSimilarity: z.number().min(0).max(1).optional(),
     queryEmbeddingTimeoutMs: z.number().int().positive().optional(),
+    synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional(),
     embedder: z.custom<IEmbedder>((value) => typeof (value as IEmbedder | null)?.embed === 'function' && typeof (value as IEmbedder).modelId === 'string', 'must be an IEmbedder (a modelId and an embed function)').optional(),
   })
   .loose();
@@ -102,7 +109,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
     this.minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
     this.queryTimeoutMs = options.queryEmbeddingTimeoutMs ?? 2000;
     this.feed = new PostgresChangeFeed(this.scope, FEED);
-    this.text = new TextIndex({ documents: 'reverie_memory', key: 'id', terms: 'reverie_memory_terms', stats: 'reverie_memory_stats' }, this.scope);
+    this.text = new TextIndex({ documents: 'reverie_memory', key: 'id', terms: 'reverie_memory_terms', stats: 'reverie_memory_stats' }, this.scope, options.synonyms);
     this.embeddings = options.embedder ? new MemoryEmbeddings(this.client, this.scope, options.embedder, this.logger) : undefined;
   }
 

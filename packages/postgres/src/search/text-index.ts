@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1, bm25Idf, type Bm25Hit, type QueryWord, queryWords, rarestTerms, weighQueryTerms } from '@reverie/core';
+import { BM25_B, BM25_K1, bm25Idf, type Bm25Hit, expandWithSynonyms, type QueryWord, queryWords, rarestTerms, type Thesaurus, weighQueryTerms } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 import { documentFrequencyDelta, type DocumentTerms, tsqueryText } from './search-terms';
 import { SqlParams } from '../sql/sql-params';
@@ -49,9 +49,11 @@ export interface ScopeStats {
  * term frequencies are read from the tsvector's positions.
  */
 export class TextIndex {
+  /** With `synonyms`, `search` also matches the synonyms of the query's words, as `Bm25Index` does with that option. */
   constructor(
     private readonly tables: TextIndexTables,
     private readonly scope: string,
+    private readonly synonyms?: Thesaurus,
   ) {}
 
   /**
@@ -123,7 +125,7 @@ export class TextIndex {
 
   /** The best `limit` documents for `text` that pass `filter`, best first (ties by key). */
   async search(client: PostgresClient, text: string, limit: number, filter?: DocumentFilter): Promise<Bm25Hit[]> {
-    const words = queryWords(text);
+    const words = this.synonyms ? expandWithSynonyms(queryWords(text), this.synonyms) : queryWords(text);
     const stats = words.length === 0 ? undefined : await this.stats(client);
     if (!stats) return [];
     const [hits] = await this.searchMany(client, [{ words }], stats, limit, filter);

