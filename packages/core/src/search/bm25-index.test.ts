@@ -320,6 +320,26 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     );
   });
 
+  it('returns the same over thousands of documents, where long runs of ranges are skipped', () => {
+    // A few thousand documents (a hundred and more ranges), one in a few hundred holding a strong
+    // rare word: a search skips long runs of the common words' ranges between the rare ones.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 2_000, max: 6_000 }), (seed, size) => {
+        const index = new Bm25Index();
+        let state = seed;
+        const next = () => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0);
+        for (let i = 0; i < size; i++) {
+          const rare = next() % 300 === 0 ? ' kappa kappa sigma' : next() % 97 === 0 ? ' gamma' : '';
+          index.set(`d${i}`, `${words[next() % 3]} ${words[3 + (next() % 3)]}${rare}${next() % 5 === 0 ? ' deploy deploy' : ''}`);
+        }
+        for (const query of ['kappa', 'kappa deploy', 'sigma note alpha', 'gamma deploy note', 'deploy note', 'invoice kappa gamma']) {
+          for (const limit of [1, 5, 20]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+
   it('breaks ties by the order documents were indexed, as the exhaustive search does', () => {
     const index = new Bm25Index();
     for (let i = 0; i < 2000; i++) index.set(`d${i}`, i % 7 === 0 ? 'invoice invoice paid' : 'invoice paid late');
