@@ -16,6 +16,7 @@ import {
   type MemoryDraft,
   type MemoryEntry,
   memoryDocumentText,
+  type MemoryNeighbour,
   type MemoryNeighbourQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
@@ -235,27 +236,8 @@ export class PostgresMemoryStore implements ILongTermMemory {
    * frequencies, the vocabulary, one ranking of every entry's query, the neighbours' rows.
    */
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>> {
-    this.gate.assertOpen();
-    ids.forEach(assertValidId);
-    const { limit } = parseNeighbourQuery(query);
     const client = await this.ready();
-    const entries = await this.entriesById(client, [...new Set(ids)]);
-    if (entries.size === 0) return new Map();
-    const stats = await this.text.stats(client);
-    const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
-    const now = this.clock.now();
-    // Only the facts that hold now are neighbours (SPEC B9); each entry itself is scored, to scale by.
-    const filter = (params: SqlParams) => memoryFilterSql(params, { validity: { now } }, 'd');
-    const documents = [...new Set(ids)].filter((id) => entries.has(id)).map((id) => ({ key: id, text: entries.get(id)!.content }));
-    const ranked = await this.text.searchRarest(client, documents, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
-    const hitsOf = new Map<string, Array<{ id: string; score: number }>>();
-    for (const [id, all] of ranked) {
-      const best = all[0]?.score ?? 0;
-      hitsOf.set(
-        id,
-        all.filter((hit) => hit.id !== id && hit.score > 0).slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score / best })),
-      );
-    }
+    const hitsOf = await this.rankNeighbours(client, ids, query);
     const neighbours = await this.entriesById(client, [...new Set([...hitsOf.values()].flat().map((hit) => hit.id))]);
     const found = new Map<string, MemorySearchResult[]>();
     for (const [id, hits] of hitsOf) {
@@ -268,6 +250,36 @@ export class PostgresMemoryStore implements ILongTermMemory {
       );
     }
     return found;
+  }
+
+  /** `neighbours()` as ids and scores: the same statements, without reading the neighbours' rows. */
+  async neighbourIds(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemoryNeighbour[]>> {
+    return this.rankNeighbours(await this.ready(), ids, query);
+  }
+
+  /** Each known id's neighbours, best first, scored relative to the entry's own score (SPEC B12). */
+  private async rankNeighbours(client: PostgresClient, ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemoryNeighbour[]>> {
+    this.gate.assertOpen();
+    ids.forEach(assertValidId);
+    const { limit } = parseNeighbourQuery(query);
+    const entries = await this.entriesById(client, [...new Set(ids)]);
+    const hitsOf = new Map<string, MemoryNeighbour[]>();
+    if (entries.size === 0) return hitsOf;
+    const stats = await this.text.stats(client);
+    const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
+    const now = this.clock.now();
+    // Only the facts that hold now are neighbours (SPEC B9); each entry itself is scored, to scale by.
+    const filter = (params: SqlParams) => memoryFilterSql(params, { validity: { now } }, 'd');
+    const documents = [...new Set(ids)].filter((id) => entries.has(id)).map((id) => ({ key: id, text: entries.get(id)!.content }));
+    const ranked = await this.text.searchRarest(client, documents, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
+    for (const [id, all] of ranked) {
+      const best = all[0]?.score ?? 0;
+      hitsOf.set(
+        id,
+        all.filter((hit) => hit.id !== id && hit.score > 0).slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score / best })),
+      );
+    }
+    return hitsOf;
   }
 
   /** Waits until every entry of the scope has its vector (for tests and tools). */
