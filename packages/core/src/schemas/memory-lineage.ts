@@ -3,7 +3,7 @@ import { idSchema, timestampSchema } from './common';
 import { sessionIdSchema } from './conversation-turn';
 
 /** How an entry came to be (SPEC B10). */
-export const LINEAGE_ORIGIN_KINDS = ['api', 'tool', 'import', 'session', 'merge'] as const;
+export const LINEAGE_ORIGIN_KINDS = ['api', 'tool', 'import', 'session', 'feedback', 'merge'] as const;
 export type LineageOriginKind = (typeof LINEAGE_ORIGIN_KINDS)[number];
 
 /** At most this many ancestors on one entry: older generations beyond it are folded into a count. */
@@ -12,6 +12,9 @@ export const MAX_LINEAGE_ANCESTORS = 32;
 export const MAX_LINEAGE_TURN_RANGES = 16;
 /** An ancestor's excerpt is at most this many characters. */
 export const MAX_LINEAGE_EXCERPT = 80;
+
+/** A dream run's id (12 hex characters for the engine's runs; a custom runner may name its own). */
+const runIdSchema = z.string().min(1).max(64);
 
 /** Turns of one session an entry was extracted from: log seqs `fromSeq`..`toSeq`, inclusive. */
 export const lineageTurnsSchema = z
@@ -26,14 +29,15 @@ export type LineageTurns = z.infer<typeof lineageTurnsSchema>;
 /**
  * SPEC B10: how the entry itself was written. `kind` says by what: the API (`memory.save`), an
  * agent tool (`tool`: its name, the session when known), an import (`source`: a file or label),
- * a dream pass that extracted it from conversation (`session`: `pass`, `turns`), or a merge of
- * earlier entries (`merge`: the sources are its ancestors). `runId` is the dream run that wrote it.
+ * a dream pass that extracted it from conversation (`session`: `pass`, `turns`) or wrote it from
+ * the user's correction feedback (`feedback`), or a merge of earlier entries (`merge`: the
+ * sources are its ancestors). `runId` is the dream run that wrote it.
  */
 export const lineageOriginSchema = z.object({
   kind: z.enum(LINEAGE_ORIGIN_KINDS),
   /** When it was written; a store stamps the write's time when a draft leaves it out. */
   at: timestampSchema,
-  runId: idSchema.optional(),
+  runId: runIdSchema.optional(),
   pass: z.string().min(1).max(100).optional(),
   tool: z.string().min(1).max(100).optional(),
   sessionId: sessionIdSchema.optional(),
@@ -53,7 +57,7 @@ export const lineageAncestorSchema = z.object({
   relation: z.enum(['merged', 'superseded']),
   into: idSchema,
   at: timestampSchema,
-  runId: idSchema.optional(),
+  runId: runIdSchema.optional(),
   excerpt: z.string().max(MAX_LINEAGE_EXCERPT),
   fingerprint: z.string().regex(/^[0-9a-f]{8}$/, 'must be 8 lowercase hex characters'),
   origin: z.enum(LINEAGE_ORIGIN_KINDS).optional(),
