@@ -212,7 +212,7 @@ export {
   type MemoryLineageDraft,
   memoryLineageSchema,
 } from './schemas/memory-lineage';
-export { ancestorRecord, contentExcerpt, contentFingerprint, type LineageStep, mergedLineage, supersedingLineage } from './lineage/memory-lineage';
+export { ancestorRecord, contentExcerpt, contentFingerprint, lineageTurnRanges, type LineageStep, mergedLineage, supersedingLineage } from './lineage/memory-lineage';
 export { type MemoryHistory, memoryHistory, type MemoryHistoryStep } from './lineage/memory-history';
 export { hasValidityBounds, heldAt, holdsNow, type ValidityFields, validityProblem, validityTest, type ValidityView } from './temporal/validity';
 export {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../schemas/memory-entry';
 import { MAX_LINEAGE_ANCESTORS, memoryLineageSchema } from '../schemas/memory-lineage';
 import { memoryHistory } from './memory-history';
-import { contentExcerpt, contentFingerprint, mergedLineage, supersedingLineage } from './memory-lineage';
+import { contentExcerpt, contentFingerprint, lineageTurnRanges, mergedLineage, supersedingLineage } from './memory-lineage';
 
 const base = { category: 'general', tags: [], metadata: {}, importance: 0.5, reinforcementCount: 1 };
 const entry = (id: string, content: string, extra: Partial<MemoryEntry> = {}): MemoryEntry => ({
@@ -101,5 +101,15 @@ describe('supersedingLineage and memoryHistory', () => {
       steps: [{ kind: 'written', id: hexId(4), at: plain.createdAt, excerpt: 'Has a dog', stored: true }],
       folded: 0,
     });
+  });
+});
+
+describe('lineageTurnRanges', () => {
+  it('gives one range of seqs per session, in order of first appearance, at most 16 sessions', () => {
+    expect(lineageTurnRanges([{ sessionId: 'b', seq: 7 }, { sessionId: 'a', seq: 3 }, { sessionId: 'b', seq: 4 }, { sessionId: 'b', seq: 9 }])).toEqual([
+      { sessionId: 'b', fromSeq: 4, toSeq: 9 },
+      { sessionId: 'a', fromSeq: 3, toSeq: 3 },
+    ]);
+    expect(lineageTurnRanges(Array.from({ length: 20 }, (_, i) => ({ sessionId: `s${i}`, seq: i + 1 })))).toHaveLength(16);
   });
 });

@@ -1,8 +1,10 @@
 import {
   type LineageAncestor,
   type LineageOrigin,
+  type LineageTurns,
   MAX_LINEAGE_ANCESTORS,
   MAX_LINEAGE_EXCERPT,
+  MAX_LINEAGE_TURN_RANGES,
   type MemoryLineage,
 } from '../schemas/memory-lineage';
 import type { MemoryEntry } from '../schemas/memory-entry';
@@ -100,4 +102,23 @@ export function supersedingLineage(newer: LineageSubject, older: LineageSubject,
     ...(newer.lineage?.origin === undefined ? {} : { origin: newer.lineage.origin }),
     ...descend([{ entry: older, relation: 'superseded' }], newer.id, step, newer.lineage),
   };
+}
+
+/**
+ * SPEC B10: the turns an entry was extracted from, as one range of log seqs per session (its
+ * first to its last turn given), sessions in order of first appearance, at most
+ * `MAX_LINEAGE_TURN_RANGES`. Pure.
+ */
+export function lineageTurnRanges(turns: Iterable<{ sessionId: string; seq: number }>): LineageTurns[] {
+  const ranges = new Map<string, LineageTurns>();
+  for (const { sessionId, seq } of turns) {
+    const range = ranges.get(sessionId);
+    if (range) {
+      range.fromSeq = Math.min(range.fromSeq, seq);
+      range.toSeq = Math.max(range.toSeq, seq);
+    } else if (ranges.size < MAX_LINEAGE_TURN_RANGES) {
+      ranges.set(sessionId, { sessionId, fromSeq: seq, toSeq: seq });
+    }
+  }
+  return [...ranges.values()];
 }
