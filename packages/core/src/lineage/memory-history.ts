@@ -24,7 +24,10 @@ export interface MemoryHistoryStep {
 
 export interface MemoryHistory {
   id: string;
-  /** Oldest first; the entry's own `written` step comes after every step that fed it at the same time. */
+  /**
+   * Oldest first; the entry's own `written` step comes after every step that fed it at the same
+   * time, and a superseded entry's last step says so (at its `validTo`).
+   */
   steps: MemoryHistoryStep[];
   /** Older ancestors the entry no longer lists (`lineage.folded`). */
   folded: number;
@@ -61,5 +64,9 @@ export function memoryHistory(entry: MemoryEntry, stored: (id: string) => boolea
   });
   const order = (step: MemoryHistoryStep) => (step.kind === 'written' ? 1 : 0);
   steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || order(a) - order(b));
+  // A superseded entry ends its own history: the successor took over at its validTo.
+  if (entry.supersededBy !== undefined && entry.validTo !== undefined) {
+    steps.push({ kind: 'superseded', id: entry.id, into: entry.supersededBy, at: entry.validTo, excerpt: contentExcerpt(entry.content), stored: true });
+  }
   return { id: entry.id, steps, folded: lineage?.folded ?? 0 };
 }

@@ -92,6 +92,12 @@ describe('supersedingLineage and memoryHistory', () => {
     expect(history.steps[0]).toMatchObject({ excerpt: 'Lives in Lyon', origin: 'api', at: '2025-10-01T00:00:00.000Z' });
     expect(history.steps[1]).toMatchObject({ origin: 'session', details: { pass: 'episode-extraction', turns: [{ sessionId: 'chat-9', fromSeq: 4, toSeq: 9 }] } });
     expect(history.folded).toBe(0);
+    // The older entry's own history ends where its successor took over.
+    const lyonAfter = { ...lyon, validTo: '2025-09-01T00:00:00.000Z', supersededBy: porto.id };
+    expect(memoryHistory(lyonAfter, () => true).steps.map((step) => [step.kind, step.id, step.into, step.at])).toEqual([
+      ['written', hexId(1), undefined, '2024-01-05T00:00:00.000Z'],
+      ['superseded', hexId(1), hexId(2), '2025-09-01T00:00:00.000Z'],
+    ]);
   });
 
   it('gives an entry without lineage one written step of unknown origin at its createdAt', () => {
