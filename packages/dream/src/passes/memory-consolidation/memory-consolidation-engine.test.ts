@@ -91,4 +91,17 @@ describe('MemoryConsolidationPass in the dream engine', () => {
     expect(restored.map((entry) => entry.id).sort()).toEqual([first.id, second.id, gelato.id, twin.id].sort());
     expect(restored.every((entry) => entry.lineage === undefined)).toBe(true);
   });
+
+  it('names the run that applies a reviewed plan in the lineage, not the dry run that made it (SPEC B10)', async () => {
+    await harness.add({ content: 'Favourite dessert is pistachio gelato' }, '2025-05-01T00:00:00.000Z');
+    await harness.add({ content: 'favourite dessert is pistachio gelato.' }, '2025-06-01T00:00:00.000Z');
+    harness.clock.set('2026-03-01T09:00:00.000Z');
+    const engine = new DreamEngine(harness.context(undefined).services, [new MemoryConsolidationPass()]);
+    const dry = await engine.run({ trigger: 'manual', dryRun: true });
+    const applied = await engine.apply(dry.planId!);
+    expect(applied.runId).not.toBe(dry.runId);
+    const [merged] = await harness.live();
+    expect(merged!.lineage?.origin?.runId).toBe(applied.runId);
+    expect(merged!.lineage?.ancestors?.map((ancestor) => ancestor.runId)).toEqual([applied.runId, applied.runId]);
+  });
 });
