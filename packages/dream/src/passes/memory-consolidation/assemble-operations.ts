@@ -149,7 +149,7 @@ export function assembleOperations(input: {
     }
     const entry =
       save.sources.length === 0
-        ? { ...newEntry(save, stamp), lineage: { origin: { kind: 'feedback' as const, at: stamp, ...(input.runId === undefined ? {} : { runId: input.runId }), pass: 'memory-consolidation' } } }
+        ? newEntry(save, step)
         : withMergedLineage(
             mergeEntries(
               save.sources.flatMap((source) => source.members),
@@ -223,7 +223,9 @@ function subjectOf(save: ProposedSave): Record<string, string> {
   return mergeSubjectTimeMetadata(save.sources.map((source) => source.view.metadata));
 }
 
-function newEntry(save: ProposedSave, stamp: string): MemoryEntry {
+/** A save without sources: written from the user's correction feedback (SPEC B10: its origin says so). */
+function newEntry(save: ProposedSave, step: LineageStep): MemoryEntry {
+  const stamp = step.at;
   return {
     id: newId(),
     content: save.content,
@@ -235,5 +237,6 @@ function newEntry(save: ProposedSave, stamp: string): MemoryEntry {
     reinforcementCount: 1,
     importance: DEFAULT_IMPORTANCE,
     metadata: {},
+    lineage: { origin: { kind: 'feedback', at: stamp, ...(step.runId === undefined ? {} : { runId: step.runId }), ...(step.pass === undefined ? {} : { pass: step.pass }) } },
   };
 }
