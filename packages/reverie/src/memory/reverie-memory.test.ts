@@ -21,8 +21,10 @@ describe('ReverieMemory (SPEC B10)', () => {
 
   it('forwards the change feed only when the store has one', () => {
     const plain: ILongTermMemory = { get: async () => undefined, save: async () => { throw new Error('unused'); }, delete: async () => false, search: async () => [], list: async () => [], listCategories: async () => [], close: async () => {} };
-    expect(new ReverieMemory(plain).changes).toBeUndefined();
-    expect(typeof new ReverieMemory(new InMemoryLongTermMemory()).changes).toBe('function');
+    const methods = ['changes', 'neighbours', 'compactChanges', 'neighbourIds'] as const;
+    expect(methods.map((method) => typeof new ReverieMemory(plain)[method])).toEqual(methods.map(() => 'undefined'));
+    const store = new InMemoryLongTermMemory();
+    expect(methods.map((method) => typeof new ReverieMemory(store)[method])).toEqual(methods.map((method) => typeof store[method]));
   });
 
   it('answers history(id) through merges and supersessions, oldest first, with purged ancestors from the lineage', async () => {

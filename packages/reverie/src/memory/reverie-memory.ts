@@ -30,10 +30,15 @@ export function withApiOrigin(draft: MemoryDraft): MemoryDraft {
 export class ReverieMemory implements ILongTermMemory {
   readonly changes?: IMemoryChangeFeed['changes'];
   readonly neighbours?: IMemoryChangeFeed['neighbours'];
+  readonly compactChanges?: IMemoryChangeFeed['compactChanges'];
+  readonly neighbourIds?: IMemoryChangeFeed['neighbourIds'];
 
   constructor(readonly store: ILongTermMemory) {
-    if (typeof store.changes === 'function') this.changes = (query) => store.changes!(query);
-    if (typeof store.neighbours === 'function') this.neighbours = (ids, query) => store.neighbours!(ids, query);
+    // The change feed's optional methods, exactly those the store has (callers test for them).
+    if (typeof store.changes === 'function') this.changes = store.changes.bind(store);
+    if (typeof store.neighbours === 'function') this.neighbours = store.neighbours.bind(store);
+    if (typeof store.compactChanges === 'function') this.compactChanges = store.compactChanges.bind(store);
+    if (typeof store.neighbourIds === 'function') this.neighbourIds = store.neighbourIds.bind(store);
   }
 
   get(id: string): Promise<MemoryEntry | undefined> {
