@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CategoryCount, MemoryEntry, MemorySearchResult, Skill } from '@reverie/core';
+import { type CategoryCount, type MemoryEntry, type MemoryHistory, type MemorySearchResult, mergedLineage, type Skill } from '@reverie/core';
 import { FileSkillStore } from '@reverie/file-store';
 import { createReverie } from 'reverie';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
@@ -60,6 +60,40 @@ describe('reverie memory', () => {
     expect(await ids('--as-of', '2025-03-01')).toEqual([lyon.id]);
     expect(await ids('--as-of', '2025-09-01T12:00:00+02:00')).toEqual([porto.id]);
     expectOneLineError(await runReverie([...data, 'memory', 'search', 'user', '--as-of', 'last spring']), 2, /--as-of must be a day/);
+  });
+
+  it('shows where an entry came from with memory history, also its ancestors no longer stored (SPEC B10)', async () => {
+    const library = createReverie({ dataPath: dir.dataPath }).withMemory().build();
+    const tea = await library.memory!.save({ content: 'Likes tea' });
+    const merged = await library.memory!.save({
+      id: 'b0b0b0b0b0b0',
+      content: 'Likes green tea in the morning',
+      lineage: mergedLineage([tea, { id: 'c1c1c1c1c1c1', content: 'Drinks green tea' }], 'b0b0b0b0b0b0', { at: '2026-02-01T00:00:00.000Z', runId: 'aaaaaaaaaaaa', pass: 'memory-consolidation' }),
+    });
+    await library.memory!.delete(tea.id);
+    await library.close();
+
+    const history = await runJson<MemoryHistory>([...data, 'memory', 'history', merged.id]);
+    expect(history.steps.map((step) => [step.kind, step.id, step.stored])).toEqual([
+      ['merged', tea.id, false],
+      ['merged', 'c1c1c1c1c1c1', false],
+      ['written', merged.id, true],
+    ]);
+    const text = await runReverie([...data, 'memory', 'history', merged.id]);
+    expect(text.stdout).toBe(
+      [
+        `History of ${merged.id}, oldest first:`,
+        `2026-02-01T00:00:00.000Z  ${tea.id} merged into ${merged.id} (was api) · run aaaaaaaaaaaa · no longer stored`,
+        '    "Likes tea"',
+        `2026-02-01T00:00:00.000Z  c1c1c1c1c1c1 merged into ${merged.id} · run aaaaaaaaaaaa · no longer stored`,
+        '    "Drinks green tea"',
+        `2026-02-01T00:00:00.000Z  ${merged.id} written: merge (memory-consolidation) · run aaaaaaaaaaaa`,
+        '    "Likes green tea in the morning"',
+        '',
+      ].join('\n'),
+    );
+    expectOneLineError(await runReverie([...data, 'memory', 'history', tea.id]), 4, /does not exist/);
+    expectOneLineError(await runReverie([...data, 'memory', 'history', 'nope']), 2, /Invalid memory id/);
   });
 
   it('keeps each --scope apart, in the folder the library uses (SPEC B8)', async () => {

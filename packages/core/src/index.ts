@@ -197,6 +197,23 @@ export {
 export { mergeTemporalFields, type TemporalFields, timestampMs } from './temporal/merge-temporal';
 export { DAY_MS } from './temporal/importance-decay';
 export { type ChangeInstant, changeInstant, type ChangeRule, supersede } from './temporal/supersession';
+export {
+  LINEAGE_ORIGIN_KINDS,
+  type LineageAncestor,
+  lineageAncestorSchema,
+  type LineageOrigin,
+  type LineageOriginKind,
+  lineageOriginSchema,
+  type LineageTurns,
+  MAX_LINEAGE_ANCESTORS,
+  MAX_LINEAGE_EXCERPT,
+  MAX_LINEAGE_TURN_RANGES,
+  type MemoryLineage,
+  type MemoryLineageDraft,
+  memoryLineageSchema,
+} from './schemas/memory-lineage';
+export { ancestorRecord, contentExcerpt, contentFingerprint, lineageTurnRanges, type LineageStep, mergedLineage, supersedingLineage } from './lineage/memory-lineage';
+export { type MemoryHistory, memoryHistory, type MemoryHistoryStep } from './lineage/memory-history';
 export { hasValidityBounds, heldAt, holdsNow, type ValidityFields, validityProblem, validityTest, type ValidityView } from './temporal/validity';
 export {
   DEFAULT_DECAY_OPTIONS,

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger, supersede } from '@reverie/core';
+import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger, supersede, supersedingLineage } from '@reverie/core';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamOperation, DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
@@ -99,7 +99,7 @@ describe('DreamEngine', () => {
     await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
   });
 
-  it('undoes a supersession: the older fact holds again, the newer one loses the validFrom the run gave it (SPEC B9)', async () => {
+  it('undoes a supersession: the older fact holds again, the newer one loses the validFrom and the lineage the run gave it (SPEC B9, B10)', async () => {
     const older = await memory.save({ content: 'Lives in Lyon', createdAt: '2025-01-01T00:00:00.000Z' });
     const newer = await memory.save({ content: 'Lives in Porto', createdAt: '2025-09-01T00:00:00.000Z' });
     const supersessionPass: DreamPass = {
@@ -111,7 +111,7 @@ describe('DreamEngine', () => {
         const result = supersede(older, newer);
         const operations: DreamOperation[] = [
           { op: 'memory.save', entry: result.older, expectUpdatedAt: older.updatedAt, reason: 'superseded' },
-          { op: 'memory.save', entry: result.newer, expectUpdatedAt: newer.updatedAt, reason: 'supersedes' },
+          { op: 'memory.save', entry: { ...result.newer, lineage: supersedingLineage(result.newer, older, { at: result.change.at }) }, expectUpdatedAt: newer.updatedAt, reason: 'supersedes' },
         ];
         return { operations, itemsProcessed: 2, notes: [], refusals: [] };
       },
@@ -119,6 +119,7 @@ describe('DreamEngine', () => {
     const engine = new DreamEngine(services, [supersessionPass]);
     const { runId } = await engine.run({ trigger: 'manual' });
     expect(await memory.get(older.id)).toMatchObject({ validTo: '2025-09-01T00:00:00.000Z', supersededBy: newer.id });
+    expect((await memory.get(newer.id))?.lineage?.ancestors?.map((ancestor) => [ancestor.id, ancestor.relation])).toEqual([[older.id, 'superseded']]);
     expect((await memory.search({ text: 'lives' })).map((hit) => hit.entry.id)).toEqual([newer.id]);
     const undo = await engine.undo(runId);
     expect(undo.restored.sort()).toEqual([`memory ${older.id}`, `memory ${newer.id}`].sort());

@@ -18,6 +18,7 @@ export { ConversationMemory, type RecordedTurn } from './conversation/conversati
 export type { ContextOptions, ContextOptionsInput } from './context/context-options';
 export { type TurnContext, TurnContextBuilder, type TurnInput, type TurnKind } from './context/turn-context-builder';
 export { AgentTools } from './tools/agent-tools';
+export { ReverieMemory } from './memory/reverie-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
@@ -44,5 +45,5 @@ export type {
 } from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
 export type { Thesaurus } from '@reverie/core';
-export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
+export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, MemoryHistory, MemoryHistoryStep, MemoryLineage, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
 export type { CycleReport, PassOutcome, PromotionExplanation, RanPassOutcome, UndoReport } from '@reverie/dream';

@@ -94,13 +94,13 @@ describe('createReverie(...).build()', () => {
   it('uses a custom store given with .use() or per method instead of the file default', async () => {
     const custom = new InMemoryLongTermMemory();
     const viaUse = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().use(TOKENS.LongTermMemory, custom).build());
-    expect(viaUse.memory).toBe(custom);
+    expect(viaUse.memory!.store).toBe(custom);
     const viaOption = keep(createReverie({ dataPath: join(root, 'b') }).withMemory({ store: custom }).build());
-    expect(viaOption.memory).toBe(custom);
+    expect(viaOption.memory!.store).toBe(custom);
     await viaOption.memory!.save({ content: 'kept in the custom store' });
     expect(existsSync(join(root, 'b', 'memory'))).toBe(false);
     const fileDefault = keep(createReverie({ dataPath: join(root, 'c') }).withMemory().build());
-    expect(fileDefault.memory).toBeInstanceOf(FileMemoryStore);
+    expect(fileDefault.memory!.store).toBeInstanceOf(FileMemoryStore);
   });
 
   it('gives the memory store the thesaurus of withMemory({ synonyms })', async () => {

@@ -96,7 +96,7 @@ describe('withPostgres()', () => {
       expect(await rows("SELECT count(*)::int AS n FROM reverie_working_memory WHERE scope = 'team:all'")).toEqual([{ n: 1 }]);
       expect(await rows("SELECT content FROM reverie_conversation_turns WHERE scope = 'team:all'")).toEqual([{ content: 'Where are the invoices?' }]);
       expect(await rows("SELECT count(*)::int AS n FROM reverie_workflow_executions WHERE scope = 'team:all'")).toEqual([{ n: 1 }]);
-      const stores = [reverie.memory, reverie.workingMemory, reverie.skills, reverie.skillUsage, reverie.conversationLog, reverie.feedback, reverie.workflowLog];
+      const stores = [reverie.memory?.store, reverie.workingMemory, reverie.skills, reverie.skillUsage, reverie.conversationLog, reverie.feedback, reverie.workflowLog];
       expect(stores.map((store) => store?.constructor.name)).toEqual([
         'PostgresMemoryStore',
         'PostgresWorkingMemory',

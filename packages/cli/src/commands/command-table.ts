@@ -11,6 +11,7 @@ import { memoryAddCommand } from './memory-add-command';
 import { memoryCategoriesCommand } from './memory-categories-command';
 import { memoryDeleteCommand } from './memory-delete-command';
 import { memoryExplainCommand } from './memory-explain-command';
+import { memoryHistoryCommand } from './memory-history-command';
 import { memoryListCommand } from './memory-list-command';
 import { memorySearchCommand } from './memory-search-command';
 import { serveCommand } from './serve-command';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly Command[] = [
   memoryDeleteCommand,
   memoryCategoriesCommand,
   memoryExplainCommand,
+  memoryHistoryCommand,
   skillsListCommand,
   doctorCommand,
   serveCommand,

@@ -45,6 +45,7 @@ export function resolveMemoryDraft(
     ...resolveImportance(parsed, existing, lastSeenAt, now, decay),
     metadata: parsed.metadata ?? {},
     ...resolveValidity(parsed, existing),
+    ...resolveLineage(parsed.lineage, existing, now),
   };
   return parseRecord(memoryEntrySchema, entry, 'memory entry');
 }
@@ -65,6 +66,17 @@ function resolveValidity(
     if (value !== undefined) resolved[field] = value;
   }
   return resolved;
+}
+
+/**
+ * SPEC B10: the lineage of the stored entry. Left out of the draft: kept from the stored entry;
+ * `null`: removed; a value replaces it, its origin dated at the write when it gives no `at`.
+ */
+function resolveLineage(draft: MemoryDraftFields['lineage'], existing: MemoryEntry | undefined, now: string): Pick<MemoryEntry, 'lineage'> {
+  if (draft === undefined) return existing?.lineage === undefined ? {} : { lineage: existing.lineage };
+  if (draft === null) return {};
+  const { origin, ...rest } = draft;
+  return { lineage: origin === undefined ? rest : { ...rest, origin: { ...origin, at: origin.at ?? now } } };
 }
 
 /**

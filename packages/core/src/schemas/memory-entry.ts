@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { categorySchema, idSchema, metadataSchema, tagsSchema, timestampSchema } from './common';
 import { validityProblem } from '../temporal/validity';
+import { memoryLineageDraftSchema, memoryLineageSchema } from './memory-lineage';
 
 export const DEFAULT_CATEGORY = 'general';
 export const DEFAULT_IMPORTANCE = 0.5;
@@ -35,6 +36,8 @@ export const memoryEntrySchema = z
   validTo: timestampSchema.optional(),
   /** SPEC B9: the entry that replaced this one; set together with `validTo`. */
   supersededBy: idSchema.optional(),
+  /** SPEC B10: where the entry came from (merges, supersessions, sessions, a tool, an import) and the run that wrote it. Absent: unknown origin. */
+  lineage: memoryLineageSchema.optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = validityProblem(entry);
@@ -69,6 +72,8 @@ export const memoryDraftSchema = z.object({
   validFrom: timestampSchema.nullish(),
   validTo: timestampSchema.nullish(),
   supersededBy: idSchema.nullish(),
+  /** SPEC B10. Left out of a replacing draft: kept as stored; `null`: removed. The origin's `at` defaults to the write's time. */
+  lineage: memoryLineageDraftSchema.nullish(),
 });
 export type MemoryDraft = z.input<typeof memoryDraftSchema>;
 

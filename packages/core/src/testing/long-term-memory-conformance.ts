@@ -384,6 +384,71 @@ export function describeLongTermMemoryConformance(
       }
     });
 
+    describe('lineage (SPEC B10)', () => {
+      const merged = {
+        origin: { kind: 'merge' as const, at: '2026-02-01T00:00:00.000Z', runId: 'a0a0a0a0a0a0', pass: 'memory-consolidation' },
+        ancestors: [
+          { id: 'b1b1b1b1b1b1', relation: 'merged' as const, into: 'c2c2c2c2c2c2', at: '2026-02-01T00:00:00.000Z', runId: 'a0a0a0a0a0a0', excerpt: 'Likes tea', fingerprint: '0badf00d', origin: 'tool' as const },
+          { id: 'd3d3d3d3d3d3', relation: 'superseded' as const, into: 'b1b1b1b1b1b1', at: '2026-01-01T00:00:00.000Z', excerpt: 'Likes coffee', fingerprint: '12345678' },
+        ],
+        folded: 3,
+      };
+
+      it('keeps a lineage as given, through a replacing draft that leaves it out; null removes it; an origin without `at` is dated at the write', async () => {
+        const store = await harness.open();
+        const entry = await store.save({ id: 'c2c2c2c2c2c2', content: 'Likes tea in the morning', lineage: merged });
+        expect(entry.lineage).toEqual(merged);
+        expect(await store.get(entry.id)).toEqual(entry);
+        const reworded = await store.save({ id: entry.id, content: 'Likes green tea in the morning' });
+        expect(reworded.lineage).toEqual(merged);
+        const cleared = await store.save({ id: entry.id, content: 'Likes green tea in the morning', lineage: null });
+        expect(cleared.lineage).toBeUndefined();
+        expect(Object.keys((await store.get(entry.id))!)).not.toContain('lineage');
+        const now = harness.clock.now().toISOString();
+        const told = await store.save({ content: 'Uses vim', lineage: { origin: { kind: 'tool', tool: 'save_memory', sessionId: 'chat-1' } } });
+        expect(told.lineage).toEqual({ origin: { kind: 'tool', tool: 'save_memory', sessionId: 'chat-1', at: told.updatedAt } });
+        expect(Date.parse(told.lineage!.origin!.at)).toBeGreaterThanOrEqual(Date.parse(now));
+        const unknown = await store.save({ content: 'Has a dog' });
+        expect(Object.keys(unknown)).not.toContain('lineage');
+      });
+
+      it('keeps a handed-out lineage apart from the stored one', async () => {
+        const store = await harness.open();
+        const entry = await store.save({ content: 'Likes tea', lineage: merged });
+        entry.lineage!.ancestors![0]!.excerpt = 'changed';
+        const fetched = (await store.get(entry.id))!;
+        expect(fetched.lineage).toEqual(merged);
+        fetched.lineage!.origin!.kind = 'api';
+        expect((await store.get(entry.id))!.lineage).toEqual(merged);
+      });
+
+      it('refuses a malformed lineage, writing nothing', async () => {
+        const store = await harness.open();
+        const bad = [
+          { origin: { kind: 'telepathy' } },
+          { ancestors: [{ ...merged.ancestors[0], id: 'not-an-id' }] },
+          { ancestors: [{ ...merged.ancestors[0], fingerprint: 'xyz' }] },
+          { ancestors: Array.from({ length: 33 }, (_, i) => ({ ...merged.ancestors[0], id: i.toString(16).padStart(12, '0') })) },
+          { origin: { kind: 'session', turns: [{ sessionId: 's', fromSeq: 5, toSeq: 2 }] } },
+        ];
+        for (const lineage of bad) {
+          await expect(store.save({ content: 'x', lineage: lineage as never })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        }
+        expect(await store.list()).toEqual([]);
+      });
+
+      if (options.persistent) {
+        it('keeps lineage across a reopen', async () => {
+          const store = await harness.open();
+          const entry = await store.save({ content: 'Likes tea in the morning', lineage: merged });
+          const plain = await store.save({ content: 'Has a dog' });
+          const reopened = await harness.reopen(store);
+          expect(await reopened.get(entry.id)).toEqual(entry);
+          expect(await reopened.get(plain.id)).toEqual(plain);
+        });
+      }
+    });
+
     describe('list and categories', () => {
       it('lists oldest first, optionally under a category prefix', async () => {
         const store = await harness.open();

@@ -8,6 +8,7 @@ import { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHi
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
 import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
+import { restampLineageRun } from './restamp-lineage-run';
 import { faultPoint } from './fault-points';
 import { asJsonRoundTrip } from './json-plain';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
@@ -316,7 +317,7 @@ export class DreamEngine {
       if (skipped === undefined) tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
       const outcome: PassOutcome =
         skipped === undefined
-          ? await this.runPass(pass, { runId, gateway, signal, lost, folder, dryRun, keep, ...(stored && saved ? { stored, planId: saved.planId } : {}) })
+          ? await this.runPass(pass, { runId, gateway, signal, lost, folder, dryRun, keep, ...(stored && saved ? { stored, planId: saved.planId, plannedBy: saved.runId } : {}) })
           : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
       if (outcome.status === 'skipped') keep.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: outcome.reason });
       record(outcome, index);
@@ -345,7 +346,7 @@ export class DreamEngine {
     if (folder && !interrupted && outcomes.every((outcome) => outcome.status !== 'failed')) await this.compactMemoryFeed(lost);
     if (dryRun) {
       const planId = newId();
-      const plan: SavedPlan = { schemaVersion: 1, planId, createdAt: report.startedAt, trigger: request.trigger, ...(interrupted ? { interrupted } : {}), passes: keep };
+      const plan: SavedPlan = { schemaVersion: 1, planId, createdAt: report.startedAt, trigger: request.trigger, runId, ...(interrupted ? { interrupted } : {}), passes: keep };
       const { location } = await this.state.plans.save(plan, renderPlanSummary(plan));
       if (location !== undefined) report.planFolder = location;
       report.planId = planId;
@@ -471,6 +472,8 @@ export class DreamEngine {
       keep: SavedPass[];
       stored?: SavedPass;
       planId?: string;
+      /** The dry run that made the stored plan, when the plan says (SPEC B10: its saves' lineage names the applying run instead). */
+      plannedBy?: string | undefined;
     },
   ): Promise<PassOutcome> {
     const started = performance.now();
@@ -496,7 +499,7 @@ export class DreamEngine {
     }
     let planned: PassPlan | PassSkip;
     try {
-      planned = run.stored?.status === 'planned' ? fromSavedPass(run.stored) : await pass.plan(context);
+      planned = run.stored?.status === 'planned' ? fromSavedPass(run.stored, run.plannedBy, run.runId) : await pass.plan(context);
     } catch (error) {
       assertStillHeld(run.lost);
       const outcome = this.failed(pass, error, tokens(), started);
@@ -671,9 +674,9 @@ function outcomeStatus(planned: PassPlan, applied: number | undefined): { status
 }
 
 /** A saved pass plan as the engine applies it. */
-function fromSavedPass(saved: Extract<SavedPass, { status: 'planned' }>): PassPlan {
+function fromSavedPass(saved: Extract<SavedPass, { status: 'planned' }>, plannedBy: string | undefined, runId: string): PassPlan {
   return {
-    operations: saved.operations,
+    operations: plannedBy === undefined ? saved.operations : restampLineageRun(saved.operations, plannedBy, runId),
     itemsProcessed: saved.itemsProcessed,
     notes: saved.notes,
     refusals: saved.refusals,

@@ -157,7 +157,8 @@ async function undoOperation(operation: DreamOperation, line: JournalLine, state
 /**
  * An archived entry as a draft that puts it back exactly: its importance counts as of the
  * instant it did before the run (`importanceAt`, else `lastSeenAt`), not as of the undo, and a
- * validity field it did not have (SPEC B9: a run that superseded it set `validTo`) is removed.
+ * validity field it did not have (SPEC B9: a run that superseded it set `validTo`) is removed, as
+ * is a lineage it did not have (SPEC B10: the run that made it supersede another added one).
  */
 function asArchived(entry: MemoryEntry): MemoryDraft {
   return {
@@ -166,5 +167,6 @@ function asArchived(entry: MemoryEntry): MemoryDraft {
     validFrom: entry.validFrom ?? null,
     validTo: entry.validTo ?? null,
     supersededBy: entry.supersededBy ?? null,
+    lineage: entry.lineage ?? null,
   };
 }

@@ -40,6 +40,8 @@ export const savedPlanSchema = z.object({
   createdAt: z.string(),
   /** The trigger of the dry run that made the plan. */
   trigger: z.string(),
+  /** The dry run's id, which the lineage its saves record names until a run applies it (SPEC B10). Absent in plans made before. */
+  runId: z.string().optional(),
   /** Why the dry run stopped early, when it did: passes after that point are not in the plan. */
   interrupted: z.string().optional(),
   passes: z.array(savedPassSchema),

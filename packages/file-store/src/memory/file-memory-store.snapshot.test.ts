@@ -261,7 +261,7 @@ describe('FileMemoryStore snapshot', () => {
     const sections = new Map<string, SnapshotSection>(
       [...decoded.sections].filter(([name]) => name !== 'memory.bounded').map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
     );
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace('memory-entries/3', 'memory-entries/2'), position: decoded.position, sections }));
+    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/2'), position: decoded.position, sections }));
     const logger = new RecordingLogger();
     const reopened = store(logger);
     expect(await answers(reopened)).toEqual(await scanAnswers());
@@ -291,6 +291,35 @@ describe('FileMemoryStore snapshot', () => {
     const again = new RecordingLogger();
     expect(await answers(store(again))).toEqual(await scanAnswers());
     expect(refusal(again)).toBeUndefined();
+  });
+
+  it('keeps lineage in the entries it holds (SPEC B10); one written before lineage (memory-entries/3) is refused once, then rewritten', async () => {
+    await seed();
+    const memory = store();
+    const merged = await memory.save({
+      content: 'Budget owner is Dana, since the reorg',
+      lineage: {
+        origin: { kind: 'merge', at: '2026-02-01T00:00:00.000Z', runId: 'a0a0a0a0a0a0' },
+        ancestors: [{ id: 'b1b1b1b1b1b1', relation: 'merged', into: 'c2c2c2c2c2c2', at: '2026-02-01T00:00:00.000Z', excerpt: 'Budget owner is Dana', fingerprint: '0badf00d' }],
+      },
+    });
+    await memory.close();
+    const logger = new RecordingLogger();
+    const reopened = store(logger);
+    expect(await reopened.get(merged.id)).toEqual(merged);
+    expect(refusal(logger)).toBeUndefined();
+    await reopened.close();
+
+    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
+    const sections = new Map<string, SnapshotSection>([...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]));
+    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace('memory-entries/4', 'memory-entries/3'), position: decoded.position, sections }));
+    const older = new RecordingLogger();
+    const upgraded = store(older);
+    expect(await upgraded.get(merged.id)).toEqual(merged);
+    expect(await answers(upgraded)).toEqual(await scanAnswers());
+    expect(refusal(older)).toMatch(/version/);
+    await upgraded.close();
+    expect(decodeSnapshot(readFileSync(snapshotFile()))!.version).toBe(decoded.version);
   });
 
   it('refuses well-formed sections that do not fit the entries', async () => {

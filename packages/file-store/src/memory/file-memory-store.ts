@@ -77,7 +77,7 @@ const memoryStoreOptionsSchema = z.object({ synonyms: z.custom<Thesaurus>((value
  * first part whenever the entry schema or the sections change; a snapshot of another version is
  * ignored and rewritten.
  */
-const SNAPSHOT_VERSION = `memory-entries/3 ${BM25_INDEX_FORMAT}`;
+const SNAPSHOT_VERSION = `memory-entries/4 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under

@@ -2,7 +2,7 @@ import { type MemoryEntry, memoryEntrySchema, ReverieStoreCorruptError } from '@
 
 /** The columns of `reverie_memory` that make an entry, in `MemoryRow` order. */
 export const ENTRY_COLUMNS =
-  'id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at, reinforcement_count, valid_from, valid_to, superseded_by';
+  'id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at, reinforcement_count, valid_from, valid_to, superseded_by, lineage';
 
 export interface MemoryRow {
   id: string;
@@ -19,6 +19,7 @@ export interface MemoryRow {
   valid_from: Date | string | null;
   valid_to: Date | string | null;
   superseded_by: string | null;
+  lineage: unknown;
 }
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
@@ -40,6 +41,7 @@ export function entryFromRow(row: MemoryRow, scope: string): MemoryEntry {
     ...(row.valid_from === null ? {} : { validFrom: iso(row.valid_from) }),
     ...(row.valid_to === null ? {} : { validTo: iso(row.valid_to) }),
     ...(row.superseded_by === null ? {} : { supersededBy: row.superseded_by }),
+    ...(row.lineage === null ? {} : { lineage: row.lineage }),
   };
   const parsed = memoryEntrySchema.safeParse(entry);
   if (!parsed.success) {

@@ -22,6 +22,8 @@ const draftArbitrary: fc.Arbitrary<MemoryDraft & { id: string }> = fc.record(
     importance: fc.constantFrom(0.2, 0.5, 0.9),
     reinforcementCount: fc.integer({ min: 1, max: 3 }),
     metadata: fc.constantFrom<Record<string, string>>({}, { source: 'import' }),
+    // SPEC B10: kept, replaced or removed as one by one.
+    lineage: fc.constantFrom<MemoryDraft['lineage']>(null, { origin: { kind: 'import', source: 'notes.json' } }, { origin: { kind: 'tool', tool: 'save_memory', at: START, sessionId: 'chat-1' } }),
   },
   { requiredKeys: ['id', 'content'] },
 );

@@ -337,21 +337,22 @@ export class PostgresMemoryStore implements ILongTermMemory {
         valid_from: entry.validFrom ?? null,
         valid_to: entry.validTo ?? null,
         superseded_by: entry.supersededBy ?? null,
+        lineage: entry.lineage ?? null,
       }));
       await tx.query(
         `INSERT INTO reverie_memory (scope, id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at,
-                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by)
+                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by, lineage)
          SELECT $1, r.id, r.content, r.category, r.tags, r.metadata, r.created_at, r.updated_at, r.last_seen_at, r.importance, r.importance_at,
-                r.reinforcement_count, r.search_terms::tsvector, r.term_count, r.text_hash, r.valid_from, r.valid_to, r.superseded_by
+                r.reinforcement_count, r.search_terms::tsvector, r.term_count, r.text_hash, r.valid_from, r.valid_to, r.superseded_by, r.lineage
            FROM jsonb_to_recordset($2::jsonb) AS r(id text, content text, category text, tags text[], metadata jsonb, created_at timestamptz,
                 updated_at timestamptz, last_seen_at timestamptz, importance float8, importance_at timestamptz, reinforcement_count integer,
-                search_terms text, term_count integer, text_hash text, valid_from timestamptz, valid_to timestamptz, superseded_by text)
+                search_terms text, term_count integer, text_hash text, valid_from timestamptz, valid_to timestamptz, superseded_by text, lineage jsonb)
          ON CONFLICT (scope, id) DO UPDATE SET
            content = excluded.content, category = excluded.category, tags = excluded.tags, metadata = excluded.metadata,
            created_at = excluded.created_at, updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at,
            importance = excluded.importance, importance_at = excluded.importance_at, reinforcement_count = excluded.reinforcement_count,
            search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash,
-           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by`,
+           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by, lineage = excluded.lineage`,
         [this.scope, JSON.stringify(records)],
       );
       await this.text.updateMany(tx, [...latest.values()].map(({ entry, terms }) => ({ before: stored.get(entry.id), after: terms })));

@@ -9,6 +9,7 @@ import { workingMemoryMigration } from './008-working-memory';
 import { dreamStateMigration } from './009-dream-state';
 import { memoryValidityMigration } from './010-memory-validity';
 import { stemmedSearchTermsMigration } from './011-stemmed-search-terms';
+import { memoryLineageMigration } from './012-memory-lineage';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -24,4 +25,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   dreamStateMigration,
   memoryValidityMigration,
   stemmedSearchTermsMigration,
+  memoryLineageMigration,
 ]);

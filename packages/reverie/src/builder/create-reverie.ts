@@ -40,6 +40,7 @@ import { backgroundCallMiddleware } from '../activity/background-calls';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import { ConversationMemory } from '../conversation/conversation-memory';
+import { ReverieMemory } from '../memory/reverie-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
 import { ServiceContainer } from '../di/service-container';
@@ -434,7 +435,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   let closed = false;
 
   return {
-    memory,
+    memory: memory && new ReverieMemory(memory),
     workingMemory,
     skills: optional<ISkillStore>(TOKENS.SkillStore),
     skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),

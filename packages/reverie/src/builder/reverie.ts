@@ -3,7 +3,6 @@ import type {
   DecayOptions,
   IConversationLog,
   IFeedbackStore,
-  ILongTermMemory,
   ISkillStore,
   ISkillUsageStore,
   IWorkflowLog,
@@ -34,6 +33,7 @@ import type {
   UndoReport,
 } from '@reverie/dream';
 import type { AgentTools } from '../tools/agent-tools';
+import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
@@ -41,8 +41,12 @@ export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
 
 /** What `.build()` returns: the stores, the per-turn context, the tools, and lifecycle. */
 export interface Reverie {
-  /** Long-term memory, when `.withMemory()` or `.use(TOKENS.LongTermMemory, …)` registered one. */
-  readonly memory: ILongTermMemory | undefined;
+  /**
+   * Long-term memory, when `.withMemory()` or `.use(TOKENS.LongTermMemory, …)` registered one:
+   * that store (`memory.store`) behind `ReverieMemory`, which gives entries saved without a
+   * lineage the origin `api` and answers `history(id)` (SPEC B10).
+   */
+  readonly memory: ReverieMemory | undefined;
   readonly workingMemory: IWorkingMemory | undefined;
   readonly skills: ISkillStore | undefined;
   readonly skillUsage: ISkillUsageStore | undefined;

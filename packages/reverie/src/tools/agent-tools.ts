@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type { RecallRecorder } from '@reverie/dream';
-import { type ILogger, type ILongTermMemory, type IWorkingMemory, ReverieError } from '@reverie/core';
+import { type ILogger, type ILongTermMemory, type IWorkingMemory, parseRecord, ReverieError, sessionIdSchema } from '@reverie/core';
 import { createMemoryTools, type MemoryExpansionOptions, type MemoryTools } from './memory-tools';
 import { createWorkingMemoryTools, type WorkingMemoryTools } from './working-memory-tools';
 
@@ -26,9 +26,13 @@ export class AgentTools {
 
   constructor(private readonly services: AgentToolServices) {}
 
-  /** save_memory, search_memory, delete_memory and list_memory_categories. */
-  memory(): MemoryTools {
+  /**
+   * save_memory, search_memory, delete_memory and list_memory_categories. `sessionId`, when
+   * given, is recorded in the lineage of what save_memory stores (SPEC B10).
+   */
+  memory(options: { sessionId?: string } = {}): MemoryTools {
     const { memory, model, logger, expansion, recall } = this.services;
+    if (options?.sessionId !== undefined) parseRecord(sessionIdSchema, options.sessionId, 'tools.memory({ sessionId })');
     if (memory === undefined) {
       throw new ReverieError('INVALID_OPTIONS', 'Memory tools need a long-term memory store: call .withMemory() on the builder.');
     }
@@ -39,6 +43,7 @@ export class AgentTools {
       ...(expansion === undefined ? {} : { expansion }),
       onBackgroundTask: (task) => this.track(task),
       recall,
+      sessionId: options?.sessionId,
     });
   }
 
@@ -63,7 +68,7 @@ export class AgentTools {
       throw new ReverieError('INVALID_INPUT', 'tools.forSession(sessionId) needs the id of the session (a non-empty string).');
     }
     return {
-      ...(this.services.memory === undefined ? {} : this.memory()),
+      ...(this.services.memory === undefined ? {} : this.memory({ sessionId })),
       ...(this.services.workingMemory === undefined ? {} : this.workingMemory({ namespace: `session/${sessionId}` })),
     };
   }

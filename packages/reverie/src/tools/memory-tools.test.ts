@@ -90,6 +90,15 @@ describe('memory tools', () => {
         category: 'user-preferences/scheduling',
         tags: ['meetings'],
       });
+      // SPEC B10: written by the tool; no session given.
+      expect(stored[0]!.lineage).toEqual({ origin: { kind: 'tool', tool: 'save_memory', at: stored[0]!.createdAt } });
+    });
+
+    it('records the session the tools serve in what save_memory stores (SPEC B10)', async () => {
+      const agent = new AgentTools({ memory, logger });
+      const result = (await call(agent.forSession('chat-42').save_memory!, { content: 'User prefers tea' })) as { id: string };
+      expect((await memory.get(result.id))!.lineage?.origin).toMatchObject({ kind: 'tool', tool: 'save_memory', sessionId: 'chat-42' });
+      expect(() => agent.memory({ sessionId: '' })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
     });
 
     it('records a correction: the earlier entry is kept, ends where the new fact begins, and leaves recall (SPEC B9)', async () => {
@@ -103,6 +112,9 @@ describe('memory tools', () => {
       const porto = (await memory.get(result.id))!;
       expect(porto.validFrom).toBe(porto.createdAt);
       expect(await memory.get(lyon.id)).toMatchObject({ content: 'The user lives in Lyon', validTo: porto.createdAt, supersededBy: porto.id });
+      // SPEC B10: the correction's lineage names the fact it superseded.
+      expect(porto.lineage?.origin).toMatchObject({ kind: 'tool', tool: 'save_memory' });
+      expect(porto.lineage?.ancestors).toEqual([expect.objectContaining({ id: lyon.id, relation: 'superseded', into: porto.id, excerpt: 'The user lives in Lyon' })]);
       expect((await call(tools.search_memory, { query: 'where does the user live' }) as Array<{ id: string }>).map((hit) => hit.id)).toEqual([porto.id]);
 
       const again = await call(tools.save_memory, { content: 'The user lives in Braga', supersedes: lyon.id });
@@ -173,6 +185,8 @@ describe('memory tools', () => {
       ]);
       // The observation happened when the note was saved, not when the model answered.
       expect(entries.every((entry) => entry.createdAt === raw!.createdAt && entry.lastSeenAt === raw!.lastSeenAt)).toBe(true);
+      // SPEC B10: written by the same tool call as the note.
+      expect(entries.every((entry) => JSON.stringify(entry.lineage) === JSON.stringify(raw!.lineage))).toBe(true);
       expect(warnings()).toEqual([]);
     });
 

@@ -14,6 +14,7 @@ import {
   ReverieModelReplyError,
   ReverieValidationError,
   supersede,
+  supersedingLineage,
   SYSTEM_CATEGORY,
   tagsSchema,
 } from '@reverie/core';
@@ -49,6 +50,8 @@ export interface MemoryToolServices {
   onBackgroundTask?: (task: Promise<void>) => void;
   /** Told what each search_memory call returned (SPEC O4); never awaited. */
   recall?: RecallRecorder | undefined;
+  /** SPEC B10: the session the tools serve, recorded in the lineage of what save_memory stores. */
+  sessionId?: string | undefined;
 }
 
 const saveMemoryInput = z.object({
@@ -118,11 +121,13 @@ export function createMemoryTools(services: MemoryToolServices) {
         const { content, category, tags, supersedes } = parseRecord(saveMemoryInput, input, 'save_memory input');
         if (category != null) refuseHostCategory(category);
         const earlier = supersedes == null ? undefined : await replaceable(memory, supersedes);
-        const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }) });
+        const lineage = { origin: { kind: 'tool' as const, tool: 'save_memory', ...(services.sessionId === undefined ? {} : { sessionId: services.sessionId }) } };
+        const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }), lineage });
         if (earlier) {
           // SPEC B9: the host dates the change (`supersede`); the new fact is saved first, so a crash in between loses nothing.
+          // SPEC B10: the new fact's lineage records the one it superseded.
           const result = supersede(earlier, raw);
-          await memory.save(result.newer, { ifUpdatedAt: raw.updatedAt });
+          await memory.save({ ...result.newer, lineage: supersedingLineage(result.newer, earlier, { at: raw.updatedAt }) }, { ifUpdatedAt: raw.updatedAt });
           await memory.save(result.older, { ifUpdatedAt: earlier.updatedAt });
           // A correction is kept as written: an expansion would replace it, and the link to the earlier fact with it.
           return { id: raw.id, category: raw.category, status: 'saved', expansion: 'off', supersedes: earlier.id };
@@ -239,6 +244,8 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
           metadata: { [EXPANDED_FROM_KEY]: raw.id },
           createdAt: raw.createdAt,
           lastSeenAt: raw.lastSeenAt,
+          // SPEC B10: an expanded entry was written by the same tool call as its note.
+          ...(raw.lineage === undefined ? {} : { lineage: raw.lineage }),
         });
         saved.push(stored.id);
       } catch (error) {

@@ -74,6 +74,19 @@ export const memoryGet = defineOperation({
   },
 });
 
+export const memoryLineage = defineOperation({
+  name: 'memory_lineage',
+  title: 'Where a memory came from',
+  description:
+    "An entry's lineage (SPEC B10), oldest first, as the entry itself records it (it outlives the run folders): the entries merged into it or superseded by it (also those no longer stored), how it was written (api, tool, import, session, feedback, merge) and the dream run of each step. NOT_FOUND when there is no such entry.",
+  access: 'read',
+  input: z.object({ id }),
+  http: { method: 'GET', path: '/api/memory/{id}/lineage' },
+  async run({ id: entryId }, { reverie }) {
+    return memoryOf(reverie).history(entryId);
+  },
+});
+
 export const memoryDelete = defineOperation({
   name: 'memory_delete',
   title: 'Delete a memory',

@@ -1,6 +1,6 @@
 import { doctor } from './doctor-operation';
 import { dreamApply, dreamPlan, dreamPlans, dreamRun, dreamRuns, dreamShow, dreamStatus, dreamTrigger, dreamUndo } from './dream-operations';
-import { memoryCategories, memoryDelete, memoryGet, memoryList, memorySave, memorySearch, memoryUpdate } from './memory-operations';
+import { memoryCategories, memoryDelete, memoryGet, memoryLineage, memoryList, memorySave, memorySearch, memoryUpdate } from './memory-operations';
 import type { Operation } from './operation';
 import { skillsGet, skillsList } from './skill-operations';
 import { workingMemoryGet, workingMemoryList, workingMemorySave, workingMemorySearch } from './working-memory-operations';
@@ -10,6 +10,7 @@ export const OPERATIONS: readonly Operation[] = [
   memorySave,
   memoryUpdate,
   memoryGet,
+  memoryLineage,
   memoryDelete,
   memorySearch,
   memoryList,

@@ -1,8 +1,8 @@
-import { type ILongTermMemory, type ISkillStore, type IWorkingMemory, ReverieError } from '@reverie/core';
-import type { Reverie } from 'reverie';
+import { type ISkillStore, type IWorkingMemory, ReverieError } from '@reverie/core';
+import type { Reverie, ReverieMemory } from 'reverie';
 
 /** The served Reverie's long-term memory; INVALID_OPTIONS when it was built without one. */
-export function memoryOf(reverie: Reverie): ILongTermMemory {
+export function memoryOf(reverie: Reverie): ReverieMemory {
   if (reverie.memory === undefined) throw new ReverieError('INVALID_OPTIONS', 'This Reverie has no long-term memory: build it with .withMemory() to serve the memory operations.');
   return reverie.memory;
 }

@@ -38,6 +38,9 @@ export async function exerciseEveryTool(client: Client, skill: string): Promise<
   expect(await ok('memory_get', { id: second.id })).toMatchObject({ content: 'The Lisbon trip is booked for May topic-1' });
   expect((await refused('memory_get', { id: '0123456789ab' })).code).toBe('NOT_FOUND');
   expect((await refused('memory_get', { id: 'not-an-id' })).code).toBe('INVALID_ID');
+  // SPEC B10: saved through the server, so written by the API.
+  expect(await ok('memory_lineage', { id: second.id })).toMatchObject({ id: second.id, steps: [{ kind: 'written', id: second.id, origin: 'api' }], folded: 0 });
+  expect((await refused('memory_lineage', { id: '0123456789ab' })).code).toBe('NOT_FOUND');
   const hits = await ok<Array<{ entry: { id: string } }>>('memory_search', { query: 'Lisbon trip', limit: 5 });
   expect(hits.map((hit) => hit.entry.id).sort()).toEqual([first.id, second.id].sort());
   expect((await refused('memory_search', {})).code).toBe('INVALID_INPUT');

@@ -147,6 +147,9 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
       tags: ['episode'],
       metadata: { 'subject.start': '2026-05-18', 'subject.end': '2026-05-24' },
     });
+    // SPEC B10: each episode names the session turns it was extracted from and the run.
+    expect(interview.lineage).toEqual({ origin: { kind: 'session', at: NOW, runId: report.runId, pass: 'episode-extraction', turns: [{ sessionId: 's1', fromSeq: 1, toSeq: 2 }] } });
+    expect(saved.find((entry) => entry.content.includes('Dolomites'))!.lineage?.origin?.turns).toEqual([{ sessionId: 's2', fromSeq: 3, toSeq: 3 }]);
     expect(await cursor()).toEqual({ afterSeq: 3 });
   });
 

@@ -76,7 +76,7 @@ export class EpisodeExtractionPass implements DreamPass {
     if (selection.sent.length === 0) return nothingToAsk(window, 'nothing to send to the model', commit);
 
     const now = context.now();
-    const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now, throughSeq });
+    const ledger = new EpisodeLedger(await memory.list(), { category: this.options.category, now, throughSeq, runId: context.runId });
     const budget = this.budget(now);
     const calls = packSessions(selection.sent, (turn) => estimateTokens(`${renderTurnLine(turn, budget.maxTurnChars)}\n`), budget.turns);
 
@@ -105,6 +105,7 @@ export class EpisodeExtractionPass implements DreamPass {
         sessions: new Set(sessions.map((piece) => piece.sessionId)),
         shown: new Set(episodes.map((entry) => entry.id)),
         latestSeq: new Map(sessions.map((piece) => [piece.sessionId, Math.max(...piece.turns.map((turn) => turn.seq))])),
+        turns: sessions.flatMap((piece) => piece.turns.map((turn) => ({ sessionId: piece.sessionId, seq: turn.seq }))),
       });
     }
 

@@ -2,8 +2,10 @@ import {
   Bm25Index,
   DEFAULT_IMPORTANCE,
   isUnderPrefix,
+  lineageTurnRanges,
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
+  type MemoryLineage,
   memoryDocumentText,
   mergeSubjectTimeMetadata,
   newId,
@@ -53,6 +55,8 @@ export interface CallScope {
   shown: ReadonlySet<string>;
   /** Per session sent in this call, the highest seq of its turns. */
   latestSeq?: ReadonlyMap<string, number>;
+  /** SPEC B10: the turns sent in this call, which a new episode's lineage names. */
+  turns?: ReadonlyArray<{ sessionId: string; seq: number }>;
 }
 
 type WhenCheck = { ok: true; metadata: Record<string, string> } | { ok: false; problem: string };
@@ -85,10 +89,12 @@ export class EpisodeLedger {
   private readonly index = new Bm25Index();
   private readonly stamp: string;
   private latestSeq: ReadonlyMap<string, number> = new Map();
+  /** The turns sent so far in the run, per session (SPEC B10). */
+  private readonly sentTurns = new Map<string, Array<{ sessionId: string; seq: number }>>();
 
   constructor(
     entries: readonly MemoryEntry[],
-    private readonly options: { category: string; now: Date; throughSeq?: number },
+    private readonly options: { category: string; now: Date; throughSeq?: number; runId?: string },
   ) {
     this.stamp = options.now.toISOString();
     for (const entry of entries) {
@@ -108,6 +114,11 @@ export class EpisodeLedger {
   /** Checks one call's reply item by item and records what passes. */
   review(reply: EpisodeReply, scope: CallScope): void {
     this.latestSeq = scope.latestSeq ?? new Map();
+    for (const turn of scope.turns ?? []) {
+      const turns = this.sentTurns.get(turn.sessionId) ?? [];
+      turns.push(turn);
+      this.sentTurns.set(turn.sessionId, turns);
+    }
     reply.episodes.forEach((item, index) => this.reviewItem(item, `call ${scope.call}, episode ${index + 1}`, scope));
   }
 
@@ -127,10 +138,20 @@ export class EpisodeLedger {
           reason: `episode-extraction: ${record.entry.id} revisited in session(s) ${sessions}; reinforced ${record.base.reinforcementCount}× → ${record.entry.reinforcementCount}×`,
         });
       } else {
+        record.entry.lineage = this.lineageOf(record.sessions);
         operations.push({ op: 'memory.save', entry: record.entry, expectUpdatedAt: null, reason: `episode-extraction: new episode from session(s) ${sessions}` });
       }
     }
     return operations;
+  }
+
+  /** SPEC B10: a new episode comes from the turns of its sessions sent in this run. */
+  private lineageOf(sessions: ReadonlySet<string>): MemoryLineage {
+    const turns = lineageTurnRanges([...sessions].flatMap((id) => this.sentTurns.get(id) ?? []));
+    const { runId } = this.options;
+    return {
+      origin: { kind: 'session', at: this.stamp, ...(runId === undefined ? {} : { runId }), pass: 'episode-extraction', ...(turns.length === 0 ? {} : { turns }) },
+    };
   }
 
   /** How many new episodes and reinforced entries the run will write. */

@@ -1,4 +1,16 @@
-import { type DecayOptions, DEFAULT_DECAY_OPTIONS, DEFAULT_IMPORTANCE, type MemoryEntry, memoryEntrySchema, mergeSubjectTimeMetadata, newId, supersede } from '@reverie/core';
+import {
+  type DecayOptions,
+  DEFAULT_DECAY_OPTIONS,
+  DEFAULT_IMPORTANCE,
+  type LineageStep,
+  type MemoryEntry,
+  memoryEntrySchema,
+  mergedLineage,
+  mergeSubjectTimeMetadata,
+  newId,
+  supersede,
+  supersedingLineage,
+} from '@reverie/core';
 import type { DreamOperation } from '../../engine/dream-types';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';
@@ -30,6 +42,9 @@ export interface AssembledPlan {
  *   the host (`supersede`): both are saved in place, nothing deleted; one whose entries a save
  *   folds away is refused;
  * - a pre-pass group the model left alone is saved as merged by the pre-pass.
+ *
+ * SPEC B10: a merged entry's lineage names the entries it merged (origin `merge`, this run), a
+ * superseding entry's gains the entry it superseded, a rewrite in place keeps the entry's own.
  */
 export function assembleOperations(input: {
   items: readonly ConsolidationItem[];
@@ -39,12 +54,16 @@ export function assembleOperations(input: {
   now: Date;
   /** SPEC D7: merged importance is the highest effective importance at `now` under this curve. */
   decay?: DecayOptions;
+  /** SPEC B10: the run the lineage of merged and superseding entries names. */
+  runId?: string;
 }): AssembledPlan {
   const { items, now } = input;
   const decay = input.decay ?? DEFAULT_DECAY_OPTIONS;
   const notes: string[] = [];
   const refusals = input.reviews.flatMap((review) => review.refusals);
   const stamp = now.toISOString();
+  const step: LineageStep = { at: stamp, runId: input.runId, pass: 'memory-consolidation' };
+  const withMergedLineage = (entry: MemoryEntry, sources: readonly MemoryEntry[]): MemoryEntry => ({ ...entry, lineage: mergedLineage(sources, entry.id, step) });
 
   // 1. Fold saves that would leave two live entries with the same normalised content.
   const saves: ProposedSave[] = input.reviews.flatMap((review) => review.saves.map((save) => ({ ...save, sources: [...save.sources] })));
@@ -107,14 +126,15 @@ export function assembleOperations(input: {
   for (const item of items) {
     if (!item.merged || consumed.has(item.id) || deleted.has(item.id)) continue;
     groups++;
+    const merged = withMergedLineage(item.merged, item.members);
     saveOps.push({
       op: 'memory.save',
-      entry: item.merged,
+      entry: merged,
       expectUpdatedAt: null,
       reason: `pre-pass: ${item.members.length} duplicates merged (${item.members.map((member) => member.id).join(', ')})`,
     });
     deleteMembers(item, `pre-pass: duplicate merged into ${item.merged.id}`);
-    if (input.considered.has(item.id)) ownWrites.push(item.merged);
+    if (input.considered.has(item.id)) ownWrites.push(merged);
   }
   if (groups > 0) notes.push(`pre-pass: ${groups} group(s) of duplicates merged by the host`);
 
@@ -129,11 +149,14 @@ export function assembleOperations(input: {
     }
     const entry =
       save.sources.length === 0
-        ? newEntry(save, stamp)
-        : mergeEntries(
+        ? newEntry(save, step)
+        : withMergedLineage(
+            mergeEntries(
+              save.sources.flatMap((source) => source.members),
+              { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp, importanceAt: now },
+              decay,
+            ),
             save.sources.flatMap((source) => source.members),
-            { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp, importanceAt: now },
-            decay,
           );
     const reason =
       save.sources.length === 0
@@ -166,7 +189,8 @@ export function assembleOperations(input: {
         continue;
       }
       const reason = `${older.id} superseded by ${newer.id} from ${result.change.at} (${result.change.rule})`;
-      for (const [item, entry] of [[older, result.older], [newer, result.newer]] as const) {
+      const successor = { ...result.newer, lineage: supersedingLineage(result.newer, result.older, step) };
+      for (const [item, entry] of [[older, result.older], [newer, successor]] as const) {
         const reasons = dated.get(item.id)?.reasons ?? [];
         dated.set(item.id, { item, entry, reasons: [...reasons, reason] });
       }
@@ -199,7 +223,9 @@ function subjectOf(save: ProposedSave): Record<string, string> {
   return mergeSubjectTimeMetadata(save.sources.map((source) => source.view.metadata));
 }
 
-function newEntry(save: ProposedSave, stamp: string): MemoryEntry {
+/** A save without sources: written from the user's correction feedback (SPEC B10: its origin says so). */
+function newEntry(save: ProposedSave, step: LineageStep): MemoryEntry {
+  const stamp = step.at;
   return {
     id: newId(),
     content: save.content,
@@ -211,5 +237,6 @@ function newEntry(save: ProposedSave, stamp: string): MemoryEntry {
     reinforcementCount: 1,
     importance: DEFAULT_IMPORTANCE,
     metadata: {},
+    lineage: { origin: { kind: 'feedback', at: stamp, ...(step.runId === undefined ? {} : { runId: step.runId }), ...(step.pass === undefined ? {} : { pass: step.pass }) } },
   };
 }

@@ -401,6 +401,8 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
       reinforcementCount: 1,
       createdAt: '2026-03-01T09:00:00.000Z',
       lastSeenAt: '2026-03-01T09:00:00.000Z',
+      // SPEC B10: written from the user's correction, in this run.
+      lineage: { origin: { kind: 'feedback', at: '2026-03-01T09:00:00.000Z', runId: 'run-test', pass: 'memory-consolidation' } },
     });
 
     const second = await harness.run(pass, gateway);

@@ -119,7 +119,7 @@ export class MemoryConsolidationPass implements DreamPass {
         signal: context.signal,
       });
       const items = buildConsolidationItems(scope.entries, now, decay);
-      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now, decay });
+      const assembled = assembleOperations({ items, reviews: [], considered: new Set(), now, decay, runId: context.runId });
       return {
         operations: assembled.operations,
         itemsProcessed: scope.entries.length,
@@ -204,7 +204,7 @@ export class MemoryConsolidationPass implements DreamPass {
     }
 
     for (const id of shownIds) selection.considered.add(id);
-    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now, decay });
+    const assembled = assembleOperations({ items, reviews, considered: selection.considered, now, decay, runId: context.runId });
     await context.artifact(
       `${this.name}.selection.json`,
       `${JSON.stringify({ strategy: this.options.strategy, considered: [...selection.considered], retried: retrying, calls, feedback: sentFeedback.map((signal) => signal.id) }, null, 2)}\n`,

@@ -43,6 +43,11 @@ describe('MemoryConsolidationPass: supersession (SPEC B9)', () => {
     const [older, newer] = [await harness.memory.get(lyon.id), await harness.memory.get(porto.id)] as MemoryEntry[];
     expect(older).toMatchObject({ content: lyon.content, lastSeenAt: lyon.lastSeenAt, validTo: porto.createdAt, supersededBy: porto.id });
     expect(newer).toMatchObject({ content: porto.content, lastSeenAt: porto.lastSeenAt, validFrom: porto.createdAt });
+    // SPEC B10: the successor records what it superseded, in which run; the older entry's own lineage is untouched.
+    expect(newer!.lineage?.ancestors).toEqual([
+      expect.objectContaining({ id: lyon.id, relation: 'superseded', into: porto.id, at: '2026-03-01T09:00:00.000Z', runId: 'run-test', excerpt: 'The user lives in Lyon' }),
+    ]);
+    expect(older!.lineage).toBeUndefined();
     expect(await harness.live()).toHaveLength(UNRELATED.length + 2);
     expect(await current('where does the user live')).toEqual(['The user now lives in Porto']);
     expect(await asOf('where does the user live', '2025-05-01T00:00:00.000Z')).toEqual(['The user lives in Lyon']);

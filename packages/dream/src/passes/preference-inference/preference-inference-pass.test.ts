@@ -156,7 +156,10 @@ describe('PreferenceInferencePass (SPEC D11) in the engine', () => {
     const inferred = await memory.list({ category: 'user-preferences/inferred' });
     expect(inferred).toHaveLength(1);
     expect(inferred[0]).toMatchObject({ content: 'Prefers answers without emojis', tags: ['inferred', 'style'], metadata: { source: 'inferred', strength: 'strong', topic: 'formatting' } });
+    // SPEC B10: the user turns cited as evidence, by session, and the run.
+    expect(inferred[0]!.lineage).toEqual({ origin: { kind: 'session', at: NOW, runId: report.runId, pass: 'preference-inference', turns: [{ sessionId: 's1', fromSeq: 2, toSeq: 4 }] } });
     expect(await memory.get(onRecord.id)).toMatchObject({ content: 'Works in TypeScript', reinforcementCount: 2, lastSeenAt: NOW, createdAt: '2026-05-01T00:00:00.000Z' });
+    expect((await memory.get(onRecord.id))!.lineage).toBeUndefined();
     expect(await memory.list({ category: 'user-preferences' })).toHaveLength(2);
     expect(await logSeqs()).toEqual([]);
     expect(await cursor()).toEqual({ inferredThroughSeq: 5 });

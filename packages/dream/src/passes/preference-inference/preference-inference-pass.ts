@@ -119,7 +119,13 @@ export class PreferenceInferencePass implements DreamPass {
     }
     context.signal.throwIfAborted();
 
-    const ledger = new PreferenceLedger(preferences, { category: this.options.category, now, userSeqs });
+    const ledger = new PreferenceLedger(preferences, {
+      category: this.options.category,
+      now,
+      userSeqs,
+      sessionOf: new Map(selection.sent.map((turn) => [turn.seq, turn.sessionId])),
+      runId: context.runId,
+    });
     const replyBudget = new RunBudget(0);
     // Every preference cites user turns as evidence: one per user turn sent, within the reply allowance (SPEC B11).
     if (replyBudget.admit(1, { saves: reply.preferences.length, deletions: 0 }, replyAllowance(userSeqs.size))) ledger.review(reply);

@@ -1,4 +1,4 @@
-import { DEFAULT_IMPORTANCE, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, newId, tagSchema } from '@reverie/core';
+import { DEFAULT_IMPORTANCE, lineageTurnRanges, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, type MemoryLineage, newId, tagSchema } from '@reverie/core';
 import type { DreamOperation } from '../../engine/dream-types';
 import { unionTags } from '../memory-consolidation/merge-entries';
 import { normaliseContent, stripRetentionTags } from '../memory-consolidation/normalise-content';
@@ -60,7 +60,14 @@ export class PreferenceLedger {
 
   constructor(
     preferences: readonly MemoryEntry[],
-    private readonly options: { category: string; now: Date; userSeqs: ReadonlySet<number> },
+    private readonly options: {
+      category: string;
+      now: Date;
+      userSeqs: ReadonlySet<number>;
+      /** SPEC B10: the session of each user turn sent, which a new preference's lineage names. */
+      sessionOf?: ReadonlyMap<number, string>;
+      runId?: string;
+    },
   ) {
     this.stamp = options.now.toISOString();
     for (const entry of preferences) {
@@ -86,6 +93,7 @@ export class PreferenceLedger {
           reason: `preference-inference: ${record.entry.id} seen again in user turn(s) ${turns}; reinforced ${record.base.reinforcementCount}× → ${record.entry.reinforcementCount}×`,
         };
       }
+      record.entry.lineage = this.lineageOf(record.evidence);
       return {
         op: 'memory.save',
         entry: record.entry,
@@ -93,6 +101,16 @@ export class PreferenceLedger {
         reason: `preference-inference: new ${record.entry.metadata.strength ?? ''} preference from user turn(s) ${turns}`,
       };
     });
+  }
+
+  /** SPEC B10: a new preference comes from the user turns cited as its evidence. */
+  private lineageOf(evidence: ReadonlySet<number>): MemoryLineage {
+    const sessionOf = this.options.sessionOf ?? new Map<number, string>();
+    const turns = lineageTurnRanges([...evidence].flatMap((seq) => (sessionOf.has(seq) ? [{ sessionId: sessionOf.get(seq)!, seq }] : [])));
+    const { runId } = this.options;
+    return {
+      origin: { kind: 'session', at: this.stamp, ...(runId === undefined ? {} : { runId }), pass: 'preference-inference', ...(turns.length === 0 ? {} : { turns }) },
+    };
   }
 
   /** How many new preferences and reinforced ones the run will write. */

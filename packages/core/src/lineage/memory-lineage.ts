@@ -1,0 +1,124 @@
+import {
+  type LineageAncestor,
+  type LineageOrigin,
+  type LineageTurns,
+  MAX_LINEAGE_ANCESTORS,
+  MAX_LINEAGE_EXCERPT,
+  MAX_LINEAGE_TURN_RANGES,
+  type MemoryLineage,
+} from '../schemas/memory-lineage';
+import type { MemoryEntry } from '../schemas/memory-entry';
+
+type LineageSubject = Pick<MemoryEntry, 'id' | 'content'> & { lineage?: MemoryLineage | undefined };
+
+/** When and by which run a merge or a supersession happened. */
+export interface LineageStep {
+  at: string;
+  runId?: string | undefined;
+  /** The dream pass that did it, for the origin of a merged entry. */
+  pass?: string | undefined;
+}
+
+/** 8 hex characters of FNV-1a over the content: tells whether two recorded contents were the same. Pure. */
+export function contentFingerprint(content: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < content.length; i++) {
+    hash ^= content.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The first words of a content, at most `MAX_LINEAGE_EXCERPT` characters, cut at a word with "…". Pure. */
+export function contentExcerpt(content: string): string {
+  const text = content.replace(/\s+/g, ' ').trim();
+  if (text.length <= MAX_LINEAGE_EXCERPT) return text;
+  const cut = text.slice(0, MAX_LINEAGE_EXCERPT - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > MAX_LINEAGE_EXCERPT / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+}
+
+/** What an ancestor record says of `entry`, which was merged into or superseded by `into`. Pure. */
+export function ancestorRecord(entry: LineageSubject, relation: LineageAncestor['relation'], into: string, step: LineageStep): LineageAncestor {
+  const origin = entry.lineage?.origin?.kind;
+  return {
+    id: entry.id,
+    relation,
+    into,
+    at: step.at,
+    ...(step.runId === undefined ? {} : { runId: step.runId }),
+    excerpt: contentExcerpt(entry.content),
+    fingerprint: contentFingerprint(entry.content),
+    ...(origin === undefined ? {} : { origin }),
+  };
+}
+
+/**
+ * The ancestry of an entry that descends from `parents` on top of what it already recorded
+ * (`base`): the parents first, then the earlier ancestors, then each parent's own ancestry, each
+ * id once, at most `MAX_LINEAGE_ANCESTORS`. What does not fit is folded into `folded`, with the
+ * parents' own folded counts, so a merge of merges never grows without bound. Pure.
+ */
+function descend(
+  parents: ReadonlyArray<{ entry: LineageSubject; relation: LineageAncestor['relation'] }>,
+  into: string,
+  step: LineageStep,
+  base: MemoryLineage | undefined,
+): Pick<MemoryLineage, 'ancestors' | 'folded'> {
+  const candidates = [
+    ...parents.map(({ entry, relation }) => ancestorRecord(entry, relation, into, step)),
+    ...(base?.ancestors ?? []),
+    ...parents.flatMap(({ entry }) => entry.lineage?.ancestors ?? []),
+  ];
+  const seen = new Set<string>([into]);
+  const ancestors: LineageAncestor[] = [];
+  let folded = (base?.folded ?? 0) + parents.reduce((sum, { entry }) => sum + (entry.lineage?.folded ?? 0), 0);
+  for (const candidate of candidates) {
+    if (seen.has(candidate.id)) continue;
+    seen.add(candidate.id);
+    if (ancestors.length < MAX_LINEAGE_ANCESTORS) ancestors.push(candidate);
+    else folded++;
+  }
+  return { ...(ancestors.length > 0 ? { ancestors } : {}), ...(folded > 0 ? { folded } : {}) };
+}
+
+/** SPEC B10: the lineage of the entry `into` that a merge of `sources` writes: origin `merge`, the sources as its parents. Pure. */
+export function mergedLineage(sources: readonly LineageSubject[], into: string, step: LineageStep): MemoryLineage {
+  const origin: LineageOrigin = {
+    kind: 'merge',
+    at: step.at,
+    ...(step.runId === undefined ? {} : { runId: step.runId }),
+    ...(step.pass === undefined ? {} : { pass: step.pass }),
+  };
+  return { origin, ...descend(sources.map((entry) => ({ entry, relation: 'merged' as const })), into, step, undefined) };
+}
+
+/**
+ * SPEC B10: the lineage of `newer` once it superseded `older`: its own origin and ancestry kept,
+ * `older` added as a parent (relation `superseded`) with the ancestry `older` carried. Pure.
+ */
+export function supersedingLineage(newer: LineageSubject, older: LineageSubject, step: LineageStep): MemoryLineage {
+  return {
+    ...(newer.lineage?.origin === undefined ? {} : { origin: newer.lineage.origin }),
+    ...descend([{ entry: older, relation: 'superseded' }], newer.id, step, newer.lineage),
+  };
+}
+
+/**
+ * SPEC B10: the turns an entry was extracted from, as one range of log seqs per session (its
+ * first to its last turn given), sessions in order of first appearance, at most
+ * `MAX_LINEAGE_TURN_RANGES`. Pure.
+ */
+export function lineageTurnRanges(turns: Iterable<{ sessionId: string; seq: number }>): LineageTurns[] {
+  const ranges = new Map<string, LineageTurns>();
+  for (const { sessionId, seq } of turns) {
+    const range = ranges.get(sessionId);
+    if (range) {
+      range.fromSeq = Math.min(range.fromSeq, seq);
+      range.toSeq = Math.max(range.toSeq, seq);
+    } else if (ranges.size < MAX_LINEAGE_TURN_RANGES) {
+      ranges.set(sessionId, { sessionId, fromSeq: seq, toSeq: seq });
+    }
+  }
+  return [...ranges.values()];
+}

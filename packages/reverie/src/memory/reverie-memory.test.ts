@@ -1,0 +1,62 @@
+import { InMemoryLongTermMemory, type ILongTermMemory, ManualClock, mergedLineage, supersede, supersedingLineage } from '@reverie/core';
+import { describe, expect, it } from 'vitest';
+import { ReverieMemory, withApiOrigin } from './reverie-memory';
+
+describe('ReverieMemory (SPEC B10)', () => {
+  const clock = () => new ManualClock('2026-03-01T10:00:00.000Z');
+
+  it('gives a new entry saved without a lineage the origin api, and leaves drafts with an id or a lineage as given', async () => {
+    const store = new InMemoryLongTermMemory({ clock: clock() });
+    const memory = new ReverieMemory(store);
+    const saved = await memory.save({ content: 'User prefers tea' });
+    expect(saved.lineage).toEqual({ origin: { kind: 'api', at: saved.createdAt } });
+    const imported = await memory.save({ content: 'User has a cat', lineage: { origin: { kind: 'import', source: 'notes.json' } } });
+    expect(imported.lineage?.origin).toMatchObject({ kind: 'import', source: 'notes.json' });
+    const migrated = await memory.save({ id: 'a1a1a1a1a1a1', content: 'User lives in Porto' });
+    expect(migrated.lineage).toBeUndefined();
+    const reworded = await memory.save({ id: saved.id, content: 'User prefers green tea' });
+    expect(reworded.lineage).toEqual(saved.lineage);
+    expect(withApiOrigin({ content: 'x', lineage: null })).toEqual({ content: 'x', lineage: null });
+  });
+
+  it('forwards the change feed only when the store has one', () => {
+    const plain: ILongTermMemory = { get: async () => undefined, save: async () => { throw new Error('unused'); }, delete: async () => false, search: async () => [], list: async () => [], listCategories: async () => [], close: async () => {} };
+    const methods = ['changes', 'neighbours', 'compactChanges', 'neighbourIds'] as const;
+    expect(methods.map((method) => typeof new ReverieMemory(plain)[method])).toEqual(methods.map(() => 'undefined'));
+    const store = new InMemoryLongTermMemory();
+    expect(methods.map((method) => typeof new ReverieMemory(store)[method])).toEqual(methods.map((method) => typeof store[method]));
+  });
+
+  it('answers history(id) through merges and supersessions, oldest first, with purged ancestors from the lineage', async () => {
+    const store = new InMemoryLongTermMemory({ clock: clock() });
+    const memory = new ReverieMemory(store);
+    const tea = await memory.save({ content: 'Likes tea', createdAt: '2025-01-01T00:00:00.000Z' });
+    const greenTea = await memory.save({ content: 'Likes green tea', createdAt: '2025-02-01T00:00:00.000Z' });
+    const merged = await store.save({
+      content: 'Likes green tea in the morning',
+      lineage: mergedLineage([tea, greenTea], 'b0b0b0b0b0b0', { at: '2025-06-01T00:00:00.000Z', runId: 'aaaaaaaaaaaa', pass: 'memory-consolidation' }),
+      id: 'b0b0b0b0b0b0',
+      createdAt: '2025-01-01T00:00:00.000Z',
+    });
+    await store.delete(tea.id);
+    await store.delete(greenTea.id);
+    const coffee = await memory.save({ content: 'Switched to coffee', createdAt: '2025-09-01T00:00:00.000Z' });
+    const result = supersede(merged, coffee);
+    await store.save(result.older);
+    const successor = await store.save({ ...result.newer, lineage: supersedingLineage(result.newer, merged, { at: '2025-10-01T00:00:00.000Z', runId: 'cccccccccccc' }) });
+
+    const history = await memory.history(successor.id);
+    expect(history.steps.map((step) => [step.kind, step.id, step.into ?? null, step.runId ?? null, step.stored])).toEqual([
+      ['merged', tea.id, merged.id, 'aaaaaaaaaaaa', false],
+      ['merged', greenTea.id, merged.id, 'aaaaaaaaaaaa', false],
+      ['superseded', merged.id, successor.id, 'cccccccccccc', true],
+      // Written through the API now (the clock), though it says it was first noted in 2025.
+      ['written', successor.id, null, null, true],
+    ]);
+    expect(history.steps[3]).toMatchObject({ origin: 'api', excerpt: 'Switched to coffee', at: '2026-03-01T10:00:00.000Z' });
+    expect((await memory.history(merged.id)).steps.at(-1)).toMatchObject({ kind: 'superseded', into: successor.id, at: result.older.validTo });
+
+    await expect(memory.history(tea.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(memory.history('nope')).rejects.toMatchObject({ code: 'INVALID_ID' });
+  });
+});

@@ -1,0 +1,91 @@
+import {
+  assertValidId,
+  type CategoryCount,
+  type ILongTermMemory,
+  type IMemoryChangeFeed,
+  type MemoryDraft,
+  type MemoryEntry,
+  type MemoryHistory,
+  memoryHistory,
+  type MemorySearchQuery,
+  type MemorySearchResult,
+  ReverieError,
+  type WriteCondition,
+} from '@reverie/core';
+
+/**
+ * SPEC B10: a new entry saved through the API without a lineage of its own was written by the
+ * API. A draft with an `id` (a replacement, an import or a migration) is left as given. Pure.
+ */
+export function withApiOrigin(draft: MemoryDraft): MemoryDraft {
+  if (draft === null || typeof draft !== 'object' || draft.id !== undefined || draft.lineage !== undefined) return draft;
+  return { ...draft, lineage: { origin: { kind: 'api' } } };
+}
+
+/**
+ * `reverie.memory`: the long-term memory store as the application sees it. It forwards every
+ * call to `store` (the one `.withMemory()` or `.use()` registered), gives a new entry saved
+ * without a lineage the origin `api` (SPEC B10), and answers `history(id)`.
+ */
+export class ReverieMemory implements ILongTermMemory {
+  readonly changes?: IMemoryChangeFeed['changes'];
+  readonly neighbours?: IMemoryChangeFeed['neighbours'];
+  readonly compactChanges?: IMemoryChangeFeed['compactChanges'];
+  readonly neighbourIds?: IMemoryChangeFeed['neighbourIds'];
+
+  constructor(readonly store: ILongTermMemory) {
+    // The change feed's optional methods, exactly those the store has (callers test for them).
+    if (typeof store.changes === 'function') this.changes = store.changes.bind(store);
+    if (typeof store.neighbours === 'function') this.neighbours = store.neighbours.bind(store);
+    if (typeof store.compactChanges === 'function') this.compactChanges = store.compactChanges.bind(store);
+    if (typeof store.neighbourIds === 'function') this.neighbourIds = store.neighbourIds.bind(store);
+  }
+
+  get(id: string): Promise<MemoryEntry | undefined> {
+    return this.store.get(id);
+  }
+
+  save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
+    return this.store.save(withApiOrigin(draft), condition);
+  }
+
+  delete(id: string, condition?: WriteCondition): Promise<boolean> {
+    return this.store.delete(id, condition);
+  }
+
+  search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
+    return this.store.search(query);
+  }
+
+  list(options?: { category?: string }): Promise<MemoryEntry[]> {
+    return this.store.list(options);
+  }
+
+  listCategories(): Promise<CategoryCount[]> {
+    return this.store.listCategories();
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  /**
+   * SPEC B10: the chain entry `id` descends from, through merges and supersessions, oldest first
+   * (`memoryHistory` of `@reverie/core`): what its lineage recorded, so ancestors the store no
+   * longer holds are shown too, each step saying whether it is still stored. NOT_FOUND when the
+   * store has no entry `id` (a merged source is deleted: ask for the entry it was merged into).
+   */
+  async history(id: string): Promise<MemoryHistory> {
+    assertValidId(id);
+    const entry = await this.store.get(id);
+    if (!entry) {
+      throw new ReverieError('NOT_FOUND', `Memory entry ${id} does not exist: a merged entry's history is on the entry it was merged into (search for it, then ask for its history).`, {
+        details: { id },
+      });
+    }
+    const ids = new Set((entry.lineage?.ancestors ?? []).map((ancestor) => ancestor.id));
+    const stored = new Set<string>();
+    for (const ancestor of ids) if (await this.store.get(ancestor)) stored.add(ancestor);
+    return memoryHistory(entry, (ancestor) => ancestor === id || stored.has(ancestor));
+  }
+}
