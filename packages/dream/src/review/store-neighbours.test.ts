@@ -69,4 +69,20 @@ describe('StoreNeighbours', () => {
     for (const id of ids) expect(answers.get(id)).toEqual(direct.get(id));
     expect(neighbours.found.size).toBe(0);
   });
+
+  it('answers the ids already asked about with as many neighbours from what it kept, and asks the store for the rest', async () => {
+    const { memory, ids } = await memoryOf(150);
+    const neighbours = new StoreNeighbours(memory);
+    await neighbours.fetch(ids.slice(0, 100), 3);
+    const asked = vi.spyOn(memory, 'neighbourIds');
+    const answers = new Map<string, readonly StoreHit[]>();
+
+    await neighbours.eachSlice(ids, 3, (_slice, found) => {
+      for (const [id, hits] of found) answers.set(id, hits);
+    });
+
+    expect(asked.mock.calls.flatMap(([slice]) => slice).sort()).toEqual(ids.slice(100).sort());
+    const direct = await memory.neighbourIds(ids, { limit: 3 });
+    for (const id of ids) expect(answers.get(id)).toEqual(direct.get(id));
+  });
 });

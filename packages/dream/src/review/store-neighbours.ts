@@ -30,7 +30,8 @@ export class StoreNeighbours {
    * Asks about `ids` a slice at a time and hands each slice to `use` with the store's answer for
    * it (every id of the slice, with no hits when the store does not know it), then drops it: a
    * run over every entry never holds the neighbours of them all, and nothing long-lived grows
-   * and shrinks with each slice.
+   * and shrinks with each slice. Ids already asked about with at least `limit` (an incremental
+   * run's changed entries, asked while loading the working set) are answered from what was kept.
    */
   async eachSlice(
     ids: readonly string[],
@@ -41,8 +42,9 @@ export class StoreNeighbours {
     for (let start = 0; start < ids.length; start += IDS_PER_CALL) {
       signal?.throwIfAborted();
       const slice = ids.slice(start, start + IDS_PER_CALL);
-      const found = await neighbourIdsOf(this.store, slice, limit);
-      for (const id of slice) if (!found.has(id)) found.set(id, []);
+      const missing = slice.filter((id) => (this.asked.get(id) ?? 0) < limit);
+      const found = missing.length > 0 ? await neighbourIdsOf(this.store, missing, limit) : new Map<string, StoreHit[]>();
+      for (const id of slice) if (!found.has(id)) found.set(id, this.found.get(id)?.slice(0, limit) ?? []);
       use(slice, found);
     }
   }
