@@ -10,17 +10,13 @@ import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-d
 import { RunFolder } from '../src/runs/run-folder';
 import { failuresDir, runsDir } from '../src/runs/run-paths';
 import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { freshEngineServices } from './__fixtures__/engine-services';
 
 let dataPath: string;
 let clock: ManualClock;
 let memory: ILongTermMemory;
 let services: DreamServices;
-beforeEach(() => {
-  dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-'));
-  clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory };
-});
+beforeEach(() => void ({ dataPath, clock, memory, services } = freshEngineServices('reverie-engine-')));
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
 /** A pass that merges every entry whose content starts with `dup:` into one, the way consolidation does. */

@@ -1,25 +1,18 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
+import type { ILongTermMemory } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices } from '../src/engine/dream-types';
 import { DreamLedger } from '../src/ledger/dream-ledger';
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { freshEngineServices } from './__fixtures__/engine-services';
 
 let dataPath: string;
-let clock: ManualClock;
 let memory: ILongTermMemory;
 let services: DreamServices;
-beforeEach(() => {
-  dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-ledger-'));
-  clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory };
-});
+beforeEach(() => void ({ dataPath, memory, services } = freshEngineServices('reverie-engine-ledger-')));
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
 const failing: DreamPass = {

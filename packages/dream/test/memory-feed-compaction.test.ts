@@ -1,24 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
+import { InMemoryLongTermMemory, type ManualClock } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices, PassOutcome } from '../src/engine/dream-types';
 import { MemoryConsolidationPass } from '../src/passes/memory-consolidation/memory-consolidation-pass';
 import { RecallSignalsPass } from '../src/recall/recall-signals-pass';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { freshEngineServices } from './__fixtures__/engine-services';
 
 let dataPath: string;
 let clock: ManualClock;
 let memory: InMemoryLongTermMemory;
 let services: DreamServices;
-beforeEach(() => {
-  dataPath = mkdtempSync(join(tmpdir(), 'reverie-feed-compaction-'));
-  clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  memory = new InMemoryLongTermMemory({ clock });
-  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory };
-});
+beforeEach(() => void ({ dataPath, clock, memory, services } = freshEngineServices('reverie-feed-compaction-')));
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
 const notesOf = (outcome: PassOutcome | undefined) => (outcome && outcome.status !== 'skipped' ? outcome.notes : []);
