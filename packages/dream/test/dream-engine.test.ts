@@ -10,7 +10,7 @@ import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-d
 import { RunFolder } from '../src/runs/run-folder';
 import { failuresDir, runsDir } from '../src/runs/run-paths';
 import { FileDreamStateStore } from '../src/state/file-dream-state-store';
-import { freshEngineServices } from './__fixtures__/engine-services';
+import { failingPass, freshEngineServices } from './__fixtures__/engine-services';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -44,16 +44,6 @@ function mergePass(name = 'memory-consolidation', extra: Partial<DreamPass> = {}
     ...extra,
   };
 }
-
-const failingPass: DreamPass = {
-  name: 'episode-extraction',
-  phase: 'rem',
-  requires: ['memory'],
-  model: 'none',
-  async plan() {
-    throw new Error('model exploded');
-  },
-};
 
 describe('DreamEngine', () => {
   it('saves before it deletes, journals every step and leaves a complete run folder', async () => {

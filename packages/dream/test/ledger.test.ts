@@ -7,7 +7,7 @@ import type { DreamPass, DreamServices } from '../src/engine/dream-types';
 import { DreamLedger } from '../src/ledger/dream-ledger';
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
-import { freshEngineServices } from './__fixtures__/engine-services';
+import { failingPass, freshEngineServices } from './__fixtures__/engine-services';
 
 let dataPath: string;
 let memory: ILongTermMemory;
@@ -15,15 +15,7 @@ let services: DreamServices;
 beforeEach(() => void ({ dataPath, memory, services } = freshEngineServices('reverie-engine-ledger-')));
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
-const failing: DreamPass = {
-  name: 'episode-extraction',
-  phase: 'rem',
-  requires: ['memory'],
-  model: 'none',
-  async plan() {
-    throw new Error('model exploded');
-  },
-};
+const failing = failingPass;
 const needsModel: DreamPass = { ...failing, name: 'skill-gap', model: 'required' };
 
 describe('the engine and the ledger (SPEC O5)', () => {

@@ -2,10 +2,10 @@ import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, type ManualClock } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
-import type { DreamPass, DreamServices, PassOutcome } from '../src/engine/dream-types';
+import type { DreamServices, PassOutcome } from '../src/engine/dream-types';
 import { MemoryConsolidationPass } from '../src/passes/memory-consolidation/memory-consolidation-pass';
 import { RecallSignalsPass } from '../src/recall/recall-signals-pass';
-import { freshEngineServices } from './__fixtures__/engine-services';
+import { failingPass, freshEngineServices } from './__fixtures__/engine-services';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -64,15 +64,7 @@ describe('memory change-feed compaction after a cycle', () => {
   it('compacts nothing after a dry run, a failed pass or an interrupted cycle', async () => {
     const before = (await memory.changes()).cursor;
     await saveSome('The user moved to Porto', 'The user prefers tea');
-    const failing: DreamPass = {
-      name: 'episode-extraction',
-      phase: 'rem',
-      requires: ['memory'],
-      model: 'none',
-      async plan() {
-        throw new Error('model exploded');
-      },
-    };
+    const failing = failingPass;
     await new DreamEngine(services, [new MemoryConsolidationPass()]).run({ trigger: 'manual', dryRun: true });
     expect(await stillHolds(before)).toBe(true);
     const failed = await new DreamEngine(services, [new MemoryConsolidationPass(), failing]).run({ trigger: 'manual' });

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
-import type { DreamServices } from '../../src/engine/dream-types';
+import type { DreamPass, DreamServices } from '../../src/engine/dream-types';
 import { FileDreamStateStore } from '../../src/state/file-dream-state-store';
 
 /**
@@ -15,3 +15,14 @@ export function freshEngineServices(prefix: string): { dataPath: string; clock: 
   const memory = new InMemoryLongTermMemory({ clock });
   return { dataPath, clock, memory, services: { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory } };
 }
+
+/** A rem-phase pass (named episode-extraction) whose plan throws "model exploded". */
+export const failingPass: DreamPass = {
+  name: 'episode-extraction',
+  phase: 'rem',
+  requires: ['memory'],
+  model: 'none',
+  async plan() {
+    throw new Error('model exploded');
+  },
+};
