@@ -236,8 +236,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
    * frequencies, the vocabulary, one ranking of every entry's query, the neighbours' rows.
    */
   async neighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemorySearchResult[]>> {
-    const client = await this.ready();
-    const hitsOf = await this.rankNeighbours(client, ids, query);
+    const { client, hitsOf } = await this.rankNeighbours(ids, query);
     const neighbours = await this.entriesById(client, [...new Set([...hitsOf.values()].flat().map((hit) => hit.id))]);
     const found = new Map<string, MemorySearchResult[]>();
     for (const [id, hits] of hitsOf) {
@@ -254,17 +253,18 @@ export class PostgresMemoryStore implements ILongTermMemory {
 
   /** `neighbours()` as ids and scores: the same statements, without reading the neighbours' rows. */
   async neighbourIds(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemoryNeighbour[]>> {
-    return this.rankNeighbours(await this.ready(), ids, query);
+    return (await this.rankNeighbours(ids, query)).hitsOf;
   }
 
   /** Each known id's neighbours, best first, scored relative to the entry's own score (SPEC B12). */
-  private async rankNeighbours(client: PostgresClient, ids: readonly string[], query?: MemoryNeighbourQuery): Promise<Map<string, MemoryNeighbour[]>> {
+  private async rankNeighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<{ client: PostgresClient; hitsOf: Map<string, MemoryNeighbour[]> }> {
     this.gate.assertOpen();
     ids.forEach(assertValidId);
     const { limit } = parseNeighbourQuery(query);
+    const client = await this.ready();
     const entries = await this.entriesById(client, [...new Set(ids)]);
     const hitsOf = new Map<string, MemoryNeighbour[]>();
-    if (entries.size === 0) return hitsOf;
+    if (entries.size === 0) return { client, hitsOf };
     const stats = await this.text.stats(client);
     const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
     const now = this.clock.now();
@@ -279,7 +279,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
         all.filter((hit) => hit.id !== id && hit.score > 0).slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score / best })),
       );
     }
-    return hitsOf;
+    return { client, hitsOf };
   }
 
   /** Waits until every entry of the scope has its vector (for tests and tools). */
