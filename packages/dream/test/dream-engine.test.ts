@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger, supersede, supersedingLineage } from '@reverie/core';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
 import { DreamEngine } from '../src/engine/dream-engine';
@@ -11,6 +12,7 @@ import { RunFolder } from '../src/runs/run-folder';
 import { failuresDir, runsDir } from '../src/runs/run-paths';
 import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 import { failingPass, freshEngineServices } from './__fixtures__/engine-services';
+import { textModel } from './__fixtures__/text-model';
 
 let dataPath: string;
 let clock: ManualClock;
@@ -151,6 +153,31 @@ describe('DreamEngine', () => {
     const deadLetter = JSON.parse(readFileSync(join(failuresDir(dataPath), `${report.runId}.json`), 'utf8'));
     expect(deadLetter.passes).toEqual([{ name: 'episode-extraction', error: 'model exploded' }]);
     expect((await RunFolder.open(dataPath, report.runId))!.state.status).toBe('failed');
+  });
+
+  it('fails a pass whose prompt or reply could not be saved in the run folder, and applies none of its plan', async () => {
+    await memory.save({ content: 'dup: one' });
+    await memory.save({ content: 'dup: two' });
+    const asking = mergePass('memory-consolidation', {
+      model: 'required',
+      async plan(context: PassContext) {
+        await context.gateway!.ask({ pass: 'memory-consolidation', directiveFile: 'dream.md', builtInDirective: 'Reply {}.', data: 'data', schema: z.object({}) });
+        return mergePass().plan(context);
+      },
+    });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const write = RunFolder.prototype.writeArtifact;
+    const spy = vi.spyOn(RunFolder.prototype, 'writeArtifact').mockImplementation(function (this: RunFolder, name, content) {
+      return name.endsWith('.reply.md') ? Promise.reject(full) : write.call(this, name, content);
+    });
+    try {
+      const report = await new DreamEngine({ ...services, model: textModel(() => ({})) }, [asking]).run({ trigger: 'manual' });
+      expect(report.passes[0]).toMatchObject({ name: 'memory-consolidation', status: 'failed' });
+      expect(report.passes[0]!.error).toContain('ENOSPC');
+      expect((await memory.list()).map((e) => e.content).sort()).toEqual(['dup: one', 'dup: two']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('skips passes whose services or model are missing, and says why', async () => {

@@ -500,7 +500,10 @@ export class DreamEngine {
     let planned: PassPlan | PassSkip;
     try {
       planned = run.stored?.status === 'planned' ? fromSavedPass(run.stored, run.plannedBy, run.runId) : await pass.plan(context);
+      // The pass's prompts and replies are on disk (unsynced) before its plan is recorded.
+      await run.gateway?.settle();
     } catch (error) {
+      await run.gateway?.settle().catch(() => undefined);
       assertStillHeld(run.lost);
       const outcome = this.failed(pass, error, tokens(), started);
       if (outcome.status === 'failed') run.keep.push({ name: pass.name, phase: pass.phase, status: 'failed', error: outcome.error ?? 'failed' });

@@ -198,6 +198,55 @@ describe('ModelGateway.ask', () => {
     expect(artifacts.get('memory-consolidation.1.reply.md')).toBe(JSON.stringify(VALID));
   });
 
+  it('writes its artifacts while the call goes on; settle() waits for every one of them', async () => {
+    const finish: Array<() => void> = [];
+    const written: string[] = [];
+    const gw = new ModelGateway({
+      model: scriptedModel([JSON.stringify(VALID)]),
+      dataPath,
+      logger,
+      maxRetries: 0,
+      artifact: (name) =>
+        new Promise<void>((resolve) => {
+          finish.push(() => {
+            written.push(name);
+            resolve();
+          });
+        }),
+    });
+    await expect(gw.ask(request())).resolves.toEqual(VALID);
+    expect(finish).toHaveLength(2);
+    let settled = false;
+    const settling = gw.settle().then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    for (const done of finish) done();
+    await settling;
+    expect(written.sort()).toEqual(['memory-consolidation.1.prompt.md', 'memory-consolidation.1.reply.md']);
+  });
+
+  it('settle() throws the first artifact write that failed, once; the call itself went on', async () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    let writes = 0;
+    const gw = new ModelGateway({
+      model: scriptedModel([JSON.stringify(VALID)]),
+      dataPath,
+      logger,
+      maxRetries: 0,
+      artifact: async () => {
+        writes += 1;
+        if (writes <= 2) throw full;
+      },
+    });
+    await expect(gw.ask(request())).resolves.toEqual(VALID);
+    await expect(gw.settle()).rejects.toBe(full);
+    await expect(gw.settle()).resolves.toBeUndefined();
+    await gw.ask(request());
+    await expect(gw.settle()).resolves.toBeUndefined();
+  });
+
   it('numbers artifacts per pass across asks', async () => {
     const model = scriptedModel([JSON.stringify(VALID)]);
     const gw = gateway(model);

@@ -64,6 +64,8 @@ function loadAiSdk(): Promise<typeof import('ai')> {
  * prompt, takes the JSON object out of the reply, validates it with the pass's schema, and on
  * failure asks once for a corrected reply. Every prompt and reply is saved as an artifact
  * (`<pass>.<n>.prompt.md`, `<pass>.<n>.reply.md`, n counting this gateway's calls per pass).
+ * Those writes go on while the model answers and the pass works on the reply; `settle()` waits
+ * for them, and the engine calls it when a pass has planned, before its plan is recorded.
  */
 export class ModelGateway implements ModelGatewayLike {
   private readonly model: LanguageModel;
@@ -77,6 +79,10 @@ export class ModelGateway implements ModelGatewayLike {
   /** Directives read so far, by file and built-in text: each is read once per gateway (one run). */
   private readonly directives = new Map<string, Promise<LoadedDirective>>();
   private readonly totals = { inputTokens: 0, outputTokens: 0, calls: 0 };
+  /** Artifact writes not waited for yet (see `settle`); they never reject… */
+  private writes: Array<Promise<void>> = [];
+  /** …the first of them that failed keeps its error here. */
+  private writeFailure: { error: unknown } | undefined;
 
   constructor(options: ModelGatewayOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -102,6 +108,19 @@ export class ModelGateway implements ModelGatewayLike {
   /** Tokens spent by every call that returned, corrections included; a snapshot. */
   get usage(): { inputTokens: number; outputTokens: number; calls: number } {
     return { ...this.totals };
+  }
+
+  /**
+   * Waits for the prompts and replies saved so far to be written; throws the first write's error
+   * if one failed (once: the next call starts afresh).
+   */
+  async settle(): Promise<void> {
+    const writes = this.writes;
+    this.writes = [];
+    await Promise.all(writes);
+    const failure = this.writeFailure;
+    this.writeFailure = undefined;
+    if (failure) throw failure.error;
   }
 
   /** Every reply refused so far (too long, no JSON object, not the contract), one line each, in order. */
@@ -166,7 +185,7 @@ export class ModelGateway implements ModelGatewayLike {
     if (request.signal?.aborted) throw abortedError(request.pass, request.signal.reason);
     const n = (this.callsPerPass.get(request.pass) ?? 0) + 1;
     this.callsPerPass.set(request.pass, n);
-    await this.artifact(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
+    this.save(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
 
     const ai = await loadAiSdk();
     let result: Awaited<ReturnType<typeof generateText>>;
@@ -194,8 +213,17 @@ export class ModelGateway implements ModelGatewayLike {
     const artifact = `${request.pass}.${n}.reply.md`;
     const oversized = result.text.length > this.maxReplyChars;
     // An oversized reply is kept only up to the limit: a hostile reply must not fill the disk either.
-    await this.artifact(artifact, oversized ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n` : result.text);
+    this.save(artifact, oversized ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n` : result.text);
     return { text: result.text, artifact, cutOff: result.finishReason === 'length' };
+  }
+
+  /** Starts writing an artifact; `settle` waits for it and reports its failure. */
+  private save(name: string, content: string): void {
+    this.writes.push(
+      this.artifact(name, content).catch((error: unknown) => {
+        this.writeFailure ??= { error };
+      }),
+    );
   }
 
   /** Size check, then extraction and the schema (SPEC B11); a refusal is recorded and says what to fix. */
