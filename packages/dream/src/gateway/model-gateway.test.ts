@@ -227,6 +227,35 @@ describe('ModelGateway.ask', () => {
     expect(written.sort()).toEqual(['memory-consolidation.1.prompt.md', 'memory-consolidation.1.reply.md']);
   });
 
+  it('lets at most four artifacts be written at once: a model faster than the disk waits for it', async () => {
+    const finish: Array<() => void> = [];
+    const model = scriptedModel([JSON.stringify(VALID)]);
+    const gw = new ModelGateway({
+      model,
+      dataPath,
+      logger,
+      maxRetries: 0,
+      artifact: () => new Promise<void>((resolve) => finish.push(resolve)),
+    });
+    await gw.ask(request());
+    await gw.ask(request());
+    let third = false;
+    const asking = gw.ask(request()).then(() => {
+      third = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(finish).toHaveLength(4);
+    finish.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(third).toBe(false);
+    finish.shift()!();
+    await asking;
+    for (const done of finish) done();
+    await gw.settle();
+  });
+
   it('settle() throws the first artifact write that failed, once; the call itself went on', async () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
     let writes = 0;

@@ -33,6 +33,8 @@ export interface ModelGatewayOptions {
 
 const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_REPLY_CHARS = 100_000;
+/** Prompts and replies a gateway lets be written at once while the pass goes on (see `ModelGateway.save`). */
+const MAX_UNWRITTEN_ARTIFACTS = 4;
 
 type Validation<T> = { ok: true; value: T } | { ok: false; problems: string };
 
@@ -79,7 +81,7 @@ export class ModelGateway implements ModelGatewayLike {
   /** Directives read so far, by file and built-in text: each is read once per gateway (one run). */
   private readonly directives = new Map<string, Promise<LoadedDirective>>();
   private readonly totals = { inputTokens: 0, outputTokens: 0, calls: 0 };
-  /** Artifact writes not waited for yet (see `settle`); they never reject… */
+  /** Artifact writes not waited for yet (see `settle`), oldest first; they never reject… */
   private writes: Array<Promise<void>> = [];
   /** …the first of them that failed keeps its error here. */
   private writeFailure: { error: unknown } | undefined;
@@ -185,7 +187,7 @@ export class ModelGateway implements ModelGatewayLike {
     if (request.signal?.aborted) throw abortedError(request.pass, request.signal.reason);
     const n = (this.callsPerPass.get(request.pass) ?? 0) + 1;
     this.callsPerPass.set(request.pass, n);
-    this.save(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
+    await this.save(`${request.pass}.${n}.prompt.md`, renderPrompt(system, messages));
 
     const ai = await loadAiSdk();
     let result: Awaited<ReturnType<typeof generateText>>;
@@ -213,12 +215,17 @@ export class ModelGateway implements ModelGatewayLike {
     const artifact = `${request.pass}.${n}.reply.md`;
     const oversized = result.text.length > this.maxReplyChars;
     // An oversized reply is kept only up to the limit: a hostile reply must not fill the disk either.
-    this.save(artifact, oversized ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n` : result.text);
+    await this.save(artifact, oversized ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n` : result.text);
     return { text: result.text, artifact, cutOff: result.finishReason === 'length' };
   }
 
-  /** Starts writing an artifact; `settle` waits for it and reports its failure. */
-  private save(name: string, content: string): void {
+  /**
+   * Starts writing an artifact; `settle` waits for it and reports its failure. Returns once at
+   * most `MAX_UNWRITTEN_ARTIFACTS` are still being written, so a pass whose model answers faster
+   * than the disk takes the artifacts does not pile them up in memory.
+   */
+  private async save(name: string, content: string): Promise<void> {
+    while (this.writes.length >= MAX_UNWRITTEN_ARTIFACTS) await this.writes.shift();
     this.writes.push(
       this.artifact(name, content).catch((error: unknown) => {
         this.writeFailure ??= { error };
