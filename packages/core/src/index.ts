@@ -182,6 +182,7 @@ export {
 export { type IndexTerms, indexTerms, type QueryWord, queryWords, STEM_MARK, type TermAnalysis } from './search/index-terms';
 export { memoryDocumentText } from './search/memory-document-text';
 export { expandWithSynonyms, type Thesaurus } from './search/query-synonyms';
+export { IRREGULAR_FORMS } from './text/stem-word';
 export { normaliseTerm, STOP_WORDS, tokenize } from './search/stop-words';
 
 // Temporal arithmetic (SPEC D4, D7)

@@ -8,17 +8,27 @@ const table: Record<string, string[]> = {
   flat: ['apartment', 'level', 'the', 'flat', 'living room'],
   jog: ['run'],
   car: ['automobile', 'auto'],
+  cars: ['automobile'],
 };
 const thesaurus: Thesaurus = (word) => table[word] ?? [];
 
 describe('expandWithSynonyms (issue 20)', () => {
-  it('adds the synonyms of each word, and of its stem, marked as synonyms, with their own other forms', () => {
-    const words = expandWithSynonyms(queryWords('jogging'), thesaurus);
+  it('adds the synonyms of each word, marked as synonyms, with their own other forms', () => {
+    const words = expandWithSynonyms(queryWords('jog'), thesaurus);
     expect(words.map(({ word, synonym }) => [word, synonym ?? false])).toEqual([
-      ['jogging', false],
+      ['jog', false],
       ['run', true],
     ]);
     expect(words[1]!.forms).toEqual(['~run']);
+  });
+
+  it('asks the thesaurus for each word as the query holds it, not for its stem, which is often no word ("releas")', () => {
+    const asked: string[] = [];
+    expandWithSynonyms(queryWords('released jogging'), (word) => {
+      asked.push(word);
+      return [];
+    });
+    expect(asked).toEqual(['released', 'jogging']);
   });
 
   it('leaves out stop words, phrases, the query’s own words and repeats', () => {

