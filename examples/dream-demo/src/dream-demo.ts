@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import { createReverie, type CycleReport, type PassOutcome, renderDreamStatus, type Reverie } from 'reverie';
+import { createReverie, type CycleReport, type IClock, type PassOutcome, renderDreamStatus, type Reverie } from 'reverie';
 import { describeChanges, type StoreSnapshot } from './describe-changes';
 import { type SampleCounts, seedSampleHistory } from './sample-history';
 
@@ -10,6 +10,7 @@ export interface DreamDemoOptions {
   model?: LanguageModel | undefined;
   /** How the model was named (REVERIE_MODEL), for the printout. */
   modelName?: string | undefined;
+  /** The demo's today: its history is dated back from it, and the agent's clock starts at it. */
   now: Date;
   print: (line: string) => void;
 }
@@ -77,7 +78,7 @@ export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemo
 }
 
 function openAgent(options: DreamDemoOptions): Reverie {
-  return createReverie({ dataPath: options.dataPath, ...(options.model ? { model: options.model } : {}) })
+  return createReverie({ dataPath: options.dataPath, clock: clockStartingAt(options.now), ...(options.model ? { model: options.model } : {}) })
     .withMemory()
     .withSkills()
     .withConversationLog()
@@ -86,6 +87,16 @@ function openAgent(options: DreamDemoOptions): Reverie {
     // report: the demo shows what has decayed (by default the decay pass reads nothing: decay is computed where importance is read).
     .withDreaming({ enabled: false, importanceDecay: { report: true } })
     .build();
+}
+
+/**
+ * A clock that reads `now` when the demo starts and runs on with real time: the real clock when
+ * `now` is the real time, and a replay's recorded day otherwise (what the cycle shows the model
+ * depends on how old each entry is).
+ */
+function clockStartingAt(now: Date): IClock {
+  const offset = now.getTime() - Date.now();
+  return { now: () => new Date(Date.now() + offset) };
 }
 
 /** The stores as the agent sees them: importance is what each entry is worth now (decayed, SPEC D7). */

@@ -44,6 +44,6 @@ export type {
   TriggerResult,
 } from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
-export type { Thesaurus } from '@reverie/core';
+export type { IClock, Thesaurus } from '@reverie/core';
 export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, MemoryHistory, MemoryHistoryStep, MemoryLineage, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
 export type { CycleReport, PassOutcome, PromotionExplanation, RanPassOutcome, UndoReport } from '@reverie/dream';
