@@ -49,7 +49,9 @@ export {
   type CategoryCount,
   DEFAULT_CATEGORY,
   DEFAULT_IMPORTANCE,
+  DEFAULT_SEARCH_RESULTS,
   MAX_MEMORY_CONTENT_LENGTH,
+  MAX_SEARCH_TEXT_LENGTH,
   type MemoryDraft,
   memoryDraftSchema,
   type MemoryEntry,
@@ -182,6 +184,7 @@ export {
 export { type IndexTerms, indexTerms, type QueryWord, queryWords, STEM_MARK, type TermAnalysis } from './search/index-terms';
 export { memoryDocumentText } from './search/memory-document-text';
 export { expandWithSynonyms, type Thesaurus } from './search/query-synonyms';
+export { bridgeNames, mergeSecondHop, SECOND_HOP, searchWithSecondHop } from './search/second-hop';
 export { IRREGULAR_FORMS } from './text/stem-word';
 export { normaliseTerm, STOP_WORDS, tokenize } from './search/stop-words';
 

@@ -110,6 +110,21 @@ describe('createReverie(...).build()', () => {
     expect((await reverie.memory!.search({ text: 'flat' })).map((result) => result.entry.id)).toEqual([apartment.id]);
   });
 
+  it('makes per-turn recall and search_memory search a second time for the best hit’s names with withMemory({ secondHop: true })', async () => {
+    const recalled = async (secondHop: boolean) => {
+      const reverie = keep(createReverie({ dataPath: join(root, String(secondHop)) }).withMemory({ secondHop }).build());
+      const supervisor = await reverie.memory!.save({ content: 'My supervisor is Professor Ingrid Solberg.' });
+      const sabbatical = await reverie.memory!.save({ content: 'Ingrid Solberg is on sabbatical in Tasmania until August.' });
+      await reverie.memory!.save({ content: 'The supervisor of the night shift at the bakery changed.' });
+      const turn = await reverie.context.forTurn({ sessionId: 's1', message: 'Where is my supervisor right now?' });
+      const hits = (await reverie.tools.memory().search_memory.execute!({ query: 'where is my supervisor right now' }, { toolCallId: 'c1', messages: [] })) as Array<{ id: string }>;
+      const found = (ids: string[]) => [ids.includes(supervisor.id), ids.includes(sabbatical.id)];
+      return { turn: found(turn.injectedIds), tool: found(hits.map((hit) => hit.id)) };
+    };
+    expect(await recalled(false)).toEqual({ turn: [true, false], tool: [true, false] });
+    expect(await recalled(true)).toEqual({ turn: [true, true], tool: [true, true] });
+  });
+
   it('gives two instances in one process nothing in common', async () => {
     const a = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().withWorkingMemory().build());
     const b = keep(createReverie({ dataPath: join(root, 'b') }).withMemory().withWorkingMemory().build());
@@ -158,6 +173,7 @@ describe('bad options', () => {
     expectInvalid(() => createReverie({ dataPath: '' }).build(), /dataPath/);
     expectInvalid(() => createReverie({ dataPath }).withSkills({ protected: ['/mcp/*'] }).build(), /withSkills\.protected\.0: .*relative/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ synonyms: { flat: ['apartment'] } as never }).build(), /withMemory\.synonyms/);
+    expectInvalid(() => createReverie({ dataPath }).withMemory({ secondHop: 'yes' as never }).build(), /withMemory\.secondHop/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);

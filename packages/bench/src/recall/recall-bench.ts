@@ -14,6 +14,8 @@
  *   as `FileMemoryStore` queries it;
  * - BM25 alone: a `FileMemoryStore` without an embedder;
  * - BM25 with synonyms: the same with the WordNet thesaurus (`synonyms: await loadWordNetThesaurus()`);
+ * - the same with a second hop (`searchWithSecondHop` of `@reverie/core`: the best hit's names
+ *   searched for again, as per-turn recall does with `secondHop`);
  * - hybrid: a `FileMemoryStore` with the test embedder of `@reverie/core/testing` (terms hashed to
  *   dimensions; no model), so the vector side knows words, not meanings.
  *
@@ -22,7 +24,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Bm25Index, memoryDocumentText } from '@reverie/core';
+import { Bm25Index, memoryDocumentText, type MemorySearchQuery, searchWithSecondHop } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { FileMemoryStore, type FileMemoryStoreOptions } from '@reverie/file-store';
 import { loadWordNetThesaurus } from 'reverie';
@@ -71,7 +73,7 @@ const modes: Mode[] = [
 /** Stores opened by the bench, removed at the end. */
 const opened: Array<{ store: FileMemoryStore; dataPath: string }> = [];
 
-async function storeRanker(memories: readonly RecallMemory[], options: Omit<FileMemoryStoreOptions, 'dataPath'> = {}): Promise<Ranker> {
+async function storeRanker(memories: readonly RecallMemory[], options: Omit<FileMemoryStoreOptions, 'dataPath'> = {}, secondHop = false): Promise<Ranker> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recall-'));
   const store = new FileMemoryStore({ dataPath, ...options });
   opened.push({ store, dataPath });
@@ -81,7 +83,8 @@ async function storeRanker(memories: readonly RecallMemory[], options: Omit<File
     setIdOf.set(entry.id, memory.id);
   }
   await store.flushEmbeddings();
-  return async (text) => (await store.search({ text, maxResults: DEPTH })).map((result) => setIdOf.get(result.entry.id)!);
+  const search = secondHop ? (query: MemorySearchQuery) => searchWithSecondHop((asked) => store.search(asked), query) : (query: MemorySearchQuery) => store.search(query);
+  return async (text) => (await search({ text, maxResults: DEPTH })).map((result) => setIdOf.get(result.entry.id)!);
 }
 
 async function previousRanker(memories: readonly RecallMemory[]): Promise<Ranker> {
@@ -95,6 +98,10 @@ const RANKINGS = {
   previous: { label: 'previous ranking (bare index)', open: previousRanker },
   bm25: { label: 'FileMemoryStore, BM25', open: (memories: readonly RecallMemory[]) => storeRanker(memories) },
   synonyms: { label: 'FileMemoryStore, BM25 with WordNet synonyms', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }) },
+  hop: {
+    label: 'FileMemoryStore, BM25 with WordNet synonyms and a second hop',
+    open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }, true),
+  },
   hybrid: { label: 'FileMemoryStore, hybrid', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }) },
 } as const;
 type Ranking = keyof typeof RANKINGS;
@@ -146,8 +153,8 @@ async function measure(mode: Mode): Promise<void> {
 
   console.log(`\n${mode.title}`);
   console.log('evidence recall of the top 5 / top 10; ratio = recall@10 against the previous ranking\n');
-  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | BM25 + synonyms @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
-  console.log(`|${' --- |'.repeat(13)}`);
+  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | BM25 + synonyms @5 | @10 | ratio | + second hop @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
+  console.log(`|${' --- |'.repeat(16)}`);
   const groups: Array<[string, ScopedQuestion[]]> = [
     ['all', mode.questions],
     ...QUESTION_KINDS.map((kind): [string, ScopedQuestion[]] => [kind, mode.questions.filter((question) => question.kind === kind)]),
@@ -168,6 +175,7 @@ async function measure(mode: Mode): Promise<void> {
   const figures: Array<{ ranking: Ranking; label: string; targeted: boolean }> = [
     { ranking: 'bm25', label: 'BM25 recall@10', targeted: true },
     { ranking: 'synonyms', label: 'BM25 with WordNet synonyms, recall@10', targeted: true },
+    { ranking: 'hop', label: 'BM25 with WordNet synonyms and a second hop, recall@10', targeted: true },
     { ranking: 'hybrid', label: 'hybrid recall@10 with the test embedder', targeted: false },
   ];
   for (const { ranking, label, targeted } of figures) {

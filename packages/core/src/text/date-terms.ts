@@ -22,6 +22,17 @@ for (const names of WEEKDAYS) {
   }
 }
 
+/** The full names of the months and weekdays, and weekdays' plurals ("mondays"), lower case. */
+const CALENDAR_NAMES: ReadonlySet<string> = new Set([
+  ...MONTHS.map((names) => names[0]!),
+  ...WEEKDAYS.flatMap((names) => [names[0]!, `${names[0]!}s`]),
+]);
+
+/** True for the full name of a month or a weekday, or a weekday's plural ("Mondays"), in any case. Pure. */
+export function isCalendarName(word: string): boolean {
+  return CALENDAR_NAMES.has(word.toLowerCase());
+}
+
 /** Relative time words; the phrase itself is the date's key ("last week"). */
 const RELATIVE_WORDS = new Set(['yesterday', 'today', 'tomorrow', 'tonight']);
 const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous']);

@@ -72,6 +72,14 @@ export const memoryOptionsSchema = z
      * function from a word to its synonyms. Default none. Used by the file and PostgreSQL stores.
      */
     synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional(),
+    /**
+     * Per-turn recall and search_memory search a second time for the names (of people, places,
+     * products…) that the best hit holds and the query does not, and give the last two places to
+     * what that finds: "where is my supervisor now?" finds "my supervisor is Ingrid Solberg",
+     * then "Ingrid Solberg is on sabbatical in Tasmania". Costs a second search when the best hit
+     * holds such a name (and, with an embedder, a second query embedding). Default false. Any store.
+     */
+    secondHop: z.boolean().default(false),
     /** save_memory expands notes into focused entries in the background when a model is set. */
     expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     /**

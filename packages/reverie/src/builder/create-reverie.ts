@@ -376,12 +376,14 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     await recall?.flush();
     await conversation.settled();
   };
-  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall });
+  const secondHop = options.memory?.secondHop ?? false;
+  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop });
   const tools = new AgentTools({
     memory,
     workingMemory,
     logger,
     recall,
+    secondHop,
     ...(model ? { model } : {}),
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });

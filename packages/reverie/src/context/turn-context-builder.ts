@@ -5,6 +5,7 @@ import {
   type ILogger,
   type ILongTermMemory,
   type IWorkingMemory,
+  MAX_SEARCH_TEXT_LENGTH,
   type MemoryEntry,
   type MemorySearchQuery,
   type MemorySearchResult,
@@ -19,6 +20,7 @@ import {
 } from '@reverie/core';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
 import type { RecallRecorder } from '@reverie/dream';
+import { type RecallSearch, recallSearch } from '../recall/recall-search';
 import type { ContextOptions } from './context-options';
 import { INVENTORY_TITLES, renderInventory, renderRecall } from './render-context';
 
@@ -64,11 +66,11 @@ export interface TurnContextServices {
   options: ContextOptions;
   /** Told what each recall search returned (SPEC O4); never awaited, never slows the turn. */
   recall?: RecallRecorder | undefined;
+  /** Recall searches a second time for the names of the best hit (`withMemory({ secondHop })`, see `recallSearch`). */
+  secondHop?: boolean;
 }
 
 const MAX_MESSAGE_LENGTH = 1_000_000;
-/** Longest query text a memory search accepts (`memorySearchQuerySchema`). */
-const MAX_QUERY_LENGTH = 4096;
 /** Largest `maxResults` a memory search accepts. */
 const MAX_SEARCH_RESULTS = 1000;
 /** Categories under this prefix hold Reverie's own records and are never recalled (SPEC O7). */
@@ -195,17 +197,18 @@ export class TurnContextBuilder {
     asOf: string | undefined,
   ): Promise<MemoryEntry[]> {
     const { recallResults, firstTurnFallback } = this.services.options;
+    const search = recallSearch(memory, this.services.secondHop ?? false);
     const when = asOf === undefined ? {} : { asOf };
     let found: MemorySearchResult[] = [];
     if (message.trim() !== '') {
-      found = await recallable(memory, { text: message.slice(0, MAX_QUERY_LENGTH), ...when }, recallResults);
+      found = await recallable(search, { text: message.slice(0, MAX_SEARCH_TEXT_LENGTH), ...when }, recallResults);
       this.services.recall?.record(
         found.map(({ entry, score }) => ({ entryId: entry.id, score })),
         'turn',
       );
     }
     // The browse fallback is not a recall: it matched nothing, so it records nothing.
-    if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await recallable(memory, when, firstTurnFallback);
+    if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await recallable(search, when, firstTurnFallback);
     const entries = found.map((result) => result.entry);
     return seen ? entries.filter((entry) => !seen.has(entry.id)) : entries;
   }
@@ -215,10 +218,10 @@ export class TurnContextBuilder {
  * The best `wanted` results of `query` outside `_system`. When `_system` entries take places in
  * the ranking, it asks again for more, so they never crowd out entries that may be recalled.
  */
-async function recallable(memory: ILongTermMemory, query: Omit<MemorySearchQuery, 'maxResults'>, wanted: number): Promise<MemorySearchResult[]> {
+async function recallable(search: RecallSearch, query: Omit<MemorySearchQuery, 'maxResults'>, wanted: number): Promise<MemorySearchResult[]> {
   let asked = Math.min(wanted, MAX_SEARCH_RESULTS);
   for (;;) {
-    const results = await memory.search({ ...query, maxResults: asked });
+    const results = await search({ ...query, maxResults: asked });
     const kept = results.filter((result) => !result.entry.category.startsWith(SYSTEM_CATEGORY_PREFIX));
     if (kept.length >= wanted || results.length < asked || asked >= MAX_SEARCH_RESULTS) return kept.slice(0, wanted);
     asked = Math.min(asked * 2, MAX_SEARCH_RESULTS);

@@ -13,6 +13,8 @@ export interface AgentToolServices {
   expansion?: MemoryExpansionOptions;
   /** Told what search_memory returned (SPEC O4). */
   recall?: RecallRecorder | undefined;
+  /** search_memory searches a second time for the names of the best hit (`withMemory({ secondHop })`). */
+  secondHop?: boolean;
 }
 
 /**
@@ -31,7 +33,7 @@ export class AgentTools {
    * given, is recorded in the lineage of what save_memory stores (SPEC B10).
    */
   memory(options: { sessionId?: string } = {}): MemoryTools {
-    const { memory, model, logger, expansion, recall } = this.services;
+    const { memory, model, logger, expansion, recall, secondHop } = this.services;
     if (options?.sessionId !== undefined) parseRecord(sessionIdSchema, options.sessionId, 'tools.memory({ sessionId })');
     if (memory === undefined) {
       throw new ReverieError('INVALID_OPTIONS', 'Memory tools need a long-term memory store: call .withMemory() on the builder.');
@@ -44,6 +46,7 @@ export class AgentTools {
       onBackgroundTask: (task) => this.track(task),
       recall,
       sessionId: options?.sessionId,
+      ...(secondHop === undefined ? {} : { secondHop }),
     });
   }
 

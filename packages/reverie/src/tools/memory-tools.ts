@@ -20,6 +20,7 @@ import {
 } from '@reverie/core';
 import { extractJsonObject, loadOnce } from '@reverie/core';
 import type { RecallRecorder } from '@reverie/dream';
+import { recallSearch } from '../recall/recall-search';
 import { defineTool } from './define-tool';
 import { answerOrExplain, type ToolError } from './tool-error';
 
@@ -52,6 +53,8 @@ export interface MemoryToolServices {
   recall?: RecallRecorder | undefined;
   /** SPEC B10: the session the tools serve, recorded in the lineage of what save_memory stores. */
   sessionId?: string | undefined;
+  /** search_memory searches a second time for the names of the best hit (`withMemory({ secondHop })`, see `recallSearch`). */
+  secondHop?: boolean;
 }
 
 const saveMemoryInput = z.object({
@@ -147,7 +150,7 @@ export function createMemoryTools(services: MemoryToolServices) {
     execute: (input): Promise<MemorySearchHit[] | ToolError> =>
       explain(async () => {
         const { query, category, tags } = parseRecord(searchMemoryInput, input, 'search_memory input');
-        const results = await memory.search({
+        const results = await recallSearch(memory, services.secondHop ?? false)({
           text: query,
           ...(category == null ? {} : { category }),
           ...(tags == null ? {} : { tags }),
