@@ -161,7 +161,8 @@ async function measure(mode: Mode): Promise<void> {
   ];
   for (const [name, questions] of groups) {
     const previous = summarise(results.previous, questions);
-    const ratio = (value: number) => (previous.at10 > 0 ? `${fmt(value / previous.at10)}×` : '–');
+    // Three decimals: a ratio just under the 1.10× target must not print as 1.10×.
+    const ratio = (value: number) => (previous.at10 > 0 ? `${fmt(value / previous.at10, 3)}×` : '–');
     const cells = rankings.map((ranking) => {
       const { at5, at10 } = summarise(results[ranking], questions);
       return ranking === 'previous' ? `${fmt(at5, 3)} | ${fmt(at10, 3)}` : `${fmt(at5, 3)} | ${fmt(at10, 3)} | ${ratio(at10)}`;
