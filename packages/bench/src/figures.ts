@@ -40,7 +40,9 @@ export function parseFigures(output: string): Figure[] {
 export function ratio(figure: Figure): string {
   if (!figure.baseline || figure.value <= 0) return '';
   const times = figure.baseline.value / figure.value;
-  return times >= 1 ? `${times.toFixed(times >= 10 ? 0 : 1)}× less` : `${(1 / times).toFixed(1)}× more`;
+  // A share (no unit, such as recall) is compared to three decimals: 1.096× must not print as 1.1×.
+  const digits = (x: number) => (figure.unit === '' ? 3 : x >= 10 ? 0 : 1);
+  return times >= 1 ? `${times.toFixed(digits(times))}× less` : `${(1 / times).toFixed(digits(1 / times))}× more`;
 }
 
 /** Whether the figure meets its target: "PASS", "MISS", or "" without one. */
@@ -52,6 +54,7 @@ export function verdict(figure: Figure): string {
 }
 
 export function formatValue(value: number, unit: string): string {
+  if (unit === '') return value.toFixed(3);
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
   return `${value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: 0 })} ${unit}`;
 }
