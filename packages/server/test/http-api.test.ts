@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createReverie } from 'reverie';
 import { type Served, serveFresh } from './served-reverie';
 
 let served: Served | undefined;
@@ -31,6 +32,16 @@ describe('the HTTP API: memory', () => {
 
     expect(await (await served.call(`/api/memory/${entry.id}`, { method: 'DELETE' })).json()).toEqual({ id: entry.id, deleted: true });
     expect(await served.reverie.memory!.list()).toEqual([]);
+  });
+
+  it('searches the way the agent recalls: with withMemory({ secondHop: true }), the best hit\'s names are searched for too', async () => {
+    served = await serveFresh({}, (dataPath) => createReverie({ dataPath }).withMemory({ secondHop: true }).build());
+    await served.call('/api/memory', { method: 'POST', json: { content: 'My supervisor is Professor Ingrid Solberg.' } });
+    const linked = (await (await served.call('/api/memory', { method: 'POST', json: { content: 'Ingrid Solberg is on sabbatical in Tasmania this year.' } })).json()) as { id: string };
+    for (let n = 0; n < 12; n++) await served.call('/api/memory', { method: 'POST', json: { content: `The supervisor meeting number ${n} went well.` } });
+    const hits = (await (await served.call('/api/memory/search?query=Where%20is%20my%20supervisor%20now%3F&limit=5')).json()) as Array<{ entry: { id: string } }>;
+    expect(hits.map((hit) => hit.entry.id)).toContain(linked.id);
+    expect((await served.reverie.memory!.search({ text: 'Where is my supervisor now?', maxResults: 5 })).map((hit) => hit.entry.id)).not.toContain(linked.id);
   });
 
   it('answers an unknown id with 404 NOT_FOUND, and an unknown route too', async () => {

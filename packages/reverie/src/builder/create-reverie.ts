@@ -437,7 +437,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   let closed = false;
 
   return {
-    memory: memory && new ReverieMemory(memory),
+    memory: memory && new ReverieMemory(memory, { secondHop }),
     workingMemory,
     skills: optional<ISkillStore>(TOKENS.SkillStore),
     skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),

@@ -19,6 +19,18 @@ describe('ReverieMemory (SPEC B10)', () => {
     expect(withApiOrigin({ content: 'x', lineage: null })).toEqual({ content: 'x', lineage: null });
   });
 
+  it('recalls as the agent does: a second hop only when asked for, while search stays one search', async () => {
+    const store = new InMemoryLongTermMemory({ clock: clock() });
+    await store.save({ content: 'My supervisor is Professor Ingrid Solberg.' });
+    const linked = await store.save({ content: 'Ingrid Solberg is on sabbatical in Tasmania this year.' });
+    for (let n = 0; n < 12; n++) await store.save({ content: `The supervisor meeting number ${n} went well.` });
+    const query = { text: 'Where is my supervisor now?', maxResults: 5 };
+    const found = async (results: Promise<Array<{ entry: { id: string } }>>) => (await results).some((result) => result.entry.id === linked.id);
+    expect(await found(new ReverieMemory(store).recall(query))).toBe(false);
+    expect(await found(new ReverieMemory(store, { secondHop: true }).search(query))).toBe(false);
+    expect(await found(new ReverieMemory(store, { secondHop: true }).recall(query))).toBe(true);
+  });
+
   it('forwards the change feed only when the store has one', () => {
     const plain: ILongTermMemory = { get: async () => undefined, save: async () => { throw new Error('unused'); }, delete: async () => false, search: async () => [], list: async () => [], listCategories: async () => [], close: async () => {} };
     const methods = ['changes', 'neighbours', 'compactChanges', 'neighbourIds'] as const;

@@ -12,6 +12,7 @@ import {
   ReverieError,
   type WriteCondition,
 } from '@reverie/core';
+import { type RecallSearch, recallSearch } from '../recall/recall-search';
 
 /**
  * SPEC B10: a new entry saved through the API without a lineage of its own was written by the
@@ -25,7 +26,8 @@ export function withApiOrigin(draft: MemoryDraft): MemoryDraft {
 /**
  * `reverie.memory`: the long-term memory store as the application sees it. It forwards every
  * call to `store` (the one `.withMemory()` or `.use()` registered), gives a new entry saved
- * without a lineage the origin `api` (SPEC B10), and answers `history(id)`.
+ * without a lineage the origin `api` (SPEC B10), answers `history(id)`, and searches the way the
+ * agent recalls (`recall`).
  */
 export class ReverieMemory implements ILongTermMemory {
   readonly changes?: IMemoryChangeFeed['changes'];
@@ -33,7 +35,15 @@ export class ReverieMemory implements ILongTermMemory {
   readonly compactChanges?: IMemoryChangeFeed['compactChanges'];
   readonly neighbourIds?: IMemoryChangeFeed['neighbourIds'];
 
-  constructor(readonly store: ILongTermMemory) {
+  /** See `recall`. */
+  private readonly recallWith: RecallSearch;
+
+  /** `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`). */
+  constructor(
+    readonly store: ILongTermMemory,
+    options: { secondHop?: boolean } = {},
+  ) {
+    this.recallWith = recallSearch(store, options.secondHop ?? false);
     // The change feed's optional methods, exactly those the store has (callers test for them).
     if (typeof store.changes === 'function') this.changes = store.changes.bind(store);
     if (typeof store.neighbours === 'function') this.neighbours = store.neighbours.bind(store);
@@ -55,6 +65,15 @@ export class ReverieMemory implements ILongTermMemory {
 
   search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     return this.store.search(query);
+  }
+
+  /**
+   * A search the way per-turn recall and the `search_memory` tool run it: `search`, and with
+   * `withMemory({ secondHop: true })` a second search for the names the best hit holds and the
+   * query does not (see docs/file-store.md, "A second hop"). `search` itself searches once.
+   */
+  recall(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
+    return this.recallWith(query);
   }
 
   list(options?: { category?: string }): Promise<MemoryEntry[]> {

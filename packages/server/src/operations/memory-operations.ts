@@ -103,7 +103,7 @@ export const memoryDelete = defineOperation({
 export const memorySearch = defineOperation({
   name: 'memory_search',
   title: 'Search memory',
-  description: 'Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category, best first.',
+  description: 'Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category (and a second hop when the agent has one), best first.',
   access: 'read',
   input: z.object({
     query: z.string().min(1).max(4096).describe('What to look for'),
@@ -113,7 +113,7 @@ export const memorySearch = defineOperation({
   }),
   http: { method: 'GET', path: '/api/memory/search' },
   async run({ query, limit, ...filters }, { reverie }) {
-    const results = await memoryOf(reverie).search({ text: query, maxResults: limit, ...filters });
+    const results = await memoryOf(reverie).recall({ text: query, maxResults: limit, ...filters });
     return results.map(({ entry, score }) => ({ entry: entryWithImportance(reverie, entry), score }));
   },
 });
