@@ -79,8 +79,10 @@ export type MemoryDraft = z.input<typeof memoryDraftSchema>;
 
 /** The longest query text a memory search accepts. */
 export const MAX_SEARCH_TEXT_LENGTH = 4096;
-/** How many results a memory search returns when `maxResults` is not given. */
+/** How many results a memory search returns when `maxResults` is not given… */
 export const DEFAULT_SEARCH_RESULTS = 8;
+/** …and the most it may ask for. */
+export const MAX_SEARCH_RESULTS = 1000;
 
 export const memorySearchQuerySchema = z.object({
   /** Free text, ranked by BM25 (plus cosine when embeddings are configured). Omit to browse. */
@@ -89,7 +91,7 @@ export const memorySearchQuerySchema = z.object({
   category: categorySchema.optional(),
   /** Only entries that carry every one of these tags. */
   tags: tagsSchema.optional(),
-  maxResults: z.number().int().min(1).max(1000).default(DEFAULT_SEARCH_RESULTS),
+  maxResults: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(DEFAULT_SEARCH_RESULTS),
   /**
    * SPEC B9: the memory as it stood at this instant: entries noted by then (`validFrom`, else
    * `createdAt`, at or before it) and not yet ended (`validTo` after it). Without it: the entries

@@ -5,6 +5,7 @@ import {
   type ILogger,
   type ILongTermMemory,
   type IWorkingMemory,
+  MAX_SEARCH_RESULTS,
   MAX_SEARCH_TEXT_LENGTH,
   type MemoryEntry,
   type MemorySearchQuery,
@@ -71,8 +72,6 @@ export interface TurnContextServices {
 }
 
 const MAX_MESSAGE_LENGTH = 1_000_000;
-/** Largest `maxResults` a memory search accepts. */
-const MAX_SEARCH_RESULTS = 1000;
 /** Categories under this prefix hold Reverie's own records and are never recalled (SPEC O7). */
 const SYSTEM_CATEGORY_PREFIX = '_system';
 /** The first segment a namespace must have, per kind of turn (SPEC M7). */

@@ -1,4 +1,4 @@
-import { type MemoryEntry, ReverieError } from '@reverie/core';
+import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, ReverieError } from '@reverie/core';
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
 import { defineOperation } from './operation';
@@ -106,10 +106,10 @@ export const memorySearch = defineOperation({
   description: 'Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category (and a second hop when the agent has one), best first.',
   access: 'read',
   input: z.object({
-    query: z.string().min(1).max(4096).describe('What to look for'),
+    query: z.string().min(1).max(MAX_SEARCH_TEXT_LENGTH).describe('What to look for'),
     category: category.optional().describe('Only entries in this category or below it'),
     tags: tags.optional().describe('Only entries carrying every one of these tags'),
-    limit: z.number().int().min(1).max(1000).default(8).describe('At most this many results'),
+    limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(DEFAULT_SEARCH_RESULTS).describe('At most this many results'),
   }),
   http: { method: 'GET', path: '/api/memory/search' },
   async run({ query, limit, ...filters }, { reverie }) {
