@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cosineSimilarity, hybridRank } from './hybrid-rank';
 
 describe('hybridRank (SPEC M4)', () => {
-  it('averages scores normalised by the best of each list', () => {
+  it('averages BM25 scores divided by the best and cosines measured from the weakest candidate to the best', () => {
     const ranked = hybridRank(
       [
         { id: 'a', score: 10 },
@@ -11,14 +11,45 @@ describe('hybridRank (SPEC M4)', () => {
       ],
       [
         { id: 'b', similarity: 0.9 },
-        { id: 'c', similarity: 0.6 },
+        { id: 'c', similarity: 0.7 },
+        { id: 'd', similarity: 0.5 },
       ],
     );
     expect(ranked.map((h) => [h.id, Number(h.score.toFixed(4))])).toEqual([
       ['b', 0.75],
       ['a', 0.5],
-      ['c', 0.3333],
+      ['c', 0.25],
+      ['d', 0],
     ]);
+  });
+
+  it("does not let a model's floor for unrelated texts outrank a keyword match", () => {
+    // A model under which every text is at least 0.8 similar to every other: the keyword match
+    // 'a' has nothing on the vector side, and the vector candidates differ by a few hundredths.
+    const ranked = hybridRank(
+      [
+        { id: 'a', score: 7 },
+        { id: 'b', score: 1 },
+      ],
+      [
+        { id: 'x', similarity: 0.86 },
+        { id: 'b', similarity: 0.83 },
+        { id: 'y', similarity: 0.82 },
+        { id: 'z', similarity: 0.81 },
+      ],
+    );
+    expect(ranked.map((h) => h.id)).toEqual(['a', 'x', 'b', 'y', 'z']);
+    // Divided by the best similarity alone, 'y' and 'z' (0.95 of the best) outranked 'a' (0.5).
+    expect(ranked.find((h) => h.id === 'y')!.score).toBeLessThan(0.25);
+  });
+
+  it('scores a lone vector candidate, or candidates all as similar, as the best', () => {
+    expect(hybridRank([], [{ id: 'x', similarity: 0.7 }])).toEqual([{ id: 'x', score: 0.5, bm25: 0, cosine: 1 }]);
+    const even = hybridRank([], [
+      { id: 'x', similarity: 0.7 },
+      { id: 'y', similarity: 0.7 },
+    ]);
+    expect(even.map((h) => h.cosine)).toEqual([1, 1]);
   });
 
   it('drops vector hits under the minimum similarity (0.5 by default)', () => {
