@@ -22,6 +22,7 @@ export { ReverieMemory } from './memory/reverie-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
+export { DEFAULT_WORD_VECTOR_WORDS, loadWordVectorEmbedder, type WordVectorEmbedderOptions } from './recall/load-word-vector-embedder';
 export { loadWordNetThesaurus, type WordNetThesaurusOptions } from './recall/load-word-net-thesaurus';
 export { type CheckReverieOptions, type CheckStatus, checkReverie, type ReverieCheck, type ReverieCheckup } from './doctor/check-reverie';
 export { renderDreamStatus } from '@reverie/dream/host';

@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateText } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, TOKENS } from '@reverie/core';
+import { createFakeEmbedder } from '@reverie/core/testing';
 import { FileMemoryStore } from '@reverie/file-store';
 import { createReverie, DREAM_PASSES, planDreamPasses, type Reverie, type ReverieBuilder } from 'reverie';
 import { scriptedModel } from './scripted-model';
@@ -137,6 +138,17 @@ describe('createReverie(...).build()', () => {
     expect(b.activity.isUserActive()).toBe(false);
   });
 
+  it('takes any IEmbedder as `embedder` and gives it to the memory store: recall becomes hybrid', async () => {
+    const embedder = createFakeEmbedder({ synonyms: { automobile: 'car' } });
+    const reverie = keep(createReverie({ dataPath: root, embedder }).withMemory().build());
+    await reverie.memory!.save({ content: 'Parked the car on level 3' });
+    await reverie.memory!.save({ content: 'Bought oat milk' });
+    await reverie.memory!.search({ text: 'milk' });
+    await vi.waitFor(() => expect(embedder.calls.flat()).toEqual(expect.arrayContaining(['Parked the car on level 3 general'])));
+    const found = await reverie.memory!.search({ text: 'automobile', maxResults: 1 });
+    expect(found.map((result) => result.entry.content)).toEqual(['Parked the car on level 3']);
+  });
+
   it('closes the stores it created and stops their background work', async () => {
     const reverie = createReverie({ dataPath: root }).withMemory().withWorkingMemory().build();
     await reverie.memory!.save({ content: 'x' });
@@ -174,6 +186,8 @@ describe('bad options', () => {
     expectInvalid(() => createReverie({ dataPath }).withSkills({ protected: ['/mcp/*'] }).build(), /withSkills\.protected\.0: .*relative/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ synonyms: { flat: ['apartment'] } as never }).build(), /withMemory\.synonyms/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ secondHop: 'yes' as never }).build(), /withMemory\.secondHop/);
+    expectInvalid(() => createReverie({ dataPath, embedder: { modelId: 'x' } as never }).build(), /embedder: must implement IEmbedder/);
+    expectInvalid(() => createReverie({ dataPath, embedder: createFakeEmbedder(), embeddingModel: 'text-embedding-3-small' }).build(), /embedder: give embeddingModel or embedder, not both/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);

@@ -4,6 +4,7 @@ import { decayOptionsSchema, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema 
 import type {
   IClock,
   IConversationLog,
+  IEmbedder,
   IFeedbackStore,
   ILogger,
   ILongTermMemory,
@@ -51,12 +52,21 @@ export const reverieConfigSchema = z
     model: modelLike<LanguageModel>().optional(),
     /** An embedding model: turns on hybrid recall. Optional. */
     embeddingModel: modelLike<EmbeddingModel>().optional(),
+    /**
+     * Or any `IEmbedder` (`await loadWordVectorEmbedder()`, which needs no model server;
+     * `aiSdkEmbedder(model, options)`): turns on hybrid recall. Not together with `embeddingModel`.
+     */
+    embedder: implementing<IEmbedder>('IEmbedder', ['embed']).optional(),
     clock: implementing<IClock>('IClock', ['now']).optional(),
     logger: implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error']).optional(),
     /** Per-turn context (SPEC M11). */
     context: contextOptionsSchema.default({ recallResults: 8, firstTurnFallback: 5, replayTurns: 20 }),
   })
-  .strict();
+  .strict()
+  .refine((config) => config.embedder === undefined || config.embeddingModel === undefined, {
+    message: 'give embeddingModel or embedder, not both: both turn on hybrid recall with one model',
+    path: ['embedder'],
+  });
 
 export const memoryOptionsSchema = z
   .object({

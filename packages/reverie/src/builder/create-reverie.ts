@@ -300,7 +300,8 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   container.registerValue(TOKENS.Clock, clock);
   container.registerValue(TOKENS.Logger, logger);
   if (config.model !== undefined) container.registerValue(RUNTIME_TOKENS.LanguageModel, config.model);
-  if (config.embeddingModel !== undefined) container.registerValue(TOKENS.Embedder, aiSdkEmbedder(config.embeddingModel));
+  if (config.embedder !== undefined) container.registerValue(TOKENS.Embedder, config.embedder);
+  else if (config.embeddingModel !== undefined) container.registerValue(TOKENS.Embedder, aiSdkEmbedder(config.embeddingModel));
   container.registerValue(RUNTIME_TOKENS.ActivityTracker, new ActivityTracker(clock));
 
   // A store comes from `.use()` first, then the concern's `store` option, then the file default.
