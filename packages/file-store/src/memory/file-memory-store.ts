@@ -197,7 +197,7 @@ export class FileMemoryStore implements ILongTermMemory {
         .map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
     }
     const bm25 = this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit: maxResults * 4 });
-    const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && (filter === undefined || filter(id))).slice(0, maxResults * 4);
+    const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && (filter === undefined || filter(id)), maxResults * 4);
     return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
       entry: copyMemoryEntry(entries.get(hit.id)!),
       score: hit.score,
