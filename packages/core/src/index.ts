@@ -177,6 +177,7 @@ export { BM25_INDEX_FORMAT, type Bm25Hit, Bm25Index, type Bm25IndexOptions, type
 export {
   cosineSimilarity,
   DEFAULT_MIN_SIMILARITY,
+  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
   type HybridHit,
   hybridRank,
   type HybridRankOptions,

@@ -149,6 +149,18 @@ describe('createReverie(...).build()', () => {
     expect(found.map((result) => result.entry.content)).toEqual(['Parked the car on level 3']);
   });
 
+  it('gives the embedder to the skill store and working memory too, with withMemory’s threshold (SPEC M4)', async () => {
+    const embedder = createFakeEmbedder({ synonyms: { automobile: 'car' } });
+    const reverie = keep(createReverie({ dataPath: root, embedder }).withMemory({ minSimilarity: 0.2 }).withSkills().withWorkingMemory().build());
+    await reverie.skills!.save({ name: 'errands/parking', summary: 'Where to leave the car', content: 'Level 3 of the garage.' });
+    await reverie.workingMemory!.set('session/s1/parking', 'The car is on level 3');
+    await reverie.skills!.search({ text: 'warm up' });
+    await reverie.workingMemory!.search({ text: 'warm up' });
+    await vi.waitFor(() => expect(embedder.calls.flat().filter((text) => text.includes('car'))).toHaveLength(2));
+    expect((await reverie.skills!.search({ text: 'automobile' })).map((result) => result.skill.name)).toEqual(['errands/parking']);
+    expect((await reverie.workingMemory!.search({ text: 'automobile' })).map((result) => result.entry.key)).toEqual(['session/s1/parking']);
+  });
+
   it('closes the stores it created and stops their background work', async () => {
     const reverie = createReverie({ dataPath: root }).withMemory().withWorkingMemory().build();
     await reverie.memory!.save({ content: 'x' });

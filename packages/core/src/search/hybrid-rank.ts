@@ -2,6 +2,8 @@ import { ReverieValidationError } from '../errors/reverie-error';
 import type { Bm25Hit } from './bm25-index';
 
 export const DEFAULT_MIN_SIMILARITY = 0.5;
+/** How long a store's search waits for its query's embedding before it ranks by BM25 alone. */
+export const DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS = 2000;
 
 export interface VectorHit {
   id: string;

@@ -27,6 +27,11 @@ export interface EmbeddingIndexOptions {
   batchSize?: number;
   /** Longer texts are cut to this many characters before embedding (default 30 000). */
   maxInputChars?: number;
+  /**
+   * The name of a document's vector file, without `.bin` (default: its id). A store whose ids may
+   * hold `/` or be long (skill names, working-memory keys) gives a hash.
+   */
+  fileStemOf?: (id: string) => string;
 }
 
 interface Wanted {
@@ -77,6 +82,7 @@ export class EmbeddingIndex {
   private readonly logger: ILogger;
   private readonly batchSize: number;
   private readonly maxInputChars: number;
+  private readonly fileStemOf: (id: string) => string;
   private readonly vectors = new Map<string, StoredVector>();
   private readonly pending = new Map<string, Wanted>();
   /** The text hash each live document should have a vector for. */
@@ -99,6 +105,7 @@ export class EmbeddingIndex {
     this.logger = options.logger;
     this.batchSize = options.batchSize ?? 16;
     this.maxInputChars = options.maxInputChars ?? 30_000;
+    this.fileStemOf = options.fileStemOf ?? ((id) => id);
   }
 
   get modelId(): string {
@@ -258,7 +265,7 @@ export class EmbeddingIndex {
   }
 
   private fileOf(id: string): string {
-    return join(this.dir, `${id}.bin`);
+    return join(this.dir, `${this.fileStemOf(id)}.bin`);
   }
 
   private async readCache(documents: ReadonlyMap<string, string>): Promise<void> {
@@ -280,7 +287,7 @@ export class EmbeddingIndex {
           this.vectors.set(id, cached);
           continue;
         }
-        if (present.has(id) && (await this.adoptCached(id, text))) {
+        if (present.has(this.fileStemOf(id)) && (await this.adoptCached(id, text))) {
           this.matrixStale = true;
           continue;
         }
@@ -288,7 +295,8 @@ export class EmbeddingIndex {
       }
       if (matrix.size !== this.vectors.size) this.matrixStale = true;
       this.cacheComplete = true;
-      for (const id of present) if (!documents.has(id) && !this.deferred.has(id)) await rm(this.fileOf(id), { force: true });
+      const kept = new Set([...documents.keys(), ...this.deferred.keys()].map(this.fileStemOf));
+      for (const stem of present) if (!kept.has(stem)) await rm(join(this.dir, `${stem}.bin`), { force: true });
       this.cacheState = 'loaded';
       for (const [id, text] of missing) if (!this.deferred.has(id)) this.enqueue(id, text);
       for (const [id, text] of this.deferred) this.enqueue(id, text);

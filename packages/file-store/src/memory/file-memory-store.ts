@@ -10,10 +10,7 @@ import {
   checkCondition,
   copyMemoryEntry,
   type DecayOptions,
-  DEFAULT_MIN_SIMILARITY,
-  hybridRank,
   type IClock,
-  type IEmbedder,
   type ILogger,
   type ILongTermMemory,
   isUnderPrefix,
@@ -43,23 +40,17 @@ import {
   type WriteCondition,
 } from '@reverie/core';
 import { z } from 'zod';
-import { EmbeddingIndex } from '../embeddings/embedding-index';
+import { type HybridRecallOptions, type HybridSearch, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
 
-export interface FileMemoryStoreOptions {
+export interface FileMemoryStoreOptions extends HybridRecallOptions {
   /** The agent's data directory; entries live in `<dataPath>/memory/<category>/<id>.json`. */
   dataPath: string;
   clock?: IClock;
   logger?: ILogger;
-  /** Turns on hybrid recall (SPEC M4): BM25 and cosine similarity, averaged. */
-  embedder?: IEmbedder;
-  /** Vector hits under this cosine similarity are ignored (default 0.5). */
-  minSimilarity?: number;
-  /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
-  queryEmbeddingTimeoutMs?: number;
   /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
   decay?: Partial<DecayOptions>;
   /**
@@ -93,26 +84,19 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly categories = new Map<string, number>();
   /** The ids of the entries with validity bounds (SPEC B9): the only ones current recall must read to filter. */
   private readonly bounded = new Set<string>();
-  private readonly embeddings: EmbeddingIndex | undefined;
-  private readonly minSimilarity: number;
-  private readonly queryTimeoutMs: number;
+  private readonly hybrid: HybridSearch | undefined;
   private readonly decay: DecayOptions;
   private readonly synonyms: Thesaurus | undefined;
   private closed = false;
-  private embeddingCacheRequested = false;
 
   constructor(options: FileMemoryStoreOptions) {
     const valid = validateStoreOptions(options, 'FileMemoryStore', memoryStoreOptionsSchema);
     this.synonyms = options.synonyms;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
-    this.minSimilarity = valid.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
-    this.queryTimeoutMs = valid.queryEmbeddingTimeoutMs ?? 2000;
     this.decay = resolveDecayOptions(valid.decay);
     const root = join(valid.dataPath, 'memory');
-    this.embeddings = options.embedder
-      ? new EmbeddingIndex({ dir: join(root, '.embeddings'), embedder: options.embedder, logger: this.logger })
-      : undefined;
+    this.hybrid = hybridSearchOf(valid, join(root, '.embeddings'), this.logger);
     this.collection = new JsonDocumentCollection<MemoryEntry>({
       root,
       clock: this.clock,
@@ -132,15 +116,13 @@ export class FileMemoryStore implements ILongTermMemory {
           else this.bounded.delete(entry.id);
           const text = memoryDocumentText(entry);
           this.index.set(entry.id, text);
-          this.embeddings?.want(entry.id, text);
+          this.hybrid?.want(entry.id, text);
         },
         onDelete: (entry) => {
           this.countCategory(entry.category, -1);
           this.bounded.delete(entry.id);
           this.index.delete(entry.id);
-          this.embeddings?.forget(entry.id).catch((error: unknown) => {
-            this.logger.warn('Could not remove the cached vector of a deleted entry.', { id: entry.id, error: String(error) });
-          });
+          this.hybrid?.forget(entry.id);
         },
       },
       snapshot: {
@@ -190,18 +172,11 @@ export class FileMemoryStore implements ILongTermMemory {
     const { text, maxResults } = parsed;
     const synonyms = this.synonyms ? { synonyms: this.synonyms } : {};
 
-    const queryVector = await this.queryVector(text);
-    if (!queryVector || !this.embeddings) {
-      return this.index
-        .search(text, { ...(filter ? { filter } : {}), ...synonyms, limit: maxResults })
-        .map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
-    }
-    const bm25 = this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit: maxResults * 4 });
-    const vector = this.embeddings.similar(queryVector, (id) => entries.has(id) && (filter === undefined || filter(id)), maxResults * 4);
-    return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map((hit) => ({
-      entry: copyMemoryEntry(entries.get(hit.id)!),
-      score: hit.score,
-    }));
+    const queryVector = await this.hybrid?.queryVector(text);
+    const bm25 = (limit: number) => this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit });
+    const accept = (id: string) => entries.has(id) && (filter === undefined || filter(id));
+    const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, maxResults) : bm25(maxResults);
+    return hits.map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
@@ -264,14 +239,14 @@ export class FileMemoryStore implements ILongTermMemory {
   /** Waits until every entry saved so far has its embedding cached (for tests and tools). */
   async flushEmbeddings(): Promise<void> {
     await this.entries();
-    await this.embeddings?.flush();
+    await this.hybrid?.flush();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.collection.close();
-    await this.embeddings?.close();
+    await this.hybrid?.close();
   }
 
   /** The category counts and the BM25 state as snapshot sections (see `docs/file-store.md`, "The snapshot"). */
@@ -330,27 +305,8 @@ export class FileMemoryStore implements ILongTermMemory {
 
   private async entries(): Promise<RecordReader<MemoryEntry>> {
     const entries = await this.collection.current();
-    if (this.embeddings && !this.embeddingCacheRequested) {
-      this.embeddingCacheRequested = true;
-      void this.embeddings
-        .loadCache(new Map([...entries.values()].map((entry) => [entry.id, memoryDocumentText(entry)])))
-        .catch((error: unknown) => this.logger.warn('Could not read the embedding cache.', { error: String(error) }));
-    }
+    this.hybrid?.loadCache(() => new Map([...entries.values()].map((entry) => [entry.id, memoryDocumentText(entry)])));
     return entries;
-  }
-
-  private async queryVector(text: string): Promise<number[] | undefined> {
-    if (!this.embeddings || this.embeddings.readyCount === 0) return undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.queryTimeoutMs);
-    try {
-      return await this.embeddings.embedQuery(text, controller.signal);
-    } catch (error) {
-      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private countCategory(category: string, delta: number): void {

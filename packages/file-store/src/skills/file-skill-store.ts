@@ -23,10 +23,12 @@ import {
   ReverieValidationError,
   type WriteCondition,
 } from '@reverie/core';
+import { type HybridRecallOptions, type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
+import type { RecordReader } from '../fs/record-map';
 import { validateStoreOptions } from '../options/validate-store-options';
 
-export interface FileSkillStoreOptions {
+export interface FileSkillStoreOptions extends HybridRecallOptions {
   /** The agent's data directory; skills live in `<dataPath>/skills/<name>.json`. */
   dataPath: string;
   clock?: IClock;
@@ -38,22 +40,28 @@ const byName = (a: Skill, b: Skill) => (a.name < b.name ? -1 : a.name > b.name ?
 /**
  * The default `ISkillStore` (SPEC M13): one JSON file per skill, `<dataPath>/skills/<name>.json`
  * (a name such as `mcp/email` becomes `skills/mcp/email.json`), with BM25 search over name,
- * summary and content. Same durability and multi-process rules as `FileMemoryStore`.
+ * summary and content, hybrid with an `embedder` as the memory store's (SPEC M4; vectors cached in
+ * `skills/.embeddings/`). Same durability and multi-process rules as `FileMemoryStore`.
  */
 export class FileSkillStore implements ISkillStore {
   private readonly clock: IClock;
   private readonly collection: JsonDocumentCollection<Skill>;
   private readonly index = new Bm25Index();
   private readonly names = new Set<string>();
+  private readonly hybrid: HybridSearch | undefined;
   private closed = false;
 
   constructor(options: FileSkillStoreOptions) {
     const valid = validateStoreOptions(options, 'FileSkillStore');
     this.clock = options.clock ?? systemClock;
+    const logger = options.logger ?? silentLogger;
+    const root = join(valid.dataPath, 'skills');
+    // Skill names hold `/`: their vector files are named by a hash.
+    this.hybrid = hybridSearchOf(valid, join(root, '.embeddings'), logger, hashedFileStem);
     this.collection = new JsonDocumentCollection<Skill>({
-      root: join(valid.dataPath, 'skills'),
+      root,
       clock: this.clock,
-      logger: options.logger ?? silentLogger,
+      logger,
       layout: {
         what: 'skill',
         schema: skillSchema,
@@ -64,11 +72,14 @@ export class FileSkillStore implements ISkillStore {
       listener: {
         onPut: (skill) => {
           this.names.add(skill.name);
-          this.index.set(skill.name, skillDocumentText(skill));
+          const text = skillDocumentText(skill);
+          this.index.set(skill.name, text);
+          this.hybrid?.want(skill.name, text);
         },
         onDelete: (skill) => {
           this.names.delete(skill.name);
           this.index.delete(skill.name);
+          this.hybrid?.forget(skill.name);
         },
       },
     });
@@ -77,7 +88,7 @@ export class FileSkillStore implements ISkillStore {
   async get(name: string): Promise<Skill | undefined> {
     this.assertOpen();
     validateSkillName(name);
-    const skill = (await this.collection.current()).get(name);
+    const skill = (await this.skills()).get(name);
     return skill && structuredClone(skill);
   }
 
@@ -101,7 +112,7 @@ export class FileSkillStore implements ISkillStore {
   async list(options: { prefix?: string } = {}): Promise<Skill[]> {
     this.assertOpen();
     const prefix = options.prefix === undefined ? undefined : validateSkillName(options.prefix);
-    return [...(await this.collection.current()).values()]
+    return [...(await this.skills()).values()]
       .filter((skill) => prefix === undefined || isUnderPrefix(skill.name, prefix))
       .sort(byName)
       .map((skill) => structuredClone(skill));
@@ -111,12 +122,13 @@ export class FileSkillStore implements ISkillStore {
     this.assertOpen();
     if (query?.prefix !== undefined) validateSkillName(query.prefix);
     const { text, prefix, maxResults } = parseRecord(skillSearchQuerySchema, query, 'skill search');
-    const skills = await this.collection.current();
+    const skills = await this.skills();
     const matches = (name: string) => skills.has(name) && (prefix === undefined || isUnderPrefix(name, prefix));
     if (text !== undefined && text.trim() !== '') {
-      return this.index
-        .search(text, { filter: matches, limit: maxResults })
-        .map((hit) => ({ skill: structuredClone(skills.get(hit.id)!), score: hit.score }));
+      const queryVector = await this.hybrid?.queryVector(text);
+      const bm25 = (limit: number) => this.index.search(text, { filter: matches, limit });
+      const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, matches, maxResults) : bm25(maxResults);
+      return hits.map((hit) => ({ skill: structuredClone(skills.get(hit.id)!), score: hit.score }));
     }
     return [...skills.values()]
       .filter((skill) => matches(skill.name))
@@ -125,10 +137,24 @@ export class FileSkillStore implements ISkillStore {
       .map((skill) => ({ skill: structuredClone(skill), score: 0 }));
   }
 
+  /** Waits until every skill saved so far has its embedding cached (for tests and tools). */
+  async flushEmbeddings(): Promise<void> {
+    await this.skills();
+    await this.hybrid?.flush();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.collection.idle();
+    await this.hybrid?.close();
+  }
+
+  /** The current skills; the first call also reads their cached vectors (in the background). */
+  private async skills(): Promise<RecordReader<Skill>> {
+    const skills = await this.collection.current();
+    this.hybrid?.loadCache(() => new Map([...skills.values()].map((skill) => [skill.name, skillDocumentText(skill)])));
+    return skills;
   }
 
   private assertOpen(): void {

@@ -32,13 +32,14 @@ import {
   type WorkingMemorySetOptions,
   buildWorkingMemoryEntry,
 } from '@reverie/core';
+import { type HybridRecallOptions, type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';
 import { quarantineFile } from '../fs/quarantine';
 import { SerialQueue } from '../fs/serial-queue';
 import { validateStoreOptions } from '../options/validate-store-options';
 
-export interface FileWorkingMemoryOptions {
+export interface FileWorkingMemoryOptions extends HybridRecallOptions {
   /** The agent's data directory; entries live in `<dataPath>/working-memory/<kind>/<id>.json`, one file per namespace. */
   dataPath: string;
   clock?: IClock;
@@ -126,6 +127,8 @@ type GroupFileRead =
  * - Several processes may share a data directory: a write takes the directory lock and re-reads
  *   the group file first when another process changed it; reads look for changed files at most
  *   every 250 ms.
+ * - With an `embedder`, search is hybrid as the memory store's (SPEC M4); vectors are cached in
+ *   `working-memory/.embeddings/`, named by a hash of the key, and dropped with their entry.
  */
 export class FileWorkingMemory implements IWorkingMemory {
   private readonly dir: string;
@@ -143,6 +146,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   /** Per kind (`session`, `patrol`…), the names of its groups in `groups`. */
   private readonly groupsOfKind = new Map<string, Set<string>>();
   private readonly index = new Bm25Index();
+  private readonly hybrid: HybridSearch | undefined;
   private loaded = false;
   /** Per scope ('' for every group, a kind such as `patrol`, or a group such as `session/abc`), when a read last brought it up to date. */
   private readonly refreshedAt = new Map<string, number>();
@@ -167,6 +171,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.maxPerNamespace = valid.maxEntriesPerNamespace ?? DEFAULT_MAX_ENTRIES_PER_NAMESPACE;
     this.maxCharsPerNamespace = valid.maxCharsPerNamespace ?? DEFAULT_MAX_CHARS_PER_NAMESPACE;
     this.lock = new DirectoryLock(this.dir, { logger: this.logger });
+    this.hybrid = hybridSearchOf(valid, join(this.dir, '.embeddings'), this.logger, hashedFileStem);
     const sweepIntervalMs = valid.sweepIntervalMs ?? DEFAULT_WORKING_MEMORY_SWEEP_INTERVAL_MS;
     if (sweepIntervalMs > 0) {
       this.sweepTimer = setInterval(() => this.periodicSweep(), sweepIntervalMs);
@@ -238,13 +243,15 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.assertOpen();
     const parsed = parseWorkingMemoryQuery(query);
     const { text, maxResults } = parsed;
+    const queryVector = text === undefined ? undefined : await this.queryVector(text);
     return this.read('search working memory', '', () => {
       const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
         entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
       if (text !== undefined) {
-        return this.index
-          .search(text, { filter: (key) => matches(this.entryOf(key)), limit: maxResults })
-          .map((hit) => ({ entry: copy(this.entryOf(hit.id)!), score: hit.score }));
+        const accept = (key: string) => matches(this.entryOf(key));
+        const bm25 = (limit: number) => this.index.search(text, { filter: accept, limit });
+        const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, maxResults) : bm25(maxResults);
+        return hits.map((hit) => ({ entry: copy(this.entryOf(hit.id)!), score: hit.score }));
       }
       return this.live()
         .filter(matches)
@@ -266,10 +273,24 @@ export class FileWorkingMemory implements IWorkingMemory {
   }
 
   /** Stops the sweep, lets queued writes finish, then refuses every call with STORE_CLOSED. */
+  /** Waits until every entry set so far has its embedding cached (for tests and tools). */
+  async flushEmbeddings(): Promise<void> {
+    await this.read('read working memory', '', () => undefined);
+    await this.hybrid?.flush();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.stopSweep();
     await this.queue.idle();
+    await this.hybrid?.close();
+  }
+
+  /** The query's vector for a hybrid search (undefined without an embedder, or when it fails: BM25 alone). */
+  private async queryVector(text: string): Promise<number[] | undefined> {
+    if (!this.hybrid) return undefined;
+    await this.read('search working memory', '', () => undefined);
+    return this.hybrid.queryVector(text);
   }
 
   /**
@@ -280,6 +301,7 @@ export class FileWorkingMemory implements IWorkingMemory {
   private async read<T>(action: string, scope: string, answer: () => T): Promise<T> {
     try {
       await this.ensureLoaded();
+      this.hybrid?.loadCache(() => new Map(this.live().map((entry) => [entry.key, workingMemoryDocumentText(entry)])));
       await this.refresh(false, scope);
       return answer();
     } catch (error) {
@@ -536,10 +558,15 @@ export class FileWorkingMemory implements IWorkingMemory {
     const previous = this.groups.get(name)?.entries ?? new Map<string, WorkingMemoryEntry>();
     for (const key of previous.keys()) {
       if (entries.has(key)) continue;
-      this.index.delete(key);
+      this.unindex(key);
       this.deadlines.delete(key);
     }
-    for (const [key, entry] of entries) if (previous.get(key) !== entry) this.index.set(key, workingMemoryDocumentText(entry));
+    for (const [key, entry] of entries) {
+      if (previous.get(key) === entry) continue;
+      const text = workingMemoryDocumentText(entry);
+      this.index.set(key, text);
+      this.hybrid?.want(key, text);
+    }
     const kind = name.slice(0, name.indexOf('/'));
     if (entries.size === 0 && stamp === undefined) {
       this.groups.delete(name);
@@ -552,6 +579,12 @@ export class FileWorkingMemory implements IWorkingMemory {
     names.add(name);
   }
 
+  /** Takes a removed or expired entry out of the BM25 index and its vector out of the hybrid side. */
+  private unindex(key: string): void {
+    this.index.delete(key);
+    this.hybrid?.forget(key);
+  }
+
   /** Forgets expired entries in memory (their files are rewritten by the next write or sweep). */
   private dropExpired(): number {
     let dropped = 0;
@@ -559,7 +592,7 @@ export class FileWorkingMemory implements IWorkingMemory {
       for (const entry of [...group.entries.values()]) {
         if (!this.isExpired(entry)) continue;
         group.entries.delete(entry.key);
-        this.index.delete(entry.key);
+        this.unindex(entry.key);
         this.deadlines.delete(entry.key);
         group.stale = true;
         dropped++;

@@ -8,6 +8,8 @@ import {
   fileSystemError,
   type IClock,
   type IConversationLog,
+  DEFAULT_MIN_SIMILARITY,
+  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
   type IEmbedder,
   type IFeedbackStore,
   type ILogger,
@@ -336,17 +338,28 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       decay,
     });
   });
-  provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, () => {
+  // SPEC M4: with an embedder, skills and working memory rank hybrid too, by withMemory's
+  // threshold and query timeout (one model, one threshold).
+  const hybrid = (c: ServiceContainer) => {
+    const found = embedder(c);
+    if (!found) return {};
+    return {
+      embedder: found as IEmbedder,
+      minSimilarity: options.memory?.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+      queryEmbeddingTimeoutMs: options.memory?.queryEmbeddingTimeout ?? DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+    };
+  };
+  provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, (c) => {
     const settings = {
       defaultTtlMs: options.workingMemory!.defaultTtl,
       maxEntriesPerNamespace: options.workingMemory!.maxEntriesPerNamespace,
       ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
     };
-    return postgres ? postgres.stores.workingMemory(settings) : new FileWorkingMemory({ dataPath, clock, logger, ...settings });
+    return postgres ? postgres.stores.workingMemory(settings) : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybrid(c) });
   });
   const files = { dataPath, clock, logger };
-  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, () => postgres?.stores.skills() ?? new FileSkillStore(files));
+  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, (c) => postgres?.stores.skills() ?? new FileSkillStore({ ...files, ...hybrid(c) }));
   provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => postgres?.stores.skillUsage() ?? new FileSkillUsageStore(files));
   provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => postgres?.stores.conversationLog() ?? new FileConversationLog(files));
   provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => postgres?.stores.feedback() ?? new FileFeedbackStore(files));

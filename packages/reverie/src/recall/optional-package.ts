@@ -1,0 +1,26 @@
+import { createRequire } from 'node:module';
+import { ReverieValidationError } from '@reverie/core';
+
+/**
+ * `require` from this package, in both builds: `__filename` in the CJS build (where `import.meta`
+ * is empty), `import.meta.url` in the ESM build.
+ */
+const requireFromReverie = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+
+/**
+ * What `use` takes from `name`, an optional dependency of `reverie` that `caller` reads its data
+ * from by default; INVALID_OPTIONS saying what to install, or to give `{ path }` to
+ * `instead`, when it is not installed.
+ */
+export function fromOptionalPackage<T>(name: string, use: (require: NodeJS.Require) => T, caller: string, instead: string): T {
+  try {
+    return use(requireFromReverie);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new ReverieValidationError(
+      'INVALID_OPTIONS',
+      `${caller} needs the package ${name}, which is not installed: add it beside reverie (npm install ${name}), or pass { path } to ${instead}.`,
+      { cause: error, details: { fields: ['path'] } },
+    );
+  }
+}
