@@ -2,8 +2,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryWorkingMemory, ManualClock, TOKENS } from '@reverie/core';
+import { createFakeEmbedder } from '@reverie/core/testing';
 import { postgresClientFromPglite } from '@reverie/postgres';
 import { createReverie } from 'reverie';
 import { loadPostgres } from '../src/builder/load-postgres';
@@ -107,6 +108,21 @@ describe('withPostgres()', () => {
         'PostgresWorkflowLog',
       ]);
       expect(readdirSync(dataPath)).toEqual([]);
+    } finally {
+      await reverie.close();
+    }
+  });
+
+  it('gives the embedder to the skill store and working memory too, with withMemory’s threshold: their search becomes hybrid (SPEC M4)', async () => {
+    const embedder = createFakeEmbedder({ synonyms: { automobile: 'car' } });
+    const reverie = createReverie({ dataPath, clock, scope: 'hybrid', embedder }).withPostgres({ pglite: db }).withMemory({ minSimilarity: 0.2 }).withSkills().withWorkingMemory().build();
+    try {
+      // Each text is about 0.4 similar to "automobile" (= "car"): under the default threshold (0.5), over this one.
+      await reverie.skills!.save({ name: 'errands/parking', summary: 'Where to leave the car', content: 'Level 3 of the garage.' });
+      await reverie.workingMemory!.set('session/s1/parking', 'The car is on level 3');
+      await vi.waitFor(() => expect(embedder.calls.flat().filter((text) => text.includes('car'))).toHaveLength(2));
+      await expect.poll(async () => (await reverie.skills!.search({ text: 'automobile' })).map((hit) => hit.skill.name)).toEqual(['errands/parking']);
+      await expect.poll(async () => (await reverie.workingMemory!.search({ text: 'automobile' })).map((hit) => hit.entry.key)).toEqual(['session/s1/parking']);
     } finally {
       await reverie.close();
     }

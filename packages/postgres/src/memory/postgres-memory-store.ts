@@ -5,11 +5,7 @@ import {
   checkCondition,
   copyMemoryEntry,
   type DecayOptions,
-  DEFAULT_MIN_SIMILARITY,
-  hybridRank,
   type IClock,
-  type IEmbedder,
-  type ILogger,
   type ILongTermMemory,
   type MemoryChangePage,
   type MemoryChangeQuery,
@@ -24,7 +20,6 @@ import {
   parseMemoryQuery,
   type ParsedMemoryQuery,
   parseNeighbourQuery,
-  parseRecord,
   resolveDecayOptions,
   resolveMemoryDraft,
   ReverieError,
@@ -37,22 +32,18 @@ import {
 import { z } from 'zod';
 import { PostgresChangeFeed } from '../changes/postgres-change-feed';
 import type { PostgresClient } from '../client/postgres-client';
-import { type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import { type HybridRecallOptions, hybridRecallOptionsShape, storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
+import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
+import { MEMORY_TABLES } from '../search/searched-tables';
+import { parseStoreOptions, type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { StoreGate } from '../stores/store-gate';
-import { MemoryEmbeddings, textHash } from './memory-embeddings';
 import { ENTRY_COLUMNS, entryFromRow, type MemoryRow, normaliseTimes } from './memory-rows';
 import { type DocumentTerms, documentTerms, tsvectorText } from '../search/search-terms';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams } from '../sql/sql-params';
 import { memoryFilterSql } from './memory-filter-sql';
 
-export interface PostgresMemoryStoreOptions extends PostgresStoreOptions {
-  /** Turns on hybrid recall (SPEC M4): BM25 and cosine similarity, averaged. */
-  embedder?: IEmbedder;
-  /** Vector hits under this cosine similarity are ignored (default 0.5). */
-  minSimilarity?: number;
-  /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
-  queryEmbeddingTimeoutMs?: number;
+export interface PostgresMemoryStoreOptions extends PostgresStoreOptions, HybridRecallOptions {
   /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
   decay?: Partial<DecayOptions>;
   /**
@@ -64,10 +55,8 @@ export interface PostgresMemoryStoreOptions extends PostgresStoreOptions {
 
 const optionsSchema = z
   .object({
-    minSimilarity: z.number().min(0).max(1).optional(),
-    queryEmbeddingTimeoutMs: z.number().int().positive().optional(),
+    ...hybridRecallOptionsShape,
     synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional(),
-    embedder: z.custom<IEmbedder>((value) => typeof (value as IEmbedder | null)?.embed === 'function' && typeof (value as IEmbedder).modelId === 'string', 'must be an IEmbedder (a modelId and an embed function)').optional(),
   })
   .loose();
 
@@ -87,31 +76,21 @@ export class PostgresMemoryStore implements ILongTermMemory {
   private readonly client: PostgresClient;
   private readonly scope: string;
   private readonly clock: IClock;
-  private readonly logger: ILogger;
   private readonly decay: DecayOptions;
-  private readonly minSimilarity: number;
-  private readonly queryTimeoutMs: number;
   private readonly feed: PostgresChangeFeed;
   private readonly text: TextIndex;
-  private readonly embeddings: MemoryEmbeddings | undefined;
+  private readonly embeddings: StoreEmbeddings | undefined;
   private readonly gate: StoreGate;
-  private embeddingsStarted = false;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const resolved = resolveStoreOptions(options, 'PostgresMemoryStore');
-    try {
-      parseRecord(optionsSchema, options, 'PostgresMemoryStore options');
-    } catch (error) {
-      throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
-    }
-    ({ client: this.client, scope: this.scope, clock: this.clock, logger: this.logger } = resolved);
+    parseStoreOptions(optionsSchema, options, 'PostgresMemoryStore');
+    ({ client: this.client, scope: this.scope, clock: this.clock } = resolved);
     this.gate = new StoreGate(this.client, 'memory store');
     this.decay = resolveDecayOptions(options.decay);
-    this.minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
-    this.queryTimeoutMs = options.queryEmbeddingTimeoutMs ?? 2000;
     this.feed = new PostgresChangeFeed(this.scope, FEED);
-    this.text = new TextIndex({ documents: 'reverie_memory', key: 'id', terms: 'reverie_memory_terms', stats: 'reverie_memory_stats' }, this.scope, options.synonyms);
-    this.embeddings = options.embedder ? new MemoryEmbeddings(this.client, this.scope, options.embedder, this.logger) : undefined;
+    this.text = new TextIndex(MEMORY_TABLES, this.scope, options.synonyms);
+    this.embeddings = storeEmbeddingsOf(options, resolved, MEMORY_TABLES, { what: 'memory entries' });
   }
 
   async get(id: string): Promise<MemoryEntry | undefined> {
@@ -175,14 +154,9 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     if (parsed.text === undefined) return this.browse(client, parsed);
     const { text, maxResults } = parsed;
-    const queryVector = await this.queryVector(text);
-    const hits =
-      queryVector && this.embeddings
-        ? hybridRank(await this.text.search(client, text, maxResults * 4, (params) => memoryFilterSql(params, parsed, 'd')), await this.embeddings.similar(queryVector, maxResults * 4, parsed), {
-            minSimilarity: this.minSimilarity,
-            limit: maxResults,
-          })
-        : await this.text.search(client, text, maxResults, (params) => memoryFilterSql(params, parsed, 'd'));
+    const filter = (params: SqlParams) => memoryFilterSql(params, parsed, 'd');
+    const keyword = (limit: number) => this.text.search(client, text, limit, filter);
+    const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter) : await keyword(maxResults);
     const entries = await this.entriesById(client, hits.map((hit) => hit.id));
     return hits.flatMap((hit) => {
       const entry = entries.get(hit.id);
@@ -398,27 +372,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
     return new Map(rows.map((row) => [row.id, entryFromRow(row, this.scope)]));
   }
 
-  private async queryVector(text: string): Promise<number[] | undefined> {
-    if (!this.embeddings || !(await this.embeddings.hasVectors())) return undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.queryTimeoutMs);
-    try {
-      return await this.embeddings.embedQuery(text, controller.signal);
-    } catch (error) {
-      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   /** The client, once the store is open and the schema migrated; then starts embedding what is not yet embedded. */
   private async ready(): Promise<PostgresClient> {
     const client = await this.gate.ready();
-    if (this.embeddings && !this.embeddingsStarted) {
-      this.embeddingsStarted = true;
-      this.embeddings.kick();
-    }
+    this.embeddings?.start();
     return client;
   }
 }

@@ -1,47 +1,10 @@
-import { memoryDocumentText, skillDocumentText, workingMemoryDocumentText } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 import { documentTerms, tsvectorText } from '../search/search-terms';
+import { MEMORY_TABLES, SKILL_TABLES, type SearchedTables, WORKING_MEMORY_TABLES } from '../search/searched-tables';
+import { forEachDocumentBatch } from './document-batches';
 import type { PostgresMigration } from './postgres-migration';
 
-/** Rows re-derived per statement. */
-const BATCH = 1000;
-
-interface SearchTable {
-  documents: string;
-  key: string;
-  terms: string;
-  stats: string;
-  /** The columns `text` reads. */
-  columns: string;
-  text: (row: Record<string, unknown>) => string;
-}
-
-const SEARCH_TABLES: readonly SearchTable[] = [
-  {
-    documents: 'reverie_memory',
-    key: 'id',
-    terms: 'reverie_memory_terms',
-    stats: 'reverie_memory_stats',
-    columns: 'content, tags, category',
-    text: (row) => memoryDocumentText({ content: row.content as string, tags: row.tags as string[], category: row.category as string }),
-  },
-  {
-    documents: 'reverie_skills',
-    key: 'name',
-    terms: 'reverie_skill_terms',
-    stats: 'reverie_skill_stats',
-    columns: 'summary, content',
-    text: (row) => skillDocumentText({ name: row.key as string, summary: row.summary as string, content: row.content as string }),
-  },
-  {
-    documents: 'reverie_working_memory',
-    key: 'key',
-    terms: 'reverie_working_memory_terms',
-    stats: 'reverie_working_memory_stats',
-    columns: 'value, category, tags',
-    text: (row) => workingMemoryDocumentText({ key: row.key as string, value: row.value as string, category: (row.category as string | null) ?? undefined, tags: row.tags as string[] }),
-  },
-];
+const SEARCH_TABLES: readonly SearchedTables[] = [MEMORY_TABLES, SKILL_TABLES, WORKING_MEMORY_TABLES];
 
 /**
  * BM25 terms with stems (issue 20): every document's `search_terms` and `term_count`, and each
@@ -57,16 +20,8 @@ export const stemmedSearchTermsMigration: PostgresMigration = {
   },
 };
 
-async function rederive(tx: PostgresClient, table: SearchTable): Promise<void> {
-  let after: { scope: string; key: string } | undefined;
-  for (;;) {
-    const rows = await tx.query<Record<string, unknown> & { scope: string; key: string }>(
-      `SELECT scope, ${table.key} AS key, ${table.columns} FROM ${table.documents}
-        ${after ? `WHERE (scope, ${table.key}) > ($1, $2)` : ''}
-        ORDER BY scope, ${table.key} LIMIT ${BATCH}`,
-      after ? [after.scope, after.key] : [],
-    );
-    if (rows.length === 0) break;
+async function rederive(tx: PostgresClient, table: SearchedTables): Promise<void> {
+  await forEachDocumentBatch(tx, table, async (rows) => {
     const derived = rows.map((row) => documentTerms(table.text(row)));
     await tx.query(
       `UPDATE ${table.documents} d SET search_terms = u.terms::tsvector, term_count = u.length
@@ -74,8 +29,7 @@ async function rederive(tx: PostgresClient, table: SearchTable): Promise<void> {
         WHERE d.scope = u.scope AND d.${table.key} = u.key`,
       [rows.map((row) => row.scope), rows.map((row) => row.key), derived.map((terms) => tsvectorText(terms.counts)), derived.map((terms) => terms.length)],
     );
-    after = rows.at(-1)!;
-  }
+  });
   await tx.query(`DELETE FROM ${table.terms}`);
   await tx.query(
     `INSERT INTO ${table.terms} (scope, term, df)

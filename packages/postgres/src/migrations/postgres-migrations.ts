@@ -10,6 +10,7 @@ import { dreamStateMigration } from './009-dream-state';
 import { memoryValidityMigration } from './010-memory-validity';
 import { stemmedSearchTermsMigration } from './011-stemmed-search-terms';
 import { memoryLineageMigration } from './012-memory-lineage';
+import { skillAndWorkingMemoryEmbeddingsMigration } from './013-skill-and-working-memory-embeddings';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -26,4 +27,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   memoryValidityMigration,
   stemmedSearchTermsMigration,
   memoryLineageMigration,
+  skillAndWorkingMemoryEmbeddingsMigration,
 ]);

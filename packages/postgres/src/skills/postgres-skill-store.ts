@@ -13,15 +13,21 @@ import {
   validateSkillName,
   type WriteCondition,
 } from '@reverie/core';
+import { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
+import { type HybridRecallOptions, hybridRecallOptionsShape, storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
+import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
 import { documentTerms, tsvectorText } from '../search/search-terms';
+import { SKILL_TABLES } from '../search/searched-tables';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
-import { type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import { parseStoreOptions, type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { isoFromRow, normaliseTime, recordFromRow } from '../stores/row-values';
 import { StoreGate } from '../stores/store-gate';
 
-export type PostgresSkillStoreOptions = PostgresStoreOptions;
+export interface PostgresSkillStoreOptions extends PostgresStoreOptions, HybridRecallOptions {}
+
+const optionsSchema = z.object(hybridRecallOptionsShape).loose();
 
 const SKILL_COLUMNS = 'name, summary, content, see_also, created_at, updated_at, last_used_at';
 
@@ -40,7 +46,9 @@ type CurrentRow = SkillRow & StoredTermsRow;
 
 /**
  * `ISkillStore` (SPEC M13) on PostgreSQL: one row per skill in `reverie_skills`, searched with
- * BM25 over name, summary and content (`TextIndex`, the ranking of the other stores).
+ * BM25 over name, summary and content (`TextIndex`, the ranking of the other stores); with an
+ * `embedder`, hybrid as the memory store's (SPEC M4): vectors in `reverie_skill_embeddings`,
+ * computed in the background (`StoreEmbeddings`).
  *
  * A write locks its scope's search counts first, so the writes of a scope take turns: a
  * conditional save or delete (`ifUpdatedAt`) checks the skill as it is at that moment, and of
@@ -51,17 +59,20 @@ export class PostgresSkillStore implements ISkillStore {
   private readonly options: ResolvedStoreOptions;
   private readonly gate: StoreGate;
   private readonly index: TextIndex;
+  private readonly embeddings: StoreEmbeddings | undefined;
 
   constructor(options: PostgresSkillStoreOptions) {
     this.options = resolveStoreOptions(options, 'PostgresSkillStore');
+    parseStoreOptions(optionsSchema, options, 'PostgresSkillStore');
     this.gate = new StoreGate(this.options.client, 'skill store');
-    this.index = new TextIndex({ documents: 'reverie_skills', key: 'name', terms: 'reverie_skill_terms', stats: 'reverie_skill_stats' }, this.options.scope);
+    this.index = new TextIndex(SKILL_TABLES, this.options.scope);
+    this.embeddings = storeEmbeddingsOf(options, this.options, SKILL_TABLES, { what: 'skills' });
   }
 
   async get(name: string): Promise<Skill | undefined> {
     this.gate.assertOpen();
     validateSkillName(name);
-    const client = await this.gate.ready();
+    const client = await this.ready();
     const [row] = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE scope = $1 AND name = $2`, [this.options.scope, name]);
     return row && this.skillFromRow(row);
   }
@@ -70,12 +81,13 @@ export class PostgresSkillStore implements ISkillStore {
     this.gate.assertOpen();
     // Refuses a bad draft before touching the database.
     resolveSkillDraft(draft, () => undefined, this.options.clock);
-    const client = await this.gate.ready();
-    return client.transaction(async (tx) => {
+    const client = await this.ready();
+    const saved = await client.transaction(async (tx) => {
       await this.index.lock(tx);
       const current = await this.current(tx, draft.name);
       const skill = normaliseTimes(resolveSkillDraft(draft, () => current && this.skillFromRow(current), this.options.clock, condition));
-      const terms = documentTerms(skillDocumentText(skill));
+      const text = skillDocumentText(skill);
+      const terms = documentTerms(text);
       const values = [
         this.options.scope,
         skill.name,
@@ -87,24 +99,27 @@ export class PostgresSkillStore implements ISkillStore {
         skill.lastUsedAt,
         tsvectorText(terms.counts),
         terms.length,
+        textHash(text),
       ];
       await tx.query(
         current
           ? `UPDATE reverie_skills SET summary = $3, content = $4, see_also = $5, created_at = $6, updated_at = $7, last_used_at = $8,
-               search_terms = $9::tsvector, term_count = $10 WHERE scope = $1 AND name = $2`
-          : `INSERT INTO reverie_skills (scope, name, summary, content, see_also, created_at, updated_at, last_used_at, search_terms, term_count)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::tsvector, $10)`,
+               search_terms = $9::tsvector, term_count = $10, text_hash = $11 WHERE scope = $1 AND name = $2`
+          : `INSERT INTO reverie_skills (scope, name, summary, content, see_also, created_at, updated_at, last_used_at, search_terms, term_count, text_hash)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::tsvector, $10, $11)`,
         values,
       );
       await this.index.update(tx, current && storedTerms(current), terms);
       return skill;
     });
+    this.embeddings?.kick();
+    return saved;
   }
 
   async delete(name: string, condition?: WriteCondition): Promise<boolean> {
     this.gate.assertOpen();
     validateSkillName(name);
-    const client = await this.gate.ready();
+    const client = await this.ready();
     return client.transaction(async (tx) => {
       await this.index.lock(tx);
       const current = await this.current(tx, name);
@@ -122,7 +137,7 @@ export class PostgresSkillStore implements ISkillStore {
     const params = new SqlParams();
     const conditions = [`scope = ${params.add(this.options.scope)}`];
     if (prefix !== undefined) conditions.push(underPrefixSql(params, 'name', prefix));
-    const client = await this.gate.ready();
+    const client = await this.ready();
     const rows = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE ${conditions.join(' AND ')} ORDER BY name`, params.values);
     return rows.map((row) => this.skillFromRow(row));
   }
@@ -131,9 +146,11 @@ export class PostgresSkillStore implements ISkillStore {
     this.gate.assertOpen();
     if (query?.prefix !== undefined) validateSkillName(query.prefix);
     const { text, prefix, maxResults } = parseRecord(skillSearchQuerySchema, query, 'skill search');
-    const client = await this.gate.ready();
+    const client = await this.ready();
     if (text !== undefined && text.trim() !== '') {
-      const hits = await this.index.search(client, text, maxResults, prefix === undefined ? undefined : (params) => underPrefixSql(params, 'd.name', prefix));
+      const filter = (params: SqlParams) => (prefix === undefined ? 'TRUE' : underPrefixSql(params, 'd.name', prefix));
+      const keyword = (limit: number) => this.index.search(client, text, limit, filter);
+      const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter) : await keyword(maxResults);
       if (hits.length === 0) return [];
       const rows = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE scope = $1 AND name = ANY($2::text[])`, [
         this.options.scope,
@@ -153,8 +170,24 @@ export class PostgresSkillStore implements ISkillStore {
     return rows.map((row) => ({ skill: this.skillFromRow(row), score: 0 }));
   }
 
+  /** Waits until every skill of the scope has its vector (for tests and tools). */
+  async flushEmbeddings(): Promise<void> {
+    this.gate.assertOpen();
+    await this.ready();
+    await this.embeddings?.flush();
+  }
+
+  /** Stops background embedding; the client stays open (it is the caller's). */
   async close(): Promise<void> {
     this.gate.close();
+    await this.embeddings?.close();
+  }
+
+  /** The client, once the store is open and the schema migrated; then starts embedding what is not yet embedded. */
+  private async ready(): Promise<PostgresClient> {
+    const client = await this.gate.ready();
+    this.embeddings?.start();
+    return client;
   }
 
   /** The stored row of `name` with its search terms, locked until the transaction ends. */

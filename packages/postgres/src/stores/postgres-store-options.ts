@@ -1,4 +1,5 @@
-import { type IClock, type ILogger, ReverieValidationError, silentLogger, systemClock, validateScope } from '@reverie/core';
+import { type IClock, type ILogger, parseRecord, ReverieValidationError, silentLogger, systemClock, validateScope } from '@reverie/core';
+import type { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
 
 /** What every PostgreSQL store is opened with. */
@@ -38,4 +39,13 @@ export function resolveStoreOptions(options: PostgresStoreOptions, store: string
     );
   }
   return { client: options.client, scope: validateScope(options.scope), clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger };
+}
+
+/** `options` checked against a store's own `schema`: INVALID_OPTIONS naming the field that is wrong. */
+export function parseStoreOptions<S extends z.ZodType>(schema: S, options: unknown, store: string): z.output<S> {
+  try {
+    return parseRecord(schema, options, `${store} options`);
+  } catch (error) {
+    throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
+  }
 }

@@ -7,7 +7,6 @@ import {
   MAX_WORKING_MEMORY_TTL_MS,
   MAX_WORKING_MEMORY_VALUE_LENGTH,
   namespaceOf,
-  parseRecord,
   parseWorkingMemoryQuery,
   ReverieValidationError,
   validateWorkingMemoryKey,
@@ -19,14 +18,17 @@ import {
   type WorkingMemorySetOptions,
 } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
+import { type HybridRecallOptions, hybridRecallOptionsShape, storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
+import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
 import { documentTerms, tsvectorText } from '../search/search-terms';
+import { WORKING_MEMORY_TABLES } from '../search/searched-tables';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
-import { type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import { parseStoreOptions, type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { isoFromRow, recordFromRow } from '../stores/row-values';
 import { StoreGate } from '../stores/store-gate';
 
-export interface PostgresWorkingMemoryOptions extends PostgresStoreOptions {
+export interface PostgresWorkingMemoryOptions extends PostgresStoreOptions, HybridRecallOptions {
   /** TTL of an entry saved without one, in ms (default 5 minutes). */
   defaultTtlMs?: number;
   /** Most entries one namespace holds; saving past it evicts the oldest stored (default 50). */
@@ -49,10 +51,11 @@ const workingMemoryOptionsSchema = z
     maxEntriesPerNamespace: z.number().int().positive().max(100_000).optional(),
     maxCharsPerNamespace: z.number().int().min(MAX_WORKING_MEMORY_VALUE_LENGTH).max(1_000_000_000).optional(),
     sweepIntervalMs: z.number().int().min(0).max(MAX_TIMER_DELAY_MS).optional(),
+    ...hybridRecallOptionsShape,
   })
   .loose();
 
-const TABLE = 'reverie_working_memory';
+const TABLE = WORKING_MEMORY_TABLES.documents;
 const ENTRY_COLUMNS = 'key, value, category, tags, stored_at, expires_at';
 
 type EntryRow = {
@@ -68,7 +71,9 @@ type EntryRow = {
  * `IWorkingMemory` (SPEC M7) on PostgreSQL: one row per key in `reverie_working_memory`, with
  * the reference store's behaviour — entries expire after their TTL (by this store's clock) and
  * are never returned after; a namespace holds at most `maxEntriesPerNamespace` entries, the
- * oldest stored evicted first; search is BM25 over key, value, category and tags (`TextIndex`).
+ * oldest stored evicted first; search is BM25 over key, value, category and tags (`TextIndex`),
+ * hybrid with an `embedder` as the memory store's (SPEC M4): the unexpired entries' vectors in
+ * `reverie_working_memory_embeddings`, computed in the background and deleted with their entry.
  *
  * A write locks its scope's search counts first, so the writes of a scope take turns and the
  * cap holds whatever runs at once; each is one transaction, which also deletes the scope's
@@ -78,6 +83,7 @@ export class PostgresWorkingMemory implements IWorkingMemory {
   private readonly options: ResolvedStoreOptions;
   private readonly gate: StoreGate;
   private readonly index: TextIndex;
+  private readonly embeddings: StoreEmbeddings | undefined;
   private readonly defaultTtlMs: number;
   private readonly maxPerNamespace: number;
   private readonly maxCharsPerNamespace: number;
@@ -85,14 +91,13 @@ export class PostgresWorkingMemory implements IWorkingMemory {
 
   constructor(options: PostgresWorkingMemoryOptions) {
     this.options = resolveStoreOptions(options, 'PostgresWorkingMemory');
-    let valid: z.output<typeof workingMemoryOptionsSchema>;
-    try {
-      valid = parseRecord(workingMemoryOptionsSchema, options, 'PostgresWorkingMemory options');
-    } catch (error) {
-      throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
-    }
+    const valid = parseStoreOptions(workingMemoryOptionsSchema, options, 'PostgresWorkingMemory');
     this.gate = new StoreGate(this.options.client, 'working memory');
-    this.index = new TextIndex({ documents: TABLE, key: 'key', terms: 'reverie_working_memory_terms', stats: 'reverie_working_memory_stats' }, this.options.scope);
+    this.index = new TextIndex(WORKING_MEMORY_TABLES, this.options.scope);
+    this.embeddings = storeEmbeddingsOf(options, this.options, WORKING_MEMORY_TABLES, {
+      what: 'working-memory entries',
+      embeddable: (params) => `d.expires_at > ${params.add(this.now())}::timestamptz`,
+    });
     this.defaultTtlMs = valid.defaultTtlMs ?? DEFAULT_WORKING_MEMORY_TTL_MS;
     this.maxPerNamespace = valid.maxEntriesPerNamespace ?? DEFAULT_MAX_ENTRIES_PER_NAMESPACE;
     this.maxCharsPerNamespace = valid.maxCharsPerNamespace ?? DEFAULT_MAX_CHARS_PER_NAMESPACE;
@@ -107,16 +112,17 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     this.gate.assertOpen();
     const entry = buildWorkingMemoryEntry(key, value, options, this.options.clock, this.defaultTtlMs);
     const namespace = namespaceOf(key);
-    const terms = documentTerms(workingMemoryDocumentText(entry));
-    const client = await this.gate.ready();
+    const text = workingMemoryDocumentText(entry);
+    const terms = documentTerms(text);
+    const client = await this.ready();
     await client.transaction(async (tx) => {
       await this.index.lock(tx);
       await this.dropExpired(tx);
       const [previous] = await tx.query<StoredTermsRow>(`DELETE FROM ${TABLE} WHERE scope = $1 AND key = $2 RETURNING ${STORED_TERMS_COLUMNS}`, [this.options.scope, key]);
       await tx.query(
-        `INSERT INTO ${TABLE} (scope, key, namespace, value, category, tags, stored_at, expires_at, search_terms, term_count)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::tsvector, $10)`,
-        [this.options.scope, key, namespace, entry.value, entry.category ?? null, entry.tags, entry.storedAt, entry.expiresAt, tsvectorText(terms.counts), terms.length],
+        `INSERT INTO ${TABLE} (scope, key, namespace, value, category, tags, stored_at, expires_at, search_terms, term_count, text_hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::tsvector, $10, $11)`,
+        [this.options.scope, key, namespace, entry.value, entry.category ?? null, entry.tags, entry.storedAt, entry.expiresAt, tsvectorText(terms.counts), terms.length, textHash(text)],
       );
       await this.index.update(tx, previous && storedTerms(previous), terms);
       // The newest `maxPerNamespace` stay; `position` orders them as stored, whatever the clocks said.
@@ -133,13 +139,14 @@ export class PostgresWorkingMemory implements IWorkingMemory {
       ]);
       this.assertWithinSize(Number(size!.total), key, namespace);
     });
+    this.embeddings?.kick();
     return { ...entry, tags: [...entry.tags] };
   }
 
   async get(key: string): Promise<WorkingMemoryEntry | undefined> {
     this.gate.assertOpen();
     validateWorkingMemoryKey(key);
-    const client = await this.gate.ready();
+    const client = await this.ready();
     const [row] = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE scope = $1 AND key = $2 AND expires_at > $3::timestamptz`, [
       this.options.scope,
       key,
@@ -152,7 +159,7 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     this.gate.assertOpen();
     validateWorkingMemoryKey(key);
     const now = this.now();
-    const client = await this.gate.ready();
+    const client = await this.ready();
     return client.transaction(async (tx) => {
       await this.index.lock(tx);
       const [removed] = await tx.query<StoredTermsRow & { live: boolean }>(
@@ -170,7 +177,7 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     const params = new SqlParams();
     const conditions = [`scope = ${params.add(this.options.scope)}`, `expires_at > ${params.add(this.now())}::timestamptz`];
     if (prefix !== undefined) conditions.push(underPrefixSql(params, 'key', prefix));
-    const client = await this.gate.ready();
+    const client = await this.ready();
     const rows = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE ${conditions.join(' AND ')} ORDER BY key`, params.values);
     return rows.map((row) => this.entryFromRow(row));
   }
@@ -186,9 +193,11 @@ export class PostgresWorkingMemory implements IWorkingMemory {
       if (filters.tags !== undefined && filters.tags.length > 0) conditions.push(`${alias}.tags @> ${params.add(filters.tags)}::text[]`);
       return conditions.join(' AND ');
     };
-    const client = await this.gate.ready();
+    const client = await this.ready();
     if (text !== undefined) {
-      const hits = await this.index.search(client, text, maxResults, (params) => matching(params, 'd'));
+      const filter = (params: SqlParams) => matching(params, 'd');
+      const keyword = (limit: number) => this.index.search(client, text, limit, filter);
+      const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter) : await keyword(maxResults);
       if (hits.length === 0) return [];
       const rows = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE scope = $1 AND key = ANY($2::text[])`, [this.options.scope, hits.map((hit) => hit.id)]);
       const byKey = new Map(rows.map((row) => [row.key, row]));
@@ -206,7 +215,7 @@ export class PostgresWorkingMemory implements IWorkingMemory {
 
   async sweep(): Promise<number> {
     this.gate.assertOpen();
-    const client = await this.gate.ready();
+    const client = await this.ready();
     return client.transaction(async (tx) => {
       await this.index.lock(tx);
       return this.dropExpired(tx);
@@ -219,10 +228,25 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     this.sweepTimer = undefined;
   }
 
-  /** Stops the sweep and refuses every later call with STORE_CLOSED. */
+  /** Waits until every unexpired entry of the scope has its vector (for tests and tools). */
+  async flushEmbeddings(): Promise<void> {
+    this.gate.assertOpen();
+    await this.ready();
+    await this.embeddings?.flush();
+  }
+
+  /** Stops the sweep and background embedding, and refuses every later call with STORE_CLOSED. */
   async close(): Promise<void> {
     this.stopSweep();
     this.gate.close();
+    await this.embeddings?.close();
+  }
+
+  /** The client, once the store is open and the schema migrated; then starts embedding what is not yet embedded. */
+  private async ready(): Promise<PostgresClient> {
+    const client = await this.gate.ready();
+    this.embeddings?.start();
+    return client;
   }
 
   private periodicSweep(): void {

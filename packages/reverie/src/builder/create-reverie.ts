@@ -356,10 +356,10 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
     };
-    return postgres ? postgres.stores.workingMemory(settings) : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybrid(c) });
+    return postgres ? postgres.stores.workingMemory({ ...settings, ...hybrid(c) }) : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybrid(c) });
   });
   const files = { dataPath, clock, logger };
-  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, (c) => postgres?.stores.skills() ?? new FileSkillStore({ ...files, ...hybrid(c) }));
+  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, (c) => postgres?.stores.skills(hybrid(c)) ?? new FileSkillStore({ ...files, ...hybrid(c) }));
   provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => postgres?.stores.skillUsage() ?? new FileSkillUsageStore(files));
   provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => postgres?.stores.conversationLog() ?? new FileConversationLog(files));
   provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => postgres?.stores.feedback() ?? new FileFeedbackStore(files));

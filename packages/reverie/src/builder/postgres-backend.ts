@@ -77,11 +77,20 @@ export function openPostgresBackend(options: z.output<typeof postgresOptionsSche
   return { module, client, close: () => client.close() };
 }
 
+/** Hybrid search for skills and working memory (SPEC M4): none without an embedder; with one, withMemory's threshold and query timeout. */
+export interface HybridRecallSettings {
+  embedder?: IEmbedder;
+  minSimilarity?: number;
+  queryEmbeddingTimeoutMs?: number;
+}
+
 /** The PostgreSQL stores of one scope, each made when its concern asks for it. */
 export interface PostgresScopeStores {
   memory(options: { embedder: IEmbedder | undefined; synonyms: Thesaurus | undefined; minSimilarity: number; queryEmbeddingTimeoutMs: number; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
-  workingMemory(options: { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number }): IWorkingMemory & { close(): Promise<void> };
-  skills(): ISkillStore & { close(): Promise<void> };
+  workingMemory(
+    options: HybridRecallSettings & { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number },
+  ): IWorkingMemory & { close(): Promise<void> };
+  skills(options: HybridRecallSettings): ISkillStore & { close(): Promise<void> };
   skillUsage(): ISkillUsageStore & { close(): Promise<void> };
   conversationLog(): IConversationLog & { close(): Promise<void> };
   feedback(): IFeedbackStore & { close(): Promise<void> };
@@ -96,7 +105,7 @@ export function postgresScopeStores(backend: PostgresBackend, scope: string, clo
   return {
     memory: ({ embedder, synonyms, ...options }) => new stores.PostgresMemoryStore({ ...base, ...options, ...(embedder ? { embedder } : {}), ...(synonyms ? { synonyms } : {}) }),
     workingMemory: (options) => new stores.PostgresWorkingMemory({ ...base, ...options }),
-    skills: () => new stores.PostgresSkillStore(base),
+    skills: (options) => new stores.PostgresSkillStore({ ...base, ...options }),
     skillUsage: () => new stores.PostgresSkillUsageStore(base),
     conversationLog: () => new stores.PostgresConversationLog(base),
     feedback: () => new stores.PostgresFeedbackStore(base),
