@@ -1,5 +1,5 @@
 import type { EmbeddingModel } from 'ai';
-import { type IEmbedder, loadOnce } from '@reverie/core';
+import { type IEmbedder, loadOnce, MAX_EMBEDDING_INPUT_CHARS } from '@reverie/core';
 
 /** The AI SDK loads with the first embedding, not with the package (docs/architecture.md). */
 const loadAiSdk = loadOnce(() => import('ai'));
@@ -17,7 +17,7 @@ export interface AiSdkEmbedderOptions {
  * can rank by meaning as well as by keywords.
  */
 export function aiSdkEmbedder(model: EmbeddingModel, options: AiSdkEmbedderOptions = {}): IEmbedder {
-  const maxInputChars = options.maxInputChars ?? 30_000;
+  const maxInputChars = options.maxInputChars ?? MAX_EMBEDDING_INPUT_CHARS;
   const modelId = typeof model === 'string' ? model : `${model.provider}:${model.modelId}`;
   return {
     modelId,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IEmbedder, ILogger, VectorHit } from '@reverie/core';
+import { type IEmbedder, type ILogger, MAX_EMBEDDING_INPUT_CHARS, type VectorHit } from '@reverie/core';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { BestHits } from './best-hits';
 import { decodeSnapshot, encodeSnapshot } from '../fs/snapshot-file';
@@ -104,7 +104,7 @@ export class EmbeddingIndex {
     this.embedder = options.embedder;
     this.logger = options.logger;
     this.batchSize = options.batchSize ?? 16;
-    this.maxInputChars = options.maxInputChars ?? 30_000;
+    this.maxInputChars = options.maxInputChars ?? MAX_EMBEDDING_INPUT_CHARS;
     this.fileStemOf = options.fileStemOf ?? ((id) => id);
   }
 
@@ -161,13 +161,6 @@ export class EmbeddingIndex {
       if (best.wouldKeep(similarity) && accept(id)) best.offer(id, similarity);
     }
     return best.sorted();
-  }
-
-  /** Embeds a query now (searches call this; a failure is the caller's to handle). */
-  async embedQuery(text: string, signal?: AbortSignal): Promise<number[]> {
-    const [vector] = await this.embedder.embed([text.slice(0, this.maxInputChars)], signal ? { signal } : {});
-    if (!vector) throw new Error('the embedder returned no vector');
-    return vector;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
+import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, embedQueryWithin, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
 import { EmbeddingIndex } from './embedding-index';
 
 /** The options of hybrid recall that the memory store, the skill store and working memory share. */
@@ -59,6 +59,7 @@ export function hashedFileStem(id: string): string {
  */
 export class HybridSearch {
   private readonly vectors: EmbeddingIndex;
+  private readonly embedder: IEmbedder;
   private readonly logger: ILogger;
   private readonly minSimilarity: number;
   private readonly queryEmbeddingTimeoutMs: number;
@@ -71,6 +72,7 @@ export class HybridSearch {
       logger: options.logger,
       ...(options.fileStemOf ? { fileStemOf: options.fileStemOf } : {}),
     });
+    this.embedder = options.embedder;
     this.logger = options.logger;
     this.minSimilarity = options.minSimilarity;
     this.queryEmbeddingTimeoutMs = options.queryEmbeddingTimeoutMs;
@@ -98,16 +100,7 @@ export class HybridSearch {
   /** The query's vector, or undefined (no vectors yet, or the embedder failed or took too long: BM25 alone). */
   async queryVector(text: string): Promise<number[] | undefined> {
     if (this.vectors.readyCount === 0) return undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.queryEmbeddingTimeoutMs);
-    try {
-      return await this.vectors.embedQuery(text, controller.signal);
-    } catch (error) {
-      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+    return embedQueryWithin(this.embedder, text, this.queryEmbeddingTimeoutMs, this.logger);
   }
 
   /**

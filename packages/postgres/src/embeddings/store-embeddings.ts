@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Bm25Hit, cosineSimilarity, hybridRank, type IEmbedder, type ILogger, type VectorHit } from '@reverie/core';
+import { type Bm25Hit, cosineSimilarity, embedQueryWithin, hybridRank, type IEmbedder, type ILogger, MAX_EMBEDDING_INPUT_CHARS, type VectorHit } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 import { MIGRATION_LOCK_KEY } from '../migrations/migrate-postgres';
 import type { SearchedTables } from '../search/searched-tables';
@@ -8,8 +8,6 @@ import { SqlParams } from '../sql/sql-params';
 
 /** Texts sent to the embedder per call. */
 const BATCH_SIZE = 16;
-/** Longer texts are cut to this many characters before embedding (as the file store does). */
-const MAX_INPUT_CHARS = 30_000;
 /** pgvector's HNSW index takes vectors of at most this many dimensions; longer ones are scanned. */
 const MAX_HNSW_DIMENSIONS = 2000;
 
@@ -127,18 +125,7 @@ export class StoreEmbeddings {
   /** The query's vector, or undefined (and a warning) when the scope has no vectors yet or the model fails or is too slow. */
   private async queryVector(text: string): Promise<number[] | undefined> {
     if (!(await this.hasVectors())) return undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.queryTimeoutMs);
-    try {
-      const [vector] = await this.embedder.embed([text.slice(0, MAX_INPUT_CHARS)], { signal: controller.signal });
-      if (!vector) throw new Error('the embedder returned no vector');
-      return vector;
-    } catch (error) {
-      this.logger.warn('Could not embed the query; ranking by BM25 alone.', { error: String(error) });
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+    return embedQueryWithin(this.embedder, text, this.queryTimeoutMs, this.logger);
   }
 
   /** True when the scope has at least one vector from this model for its document's current text. */
@@ -218,7 +205,7 @@ export class StoreEmbeddings {
         );
         if (batch.length === 0) return;
         const vectors = await this.embedder.embed(
-          batch.map((row) => this.tables.text(row).slice(0, MAX_INPUT_CHARS)),
+          batch.map((row) => this.tables.text(row).slice(0, MAX_EMBEDDING_INPUT_CHARS)),
           { signal: this.abort.signal },
         );
         if (vectors.length !== batch.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${batch.length} texts`);
