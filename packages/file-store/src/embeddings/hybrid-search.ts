@@ -1,19 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, embedQueryWithin, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
+import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, embedQueryWithin, type HybridRecallOptions, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
 import { EmbeddingIndex } from './embedding-index';
-
-/** The options of hybrid recall that the memory store, the skill store and working memory share. */
-export interface HybridRecallOptions {
-  /**
-   * An embedding model (`aiSdkEmbedder(model)`, or `await loadWordVectorEmbedder()` of `reverie`):
-   * turns on hybrid recall (SPEC M4), BM25 and cosine similarity averaged. Default none: BM25.
-   */
-  embedder?: IEmbedder;
-  /** Vector hits under this cosine similarity are ignored (default 0.5). */
-  minSimilarity?: number;
-  /** A search waits at most this long for the query's embedding, then ranks by BM25 alone (default 2000 ms). */
-  queryEmbeddingTimeoutMs?: number;
-}
 
 /**
  * The hybrid search of a store given `options` (validated by `validateStoreOptions`), its vectors

@@ -38,9 +38,10 @@ import {
   ReverieValidationError,
   type Thesaurus,
   type WriteCondition,
+  type HybridRecallOptions,
 } from '@reverie/core';
 import { z } from 'zod';
-import { type HybridRecallOptions, type HybridSearch, hybridSearchOf } from '../embeddings/hybrid-search';
+import { type HybridSearch, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';

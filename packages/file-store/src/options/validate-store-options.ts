@@ -1,16 +1,10 @@
 import { z } from 'zod';
-import { parseRecord, ReverieValidationError } from '@reverie/core';
+import { hybridRecallOptionsShape, parseRecord, ReverieValidationError } from '@reverie/core';
 
 const storeOptionsSchema = z
   .object({
     dataPath: z.string().min(1, 'dataPath is required: the directory where the agent keeps its data'),
-    embedder: z
-      .custom((value) => typeof value === 'object' && value !== null && typeof (value as { embed?: unknown }).embed === 'function' && typeof (value as { modelId?: unknown }).modelId === 'string', {
-        message: 'must be an IEmbedder: an object with a modelId string and an embed(texts) method (aiSdkEmbedder(model), loadWordVectorEmbedder() of reverie)',
-      })
-      .optional(),
-    minSimilarity: z.number().min(0).max(1).optional(),
-    queryEmbeddingTimeoutMs: z.number().int().positive().optional(),
+    ...hybridRecallOptionsShape,
   })
   .loose();
 

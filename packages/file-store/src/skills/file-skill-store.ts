@@ -22,8 +22,9 @@ import {
   caseCollision,
   ReverieValidationError,
   type WriteCondition,
+  type HybridRecallOptions,
 } from '@reverie/core';
-import { type HybridRecallOptions, type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
+import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader } from '../fs/record-map';
 import { validateStoreOptions } from '../options/validate-store-options';

@@ -31,8 +31,9 @@ import {
   parseWorkingMemoryQuery,
   type WorkingMemorySetOptions,
   buildWorkingMemoryEntry,
+  type HybridRecallOptions,
 } from '@reverie/core';
-import { type HybridRecallOptions, type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
+import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';
 import { quarantineFile } from '../fs/quarantine';

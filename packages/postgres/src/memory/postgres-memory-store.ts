@@ -28,11 +28,13 @@ import {
   validateCategory,
   type Thesaurus,
   type WriteCondition,
+  type HybridRecallOptions,
+  hybridRecallOptionsShape,
 } from '@reverie/core';
 import { z } from 'zod';
 import { PostgresChangeFeed } from '../changes/postgres-change-feed';
 import type { PostgresClient } from '../client/postgres-client';
-import { type HybridRecallOptions, hybridRecallOptionsShape, storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
+import { storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
 import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
 import { MEMORY_TABLES } from '../search/searched-tables';
 import { parseStoreOptions, type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';

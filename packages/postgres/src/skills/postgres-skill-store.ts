@@ -12,10 +12,12 @@ import {
   skillSearchQuerySchema,
   validateSkillName,
   type WriteCondition,
+  type HybridRecallOptions,
+  hybridRecallOptionsShape,
 } from '@reverie/core';
 import { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
-import { type HybridRecallOptions, hybridRecallOptionsShape, storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
+import { storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
 import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
 import { documentTerms, tsvectorText } from '../search/search-terms';
 import { SKILL_TABLES } from '../search/searched-tables';

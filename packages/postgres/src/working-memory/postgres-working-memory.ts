@@ -16,9 +16,11 @@ import {
   type WorkingMemorySearchQuery,
   type WorkingMemorySearchResult,
   type WorkingMemorySetOptions,
+  type HybridRecallOptions,
+  hybridRecallOptionsShape,
 } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
-import { type HybridRecallOptions, hybridRecallOptionsShape, storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
+import { storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
 import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
 import { documentTerms, tsvectorText } from '../search/search-terms';
 import { WORKING_MEMORY_TABLES } from '../search/searched-tables';
