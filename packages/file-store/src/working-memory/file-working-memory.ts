@@ -244,7 +244,7 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.assertOpen();
     const parsed = parseWorkingMemoryQuery(query);
     const { text, maxResults } = parsed;
-    const queryVector = text === undefined ? undefined : await this.queryVector(text);
+    const queryVector = text === undefined ? undefined : await this.hybrid?.queryVector(text);
     return this.read('search working memory', '', () => {
       const matches = (entry: WorkingMemoryEntry | undefined): entry is WorkingMemoryEntry =>
         entry !== undefined && !this.isExpired(entry) && parsed.matches(entry);
@@ -285,13 +285,6 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.stopSweep();
     await this.queue.idle();
     await this.hybrid?.close();
-  }
-
-  /** The query's vector for a hybrid search (undefined without an embedder, or when it fails: BM25 alone). */
-  private async queryVector(text: string): Promise<number[] | undefined> {
-    if (!this.hybrid) return undefined;
-    await this.read('search working memory', '', () => undefined);
-    return this.hybrid.queryVector(text);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type {
   DecayOptions,
+  HybridRecallOptions,
   IClock,
   IConversationLog,
   IEmbedder,
@@ -77,20 +78,13 @@ export function openPostgresBackend(options: z.output<typeof postgresOptionsSche
   return { module, client, close: () => client.close() };
 }
 
-/** Hybrid search for skills and working memory (SPEC M4): none without an embedder; with one, withMemory's threshold and query timeout. */
-export interface HybridRecallSettings {
-  embedder?: IEmbedder;
-  minSimilarity?: number;
-  queryEmbeddingTimeoutMs?: number;
-}
-
 /** The PostgreSQL stores of one scope, each made when its concern asks for it. */
 export interface PostgresScopeStores {
   memory(options: { embedder: IEmbedder | undefined; synonyms: Thesaurus | undefined; minSimilarity: number; queryEmbeddingTimeoutMs: number; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
   workingMemory(
-    options: HybridRecallSettings & { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number },
+    options: HybridRecallOptions & { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number },
   ): IWorkingMemory & { close(): Promise<void> };
-  skills(options: HybridRecallSettings): ISkillStore & { close(): Promise<void> };
+  skills(options: HybridRecallOptions): ISkillStore & { close(): Promise<void> };
   skillUsage(): ISkillUsageStore & { close(): Promise<void> };
   conversationLog(): IConversationLog & { close(): Promise<void> };
   feedback(): IFeedbackStore & { close(): Promise<void> };
