@@ -58,5 +58,6 @@ describe('loadWordVectorEmbedder (issue 20)', () => {
     expect((await hybrid.search(question)).map((result) => result.entry.content)).toEqual(['Maya is allergic to penicillin.']);
     await plain.close();
     await hybrid.close();
-  });
+    // Reading the 118 MB package takes about a second alone, several times that beside the rest of the suite.
+  }, 60_000);
 });
