@@ -37,6 +37,8 @@ export { MAX_SCOPE_LENGTH, SCOPE_ADVICE, scopeFolderName, scopeFromFolderName, s
 export {
   categorySchema,
   idSchema,
+  MAX_SEARCH_RESULTS,
+  MAX_SEARCH_TEXT_LENGTH,
   metadataSchema,
   skillNameSchema,
   tagSchema,
@@ -51,8 +53,6 @@ export {
   DEFAULT_IMPORTANCE,
   DEFAULT_SEARCH_RESULTS,
   MAX_MEMORY_CONTENT_LENGTH,
-  MAX_SEARCH_RESULTS,
-  MAX_SEARCH_TEXT_LENGTH,
   type MemoryDraft,
   memoryDraftSchema,
   type MemoryEntry,

@@ -45,3 +45,13 @@ export const tagSchema = z
 export const tagsSchema = z.array(tagSchema).max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
 export const metadataSchema = z.record(z.string().min(1).max(128), z.string().max(4096));
+
+/** The longest query text a search of memories, skills or working memory accepts. */
+export const MAX_SEARCH_TEXT_LENGTH = 4096;
+/** The most results a search of memories, skills or working memory may ask for. */
+export const MAX_SEARCH_RESULTS = 1000;
+
+/** A search's `text`: what every store ranks by BM25 (plus cosine with an embedder). */
+export const searchTextSchema = z.string().max(MAX_SEARCH_TEXT_LENGTH);
+/** A search's `maxResults`, with the store family's own default. */
+export const searchResultCountSchema = (defaultCount: number) => z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(defaultCount);

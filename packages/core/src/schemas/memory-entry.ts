@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { categorySchema, idSchema, metadataSchema, tagsSchema, timestampSchema } from './common';
+import { categorySchema, idSchema, metadataSchema, searchResultCountSchema, searchTextSchema, tagsSchema, timestampSchema } from './common';
 import { validityProblem } from '../temporal/validity';
 import { memoryLineageDraftSchema, memoryLineageSchema } from './memory-lineage';
 
@@ -77,21 +77,17 @@ export const memoryDraftSchema = z.object({
 });
 export type MemoryDraft = z.input<typeof memoryDraftSchema>;
 
-/** The longest query text a memory search accepts. */
-export const MAX_SEARCH_TEXT_LENGTH = 4096;
-/** How many results a memory search returns when `maxResults` is not given… */
+/** How many results a memory search returns when `maxResults` is not given. */
 export const DEFAULT_SEARCH_RESULTS = 8;
-/** …and the most it may ask for. */
-export const MAX_SEARCH_RESULTS = 1000;
 
 export const memorySearchQuerySchema = z.object({
   /** Free text, ranked by BM25 (plus cosine when embeddings are configured). Omit to browse. */
-  text: z.string().max(MAX_SEARCH_TEXT_LENGTH).optional(),
+  text: searchTextSchema.optional(),
   /** Only entries whose category is this one or lies below it. */
   category: categorySchema.optional(),
   /** Only entries that carry every one of these tags. */
   tags: tagsSchema.optional(),
-  maxResults: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(DEFAULT_SEARCH_RESULTS),
+  maxResults: searchResultCountSchema(DEFAULT_SEARCH_RESULTS),
   /**
    * SPEC B9: the memory as it stood at this instant: entries noted by then (`validFrom`, else
    * `createdAt`, at or before it) and not yet ended (`validTo` after it). Without it: the entries

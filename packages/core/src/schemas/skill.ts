@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { skillNameSchema, timestampSchema } from './common';
+import { searchResultCountSchema, searchTextSchema, skillNameSchema, timestampSchema } from './common';
 import { sessionIdSchema } from './conversation-turn';
 
 export const MAX_SKILL_CONTENT_LENGTH = 200_000;
@@ -29,10 +29,10 @@ export const skillDraftSchema = skillSchema.omit({ updatedAt: true }).extend({
 export type SkillDraft = z.input<typeof skillDraftSchema>;
 
 export const skillSearchQuerySchema = z.object({
-  text: z.string().max(4096).optional(),
+  text: searchTextSchema.optional(),
   /** Only skills whose name equals or lies below this prefix (`mcp`). */
   prefix: skillNameSchema.optional(),
-  maxResults: z.number().int().min(1).max(1000).default(8),
+  maxResults: searchResultCountSchema(8),
 });
 export type SkillSearchQuery = z.input<typeof skillSearchQuerySchema>;
 

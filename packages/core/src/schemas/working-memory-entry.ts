@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { categorySchema, tagsSchema, timestampSchema, workingMemoryKeySchema } from './common';
+import { categorySchema, searchResultCountSchema, searchTextSchema, tagsSchema, timestampSchema, workingMemoryKeySchema } from './common';
 
 export const DEFAULT_WORKING_MEMORY_TTL_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_ENTRIES_PER_NAMESPACE = 50;
@@ -27,12 +27,12 @@ export const workingMemorySetOptionsSchema = z.object({
 export type WorkingMemorySetOptions = z.input<typeof workingMemorySetOptionsSchema>;
 
 export const workingMemorySearchQuerySchema = z.object({
-  text: z.string().max(4096).optional(),
+  text: searchTextSchema.optional(),
   category: categorySchema.optional(),
   tags: tagsSchema.optional(),
   /** Only keys equal to or below this path prefix (`patrol`, `session/abc`). */
   prefix: z.string().max(256).optional(),
-  maxResults: z.number().int().min(1).max(1000).default(10),
+  maxResults: searchResultCountSchema(10),
 });
 export type WorkingMemorySearchQuery = z.input<typeof workingMemorySearchQuerySchema>;
 

@@ -1,4 +1,5 @@
-import { type MemorySearchQuery, type MemorySearchResult, DEFAULT_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH } from '../schemas/memory-entry';
+import { MAX_SEARCH_TEXT_LENGTH } from '../schemas/common';
+import { type MemorySearchQuery, type MemorySearchResult, DEFAULT_SEARCH_RESULTS } from '../schemas/memory-entry';
 import { isCalendarName } from '../text/date-terms';
 import { stemWord } from '../text/stem-word';
 import { normaliseTerm, tokenize } from './stop-words';
