@@ -1,10 +1,9 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { decayOptionsSchema, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
+import { decayOptionsSchema, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
-  IEmbedder,
   IFeedbackStore,
   ILogger,
   ILongTermMemory,
@@ -56,7 +55,7 @@ export const reverieConfigSchema = z
      * Or any `IEmbedder` (`await loadWordVectorEmbedder()`, which needs no model server;
      * `aiSdkEmbedder(model, options)`): turns on hybrid recall. Not together with `embeddingModel`.
      */
-    embedder: implementing<IEmbedder>('IEmbedder', ['embed']).optional(),
+    embedder: hybridRecallOptionsShape.embedder,
     clock: implementing<IClock>('IClock', ['now']).optional(),
     logger: implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error']).optional(),
     /** Per-turn context (SPEC M11). */
