@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, embedQueryWithin, type HybridRecallOptions, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
+import { contentHash } from './embedding-file';
 import { EmbeddingIndex } from './embedding-index';
 
 /**
@@ -33,7 +33,7 @@ export interface HybridSearchOptions {
 
 /** A file name for any id (a skill name with `/`, a long working-memory key): a hash of it. Pure. */
 export function hashedFileStem(id: string): string {
-  return createHash('sha256').update(id).digest('hex').slice(0, 32);
+  return contentHash(id).slice(0, 32);
 }
 
 /**

@@ -273,13 +273,13 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.sweepTimer = undefined;
   }
 
-  /** Stops the sweep, lets queued writes finish, then refuses every call with STORE_CLOSED. */
   /** Waits until every entry set so far has its embedding cached (for tests and tools). */
   async flushEmbeddings(): Promise<void> {
     await this.read('read working memory', '', () => undefined);
     await this.hybrid?.flush();
   }
 
+  /** Stops the sweep, lets queued writes finish and stops background embedding, then refuses every call with STORE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true;
     this.stopSweep();
