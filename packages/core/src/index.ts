@@ -173,7 +173,7 @@ export {
   termScore,
   weighQueryTerms,
 } from './search/bm25-scoring';
-export { type HybridRecallOptions, hybridRecallOptionsShape } from './search/hybrid-recall-options';
+export { type HybridRecallOptions, hybridRecallOptionsShape, type ResolvedHybridRecall, resolveHybridRecall } from './search/hybrid-recall-options';
 export { embedQueryWithin, MAX_EMBEDDING_INPUT_CHARS } from './search/query-embedding';
 export { BM25_INDEX_FORMAT, type Bm25Hit, Bm25Index, type Bm25IndexOptions, type Bm25IndexState, type Bm25SearchOptions } from './search/bm25-index';
 export {

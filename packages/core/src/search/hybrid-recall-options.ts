@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IEmbedder } from '../interfaces/embedder';
+import { DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS } from './hybrid-rank';
 
 /**
  * The options of hybrid recall (SPEC M4) that every searched store takes, on files and on
@@ -28,3 +29,16 @@ export const hybridRecallOptionsShape = {
   minSimilarity: z.number().min(0).max(1).optional(),
   queryEmbeddingTimeoutMs: z.number().int().positive().optional(),
 };
+
+/** Hybrid recall as a store runs it: an embedder and every setting, defaults filled in. */
+export type ResolvedHybridRecall = Required<HybridRecallOptions>;
+
+/** `options` with their defaults (0.5, 2000 ms), or undefined without an embedder: the store ranks by BM25 alone. Pure. */
+export function resolveHybridRecall(options: HybridRecallOptions): ResolvedHybridRecall | undefined {
+  if (!options.embedder) return undefined;
+  return {
+    embedder: options.embedder,
+    minSimilarity: options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+    queryEmbeddingTimeoutMs: options.queryEmbeddingTimeoutMs ?? DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+  };
+}

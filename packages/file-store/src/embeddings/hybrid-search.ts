@@ -1,4 +1,4 @@
-import { type Bm25Hit, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, embedQueryWithin, type HybridRecallOptions, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
+import { type Bm25Hit, embedQueryWithin, type HybridRecallOptions, hybridRank, type IEmbedder, type ILogger, resolveHybridRecall } from '@reverie/core';
 import { contentHash } from './embedding-file';
 import { EmbeddingIndex } from './embedding-index';
 
@@ -7,15 +7,8 @@ import { EmbeddingIndex } from './embedding-index';
  * cached in `dir`; undefined without an embedder.
  */
 export function hybridSearchOf(options: HybridRecallOptions, dir: string, logger: ILogger, fileStemOf?: (id: string) => string): HybridSearch | undefined {
-  if (!options.embedder) return undefined;
-  return new HybridSearch({
-    dir,
-    embedder: options.embedder,
-    logger,
-    minSimilarity: options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
-    queryEmbeddingTimeoutMs: options.queryEmbeddingTimeoutMs ?? DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
-    ...(fileStemOf ? { fileStemOf } : {}),
-  });
+  const hybrid = resolveHybridRecall(options);
+  return hybrid && new HybridSearch({ ...hybrid, dir, logger, ...(fileStemOf ? { fileStemOf } : {}) });
 }
 
 export interface HybridSearchOptions {

@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
-import { type Bm25Hit, cosineSimilarity, embedQueryWithin, hybridRank, type IEmbedder, type ILogger, MAX_EMBEDDING_INPUT_CHARS, type VectorHit } from '@reverie/core';
+import {
+  type Bm25Hit,
+  cosineSimilarity,
+  embedQueryWithin,
+  type HybridRecallOptions,
+  hybridRank,
+  type IEmbedder,
+  type ILogger,
+  MAX_EMBEDDING_INPUT_CHARS,
+  resolveHybridRecall,
+  type VectorHit,
+} from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
 import { MIGRATION_LOCK_KEY } from '../migrations/migrate-postgres';
 import type { SearchedTables } from '../search/searched-tables';
 import type { DocumentFilter } from '../search/text-index';
 import { SqlParams } from '../sql/sql-params';
+import type { ResolvedStoreOptions } from '../stores/postgres-store-options';
 
 /** Texts sent to the embedder per call. */
 const BATCH_SIZE = 16;
@@ -36,6 +48,20 @@ export interface StoreEmbeddingsOptions {
   what: string;
   /** Only the documents (alias `d`) that pass this are embedded, e.g. working memory's unexpired ones; default all. */
   embeddable?: DocumentFilter;
+}
+
+/**
+ * The hybrid recall of a store over `tables`, or undefined without an embedder (BM25 alone).
+ * `options` were validated with `hybridRecallOptionsShape`.
+ */
+export function storeEmbeddingsOf(
+  options: HybridRecallOptions,
+  store: ResolvedStoreOptions,
+  tables: SearchedTables,
+  described: { what: string; embeddable?: DocumentFilter },
+): StoreEmbeddings | undefined {
+  const hybrid = resolveHybridRecall(options);
+  return hybrid && new StoreEmbeddings({ ...hybrid, client: store.client, scope: store.scope, logger: store.logger, tables, ...described });
 }
 
 /**

@@ -34,8 +34,7 @@ import {
 import { z } from 'zod';
 import { PostgresChangeFeed } from '../changes/postgres-change-feed';
 import type { PostgresClient } from '../client/postgres-client';
-import { storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
-import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
+import { type StoreEmbeddings, storeEmbeddingsOf, textHash } from '../embeddings/store-embeddings';
 import { MEMORY_TABLES } from '../search/searched-tables';
 import { parseStoreOptions, type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { StoreGate } from '../stores/store-gate';

@@ -20,8 +20,7 @@ import {
   hybridRecallOptionsShape,
 } from '@reverie/core';
 import type { PostgresClient } from '../client/postgres-client';
-import { storeEmbeddingsOf } from '../embeddings/hybrid-recall-options';
-import { type StoreEmbeddings, textHash } from '../embeddings/store-embeddings';
+import { type StoreEmbeddings, storeEmbeddingsOf, textHash } from '../embeddings/store-embeddings';
 import { documentTerms, tsvectorText } from '../search/search-terms';
 import { WORKING_MEMORY_TABLES } from '../search/searched-tables';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
