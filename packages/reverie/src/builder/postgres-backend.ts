@@ -4,7 +4,6 @@ import type {
   HybridRecallOptions,
   IClock,
   IConversationLog,
-  IEmbedder,
   IFeedbackStore,
   ILogger,
   ILongTermMemory,
@@ -80,7 +79,7 @@ export function openPostgresBackend(options: z.output<typeof postgresOptionsSche
 
 /** The PostgreSQL stores of one scope, each made when its concern asks for it. */
 export interface PostgresScopeStores {
-  memory(options: { embedder: IEmbedder | undefined; synonyms: Thesaurus | undefined; minSimilarity: number; queryEmbeddingTimeoutMs: number; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
+  memory(options: HybridRecallOptions & { synonyms: Thesaurus | undefined; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
   workingMemory(
     options: HybridRecallOptions & { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number },
   ): IWorkingMemory & { close(): Promise<void> };
@@ -97,7 +96,7 @@ export function postgresScopeStores(backend: PostgresBackend, scope: string, clo
   const base = { client: backend.client, scope, clock, logger };
   const stores = backend.module;
   return {
-    memory: ({ embedder, synonyms, ...options }) => new stores.PostgresMemoryStore({ ...base, ...options, ...(embedder ? { embedder } : {}), ...(synonyms ? { synonyms } : {}) }),
+    memory: ({ synonyms, ...options }) => new stores.PostgresMemoryStore({ ...base, ...options, ...(synonyms ? { synonyms } : {}) }),
     workingMemory: (options) => new stores.PostgresWorkingMemory({ ...base, ...options }),
     skills: (options) => new stores.PostgresSkillStore({ ...base, ...options }),
     skillUsage: () => new stores.PostgresSkillUsageStore(base),
