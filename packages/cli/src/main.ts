@@ -129,7 +129,7 @@ function findCommand(
 
 /** Positionals by argument name; a `rest` argument takes the remaining words joined by spaces. */
 function bindArguments(command: Command, positionals: readonly string[]): Record<string, string | undefined> {
-  const bound: Record<string, string | undefined> = {};
+  const bound = new Map<string, string>();
   let next = 0;
   for (const arg of command.args) {
     const value = arg.rest ? positionals.slice(next).join(' ') : positionals[next];
@@ -138,8 +138,8 @@ function bindArguments(command: Command, positionals: readonly string[]): Record
       if (arg.required) throw new UsageError(`missing argument <${arg.name}>`);
       continue;
     }
-    bound[arg.name] = value;
+    bound.set(arg.name, value);
   }
   if (next < positionals.length) throw new UsageError(`unexpected argument '${positionals[next]}'`);
-  return bound;
+  return Object.fromEntries(bound);
 }

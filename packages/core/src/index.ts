@@ -14,6 +14,8 @@ export { fileSystemError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from 
 
 // What loads at its first use (docs/architecture.md)
 export { loadOnce } from './loading/load-once';
+export { lookupTable, ownValue, setOwn } from './lookup/lookup-table';
+export { hasMethods } from './lookup/has-methods';
 
 // Ids and names
 export { assertValidId, ID_PATTERN, isValidId, newId } from './ids/new-id';

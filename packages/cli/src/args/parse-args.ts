@@ -24,7 +24,7 @@ export interface ParsedArgs {
  * outside `choices` are usage errors. A repeated option keeps its last value.
  */
 export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[]): ParsedArgs {
-  const options: Record<string, string | boolean> = {};
+  const options = new Map<string, string | boolean>();
   const positionals: string[] = [];
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const byShort = new Map(specs.filter((spec) => spec.short).map((spec) => [spec.short!, spec]));
@@ -45,7 +45,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     if (!spec) throw new UsageError(`unknown option ${long ? '--' : '-'}${rawName}`);
     if (spec.type === 'boolean') {
       if (inline !== undefined) throw new UsageError(`option --${spec.name} takes no value`);
-      options[spec.name] = true;
+      options.set(spec.name, true);
       continue;
     }
     const value = inline ?? argv[i + 1];
@@ -56,9 +56,9 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     if (spec.choices && !spec.choices.includes(value)) {
       throw new UsageError(`option --${spec.name} must be one of ${spec.choices.join(', ')} (got ${JSON.stringify(value)})`);
     }
-    options[spec.name] = value;
+    options.set(spec.name, value);
   }
-  return { options, positionals };
+  return { options: Object.fromEntries(options), positionals };
 }
 
 function splitInline(text: string): [string, string | undefined] {

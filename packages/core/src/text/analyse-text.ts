@@ -247,7 +247,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       continue;
     }
     if (lower.length < 2 && !/\p{Lu}/u.test(token.text)) continue;
-    const negatedVerb = NEGATIVE_VERBS[lower];
+    const negatedVerb = NEGATIVE_VERBS.get(lower);
     if (negatedVerb !== undefined) {
       const key = stemWord(negatedVerb);
       terms.push({ kind: 'negation', key: `not ${key}`, text: token.text, sentence, clause });

@@ -1,4 +1,5 @@
 import type { RawToken } from './tokenise-text';
+import { lookupTable } from '../lookup/lookup-table';
 
 const MONTHS: readonly (readonly string[])[] = [
   ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],
@@ -41,9 +42,9 @@ const AGO_UNITS = new Map([
   ['day', 'day'], ['days', 'day'], ['week', 'week'], ['weeks', 'week'], ['month', 'month'],
   ['months', 'month'], ['year', 'year'], ['years', 'year'],
 ]);
-const SMALL_NUMBERS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 0, couple: 2 };
+const SMALL_NUMBERS: ReadonlyMap<string, number> = lookupTable({ a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 0, couple: 2 });
 /** Words a relative date can start with: anything else is skipped at once. */
-const RELATIVE_FIRST_WORDS = new Set([...RELATIVE_WORDS, ...RELATIVE_LEADS, ...Object.keys(SMALL_NUMBERS), 'in', 'within', 'eleven', 'twelve']);
+const RELATIVE_FIRST_WORDS = new Set([...RELATIVE_WORDS, ...RELATIVE_LEADS, ...SMALL_NUMBERS.keys(), 'in', 'within', 'eleven', 'twelve']);
 
 export interface DateMatch {
   /**
@@ -200,8 +201,8 @@ function matchRelative(tokens: readonly RawToken[], index: number): DateMatch | 
   let i = index;
   let count: number | undefined;
   if (tokens[i]?.kind === 'number' && /^\d+$/.test(tokens[i]!.text)) count = Number(tokens[i]!.text);
-  else if (first !== undefined && SMALL_NUMBERS[first] !== undefined) {
-    count = SMALL_NUMBERS[first];
+  else if (first !== undefined && SMALL_NUMBERS.has(first)) {
+    count = SMALL_NUMBERS.get(first);
     if ((first === 'a' || first === 'an') && lower(i + 1) === 'few') {
       count = 0;
       i += 1;
@@ -223,14 +224,14 @@ function matchRelative(tokens: readonly RawToken[], index: number): DateMatch | 
   return undefined;
 }
 
-const NUMBER_WORDS_FOR_AHEAD: Readonly<Record<string, number>> = { ...SMALL_NUMBERS, eleven: 11, twelve: 12 };
+const NUMBER_WORDS_FOR_AHEAD: ReadonlyMap<string, number> = new Map([...SMALL_NUMBERS, ['eleven', 11], ['twelve', 12]]);
 
 /** "three months" after "in": a span ahead of the day of writing. */
 function matchAhead(tokens: readonly RawToken[], index: number): { key: string; length: number } | undefined {
   const token = tokens[index];
   const unitToken = tokens[index + 1];
   if (!token || unitToken?.kind !== 'word') return undefined;
-  const count = token.kind === 'number' && /^\d+$/.test(token.text) ? Number(token.text) : token.kind === 'word' ? NUMBER_WORDS_FOR_AHEAD[token.text.toLowerCase()] : undefined;
+  const count = token.kind === 'number' && /^\d+$/.test(token.text) ? Number(token.text) : token.kind === 'word' ? NUMBER_WORDS_FOR_AHEAD.get(token.text.toLowerCase()) : undefined;
   const unit = AGO_UNITS.get(unitToken.text.toLowerCase());
   if (count === undefined || count === 0 || !unit) return undefined;
   return { key: `${count} ${unit}${count === 1 ? '' : 's'}`, length: 2 };

@@ -1,4 +1,5 @@
 import { STOP_WORDS } from '../search/stop-words';
+import { lookupTable } from '../lookup/lookup-table';
 
 /** Words that negate what follows them (`n't` is split off its verb by the tokeniser). */
 export const NEGATION_WORDS: ReadonlySet<string> = new Set([
@@ -12,11 +13,11 @@ export const NEGATION_PHRASES: readonly (readonly [string, string])[] = [
 ];
 
 /** Verbs that say "not <verb>" in one word: "dislikes tea" negates "like" as "doesn't like tea" does. */
-export const NEGATIVE_VERBS: Readonly<Record<string, string>> = {
+export const NEGATIVE_VERBS: ReadonlyMap<string, string> = lookupTable({
   dislike: 'like', dislikes: 'like', disliked: 'like', disliking: 'like',
   hate: 'like', hates: 'like', hated: 'like', hating: 'like',
   detest: 'like', detests: 'like', detested: 'like', loathe: 'like', loathes: 'like', loathed: 'like',
-};
+});
 
 /**
  * Stems of verbs of preference and choice. After one of them and its object, "over" says what is

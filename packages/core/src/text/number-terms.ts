@@ -1,24 +1,25 @@
 import type { RawToken } from './tokenise-text';
+import { lookupTable } from '../lookup/lookup-table';
 
-const UNITS: Readonly<Record<string, number>> = {
+const UNITS: ReadonlyMap<string, number> = lookupTable({
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
   eighteen: 18, nineteen: 19, dozen: 12,
-};
+});
 /** Counts said in one word ("twice a day" is "2 times a day"). */
-const TIMES: Readonly<Record<string, number>> = { twice: 2, thrice: 3 };
-const TENS: Readonly<Record<string, number>> = {
+const TIMES: ReadonlyMap<string, number> = lookupTable({ twice: 2, thrice: 3 });
+const TENS: ReadonlyMap<string, number> = lookupTable({
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
-const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
-const SUFFIX_SCALES: Readonly<Record<string, number>> = { k: 1_000, K: 1_000, M: 1_000_000, bn: 1_000_000_000 };
+});
+const SCALES: ReadonlyMap<string, number> = lookupTable({ hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 });
+const SUFFIX_SCALES: ReadonlyMap<string, number> = lookupTable({ k: 1_000, K: 1_000, M: 1_000_000, bn: 1_000_000_000 });
 
 /** Ordinal words, read as the ordinal in digits ("third" is "3rd"; "first" and "second" are read as words). */
-export const ORDINAL_WORDS: Readonly<Record<string, string>> = {
+export const ORDINAL_WORDS: ReadonlyMap<string, string> = lookupTable({
   third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th',
   eighth: '8th', ninth: '9th', tenth: '10th', eleventh: '11th', twelfth: '12th', thirteenth: '13th',
   fifteenth: '15th', twentieth: '20th', thirtieth: '30th', hundredth: '100th',
-};
+});
 
 /** "1st" for 1, "22nd" for 22, "13th" for 13. */
 export function ordinal(value: number): string {
@@ -81,7 +82,7 @@ export function matchNumber(tokens: readonly RawToken[], index: number): NumberM
     const multiplier = /^([\d.,]+)(k|K|M|bn)$/.exec(token.text);
     const digits = (multiplier?.[1] ?? token.text).replace(/,/g, '');
     let value = Number(digits);
-    if (multiplier) return { key: canonicalNumber(value * SUFFIX_SCALES[multiplier[2]!]!), length: 1 };
+    if (multiplier) return { key: canonicalNumber(value * SUFFIX_SCALES.get(multiplier[2]!)!), length: 1 };
     const dotTime = /^(\d{1,2})\.(\d{2})$/.exec(token.text);
     const before = wordAt(tokens, index - 1);
     if (next && MERIDIEM.has(next)) {
@@ -94,7 +95,7 @@ export function matchNumber(tokens: readonly RawToken[], index: number): NumberM
     }
     if (next === "o'clock" && Number.isInteger(value)) return { key: `${value}:00`, length: 2 };
     let length = 1;
-    const scale = next ? SCALES[next] : undefined;
+    const scale = next ? SCALES.get(next) : undefined;
     if (scale) {
       value *= scale;
       length = 2;
@@ -107,9 +108,9 @@ export function matchNumber(tokens: readonly RawToken[], index: number): NumberM
   if (word === 'midnight') return { key: '0:00', length: 1 };
   const clockPhrase = matchClockPhrase(tokens, index);
   if (clockPhrase) return clockPhrase;
-  const times = TIMES[word];
+  const times = TIMES.get(word);
   if (times !== undefined) return { key: String(times), length: 1 };
-  const ordinalWord = ORDINAL_WORDS[word];
+  const ordinalWord = ORDINAL_WORDS.get(word);
   if (ordinalWord) return { key: ordinalWord, length: 1 };
   return matchNumberWords(tokens, index);
 }
@@ -120,7 +121,8 @@ function matchNumberWords(tokens: readonly RawToken[], index: number): NumberMat
   // "a hundred", "a dozen", "a thousand"
   if (first === 'a' || first === 'an') {
     const after = wordAt(tokens, i + 1);
-    if (after && (SCALES[after] || after === 'dozen')) return { key: canonicalNumber(after === 'dozen' ? 12 : SCALES[after]!), length: 2 };
+    const scale = after === undefined ? undefined : after === 'dozen' ? 12 : SCALES.get(after);
+    if (scale !== undefined) return { key: canonicalNumber(scale), length: 2 };
     return undefined;
   }
   let total = 0;
@@ -129,15 +131,16 @@ function matchNumberWords(tokens: readonly RawToken[], index: number): NumberMat
   for (;;) {
     const word = wordAt(tokens, i);
     if (word === undefined) break;
-    if (UNITS[word] !== undefined) current += UNITS[word]!;
-    else if (TENS[word] !== undefined) current += TENS[word]!;
-    else if (SCALES[word] !== undefined && read) {
-      current = Math.max(current, 1) * SCALES[word]!;
-      if (SCALES[word]! >= 1000) {
+    const unit = UNITS.get(word) ?? TENS.get(word);
+    const scale = SCALES.get(word);
+    if (unit !== undefined) current += unit;
+    else if (scale !== undefined && read) {
+      current = Math.max(current, 1) * scale;
+      if (scale >= 1000) {
         total += current;
         current = 0;
       }
-    } else if (word === 'and' && read && UNITS[wordAt(tokens, i + 1) ?? ''] !== undefined) {
+    } else if (word === 'and' && read && UNITS.has(wordAt(tokens, i + 1) ?? '')) {
       // "one hundred and five"
     } else break;
     read = true;
@@ -147,11 +150,11 @@ function matchNumberWords(tokens: readonly RawToken[], index: number): NumberMat
   return { key: canonicalNumber(total + current), length: i - index };
 }
 
-const CLOCK_PHRASES: Readonly<Record<string, [string, number]>> = {
+const CLOCK_PHRASES: ReadonlyMap<string, [string, number]> = lookupTable({
   'half past': ['past', 30],
   'quarter past': ['past', 15],
   'quarter to': ['to', 45],
-};
+});
 
 /** "half past twelve" (12:30), "quarter to eight" (7:45), "quarter past 9" (9:15). */
 function matchClockPhrase(tokens: readonly RawToken[], index: number): NumberMatch | undefined {
@@ -159,7 +162,7 @@ function matchClockPhrase(tokens: readonly RawToken[], index: number): NumberMat
   if (first !== 'a' && first !== 'half' && first !== 'quarter') return undefined;
   let i = index;
   if (wordAt(tokens, i) === 'a') i += 1;
-  const phrase = CLOCK_PHRASES[`${wordAt(tokens, i) ?? ''} ${wordAt(tokens, i + 1) ?? ''}`];
+  const phrase = CLOCK_PHRASES.get(`${wordAt(tokens, i) ?? ''} ${wordAt(tokens, i + 1) ?? ''}`);
   if (!phrase) return undefined;
   const hourToken = tokens[i + 2];
   const spelled = hourToken?.kind === 'word' ? matchNumberWords(tokens, i + 2) : undefined;

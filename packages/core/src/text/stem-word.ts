@@ -1,3 +1,4 @@
+import { lookupTable } from '../lookup/lookup-table';
 import { requireCommonJs } from './require-commonjs';
 
 /** wink-porter2-stemmer ships CommonJS only: required, not imported (see require-commonjs.ts). */
@@ -7,7 +8,7 @@ const porter2: typeof import('wink-porter2-stemmer').default = requireCommonJs('
  * Irregular forms a suffix stemmer cannot reach (past tenses, irregular plurals), mapped to the
  * form the stemmer gives their base word. Kept small: common verbs and nouns memories use.
  */
-export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
+export const IRREGULAR_FORMS: ReadonlyMap<string, string> = lookupTable({
   went: 'go', gone: 'go', goes: 'go', ran: 'run', made: 'make', took: 'take', taken: 'take',
   bought: 'buy', got: 'get', gotten: 'get', began: 'begin', begun: 'begin', came: 'come',
   found: 'find', gave: 'give', given: 'give', knew: 'know', known: 'know', met: 'meet',
@@ -22,7 +23,7 @@ export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
   slept: 'sleep', swam: 'swim', sang: 'sing', led: 'lead', fed: 'feed',
   children: 'child', people: 'person', men: 'man', women: 'woman', feet: 'foot', teeth: 'tooth',
   mice: 'mouse', geese: 'goose',
-};
+});
 
 /**
  * Words longer than this are their own stem: no English word is, and the stemmer's time grows
@@ -41,7 +42,7 @@ export function stemWord(word: string): string {
   if (lower.length > MAX_STEMMED_LENGTH) return lower;
   const cached = stems.get(lower);
   if (cached !== undefined) return cached;
-  const stem = porter2(IRREGULAR_FORMS[lower] ?? lower);
+  const stem = porter2(IRREGULAR_FORMS.get(lower) ?? lower);
   if (stems.size >= STEM_CACHE_SIZE) stems.clear();
   stems.set(lower, stem);
   return stem;

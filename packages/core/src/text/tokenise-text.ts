@@ -1,3 +1,5 @@
+import { lookupTable } from '../lookup/lookup-table';
+
 /** One piece of a text, before its meaning is normalised. */
 export interface RawToken {
   kind: 'word' | 'number' | 'iso-date' | 'year-month' | 'slash-date' | 'time' | 'symbol' | 'comma' | 'break';
@@ -33,11 +35,11 @@ const DOTTED_WORDS = new Set(
   wed thu thur thurs fri sat sun inc ltd nr est min max`.split(/\s+/),
 );
 
-const CONTRACTED_NOT: Readonly<Record<string, string>> = {
+const CONTRACTED_NOT: ReadonlyMap<string, string> = lookupTable({
   "can't": 'can', "won't": 'will', "shan't": 'shall', "ain't": 'is', cant: 'can', wont: 'will',
   dont: 'do', doesnt: 'does', didnt: 'did', isnt: 'is', arent: 'are', wasnt: 'was', werent: 'were',
   hasnt: 'has', havent: 'have', shouldnt: 'should', wouldnt: 'would', couldnt: 'could',
-};
+});
 
 /**
  * Splits a text into words, numbers, dates in digits, symbols, commas and sentence breaks.
@@ -83,7 +85,7 @@ export function tokeniseText(input: string): RawToken[] {
 
 function pushWord(raw: string, push: (kind: RawToken['kind'], value: string) => void): void {
   const lower = raw.toLowerCase();
-  const contracted = CONTRACTED_NOT[lower];
+  const contracted = CONTRACTED_NOT.get(lower);
   if (contracted) {
     push('word', raw.slice(0, 1) === raw.slice(0, 1).toUpperCase() ? contracted[0]!.toUpperCase() + contracted.slice(1) : contracted);
     push('word', "n't");

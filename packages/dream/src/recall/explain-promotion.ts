@@ -1,4 +1,4 @@
-import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory } from '@reverie/core';
+import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory, ownValue } from '@reverie/core';
 import type { PromotionOptions, RecallSignalsOptions } from './recall-options';
 import type { RecallSignals } from './recall-score';
 import type { RecallStateStore } from '../state/dream-state-store';
@@ -33,7 +33,7 @@ export async function explainPromotion(
   const entry = await services.memory.get(entryId);
   if (!entry) return { ...base, status: 'not-found', reasons: [`no live memory entry has the id ${entryId}`] };
   if (entry.category.startsWith('_system')) return { ...base, status: 'not-a-candidate', reasons: ['entries under _system are never recalled nor promoted'] };
-  const tally = (await store.read()).entries[entryId];
+  const tally = ownValue((await store.read()).entries, entryId);
   if (!tally) {
     return { ...base, status: 'no-recalls', reasons: ['no search has returned it since recall signals were last folded (the recall-signals pass)'] };
   }

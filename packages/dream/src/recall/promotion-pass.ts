@@ -1,4 +1,4 @@
-import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry } from '@reverie/core';
+import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry, ownValue } from '@reverie/core';
 import { z } from 'zod';
 import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
@@ -73,7 +73,7 @@ export class PromotionPass implements DreamPass {
     // Mark only what landed: a promotion skipped as a conflict stays a candidate.
     const file = await services.state.recall.readSignals();
     for (const { id, importance, hits } of promoted) {
-      const tally = file.entries[id];
+      const tally = ownValue(file.entries, id);
       if (tally && (await services.memory?.get(id))?.importance === importance) Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
     }
     await services.state.recall.writeSignals(file);

@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '@reverie/core';
 import { z } from 'zod';
 import type { RecallEvent } from './recall-events';
 
@@ -37,9 +38,9 @@ export function emptyRecallSignals(): RecallSignalsFile {
 /** Adds events to the tallies. Pure apart from mutating `entries`. */
 export function foldRecallEvents(entries: Record<string, EntryRecallTally>, events: readonly RecallEvent[]): void {
   for (const event of events) {
-    const tally = entries[event.entryId];
+    const tally = ownValue(entries, event.entryId);
     if (!tally) {
-      entries[event.entryId] = { hits: 1, relevanceSum: event.relevance, firstHitAt: event.at, lastHitAt: event.at };
+      setOwn(entries, event.entryId, { hits: 1, relevanceSum: event.relevance, firstHitAt: event.at, lastHitAt: event.at });
       continue;
     }
     tally.hits += 1;

@@ -14,7 +14,7 @@ async function goneEntries(memory: ILongTermMemory, logger: ILogger, file: Recal
   const feed = changeFeedOf(memory, logger);
   if (feed) {
     const read = await readFeed(feed, file.memoryFeed, { maxSaved: 0, accept: () => false });
-    if (!read.reset) return { gone: read.deleted.filter((id) => id in file.entries), memoryFeed: read.cursor, notes: [`change feed: ${read.read} memory change(s) read`] };
+    if (!read.reset) return { gone: read.deleted.filter((id) => Object.hasOwn(file.entries, id)), memoryFeed: read.cursor, notes: [`change feed: ${read.read} memory change(s) read`] };
     const live = new Set((await memory.list()).map((entry) => entry.id));
     return { gone: Object.keys(file.entries).filter((id) => !live.has(id)), memoryFeed: read.head, notes: ['change feed: every entry listed once'] };
   }

@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
+import { memoryEntrySchema, ownValue, ReverieError, setOwn, skillSchema } from '@reverie/core';
 import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '@reverie/file-store';
 import type { DreamOperation } from '../engine/dream-types';
 import type { DreamRun } from '../state/dream-state-store';
@@ -208,7 +208,7 @@ export class RunFolder implements DreamRun {
     const bundle = structuredClone((await this.archiveBundle(pass)) ?? {});
     for (const { kind, key, record } of records) {
       const ofKind = (bundle[kind] ??= {});
-      if (!Object.hasOwn(ofKind, key)) ofKind[key] = record;
+      if (!Object.hasOwn(ofKind, key)) setOwn(ofKind, key, record);
     }
     await writeFileAtomic(this.archiveFile(pass), `${JSON.stringify(bundle, null, 2)}\n`);
     this.archives.set(pass, bundle);
@@ -217,7 +217,8 @@ export class RunFolder implements DreamRun {
   /** A record as `pass` archived it; runs written before the archive was one file kept one file per record. */
   async readArchive(pass: string, kind: ArchiveRecord['kind'], key: string): Promise<unknown | undefined> {
     const bundle = await this.archiveBundle(pass);
-    if (bundle?.[kind] && Object.hasOwn(bundle[kind], key)) return structuredClone(bundle[kind][key]);
+    const archived = bundle?.[kind] === undefined ? undefined : ownValue(bundle[kind], key);
+    if (archived !== undefined) return structuredClone(archived);
     try {
       return JSON.parse(await readFile(join(this.dir, 'archive', pass, kind, `${encodeURIComponent(key)}.json`), 'utf8'));
     } catch (error) {

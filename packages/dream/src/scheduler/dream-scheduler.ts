@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues, type ILogger, ReverieError, ReverieValidationError } from '@reverie/core';
+import { describeIssues, hasMethods, type ILogger, ReverieError, ReverieValidationError } from '@reverie/core';
 import type { UserActivity } from '../engine/dream-types';
 
 /** How often a waiting cycle checks again whether the user is still being served (SPEC D1). */
@@ -62,11 +62,7 @@ const schedulerOptionsSchema = z.object({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   activity: z
     .custom<UserActivity>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        isFunction((value as UserActivity).isUserActive) &&
-        isFunction((value as UserActivity).userTurnSignal),
+      (value) => hasMethods(value, ['isUserActive', 'userTurnSignal']),
       'activity must have isUserActive() and userTurnSignal()',
     )
     .optional(),
@@ -74,12 +70,12 @@ const schedulerOptionsSchema = z.object({
   checkIntervalMs: delay('checkIntervalMs', 'positive').optional(),
   sessionEndDebounceMs: delay('sessionEndDebounceMs', 'zero').optional(),
   logger: z.custom<ILogger>(
-    (value) => typeof value === 'object' && value !== null && ['debug', 'info', 'warn', 'error'].every((level) => isFunction((value as Record<string, unknown>)[level])),
+    (value) => hasMethods(value, ['debug', 'info', 'warn', 'error']),
     'logger must be an ILogger (debug, info, warn, error)',
   ),
   timers: z
     .custom<SchedulerTimers>(
-      (value) => typeof value === 'object' && value !== null && isFunction((value as SchedulerTimers).setTimeout) && isFunction((value as SchedulerTimers).clearTimeout),
+      (value) => hasMethods(value, ['setTimeout', 'clearTimeout']),
       'timers must have setTimeout and clearTimeout',
     )
     .optional(),

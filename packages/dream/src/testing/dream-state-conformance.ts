@@ -330,9 +330,9 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
       };
       const hits = async (store: DreamStateStore) => {
         const signals = await store.recall.readSignals();
-        const counts: Record<string, number> = Object.fromEntries(Object.entries(signals.entries).map(([id, tally]) => [id, tally.hits]));
-        for (const { entryId } of (await store.recall.readNewEvents(signals)).events) counts[entryId] = (counts[entryId] ?? 0) + 1;
-        return counts;
+        const counts = new Map(Object.entries(signals.entries).map(([id, tally]) => [id, tally.hits]));
+        for (const { entryId } of (await store.recall.readNewEvents(signals)).events) counts.set(entryId, (counts.get(entryId) ?? 0) + 1);
+        return Object.fromEntries(counts);
       };
 
       it('starts empty and folds each appended event once', async () => {

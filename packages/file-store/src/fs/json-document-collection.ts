@@ -79,7 +79,7 @@ interface JournalStart {
 }
 
 /** Each folder under the root ('' for the root): its modification time (ms) and how many record files it held. */
-type FolderTimes = Record<string, [number, number]>;
+type FolderTimes = Map<string, [number, number]>;
 
 /** One record change as the change feed reports it. */
 export interface CollectionChange {
@@ -352,7 +352,7 @@ export class JsonDocumentCollection<T extends object> {
       if (texts?.kind !== 'bytes' || ends?.kind !== 'u32' || keys?.kind !== 'json' || paths?.kind !== 'bytes' || pathEnds?.kind !== 'u32' || folderSection?.kind !== 'json') {
         return refuse('no records');
       }
-      folders = JSON.parse(folderSection.text) as FolderTimes;
+      folders = new Map(Object.entries(JSON.parse(folderSection.text) as Record<string, [number, number]>));
       const keyList = JSON.parse(keys.text) as unknown;
       if (!Array.isArray(keyList) || !keyList.every((key) => typeof key === 'string')) throw new Error('the record keys are not strings');
       stored = new SnapshotRecords<T>(keyList as string[], texts.value, ends.value, paths.value, pathEnds.value);
@@ -391,10 +391,10 @@ export class JsonDocumentCollection<T extends object> {
    * only a full scan resolves.
    */
   private async reconcileWithDirectory(folders?: { times: FolderTimes; takenAt: number }): Promise<FolderTimes | undefined> {
-    const times: FolderTimes = {};
+    const times: FolderTimes = new Map();
     const children = new Map<string, string[]>();
     if (folders) {
-      for (const folder of Object.keys(folders.times)) {
+      for (const folder of folders.times.keys()) {
         if (folder === '') continue;
         const parent = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
         children.set(parent, [...(children.get(parent) ?? []), folder]);
@@ -412,8 +412,8 @@ export class JsonDocumentCollection<T extends object> {
         listed.set(folder, new Set());
         return;
       }
-      const known = folders?.times[folder]?.[0];
-      times[folder] = [mtime, folders?.times[folder]?.[1] ?? 0];
+      const known = folders?.times.get(folder)?.[0];
+      times.set(folder, [mtime, folders?.times.get(folder)?.[1] ?? 0]);
       if (known !== undefined && known === mtime && known < folders!.takenAt - RACY_MS) {
         for (const child of children.get(folder) ?? []) visit(child);
         return;
@@ -434,18 +434,18 @@ export class JsonDocumentCollection<T extends object> {
         if (entry.isDirectory()) visit(folder === '' ? entry.name : `${folder}/${entry.name}`);
         else if (entry.isFile() && entry.name.endsWith('.json')) files.add(entry.name);
       }
-      times[folder] = [mtime, files.size];
+      times.set(folder, [mtime, files.size]);
     };
     visit('');
     for (const file of temporary) await this.removeStaleTemporary(file);
     // A folder not reached is gone (with its parent listed, or an ancestor gone). Only a listed
     // or gone folder that holds record files, or held some, needs the records compared.
-    const gone = (folder: string) => !Object.hasOwn(times, folder);
-    const held = (folder: string) => (folders?.times[folder]?.[1] ?? 0) > 0;
+    const gone = (folder: string) => !times.has(folder);
+    const held = (folder: string) => (folders?.times.get(folder)?.[1] ?? 0) > 0;
     if (
       folders &&
       ![...listed].some(([folder, files]) => files.size > 0 || held(folder)) &&
-      !Object.keys(folders.times).some((folder) => gone(folder) && held(folder))
+      ![...folders.times.keys()].some((folder) => gone(folder) && held(folder))
     ) {
       return times;
     }
@@ -574,7 +574,7 @@ export class JsonDocumentCollection<T extends object> {
     if (!captured) return;
     const sections = new Map<string, SnapshotSection>([
       ...(await encodeRecords(captured.records)),
-      ['folders', { kind: 'json', value: captured.folders }],
+      ['folders', { kind: 'json', value: Object.fromEntries(captured.folders) }],
       ...captured.sections,
     ]);
     await writeFileAtomic(this.snapshotPath, encodeSnapshot({ version: `${SNAPSHOT_FORMAT} ${hooks.version}`, position: captured.position, sections }));

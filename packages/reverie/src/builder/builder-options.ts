@@ -1,14 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import {
-  decayOptionsSchema,
-  DEFAULT_MIN_SIMILARITY,
-  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
-  hybridRecallOptionsShape,
-  SCOPE_ADVICE,
-  scopeProblem,
-  skillNamePatternSchema,
-} from '@reverie/core';
+import { decayOptionsSchema, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, hasMethods, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -27,8 +19,7 @@ import { durationSchema } from '../options/duration';
 /** A value that has every one of `methods`: how a custom store is recognised. */
 const implementing = <T>(what: string, methods: readonly string[]) =>
   z.custom<T>(
-    (value) =>
-      typeof value === 'object' && value !== null && methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'),
+    (value) => hasMethods(value, methods),
     { message: `must implement ${what} (methods ${methods.join(', ')})` },
   );
 

@@ -1,3 +1,4 @@
+import { hasMethods } from '@reverie/core';
 import { z } from 'zod';
 import type {
   DecayOptions,
@@ -19,7 +20,7 @@ import { loadPostgres, type PostgresModule } from './load-postgres';
 
 /** A value with every one of `methods`. */
 const having = <T>(what: string, methods: readonly string[]) =>
-  z.custom<T>((value) => typeof value === 'object' && value !== null && methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'), {
+  z.custom<T>((value) => hasMethods(value, methods), {
     message: `must be ${what}`,
   });
 

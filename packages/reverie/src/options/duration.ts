@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS: ReadonlyMap<string, number> = new Map([['ms', 1], ['s', 1000], ['m', 60_000], ['h', 3_600_000], ['d', 86_400_000]]);
 
 /**
  * Parses a duration given as milliseconds or as a string such as `'90s'`, `'5m'`, `'4h'`,
@@ -14,7 +14,7 @@ export function parseDuration(value: number | string): number | undefined {
   let total = 0;
   let consumed = 0;
   for (const match of trimmed.matchAll(pattern)) {
-    total += Number(match[1]) * UNIT_MS[match[2]!]!;
+    total += Number(match[1]) * UNIT_MS.get(match[2]!)!;
     consumed += match[0].length;
   }
   return consumed === trimmed.length && consumed > 0 ? total : undefined;

@@ -73,7 +73,7 @@ async function readPartOfSpeech(path: string, partOfSpeech: WordNetPartOfSpeech)
     }
   }
   const exceptions = exceptionsIn((await readWordNetFile(path, `${partOfSpeech}.exc`, { optional: true })) ?? '');
-  for (const [form, base] of Object.entries(IRREGULAR_FORMS)) if (!exceptions.has(form)) exceptions.set(form, [base]);
+  for (const [form, base] of IRREGULAR_FORMS) if (!exceptions.has(form)) exceptions.set(form, [base]);
   return { relatedOf, exceptions };
 }
 

@@ -1,3 +1,4 @@
+import { ownValue } from '@reverie/core';
 import { version } from '../../package.json';
 import { inputJsonSchema, type JsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';
@@ -28,7 +29,7 @@ function operationObject(operation: Operation): JsonSchema {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   const inPath = pathParameters(operation.http.path);
-  const parameters: JsonSchema[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
+  const parameters: JsonSchema[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: ownValue(properties, name) ?? { type: 'string' } }));
   if (operation.needsSession) {
     parameters.push({ name: 'X-Reverie-Session', in: 'header', required: true, description: 'Your session: working memory is session/<id>', schema: { type: 'string' } });
   }
@@ -68,9 +69,10 @@ function operationObject(operation: Operation): JsonSchema {
  * JSON Schema, 2020-12, which OpenAPI 3.1 uses as is). Pure.
  */
 export function openApiDocument(operations: readonly Operation[]): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const paths = new Map<string, Map<string, JsonSchema>>();
   for (const operation of operations) {
-    (paths[operation.http.path] ??= {})[operation.http.method.toLowerCase()] = operationObject(operation);
+    const methods = paths.get(operation.http.path) ?? new Map<string, JsonSchema>();
+    paths.set(operation.http.path, methods.set(operation.http.method.toLowerCase(), operationObject(operation)));
   }
   return {
     openapi: '3.1.0',
@@ -82,6 +84,6 @@ export function openApiDocument(operations: readonly Operation[]): JsonSchema {
     },
     security: [{}, { bearer: [] }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas: { Error: ERROR_SCHEMA } },
-    paths,
+    paths: Object.fromEntries([...paths].map(([path, methods]) => [path, Object.fromEntries(methods)])),
   };
 }

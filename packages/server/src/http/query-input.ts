@@ -1,3 +1,4 @@
+import { ownValue } from '@reverie/core';
 import type { JsonSchema } from '../operations/input-json-schema';
 
 /**
@@ -7,13 +8,13 @@ import type { JsonSchema } from '../operations/input-json-schema';
  */
 export function queryToInput(query: URLSearchParams, schema: JsonSchema): Record<string, unknown> {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const input: Record<string, unknown> = {};
+  const input = new Map<string, unknown>();
   for (const [name, value] of query) {
-    const type = properties[name]?.type;
-    if (type === 'integer' || type === 'number') input[name] = value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
-    else if (type === 'boolean') input[name] = value === 'true' ? true : value === 'false' ? false : value;
-    else if (type === 'array') input[name] = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
-    else input[name] = value;
+    const type = ownValue(properties, name)?.type;
+    if (type === 'integer' || type === 'number') input.set(name, value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
+    else if (type === 'boolean') input.set(name, value === 'true' ? true : value === 'false' ? false : value);
+    else if (type === 'array') input.set(name, value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+    else input.set(name, value);
   }
-  return input;
+  return Object.fromEntries(input);
 }

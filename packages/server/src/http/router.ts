@@ -64,12 +64,12 @@ export class Router {
 function matchSegments(compiled: CompiledRoute, parts: readonly string[]): Record<string, string> | undefined {
   const { segments, rest } = compiled;
   if (rest ? parts.length < segments.length : parts.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
+  const params = new Map<string, string>();
   for (const [index, segment] of segments.entries()) {
     const part = parts[index]!;
-    if (segment.startsWith('{') && segment.endsWith('}')) params[segment.slice(1, -1)] = part;
+    if (segment.startsWith('{') && segment.endsWith('}')) params.set(segment.slice(1, -1), part);
     else if (segment !== part) return undefined;
   }
-  if (rest) params['*'] = parts.slice(segments.length).join('/');
-  return params;
+  if (rest) params.set('*', parts.slice(segments.length).join('/'));
+  return Object.fromEntries(params);
 }

@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import { ReverieError } from '@reverie/core';
+import { lookupTable, ReverieError } from '@reverie/core';
 import type { HttpRoute } from './http-route';
 
-const CONTENT_TYPES: Record<string, string> = {
+const CONTENT_TYPES: ReadonlyMap<string, string> = lookupTable({
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -15,7 +15,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.map': 'application/json; charset=utf-8',
-};
+});
 
 export interface StaticFilesOptions {
   /** Where the files are served: `/inspector` serves `/inspector/*`. */
@@ -48,7 +48,7 @@ export function staticFiles({ prefix, root, index = 'index.html', public: isPubl
         const info = await stat(file).catch(() => undefined);
         if (info === undefined || !info.isFile()) continue;
         response.writeHead(200, {
-          'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+          'Content-Type': CONTENT_TYPES.get(extname(file).toLowerCase()) ?? 'application/octet-stream',
           'Content-Length': info.size,
           'Cache-Control': relative === index ? 'no-cache' : 'public, max-age=3600',
         });

@@ -6,7 +6,7 @@ import { CursorFiles } from '../../cursors/cursor-files';
 import { PassCursor } from '../../cursors/pass-cursor';
 import { cursorsDir } from '../../runs/run-paths';
 import type { DreamCursorStore } from '../../state/dream-state-store';
-import { idSchema, isValidId, type MemoryEntry, newId, timestampMs, timestampSchema } from '@reverie/core';
+import { idSchema, isValidId, type MemoryEntry, newId, ownValue, timestampMs, timestampSchema } from '@reverie/core';
 import { z } from 'zod';
 import { FINGERPRINT_RECORD_BYTES, type FingerprintChange, type FingerprintLookup, SeenFingerprints } from './seen-fingerprints';
 
@@ -20,8 +20,7 @@ const positionSchema = z.object({ at: timestampSchema, id: z.string() });
 export const fingerprintsSchema = z.custom<Record<string, string>>(
   (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-    for (const key in value) if (!isValidId(key) || typeof (value as Record<string, unknown>)[key] !== 'string') return false;
-    return true;
+    return Object.entries(value).every(([key, fingerprint]) => isValidId(key) && typeof fingerprint === 'string');
   },
   { message: 'seen must map entry ids to fingerprints' },
 );
@@ -98,7 +97,7 @@ export function entryPosition(entry: Pick<MemoryEntry, 'id' | 'updatedAt'>): Cur
  */
 export function changedSince(cursor: ConsolidationCursor, entry: MemoryEntry, byPosition = true): boolean {
   if (byPosition && cursor.entries && comparePositions(entryPosition(entry), cursor.entries) <= 0) return false;
-  const written = cursor.written[entry.id];
+  const written = ownValue(cursor.written, entry.id);
   if (written !== undefined && timestampMs(written) === timestampMs(entry.updatedAt)) return false;
   const seen = cursor.seen.get(entry.id);
   return seen === undefined || seen !== wordingFingerprint(entry);
@@ -123,10 +122,8 @@ export function advanceCursor(
   },
 ): ConsolidationCursor {
   const entries = latest(cursor.entries, change.through);
-  const written: Record<string, string> = {};
-  for (const [id, at] of Object.entries({ ...cursor.written, ...Object.fromEntries(change.written.map((entry) => [entry.id, entry.updatedAt])) })) {
-    if (entries === undefined || comparePositions({ at, id }, entries) > 0) written[id] = at;
-  }
+  const merged = new Map([...Object.entries(cursor.written), ...change.written.map((entry): [string, string] => [entry.id, entry.updatedAt])]);
+  const written = Object.fromEntries([...merged].filter(([id, at]) => entries === undefined || comparePositions({ at, id }, entries) > 0));
   const feedback = latest(cursor.feedback, change.feedback);
   const feed = change.feed ?? cursor.feed;
   const prepass = change.prepass ?? cursor.prepass;
@@ -154,23 +151,23 @@ export function nextRetries(
   run: { refused: ReadonlySet<string>; shown: ReadonlySet<string>; isLive: (id: string) => boolean; now: Date },
   options: { maxRetries: number; retryAfterHours: number },
 ): { retry: ConsolidationCursor['retry']; givenUp: string[] } {
-  const retry: ConsolidationCursor['retry'] = {};
+  const retry = new Map<string, ConsolidationCursor['retry'][string]>();
   const givenUp: string[] = [];
   for (const [id, state] of Object.entries(queue)) {
     if (!run.isLive(id) || run.refused.has(id) || run.shown.has(id)) continue;
-    retry[id] = state;
+    retry.set(id, state);
   }
   for (const id of run.refused) {
     if (!run.isLive(id)) continue;
-    const attempts = (queue[id]?.attempts ?? 0) + 1;
+    const attempts = (ownValue(queue, id)?.attempts ?? 0) + 1;
     if (attempts > options.maxRetries) {
       givenUp.push(id);
       continue;
     }
     const wait = options.retryAfterHours * 3_600_000 * 2 ** (attempts - 1);
-    retry[id] = { attempts, after: new Date(run.now.getTime() + wait).toISOString() };
+    retry.set(id, { attempts, after: new Date(run.now.getTime() + wait).toISOString() });
   }
-  return { retry, givenUp };
+  return { retry: Object.fromEntries(retry), givenUp };
 }
 
 /** The queued items due for another attempt at `now`, oldest due first. Pure. */

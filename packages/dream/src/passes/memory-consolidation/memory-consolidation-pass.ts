@@ -501,9 +501,7 @@ function wording(entry: MemoryEntry): Wording {
 
 /** Entry id → the fingerprint of its wording: what the cursor records as seen (a plan holds these, not the wordings). */
 function fingerprintsOf(entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content' | 'category' | 'tags'>>): Record<string, string> {
-  const fingerprints: Record<string, string> = {};
-  for (const entry of entries) fingerprints[entry.id] = wordingFingerprint(entry);
-  return fingerprints;
+  return Object.fromEntries(entries.map((entry) => [entry.id, wordingFingerprint(entry)]));
 }
 
 /** What `commit` needs of a plan to move the cursor (see `advanceCursor`, `nextRetries`). */

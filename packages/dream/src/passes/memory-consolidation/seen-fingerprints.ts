@@ -59,8 +59,8 @@ export class SeenFingerprints implements FingerprintLookup {
 
   /** From the record the cursor kept before the fingerprints had files (`seen.json`); other values are dropped. */
   static fromRecord(record: Readonly<Record<string, string>>): SeenFingerprints {
-    const ids = Object.keys(record).filter((id) => isValidId(id) && FINGERPRINT.test(record[id]!)).sort();
-    return new SeenFingerprints(encode(ids.map((id) => [id, record[id]!])), new Map());
+    const kept = Object.entries(record).filter(([id, fingerprint]) => isValidId(id) && FINGERPRINT.test(fingerprint));
+    return new SeenFingerprints(encode(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), new Map());
   }
 
   get(id: string): string | undefined {
@@ -141,7 +141,7 @@ export function fingerprintChanges(
     removed.add(id);
     consider(id, null);
   }
-  for (const id in change.fingerprints) consider(id, change.fingerprints[id]!);
+  for (const [id, fingerprint] of Object.entries(change.fingerprints)) consider(id, fingerprint);
   return changes;
 }
 

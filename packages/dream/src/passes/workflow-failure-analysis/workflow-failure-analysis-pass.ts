@@ -1,11 +1,4 @@
-import {
-  isReverieError,
-  type ISkillStore,
-  matchesAnySkillPattern,
-  type Skill,
-  skillSchema,
-  timestampMs,
-} from '@reverie/core';
+import { type ISkillStore, isReverieError, matchesAnySkillPattern, ownValue, type Skill, skillSchema, timestampMs } from '@reverie/core';
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
@@ -103,7 +96,7 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
     const cursor = (await cursorFile.read()) ?? { annotated: {} };
     const due: WorkflowPromptItem[] = [];
     for (const group of groups) {
-      const since = cursor.annotated[group.key];
+      const since = ownValue(cursor.annotated, group.key);
       const fresh = since === undefined ? group.failures : group.failureTimes.filter((at) => timestampMs(at) > timestampMs(since)).length;
       if (fresh < minFailures) {
         if (group.failures >= minFailures) notes.push(`${JSON.stringify(group.description)}: ${fresh} new failure(s) since the last annotation, fewer than ${minFailures}: not annotated again`);
@@ -159,14 +152,13 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
   /** Moves the cursor past the failures whose annotation landed in at least one skill. */
   async commit(services: DreamServices, data: unknown): Promise<void> {
     const { annotated, windowStart, done } = workflowCommitSchema.parse(data);
-    const next: Record<string, string> = {};
-    for (const [key, at] of Object.entries(annotated)) if (timestampMs(at) >= timestampMs(windowStart)) next[key] = at;
+    const next = new Map(Object.entries(annotated).filter(([, at]) => timestampMs(at) >= timestampMs(windowStart)));
     for (const item of done) {
       // A save skipped as a conflict (the skill changed meanwhile) leaves the failures unannotated.
       const landed = await Promise.all(item.skills.map(async (name) => (await services.skills?.get(name))?.content.includes(item.block) ?? false));
-      if (landed.some(Boolean)) next[item.key] = item.lastFailure;
+      if (landed.some(Boolean)) next.set(item.key, item.lastFailure);
     }
-    await new PassCursor(services.state.cursors, this.name, workflowCursorSchema).write({ annotated: next });
+    await new PassCursor(services.state.cursors, this.name, workflowCursorSchema).write({ annotated: Object.fromEntries(next) });
   }
 
   /** The existing, unprotected skills that produced the group's failures (reported when none). */
