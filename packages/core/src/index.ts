@@ -10,7 +10,7 @@ export {
   ReverieStoreCorruptError,
   ReverieValidationError,
 } from './errors/reverie-error';
-export { fileSystemError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from './errors/file-system-error';
+export { fileSystemError, internalError, isFileSystemErrorCode, FILE_SYSTEM_ERROR_CODES } from './errors/file-system-error';
 
 // What loads at its first use (docs/architecture.md)
 export { loadOnce } from './loading/load-once';
@@ -117,7 +117,7 @@ export {
   workflowExecutionDraftSchema,
   workflowExecutionSchema,
 } from './schemas/workflow-execution';
-export { describeIssues, parseRecord } from './schemas/parse-record';
+export { describeIssues, parseDraft, parseRecord, unstorableTextProblem } from './schemas/parse-record';
 
 // Service interfaces and tokens
 export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';

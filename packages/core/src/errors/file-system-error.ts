@@ -23,11 +23,14 @@ export function isFileSystemErrorCode(code: string): code is FileSystemErrorCode
  * Turns what a failed `fs` call threw into a ReverieError whose code says what went wrong
  * (`READ_ONLY` for EROFS, `NO_SPACE` for ENOSPC/EDQUOT, `NOT_A_DIRECTORY` for ENOTDIR — or EEXIST
  * while creating a folder —, `IS_A_DIRECTORY`, `PERMISSION_DENIED`, else `IO_ERROR`), with the
- * path (the failing call's own path when it names one), the action, and what to do. A ReverieError passes through unchanged. Pure: no I/O.
+ * path (the failing call's own path when it names one), the action, and what to do. A ReverieError passes through unchanged.
+ * Anything else thrown on the way (a bug, not the disk) is `internalError`: no advice about disks
+ * sends the user the wrong way. Pure: no I/O.
  */
 export function fileSystemError(error: unknown, action: string, path: string): ReverieError {
   if (error instanceof ReverieError) return error;
   const errno = typeof (error as { code?: unknown } | null)?.code === 'string' ? (error as { code: string }).code : undefined;
+  if (!isSystemError(errno, error)) return internalError(error, action);
   const code = codeOf(errno, (error as { syscall?: unknown } | null)?.syscall);
   const reason = error instanceof Error ? error.message : String(error);
   const where = typeof (error as { path?: unknown } | null)?.path === 'string' ? (error as { path: string }).path : path;
@@ -56,4 +59,23 @@ function codeOf(errno: string | undefined, syscall: unknown): Extract<ReverieErr
     default:
       return 'IO_ERROR';
   }
+}
+
+/** An error Node's file-system calls raise: an errno code such as ENOENT, or a failed syscall. */
+function isSystemError(errno: string | undefined, error: unknown): boolean {
+  return (errno !== undefined && /^E[A-Z0-9]+$/.test(errno)) || typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
+}
+
+/**
+ * An unexpected exception (a programming error, not bad input nor a failing disk) as a
+ * ReverieError with code `INTERNAL`, its message kept, and the action that was under way. A
+ * ReverieError passes through unchanged.
+ */
+export function internalError(error: unknown, action: string): ReverieError {
+  if (error instanceof ReverieError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ReverieError('INTERNAL', `Could not ${action}: ${reason}. This is a fault in Reverie, not in your data or disk: please report it with this message.`, {
+    cause: error,
+    details: { action },
+  });
 }

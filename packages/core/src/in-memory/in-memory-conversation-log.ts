@@ -2,7 +2,7 @@ import type { IClock } from '../interfaces/clock';
 import { ReverieValidationError } from '../errors/reverie-error';
 import type { ConversationLogReadOptions, IConversationLog } from '../interfaces/conversation-log';
 import { type ConversationTurnDraft, type LoggedTurn, loggedTurnSchema } from '../schemas/conversation-turn';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { assertOpen } from '../stores/write-condition';
 import { selectTurns } from '../stores/record-selectors';
 import { systemClock } from '../time/system-clock';
@@ -21,7 +21,7 @@ export class InMemoryConversationLog implements IConversationLog {
 
   async append(turn: ConversationTurnDraft): Promise<LoggedTurn> {
     assertOpen(this.closed, 'conversation log');
-    const logged = parseRecord(
+    const logged = parseDraft(
       loggedTurnSchema,
       { ...turn, timestamp: turn?.timestamp ?? this.clock.now().toISOString(), seq: this.lastSeq + 1 },
       'conversation turn',

@@ -2,7 +2,7 @@ import type { IClock } from '../interfaces/clock';
 import type { FeedbackListOptions, IFeedbackStore } from '../interfaces/feedback-store';
 import { newId } from '../ids/new-id';
 import { type FeedbackDraft, type FeedbackSignal, feedbackSignalSchema } from '../schemas/feedback-signal';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { assertOpen } from '../stores/write-condition';
 import { selectFeedback } from '../stores/record-selectors';
 import { systemClock } from '../time/system-clock';
@@ -20,7 +20,7 @@ export class InMemoryFeedbackStore implements IFeedbackStore {
 
   async record(signal: FeedbackDraft): Promise<FeedbackSignal> {
     assertOpen(this.closed, 'feedback store');
-    const record = parseRecord(
+    const record = parseDraft(
       feedbackSignalSchema,
       { ...signal, id: signal?.id ?? newId(), timestamp: signal?.timestamp ?? this.clock.now().toISOString() },
       'feedback signal',

@@ -1,7 +1,7 @@
 import type { IClock } from '../interfaces/clock';
 import type { WriteCondition } from '../interfaces/long-term-memory';
 import type { ISkillStore } from '../interfaces/skill-store';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { type Skill, type SkillDraft, type SkillSearchQuery, type SkillSearchResult, skillSearchQuerySchema } from '../schemas/skill';
 import { Bm25Index } from '../search/bm25-index';
 import { resolveSkillDraft, skillDocumentText } from '../skills/resolve-skill-draft';
@@ -58,7 +58,7 @@ export class InMemorySkillStore implements ISkillStore {
   async search(query: SkillSearchQuery): Promise<SkillSearchResult[]> {
     assertOpen(this.closed, 'skill store');
     if (query?.prefix !== undefined) validateSkillName(query.prefix);
-    const { text, prefix, maxResults } = parseRecord(skillSearchQuerySchema, query, 'skill search');
+    const { text, prefix, maxResults } = parseDraft(skillSearchQuerySchema, query, 'skill search');
     const matches = (name: string) => prefix === undefined || isUnderPrefix(name, prefix);
     if (text !== undefined && text.trim() !== '') {
       return this.index

@@ -1,6 +1,6 @@
 import type { IClock } from '../interfaces/clock';
 import type { ISkillUsageStore, SkillUsageListOptions } from '../interfaces/skill-store';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { type SkillUsage, type SkillUsageDraft, skillUsageSchema } from '../schemas/skill';
 import { assertOpen } from '../stores/write-condition';
 import { selectSkillUsages } from '../stores/record-selectors';
@@ -21,7 +21,7 @@ export class InMemorySkillUsageStore implements ISkillUsageStore {
   async record(usage: SkillUsageDraft): Promise<SkillUsage> {
     assertOpen(this.closed, 'skill usage store');
     validateSkillName(usage?.skill);
-    const record = parseRecord(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.clock.now().toISOString() }, 'skill usage');
+    const record = parseDraft(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.clock.now().toISOString() }, 'skill usage');
     this.usages.push(record);
     return { ...record };
   }

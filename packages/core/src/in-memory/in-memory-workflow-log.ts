@@ -1,7 +1,7 @@
 import type { IClock } from '../interfaces/clock';
 import type { IWorkflowLog, WorkflowLogReadOptions } from '../interfaces/workflow-log';
 import { newId } from '../ids/new-id';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { type WorkflowExecution, type WorkflowExecutionDraft, workflowExecutionSchema } from '../schemas/workflow-execution';
 import { validateRange } from '../stores/time-range';
 import type { TimeInput } from '../schemas/common';
@@ -22,7 +22,7 @@ export class InMemoryWorkflowLog implements IWorkflowLog {
 
   async append(record: WorkflowExecutionDraft): Promise<WorkflowExecution> {
     assertOpen(this.closed, 'workflow log');
-    const parsed = parseRecord(
+    const parsed = parseDraft(
       workflowExecutionSchema,
       { ...record, id: record?.id ?? newId(), timestamp: record?.timestamp ?? this.clock.now().toISOString() },
       'workflow execution',

@@ -1,5 +1,5 @@
 import { copyMemoryEntry } from './copy-memory-entry';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { type MemoryEntry, type MemorySearchQuery, memorySearchQuerySchema } from '../schemas/memory-entry';
 import { type DecayOptions, effectiveImportanceAt } from '../temporal/importance-decay';
 import { validityTest, type ValidityView } from '../temporal/validity';
@@ -33,7 +33,7 @@ export interface ParsedMemoryQuery {
  */
 export function parseMemoryQuery(query: MemorySearchQuery, now: Date): ParsedMemoryQuery {
   if (query?.category !== undefined) validateCategory(query.category);
-  const { text, category, tags, maxResults, asOf } = parseRecord(memorySearchQuerySchema, query, 'memory search');
+  const { text, category, tags, maxResults, asOf } = parseDraft(memorySearchQuerySchema, query, 'memory search');
   const validity: ValidityView = { now, ...(asOf !== undefined ? { asOf: new Date(asOf) } : {}) };
   const valid = validityTest(validity);
   const filtered = category !== undefined || (tags !== undefined && tags.length > 0);

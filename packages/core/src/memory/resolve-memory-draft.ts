@@ -1,7 +1,7 @@
 import type { IClock } from '../interfaces/clock';
 import type { WriteCondition } from '../interfaces/long-term-memory';
 import { assertValidId, newId } from '../ids/new-id';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft, parseRecord } from '../schemas/parse-record';
 import { DEFAULT_CATEGORY, DEFAULT_IMPORTANCE, type MemoryDraft, type MemoryEntry, memoryDraftSchema, memoryEntrySchema } from '../schemas/memory-entry';
 import type { z } from 'zod';
 
@@ -28,7 +28,7 @@ export function resolveMemoryDraft(
 ): MemoryEntry {
   if (draft?.id !== undefined) assertValidId(draft.id);
   if (draft?.category !== undefined) validateCategory(draft.category);
-  const parsed = parseRecord(memoryDraftSchema, draft, 'memory entry');
+  const parsed = parseDraft(memoryDraftSchema, draft, 'memory entry');
   const existing = parsed.id === undefined ? undefined : lookup(parsed.id);
   checkCondition(`Memory entry ${parsed.id ?? '(new)'}`, existing, condition);
   const now = nextTimestamp(clock, existing?.updatedAt);

@@ -23,3 +23,63 @@ export function describeIssues(error: z.ZodError): string {
     })
     .join('; ');
 }
+
+/**
+ * Why `text` cannot be stored by every backend, or undefined when it can: a NUL character
+ * (PostgreSQL's text refuses it) or a lone UTF-16 surrogate (half of a character such as an emoji,
+ * cut off: not Unicode text, and turned into U+FFFD on its way into any UTF-8 store).
+ */
+export function unstorableTextProblem(text: string): string | undefined {
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) return `holds a NUL character (U+0000) at position ${nul}, which no store keeps: remove it`;
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone) {
+    const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+    return `holds a lone UTF-16 surrogate (U+${code}) at position ${lone.index}, half of a character cut off, which is not Unicode text: remove it or replace it with U+FFFD`;
+  }
+  return undefined;
+}
+
+// In a /u expression a surrogate pair is one code point, so \p{Cs} matches only a lone half.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * `parseRecord` for what a caller asks a store to write or search: also refuses (INVALID_INPUT,
+ * naming the field) any string in it, object keys included, that `unstorableTextProblem` finds,
+ * so every backend accepts and refuses the same text. Records read back are parsed with
+ * `parseRecord`, which does not look: data written before this check stays readable.
+ */
+export function parseDraft<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = parseRecord(schema, value, what);
+  const found = findUnstorableText(parsed, []);
+  if (found) {
+    const path = found.path.join('.');
+    throw new ReverieValidationError('INVALID_INPUT', `Invalid ${what}: ${path ? `${path} ` : ''}${found.message}`, {
+      details: { issues: [{ path: found.path, message: found.message }] },
+    });
+  }
+  return parsed;
+}
+
+function findUnstorableText(value: unknown, path: Array<string | number>): { path: Array<string | number>; message: string } | undefined {
+  if (typeof value === 'string') {
+    const message = unstorableTextProblem(value);
+    return message === undefined ? undefined : { path, message };
+  }
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findUnstorableText(item, [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null && !(value instanceof Date)) {
+    for (const [key, item] of Object.entries(value)) {
+      const keyProblem = unstorableTextProblem(key);
+      if (keyProblem) return { path: [...path, key], message: `(the key) ${keyProblem}` };
+      const found = findUnstorableText(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

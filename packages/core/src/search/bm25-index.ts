@@ -161,8 +161,9 @@ export class Bm25Index {
       this.hold(id, text);
       return;
     }
-    if (this.numberOf.has(id)) this.delete(id);
+    // Analysed first: a text the analysis cannot take leaves the index as it was.
     const { terms, length } = indexTerms(text, this.analysis);
+    if (this.numberOf.has(id)) this.delete(id);
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const doc = this.ids.length;
@@ -185,6 +186,11 @@ export class Bm25Index {
     this.hold(id, text);
     this.liveCount += 1;
     this.totalLength += length;
+  }
+
+  /** Throws what `set` would throw for `text`, indexing nothing: a store checks a record before writing it. */
+  check(text: string): void {
+    indexTerms(text, this.analysis);
   }
 
   /** Adds many documents at once. */

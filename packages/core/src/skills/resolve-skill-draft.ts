@@ -1,6 +1,6 @@
 import type { IClock } from '../interfaces/clock';
 import type { WriteCondition } from '../interfaces/long-term-memory';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft, parseRecord } from '../schemas/parse-record';
 import { type Skill, type SkillDraft, skillDraftSchema, skillSchema } from '../schemas/skill';
 import { checkCondition, nextTimestamp } from '../stores/write-condition';
 import { validateSkillName } from '../validation/path-name';
@@ -18,7 +18,7 @@ export function resolveSkillDraft(
 ): Skill {
   validateSkillName(draft?.name);
   for (const related of draft.seeAlso ?? []) validateSkillName(related);
-  const parsed = parseRecord(skillDraftSchema, draft, 'skill');
+  const parsed = parseDraft(skillDraftSchema, draft, 'skill');
   const existing = lookup(parsed.name);
   checkCondition(`Skill ${parsed.name}`, existing, condition);
   const now = nextTimestamp(clock, existing?.updatedAt);

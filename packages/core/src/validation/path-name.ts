@@ -23,6 +23,8 @@ const FORBIDDEN_CHARACTER = /[\u0000-\u001f\u007f-\u009f\\:*?"<>|]/;
 
 /** Characters that look like "/" or "." to a reader but are not: a name with one misleads. */
 const CONFUSABLE_SEPARATOR = /[\u2215\u2044\u29f8\u29f9\uff0f\uff3c\u2024\u2025\ufe52\uff0e]/u;
+/** Half of a surrogate pair with no other half (in a /u expression a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
 /** Bidirectional controls: they reorder how a name is displayed, so it reads as something else. */
 const BIDI_CONTROL = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/u;
 /** Characters that show nothing: two names that look the same would be different files. */
@@ -50,6 +52,8 @@ export function pathNameProblem(value: unknown, rules: PathNameRules): string | 
       ? 'it contains a backslash (use "/" to separate segments)'
       : `it contains the character ${JSON.stringify(char)} (control characters and \\ : * ? " < > | are not allowed)`;
   }
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone) return `it contains ${codePoint(lone[0])}, half of a character cut off (a lone UTF-16 surrogate), which no file system stores as given`;
   const confusable = CONFUSABLE_SEPARATOR.exec(value);
   if (confusable) {
     return `it contains ${codePoint(confusable[0])}, which looks like "/" or "." but is not (type the plain character, or leave it out)`;

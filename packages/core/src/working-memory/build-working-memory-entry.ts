@@ -1,5 +1,5 @@
 import type { IClock } from '../interfaces/clock';
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft, parseRecord } from '../schemas/parse-record';
 import {
   type WorkingMemoryEntry,
   workingMemoryEntrySchema,
@@ -23,7 +23,7 @@ export function buildWorkingMemoryEntry(
   if (options?.category !== undefined) validateCategory(options.category);
   const parsed = parseRecord(workingMemorySetOptionsSchema, options, 'working-memory options');
   const now = clock.now();
-  return parseRecord(
+  return parseDraft(
     workingMemoryEntrySchema,
     {
       key,

@@ -1,4 +1,4 @@
-import { parseRecord } from '../schemas/parse-record';
+import { parseDraft } from '../schemas/parse-record';
 import { type WorkingMemoryEntry, type WorkingMemorySearchQuery, workingMemorySearchQuerySchema } from '../schemas/working-memory-entry';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
 
@@ -15,7 +15,7 @@ export interface ParsedWorkingMemoryQuery {
 /** Validates a working-memory search and turns its filters into a predicate, as every store filters. */
 export function parseWorkingMemoryQuery(query: WorkingMemorySearchQuery): ParsedWorkingMemoryQuery {
   if (query?.category !== undefined) validateCategory(query.category);
-  const { text, category, tags, prefix, maxResults } = parseRecord(workingMemorySearchQuerySchema, query, 'working-memory search');
+  const { text, category, tags, prefix, maxResults } = parseDraft(workingMemorySearchQuerySchema, query, 'working-memory search');
   return {
     text: text !== undefined && text.trim() !== '' ? text : undefined,
     maxResults,

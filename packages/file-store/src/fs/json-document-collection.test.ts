@@ -1,5 +1,5 @@
 import { pbkdf2 } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -126,5 +126,72 @@ describe('JsonDocumentCollection reads', () => {
     // Whatever another process wrote is still read (through the thread pool).
     await put(notes, 'two');
     expect((await other.current()).has('two')).toBe(true);
+  });
+});
+
+describe('JsonDocumentCollection: a record the listener cannot take in (SPEC M2)', () => {
+  /** A listener that cannot index a note whose text holds "poison", as the memory store's index once could not take "constructor". */
+  function picky(indexed: Map<string, string>) {
+    const refuse = (note: Note) => {
+      if (note.text.includes('poison')) throw new TypeError('word.toLowerCase is not a function');
+    };
+    return new JsonDocumentCollection<Note>({
+      root,
+      clock: new ManualClock('2026-03-01T12:00:00Z'),
+      logger: silentLogger,
+      layout: { what: 'note', schema: noteSchema, keyOf: (note) => note.id, pathOf: (note) => `${note.id}.json`, isNewer: () => false },
+      listener: {
+        check: refuse,
+        onPut: (note) => {
+          refuse(note);
+          indexed.set(note.id, note.text);
+        },
+        onDelete: (note) => indexed.delete(note.id),
+      },
+    });
+  }
+  const quarantined = () => readdirSync(join(root, '.quarantine'));
+  const ids = (records: { values(): IterableIterator<Note> }) => [...records.values()].map((note) => note.id);
+
+  it('refuses to write it, with INTERNAL (not a disk error), and writes nothing', async () => {
+    const indexed = new Map<string, string>();
+    const notes = picky(indexed);
+    await notes.put('good', () => ({ id: 'good', text: 'fine' }));
+    const failure = await notes.put('bad', () => ({ id: 'bad', text: 'a poison note' })).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'INTERNAL' });
+    expect((failure as Error).message).toContain('word.toLowerCase is not a function');
+    expect((failure as Error).message).not.toMatch(/Check the disk|space left|permissions of/);
+    expect(existsSync(join(root, 'bad.json'))).toBe(false);
+    expect(journal().map((line) => line.key)).toEqual([undefined, 'good']);
+    expect(ids(await notes.current())).toEqual(['good']);
+    await notes.put('later', () => ({ id: 'later', text: 'still works' }));
+    expect([...indexed.keys()].sort()).toEqual(['good', 'later']);
+  });
+
+  it('quarantines such a record found on disk when it opens, and serves the others', async () => {
+    writeFileSync(join(root, 'good.json'), JSON.stringify({ id: 'good', text: 'fine' }));
+    writeFileSync(join(root, 'bad.json'), JSON.stringify({ id: 'bad', text: 'a poison note' }));
+    const indexed = new Map<string, string>();
+    const notes = picky(indexed);
+    expect(ids(await notes.current())).toEqual(['good']);
+    expect([...indexed.keys()]).toEqual(['good']);
+    expect(existsSync(join(root, 'bad.json'))).toBe(false);
+    const [aside] = quarantined();
+    expect(JSON.parse(readFileSync(join(root, '.quarantine', aside!), 'utf8'))).toEqual({ id: 'bad', text: 'a poison note' });
+    await notes.put('next', () => ({ id: 'next', text: 'saved after' }));
+    expect(ids(await notes.current()).sort()).toEqual(['good', 'next']);
+  });
+
+  it('quarantines such a record another process wrote, and keeps the one it replaced out of the index', async () => {
+    const indexed = new Map<string, string>();
+    const reader = picky(indexed);
+    const writer = collection();
+    await writer.put('shared', () => ({ id: 'shared', text: 'harmless' }));
+    expect(ids(await reader.current())).toEqual(['shared']);
+    await writer.put('shared', () => ({ id: 'shared', text: 'now poison' }));
+    await writer.put('other', () => ({ id: 'other', text: 'fine' }));
+    expect(ids(await reader.current())).toEqual(['other']);
+    expect([...indexed.keys()]).toEqual(['other']);
+    expect(quarantined()).toHaveLength(1);
   });
 });

@@ -24,6 +24,15 @@ export interface DocumentLayout<T> {
 
 /** Told about every change, whether this process made it or another one did. */
 export interface CollectionListener<T> {
+  /**
+   * Throws when the listener could not take `record` in (its text cannot be indexed). Called
+   * before a record is written, so such a write fails with nothing on disk.
+   */
+  check?(record: T): void;
+  /**
+   * Takes a record in. When it throws, it must have changed nothing: a record read from disk
+   * is then quarantined and the collection serves the others.
+   */
   onPut(record: T, previous: T | undefined): void;
   onDelete(record: T): void;
 }
@@ -99,6 +108,8 @@ export interface CollectionChangePage {
 }
 
 const JOURNAL = '.changes.jsonl';
+/** Where record files that cannot be read or indexed are moved, under the root. */
+const QUARANTINE = '.quarantine';
 const SNAPSHOT = '.snapshot.bin';
 /** The collection's part of the snapshot format (records, folder times); prefixed to the hooks' version. */
 const SNAPSHOT_FORMAT = 'collection/2';
@@ -207,6 +218,7 @@ export class JsonDocumentCollection<T extends object> {
     return this.mutate(async () => {
       const previous = this.records.get(key);
       const record = parseRecord(this.layout.schema, build(previous), this.layout.what);
+      this.listener.check?.(record);
       const path = this.layout.pathOf(record);
       await writeFileAtomic(this.absolute(path), `${JSON.stringify(record, null, 2)}\n`);
       if (previous !== undefined) {
@@ -214,7 +226,9 @@ export class JsonDocumentCollection<T extends object> {
         if (previousPath !== path) await this.removeFile(previousPath);
       }
       await this.appendJournal({ op: 'put', key: this.layout.keyOf(record), path, seq: this.lastSeq + 1 });
-      this.apply(record, previous);
+      if (!(await this.admit(record, previous, path))) {
+        throw new Error(`the ${this.layout.what} was written but could not be indexed; it was moved to ${QUARANTINE}/ and the store serves the others`);
+      }
       return record;
     });
   }
@@ -282,8 +296,35 @@ export class JsonDocumentCollection<T extends object> {
   }
 
   private apply(record: T, previous: T | undefined): void {
-    this.records.set(this.layout.keyOf(record), record);
     this.listener.onPut(record, previous);
+    this.records.set(this.layout.keyOf(record), record);
+  }
+
+  /**
+   * Applies a record whose file is on disk at `path`. When the listener cannot take it in (SPEC
+   * M2: one record must never make the whole collection unreadable), the record is dropped, its
+   * file quarantined with the reason, and false returned; the other records are served as before.
+   */
+  private async admit(record: T, previous: T | undefined, path: string): Promise<boolean> {
+    try {
+      this.apply(record, previous);
+      return true;
+    } catch (error) {
+      const key = this.layout.keyOf(record);
+      if (previous !== undefined) {
+        this.records.delete(key);
+        this.listener.onDelete(previous);
+      }
+      await quarantineFile(
+        this.absolute(path),
+        this.root,
+        join(this.root, QUARANTINE),
+        `${this.layout.what} ${key} could not be indexed (${(error as Error).message})`,
+        this.logger,
+        this.clock.now(),
+      );
+      return false;
+    }
   }
 
   private absolute(path: string): string {
@@ -476,7 +517,7 @@ export class JsonDocumentCollection<T extends object> {
         const key = this.layout.keyOf(item.record);
         if (this.records.has(key) && this.records.pathOf(key) !== path) return undefined;
         const existing = this.records.get(key);
-        this.apply(item.record, existing);
+        await this.admit(item.record, existing, path);
         changed = true;
       }
     }
@@ -518,7 +559,7 @@ export class JsonDocumentCollection<T extends object> {
           if (!item) {
             this.records.delete(key);
             this.listener.onDelete(record);
-          } else if (JSON.stringify(item.record) !== stored.bytesAt(index).toString('utf8')) this.apply(item.record, record);
+          } else if (JSON.stringify(item.record) !== stored.bytesAt(index).toString('utf8')) await this.admit(item.record, record, stored.pathAt(index));
         }
       }
     })().catch((error: unknown) => this.logger.warn('Could not check the record files after opening from the snapshot.', { error: String(error) }));
@@ -601,13 +642,13 @@ export class JsonDocumentCollection<T extends object> {
         }
         const [keep, drop] = this.layout.isNewer(item.record, existing.record) ? [item, existing] : [existing, item];
         loaded.set(key, keep);
-        await quarantineFile(drop.file, this.root, join(this.root, '.quarantine'), `an older copy of ${this.layout.what} ${key}`, this.logger, this.clock.now());
+        await quarantineFile(drop.file, this.root, join(this.root, QUARANTINE), `an older copy of ${this.layout.what} ${key}`, this.logger, this.clock.now());
       }
     }
     const previous = this.records;
     this.records = new RecordMap((record) => this.layout.pathOf(record));
     for (const key of previous.keys()) if (!loaded.has(key)) this.listener.onDelete(previous.get(key)!);
-    for (const [key, { record }] of loaded) this.apply(record, previous.get(key));
+    for (const [key, { record, file }] of loaded) await this.admit(record, previous.get(key), relative(this.root, file).split(sep).join('/'));
     this.journalOffset = journal?.size ?? 0;
     this.journalInode = journal?.ino ?? -1;
     const edges = journal ? await readJournalEdges(this.journalPath, journal.size) : undefined;
@@ -667,7 +708,7 @@ export class JsonDocumentCollection<T extends object> {
     } catch (error) {
       reason = `not valid JSON (${(error as Error).message})`;
     }
-    await quarantineFile(file, this.root, join(this.root, '.quarantine'), reason, this.logger, this.clock.now());
+    await quarantineFile(file, this.root, join(this.root, QUARANTINE), reason, this.logger, this.clock.now());
     return undefined;
   }
 
@@ -824,7 +865,7 @@ export class JsonDocumentCollection<T extends object> {
   private async refresh(line: JournalLine): Promise<void> {
     const previous = this.records.get(line.key);
     const found = line.op === 'put' ? await this.readQuietly(this.absolute(line.path), line.key) : undefined;
-    if (found) this.apply(found, previous);
+    if (found) await this.admit(found, previous, line.path);
     else if (previous) {
       this.records.delete(line.key);
       this.listener.onDelete(previous);

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, unlink } from 'node:fs/promises';
+import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileSystemError, type ILogger } from '@reverie/core';
 import { fsyncDirectory } from './atomic-write';
-
 
 /**
  * Moves a file that cannot be read as a valid record out of the way, into `quarantineDir`, and
@@ -41,4 +40,34 @@ export async function quarantineFile(
     logger.warn(`Moved an unreadable file to quarantine: ${reason}`, { file, quarantinedAs: target });
     return target;
   }
+}
+
+/**
+ * Keeps records taken out of a file that holds others too (a working-memory group file) in a file
+ * of their own under `quarantineDir` — `<relative path>.<time>.<random>.records.json`, holding
+ * `{ file, reason, records }` — and says so through the logger. The records are never lost, and
+ * the file they came from can be rewritten without them.
+ */
+export async function quarantineRecords(
+  records: readonly unknown[],
+  file: string,
+  root: string,
+  quarantineDir: string,
+  reason: string,
+  logger: ILogger,
+  now: Date,
+): Promise<string> {
+  const relativePath = relative(root, file).split(/[\\/]/);
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  const target = join(quarantineDir, ...relativePath.slice(0, -1), `${relativePath.at(-1)}.${stamp}.${randomBytes(4).toString('hex')}.records.json`);
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    // 'wx': never replaces an earlier copy.
+    await writeFile(target, `${JSON.stringify({ file: relativePath.join('/'), reason, records }, null, 2)}\n`, { flag: 'wx' });
+    await fsyncDirectory(dirname(target));
+  } catch (error) {
+    throw fileSystemError(error, 'quarantine unreadable records', target);
+  }
+  logger.warn(`Moved ${records.length} unreadable record(s) to quarantine: ${reason}`, { file, quarantinedAs: target });
+  return target;
 }

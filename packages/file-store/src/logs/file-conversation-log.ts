@@ -12,7 +12,7 @@ import {
   type ILogger,
   type LoggedTurn,
   loggedTurnSchema,
-  parseRecord,
+  parseDraft,
   ReverieError,
   ReverieValidationError,
   selectTurns,
@@ -88,7 +88,7 @@ export class FileConversationLog implements IConversationLog {
    */
   async append(turn: ConversationTurnDraft): Promise<LoggedTurn> {
     this.assertOpen();
-    const stamped = parseRecord(
+    const stamped = parseDraft(
       conversationTurnSchema,
       { ...turn, timestamp: turn?.timestamp ?? this.clock.now().toISOString() },
       'conversation turn',

@@ -9,7 +9,7 @@ import {
   type IFeedbackStore,
   type ILogger,
   newId,
-  parseRecord,
+  parseDraft,
   selectFeedback,
   silentLogger,
   systemClock,
@@ -52,7 +52,7 @@ export class FileFeedbackStore implements IFeedbackStore {
 
   async record(signal: FeedbackDraft): Promise<FeedbackSignal> {
     this.assertOpen();
-    const record = parseRecord(
+    const record = parseDraft(
       feedbackSignalSchema,
       { ...signal, id: signal?.id ?? newId(), timestamp: signal?.timestamp ?? this.clock.now().toISOString() },
       'feedback signal',

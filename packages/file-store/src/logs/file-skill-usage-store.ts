@@ -4,14 +4,14 @@ import {
   type IClock,
   type ILogger,
   type ISkillUsageStore,
-  parseRecord,
+  parseDraft,
+  selectSkillUsages,
   silentLogger,
   type SkillUsage,
   type SkillUsageDraft,
   type SkillUsageListOptions,
   skillUsageSchema,
   systemClock,
-  selectSkillUsages,
   validateSkillName,
 } from '@reverie/core';
 import { DirectoryLock } from '../fs/directory-lock';
@@ -52,7 +52,7 @@ export class FileSkillUsageStore implements ISkillUsageStore {
   async record(usage: SkillUsageDraft): Promise<SkillUsage> {
     this.assertOpen();
     validateSkillName(usage?.skill);
-    const record = parseRecord(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.clock.now().toISOString() }, 'skill usage');
+    const record = parseDraft(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.clock.now().toISOString() }, 'skill usage');
     await this.file.append([record]);
     return { ...record };
   }

@@ -6,7 +6,7 @@ import {
   inTimeRange,
   type IWorkflowLog,
   newId,
-  parseRecord,
+  parseDraft,
   selectWorkflowExecutions,
   silentLogger,
   systemClock,
@@ -54,7 +54,7 @@ export class FileWorkflowLog implements IWorkflowLog {
 
   async append(record: WorkflowExecutionDraft): Promise<WorkflowExecution> {
     this.assertOpen();
-    const parsed = parseRecord(
+    const parsed = parseDraft(
       workflowExecutionSchema,
       { ...record, id: record?.id ?? newId(), timestamp: record?.timestamp ?? this.clock.now().toISOString() },
       'workflow execution',

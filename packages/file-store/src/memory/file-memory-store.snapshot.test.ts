@@ -312,7 +312,7 @@ describe('FileMemoryStore snapshot', () => {
 
     const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
     const sections = new Map<string, SnapshotSection>([...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]));
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace('memory-entries/4', 'memory-entries/3'), position: decoded.position, sections }));
+    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace('memory-entries/5', 'memory-entries/4'), position: decoded.position, sections }));
     const older = new RecordingLogger();
     const upgraded = store(older);
     expect(await upgraded.get(merged.id)).toEqual(merged);

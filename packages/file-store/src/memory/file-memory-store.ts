@@ -69,7 +69,7 @@ const memoryStoreOptionsSchema = z.object({ synonyms: z.custom<Thesaurus>((value
  * first part whenever the entry schema or the sections change; a snapshot of another version is
  * ignored and rewritten.
  */
-const SNAPSHOT_VERSION = `memory-entries/4 ${BM25_INDEX_FORMAT}`;
+const SNAPSHOT_VERSION = `memory-entries/5 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
@@ -110,13 +110,15 @@ export class FileMemoryStore implements ILongTermMemory {
         isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
       },
       listener: {
+        check: (entry) => this.index.check(memoryDocumentText(entry)),
         onPut: (entry, previous) => {
+          // Indexed first: when the text cannot be, nothing has changed.
+          const text = memoryDocumentText(entry);
+          this.index.set(entry.id, text);
           if (previous) this.countCategory(previous.category, -1);
           this.countCategory(entry.category, +1);
           if (hasValidityBounds(entry)) this.bounded.add(entry.id);
           else this.bounded.delete(entry.id);
-          const text = memoryDocumentText(entry);
-          this.index.set(entry.id, text);
           this.hybrid?.want(entry.id, text);
         },
         onDelete: (entry) => {

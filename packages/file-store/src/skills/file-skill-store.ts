@@ -2,27 +2,27 @@ import { join } from 'node:path';
 import {
   assertOpen,
   Bm25Index,
+  caseCollision,
   checkCondition,
+  type HybridRecallOptions,
   type IClock,
   type ILogger,
-  isUnderPrefix,
   type ISkillStore,
-  parseRecord,
+  isUnderPrefix,
+  parseDraft,
   resolveSkillDraft,
+  ReverieValidationError,
   silentLogger,
   type Skill,
-  type SkillDraft,
   skillDocumentText,
+  type SkillDraft,
   skillSchema,
   type SkillSearchQuery,
-  type SkillSearchResult,
   skillSearchQuerySchema,
+  type SkillSearchResult,
   systemClock,
   validateSkillName,
-  caseCollision,
-  ReverieValidationError,
   type WriteCondition,
-  type HybridRecallOptions,
 } from '@reverie/core';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
@@ -71,10 +71,12 @@ export class FileSkillStore implements ISkillStore {
         isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
       },
       listener: {
+        check: (skill) => this.index.check(skillDocumentText(skill)),
         onPut: (skill) => {
-          this.names.add(skill.name);
+          // Indexed first: when the text cannot be, nothing has changed.
           const text = skillDocumentText(skill);
           this.index.set(skill.name, text);
+          this.names.add(skill.name);
           this.hybrid?.want(skill.name, text);
         },
         onDelete: (skill) => {
@@ -122,7 +124,7 @@ export class FileSkillStore implements ISkillStore {
   async search(query: SkillSearchQuery): Promise<SkillSearchResult[]> {
     this.assertOpen();
     if (query?.prefix !== undefined) validateSkillName(query.prefix);
-    const { text, prefix, maxResults } = parseRecord(skillSearchQuerySchema, query, 'skill search');
+    const { text, prefix, maxResults } = parseDraft(skillSearchQuerySchema, query, 'skill search');
     const skills = await this.skills();
     const matches = (name: string) => skills.has(name) && (prefix === undefined || isUnderPrefix(name, prefix));
     if (text !== undefined && text.trim() !== '') {

@@ -19,6 +19,7 @@ import {
   namespaceOf,
   parseRecord,
   fileSystemError,
+  internalError,
   ReverieValidationError,
   silentLogger,
   systemClock,
@@ -36,7 +37,7 @@ import {
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';
-import { quarantineFile } from '../fs/quarantine';
+import { quarantineFile, quarantineRecords } from '../fs/quarantine';
 import { SerialQueue } from '../fs/serial-queue';
 import { validateStoreOptions } from '../options/validate-store-options';
 
@@ -183,6 +184,8 @@ export class FileWorkingMemory implements IWorkingMemory {
   async set(key: string, value: string, options: WorkingMemorySetOptions = {}): Promise<WorkingMemoryEntry> {
     this.assertOpen();
     const entry = buildWorkingMemoryEntry(key, value, options, this.clock, this.defaultTtlMs);
+    const unindexable = this.indexProblem(entry);
+    if (unindexable !== undefined) throw internalError(new Error(unindexable), `index the working-memory entry ${key}`);
     const deadline = { storedAt: entry.storedAt, expiresAt: entry.expiresAt, at: monotonicMs(this.clock) + (options.ttlMs ?? this.defaultTtlMs) };
     await this.serial('save a working-memory entry', async () => {
       await this.ensureLoaded();
@@ -487,6 +490,7 @@ export class FileWorkingMemory implements IWorkingMemory {
       return { kind: 'unreadable', reason: `not a working-memory group file (${describeIssues(envelope.error)})`, stamp };
     }
     const entries = new Map<string, WorkingMemoryEntry>();
+    const setAside: Array<{ position: number; problem: string; entry: unknown }> = [];
     let stale = false;
     envelope.data.entries.forEach((raw, position) => {
       const parsed = workingMemoryEntrySchema.safeParse(raw);
@@ -501,9 +505,19 @@ export class FileWorkingMemory implements IWorkingMemory {
         stale = true;
         return;
       }
+      const unindexable = this.indexProblem(entry);
+      if (unindexable !== undefined) {
+        // SPEC M2: one entry never makes its namespace unreadable; it is kept aside, not lost.
+        stale = true;
+        setAside.push({ position, problem: `it could not be indexed (${unindexable})`, entry: raw });
+        return;
+      }
       entries.delete(entry.key);
       entries.set(entry.key, entry);
     });
+    if (setAside.length > 0) {
+      await quarantineRecords(setAside, file, this.dir, this.quarantineDir, setAside.map(({ position, problem }) => `entry ${position}: ${problem}`).join('; '), this.logger, this.clock.now());
+    }
     return { kind: 'read', entries, stamp, stale };
   }
 
@@ -571,6 +585,16 @@ export class FileWorkingMemory implements IWorkingMemory {
     let names = this.groupsOfKind.get(kind);
     if (names === undefined) this.groupsOfKind.set(kind, (names = new Set()));
     names.add(name);
+  }
+
+  /** Why the index cannot take `entry` in, or undefined when it can. */
+  private indexProblem(entry: WorkingMemoryEntry): string | undefined {
+    try {
+      this.index.check(workingMemoryDocumentText(entry));
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** Takes a removed or expired entry out of the BM25 index and its vector out of the hybrid side. */

@@ -5,7 +5,7 @@ import {
   type IConversationLog,
   type LoggedTurn,
   loggedTurnSchema,
-  parseRecord,
+  parseDraft,
   ReverieValidationError,
   validateRange,
 } from '@reverie/core';
@@ -44,7 +44,7 @@ export class PostgresConversationLog implements IConversationLog {
 
   async append(turn: ConversationTurnDraft): Promise<LoggedTurn> {
     this.gate.assertOpen();
-    const stamped = parseRecord(conversationTurnSchema, { ...turn, timestamp: turn?.timestamp ?? this.options.clock.now().toISOString() }, 'conversation turn');
+    const stamped = parseDraft(conversationTurnSchema, { ...turn, timestamp: turn?.timestamp ?? this.options.clock.now().toISOString() }, 'conversation turn');
     const timestamp = normaliseTime(stamped.timestamp);
     const client = await this.gate.ready();
     const seq = await client.transaction(async (tx) => {

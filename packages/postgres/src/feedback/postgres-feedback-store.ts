@@ -5,7 +5,7 @@ import {
   feedbackSignalSchema,
   type IFeedbackStore,
   newId,
-  parseRecord,
+  parseDraft,
   ReverieValidationError,
   validateRange,
 } from '@reverie/core';
@@ -40,7 +40,7 @@ export class PostgresFeedbackStore implements IFeedbackStore {
 
   async record(signal: FeedbackDraft): Promise<FeedbackSignal> {
     this.gate.assertOpen();
-    const parsed = parseRecord(
+    const parsed = parseDraft(
       feedbackSignalSchema,
       { ...signal, id: signal?.id ?? newId(), timestamp: signal?.timestamp ?? this.options.clock.now().toISOString() },
       'feedback signal',

@@ -1,6 +1,6 @@
 import {
   type ISkillUsageStore,
-  parseRecord,
+  parseDraft,
   type SkillUsage,
   type SkillUsageDraft,
   type SkillUsageListOptions,
@@ -38,7 +38,7 @@ export class PostgresSkillUsageStore implements ISkillUsageStore {
   async record(usage: SkillUsageDraft): Promise<SkillUsage> {
     this.gate.assertOpen();
     validateSkillName(usage?.skill);
-    const parsed = parseRecord(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.options.clock.now().toISOString() }, 'skill usage');
+    const parsed = parseDraft(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.options.clock.now().toISOString() }, 'skill usage');
     const record: SkillUsage = { ...parsed, timestamp: normaliseTime(parsed.timestamp) };
     const client = await this.gate.ready();
     await client.query('INSERT INTO reverie_skill_usage (scope, skill, session_id, used_at) VALUES ($1, $2, $3, $4)', [

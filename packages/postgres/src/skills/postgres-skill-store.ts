@@ -1,19 +1,19 @@
 import {
   checkCondition,
-  type ISkillStore,
-  parseRecord,
-  resolveSkillDraft,
-  type Skill,
-  type SkillDraft,
-  skillDocumentText,
-  skillSchema,
-  type SkillSearchQuery,
-  type SkillSearchResult,
-  skillSearchQuerySchema,
-  validateSkillName,
-  type WriteCondition,
   type HybridRecallOptions,
   hybridRecallOptionsShape,
+  type ISkillStore,
+  parseDraft,
+  resolveSkillDraft,
+  type Skill,
+  skillDocumentText,
+  type SkillDraft,
+  skillSchema,
+  type SkillSearchQuery,
+  skillSearchQuerySchema,
+  type SkillSearchResult,
+  validateSkillName,
+  type WriteCondition,
 } from '@reverie/core';
 import { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
@@ -146,7 +146,7 @@ export class PostgresSkillStore implements ISkillStore {
   async search(query: SkillSearchQuery): Promise<SkillSearchResult[]> {
     this.gate.assertOpen();
     if (query?.prefix !== undefined) validateSkillName(query.prefix);
-    const { text, prefix, maxResults } = parseRecord(skillSearchQuerySchema, query, 'skill search');
+    const { text, prefix, maxResults } = parseDraft(skillSearchQuerySchema, query, 'skill search');
     const client = await this.ready();
     if (text !== undefined && text.trim() !== '') {
       const filter = (params: SqlParams) => (prefix === undefined ? 'TRUE' : underPrefixSql(params, 'd.name', prefix));

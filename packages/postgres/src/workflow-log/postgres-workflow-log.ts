@@ -1,7 +1,7 @@
 import {
   type IWorkflowLog,
   newId,
-  parseRecord,
+  parseDraft,
   type TimeInput,
   validateRange,
   type WorkflowExecution,
@@ -43,7 +43,7 @@ export class PostgresWorkflowLog implements IWorkflowLog {
 
   async append(record: WorkflowExecutionDraft): Promise<WorkflowExecution> {
     this.gate.assertOpen();
-    const parsed = parseRecord(
+    const parsed = parseDraft(
       workflowExecutionSchema,
       { ...record, id: record?.id ?? newId(), timestamp: record?.timestamp ?? this.options.clock.now().toISOString() },
       'workflow execution',

@@ -1,4 +1,4 @@
-import { type IClock, type IConversationLog, type ILogger, isReverieError, ReverieError, type TurnRole } from '@reverie/core';
+import { type IClock, type IConversationLog, type ILogger, fileSystemError, ReverieError, type TurnRole } from '@reverie/core';
 
 export interface RecordedTurn {
   role: Extract<TurnRole, 'user' | 'assistant'>;
@@ -77,12 +77,12 @@ export class ConversationMemory {
     if (failed.length === 0) return;
     this.failed = [];
     const first = failed[0]!;
-    const cause = isReverieError(first.error) ? first.error : undefined;
+    const cause = fileSystemError(first.error, 'append a turn to the conversation log', 'the conversation log');
     throw new ReverieError(
-      cause?.code ?? 'IO_ERROR',
+      cause.code,
       `${failed.length} turn(s) could not be appended to the conversation log (the first, of session ${first.sessionId}: ${errorMessage(first.error)}). ` +
         'They are still replayed in their sessions, but the dream cycle will not see them.',
-      { cause: first.error, details: { ...cause?.details, failed: failed.length, sessionIds: [...new Set(failed.map((turn) => turn.sessionId))] } },
+      { cause: first.error, details: { ...cause.details, failed: failed.length, sessionIds: [...new Set(failed.map((turn) => turn.sessionId))] } },
     );
   }
 
