@@ -26,10 +26,12 @@ export function describeIssues(error: z.ZodError): string {
 
 /**
  * Why `text` cannot be stored by every backend, or undefined when it can: a NUL character
- * (PostgreSQL's text refuses it) or a lone UTF-16 surrogate (half of a character such as an emoji,
- * cut off: not Unicode text, and turned into U+FFFD on its way into any UTF-8 store).
+ * (PostgreSQL's text refuses it), a lone UTF-16 surrogate (half of a character such as an emoji,
+ * cut off: not Unicode text, and turned into U+FFFD on its way into any UTF-8 store), or a
+ * leading byte-order mark (PGlite's protocol decoder drops it from the start of a value).
  */
 export function unstorableTextProblem(text: string): string | undefined {
+  if (text.startsWith('\ufeff')) return 'starts with a byte-order mark (U+FEFF), which some PostgreSQL clients (PGlite) drop on the way back: remove it';
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return `holds a NUL character (U+0000) at position ${nul}, which no store keeps: remove it`;
   const lone = LONE_SURROGATE.exec(text);
@@ -39,6 +41,18 @@ export function unstorableTextProblem(text: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * `text` made storable where losing it would be worse than changing it (a recorded turn, the
+ * query of a per-turn recall): a leading byte-order mark and NUL characters dropped, each lone
+ * surrogate replaced by U+FFFD. Text `unstorableTextProblem` accepts comes back unchanged.
+ */
+export function toStorableText(text: string): string {
+  if (unstorableTextProblem(text) === undefined) return text;
+  return text.replaceAll('\u0000', '').replace(/^\ufeff+/, '').replace(LONE_SURROGATES, '\ufffd');
+}
+
+const LONE_SURROGATES = /\p{Cs}/gu;
 
 // In a /u expression a surrogate pair is one code point, so \p{Cs} matches only a lone half.
 const LONE_SURROGATE = /\p{Cs}/u;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { IConversationLog } from '../interfaces/conversation-log';
 import type { ConversationTurnDraft } from '../schemas/conversation-turn';
 import { type ConformanceOptions, HOUR, MINUTE, type StoreFactory, useStoreHarness } from './conformance-context';
+import { NAME_WORDS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';
 
 /**
  * The behaviour every `IConversationLog` must show (SPEC M10), as a vitest suite. Call it from a
@@ -204,6 +205,24 @@ export function describeConversationLogConformance(
         expect(kept).toHaveLength(10);
         expect(kept.map((t) => t.seq)).toEqual(fresh.map((t) => t.seq).sort((a, b) => a - b));
         expect(kept.every((t) => t.content.startsWith('new '))).toBe(true);
+      });
+    });
+
+    describe('user text is data (SPEC M2)', () => {
+      it('keeps any turn text and session id exactly, and refuses only what no store can hold', async () => {
+        const log = await harness.open();
+        const appended = [];
+        for (const [i, content] of userTexts(24).entries()) {
+          const turn = await storedOrRefused(log.append({ sessionId: NAME_WORDS[i % NAME_WORDS.length]!, role: i % 2 === 0 ? 'user' : 'assistant', content }));
+          if (turn) appended.push(turn);
+        }
+        expect(appended.length).toBe(24);
+        for (const bad of UNSTORABLE_FRAGMENTS) {
+          await expect(log.append({ sessionId: 's', role: 'user', content: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        }
+        expect(await log.read()).toEqual(appended);
+        expect(await log.read({ sessionId: 'constructor' })).toEqual(appended.filter((turn) => turn.sessionId === 'constructor'));
+        if (options.persistent) expect(await (await harness.reopen(log)).read()).toEqual(appended);
       });
     });
 

@@ -3,6 +3,7 @@ import type { IFeedbackStore } from '../interfaces/feedback-store';
 import { ID_PATTERN } from '../ids/new-id';
 import type { FeedbackDraft } from '../schemas/feedback-signal';
 import { type ConformanceOptions, HOUR, MINUTE, type StoreFactory, useStoreHarness } from './conformance-context';
+import { NAME_WORDS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';
 
 /**
  * The behaviour every `IFeedbackStore` must show (SPEC M12), as a vitest suite. Call it from a
@@ -170,6 +171,24 @@ export function describeFeedbackStoreConformance(
         const listed = await store.list();
         expect(listed.map((f) => f.text)).toEqual(Array.from({ length: 200 }, (_, i) => `parallel ${i}`));
         expect(await store.list({ sessionId: 'session-1' })).toHaveLength(50);
+      });
+    });
+
+    describe('user text is data (SPEC M2)', () => {
+      it('keeps any feedback text and session id exactly, and refuses only what no store can hold', async () => {
+        const store = await harness.open();
+        const recorded = [];
+        for (const [i, text] of userTexts(24).entries()) {
+          const signal = await storedOrRefused(store.record({ kind: 'correction', sessionId: NAME_WORDS[i % NAME_WORDS.length]!, text }));
+          if (signal) recorded.push(signal);
+        }
+        expect(recorded.length).toBe(24);
+        for (const bad of UNSTORABLE_FRAGMENTS) {
+          await expect(store.record({ kind: 'negative', sessionId: 's', text: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        }
+        const byId = (signals: Array<{ id: string }>) => [...signals].sort((a, b) => (a.id < b.id ? -1 : 1));
+        expect(byId(await store.list())).toEqual(byId(recorded));
+        if (options.persistent) expect(byId(await (await harness.reopen(store)).list())).toEqual(byId(recorded));
       });
     });
 

@@ -18,3 +18,4 @@ export { describeConversationLogConformance } from './conversation-log-conforman
 export { describeWorkflowLogConformance } from './workflow-log-conformance';
 export { createFakeEmbedder, type FakeEmbedder, type FakeEmbedderOptions } from './fake-embedder';
 export { type FileSystemFaultRule, type FileSystemFaults, injectFileSystemFaults } from './file-system-faults';
+export { INHERITED_NAMES, NAME_WORDS, STORABLE_FRAGMENTS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';

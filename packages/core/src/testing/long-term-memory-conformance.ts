@@ -3,6 +3,7 @@ import type { ILongTermMemory } from '../interfaces/long-term-memory';
 import { ID_PATTERN } from '../ids/new-id';
 import { describeChangeFeedConformance } from './change-feed-conformance';
 import { type ConformanceOptions, DAY, HOSTILE_PATHS, type StoreFactory, useStoreHarness } from './conformance-context';
+import { NAME_WORDS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';
 
 /**
  * The behaviour every `ILongTermMemory` must show, as a vitest suite. Call it from a test file
@@ -521,6 +522,35 @@ export function describeLongTermMemoryConformance(
     });
 
     describeChangeFeedConformance(harness, options);
+
+    describe('user text is data (SPEC M2)', () => {
+      it('keeps any text, tag, metadata key and category name exactly, finds it, and refuses only what no store can hold', async () => {
+        const store = await harness.open();
+        const saved = [];
+        for (const [i, content] of userTexts(36).entries()) {
+          const word = NAME_WORDS[i % NAME_WORDS.length]!;
+          const entry = await storedOrRefused(
+            store.save({ content, category: i % 4 === 0 ? word : `general/${word}`, tags: [word, NAME_WORDS[(i + 1) % NAME_WORDS.length]!], metadata: { [word]: content.slice(0, 100) } }),
+          );
+          if (entry) saved.push(entry);
+          expect(await store.get(entry?.id ?? '000000000000')).toEqual(entry);
+        }
+        expect(saved.length).toBeGreaterThan(30);
+        for (const word of NAME_WORDS) expect(Array.isArray(await store.search({ text: `${word} ${word}`, maxResults: 50 }))).toBe(true);
+        expect((await store.search({ text: 'constructor', maxResults: 50 })).length).toBeGreaterThan(0);
+        for (const bad of UNSTORABLE_FRAGMENTS) {
+          await expect(store.save({ content: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+          await expect(store.save({ content: 'fine', metadata: { note: bad } })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+          await expect(store.search({ text: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        }
+        expect((await store.list()).length).toBe(saved.length);
+        const byId = (entries: Array<{ id: string }>) => [...entries].sort((a, b) => (a.id < b.id ? -1 : 1));
+        const reread = options.persistent ? await harness.reopen(store) : store;
+        expect(byId(await reread.list())).toEqual(byId(saved));
+        expect((await reread.listCategories()).reduce((sum, c) => sum + c.count, 0)).toBe(saved.length);
+        expect((await reread.search({ text: 'constructor toString', maxResults: 50 })).length).toBeGreaterThan(0);
+      });
+    });
 
     describe('lifecycle', () => {
       it('refuses calls after close with STORE_CLOSED', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ISkillStore } from '../interfaces/skill-store';
 import { type ConformanceOptions, DAY, HOSTILE_PATHS, type StoreFactory, useStoreHarness } from './conformance-context';
+import { NAME_WORDS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';
 
 /**
  * The behaviour every `ISkillStore` must show (SPEC M13), as a vitest suite. Call it from a test
@@ -328,6 +329,29 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
         expect(won).toHaveLength(1);
         expect(lost.every((o) => (o.reason as { code?: string }).code === 'CONFLICT')).toBe(true);
         expect((await store.get('race/winner'))?.summary).toBe((won[0] as PromiseFulfilledResult<{ summary: string }>).value.summary);
+      });
+    });
+
+    describe('user text is data (SPEC M2)', () => {
+      it('keeps any skill name word, summary and content exactly, finds it, and refuses only what no store can hold', async () => {
+        const store = await harness.open();
+        const saved = [];
+        for (const [i, content] of userTexts(24).entries()) {
+          const word = NAME_WORDS[i % NAME_WORDS.length]!;
+          const skill = await storedOrRefused(store.save({ name: `${word}/${NAME_WORDS[(i + 5) % NAME_WORDS.length]!}-${i}`, summary: `${word}: ${content.slice(0, 200)}`, content, seeAlso: [word] }));
+          if (skill) saved.push(skill);
+          if (skill) expect(await store.get(skill.name)).toEqual(skill);
+        }
+        expect(saved.length).toBe(24);
+        for (const word of NAME_WORDS) expect(Array.isArray(await store.search({ text: word }))).toBe(true);
+        expect((await store.search({ text: 'constructor' })).length).toBeGreaterThan(0);
+        for (const bad of UNSTORABLE_FRAGMENTS) {
+          await expect(store.save({ name: 'code/bad', summary: 'x', content: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+          await expect(store.search({ text: bad })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        }
+        const reread = options.persistent ? await harness.reopen(store) : store;
+        for (const skill of saved) expect(await reread.get(skill.name)).toEqual(skill);
+        expect((await reread.list()).length).toBe(saved.length);
       });
     });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IWorkingMemory } from '../interfaces/working-memory';
 import { type ConformanceOptions, HOSTILE_PATHS, MINUTE, type StoreFactory, useStoreHarness } from './conformance-context';
+import { NAME_WORDS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';
 
 /**
  * The behaviour every `IWorkingMemory` must show (SPEC M7), as a vitest suite. The store must
@@ -156,6 +157,28 @@ export function describeWorkingMemoryConformance(
           Array.from({ length: 120 }, (_, i) => store.set(`${['session', 'patrol', 'subagent'][i % 3]}/n${i % 4}/k${i}`, `v${i}`)),
         );
         expect(await store.list()).toHaveLength(120);
+      });
+    });
+
+    describe('user text is data (SPEC M2)', () => {
+      it('keeps any key word, value, tag and category exactly, finds it, and refuses only what no store can hold', async () => {
+        const store = await harness.open();
+        const saved = [];
+        for (const [i, value] of userTexts(24).entries()) {
+          const word = NAME_WORDS[i % NAME_WORDS.length]!;
+          const entry = await storedOrRefused(store.set(`session/${word}/${NAME_WORDS[(i + 3) % NAME_WORDS.length]!}-${i}`, value, { category: word, tags: [word] }));
+          if (entry) saved.push(entry);
+          if (entry) expect(await store.get(entry.key)).toEqual(entry);
+        }
+        expect(saved.length).toBe(24);
+        for (const word of NAME_WORDS) expect(Array.isArray(await store.search({ text: word, prefix: `session/${word}` }))).toBe(true);
+        expect((await store.search({ text: 'constructor', prefix: 'session/constructor' })).length).toBeGreaterThan(0);
+        for (const bad of UNSTORABLE_FRAGMENTS) {
+          await expect(store.set('session/s1/bad', bad)).rejects.toMatchObject({ code: expect.stringMatching(/^INVALID_/) });
+          await expect(store.set(`session/s1/${bad}`, 'fine')).rejects.toMatchObject({ code: expect.stringMatching(/^INVALID_/) });
+        }
+        const reread = options.persistent ? await harness.reopen(store) : store;
+        for (const entry of saved) expect(await reread.get(entry.key)).toEqual(entry);
       });
     });
 
