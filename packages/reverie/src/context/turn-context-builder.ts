@@ -11,11 +11,12 @@ import {
   type MemorySearchQuery,
   type MemorySearchResult,
   parseRecord,
-  type TimeInput,
-  timestampSchema,
   pathNameProblem,
   ReverieValidationError,
   sessionIdSchema,
+  type TimeInput,
+  timestampSchema,
+  toStorableText,
   WORKING_MEMORY_KEY_RULES,
   type WorkingMemoryEntry,
 } from '@reverie/core';
@@ -200,7 +201,7 @@ export class TurnContextBuilder {
     const when = asOf === undefined ? {} : { asOf };
     let found: MemorySearchResult[] = [];
     if (message.trim() !== '') {
-      found = await recallable(search, { text: message.slice(0, MAX_SEARCH_TEXT_LENGTH), ...when }, recallResults);
+      found = await recallable(search, { text: toStorableText(message.slice(0, MAX_SEARCH_TEXT_LENGTH)), ...when }, recallResults);
       this.services.recall?.record(
         found.map(({ entry, score }) => ({ entryId: entry.id, score })),
         'turn',

@@ -1,4 +1,4 @@
-import { type IClock, type IConversationLog, type ILogger, fileSystemError, ReverieError, type TurnRole } from '@reverie/core';
+import { fileSystemError, type IClock, type IConversationLog, type ILogger, ReverieError, toStorableText, type TurnRole } from '@reverie/core';
 
 export interface RecordedTurn {
   role: Extract<TurnRole, 'user' | 'assistant'>;
@@ -55,7 +55,8 @@ export class ConversationMemory {
     this.sessions.set(sessionId, turns);
     const log = this.options.log;
     if (options.ephemeral || !log) return;
-    const appended = startAppend(() => log.append({ sessionId, role, content, timestamp })).then(
+    // A turn is never lost to a character no store keeps (SPEC M2): such characters are dropped or replaced.
+    const appended = startAppend(() => log.append({ sessionId, role, content: toStorableText(content), timestamp })).then(
       () => undefined,
       (error: unknown) => {
         this.options.logger.error('Could not append a turn to the conversation log; the dream cycle will not see it.', { sessionId, error: String(error) });
