@@ -87,3 +87,22 @@ describe('reverie doctor', () => {
     expect(missing.stderr).toBe('reverie: doctor found problems with: data directory\n');
   });
 });
+
+describe('reverie doctor and the memory commands on text that once broke the store (SPEC M2)', () => {
+  it('"constructor" saves, lists, searches and checks; a record set aside under a category is named', async () => {
+    const add = await runReverie([...data, 'memory', 'add', 'Call the constructor of the class, then toString', '--category', 'code/__proto__', '--tags', 'constructor,valueOf']);
+    expect(add.code, add.stderr).toBe(0);
+    for (const args of [['memory', 'list'], ['memory', 'search', 'constructor'], ['memory', 'categories']]) {
+      const result = await runReverie([...data, ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/constructor|__proto__/);
+    }
+    mkdirSync(join(dir.dataPath, 'memory', '.quarantine', 'code'), { recursive: true });
+    writeFileSync(join(dir.dataPath, 'memory', '.quarantine', 'code', 'abcabcabcabc.json.2026-03-01T12-00-00-000Z.0a0b0c0d'), '{}');
+    const doctor = await runReverie([...data, 'doctor', '--format', 'json']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const report = JSON.parse(doctor.stdout) as DoctorJson;
+    expect(statusOf(report)).toMatchObject({ memory: 'ok', quarantine: 'warn' });
+    expect(report.quarantined).toEqual([join('memory', '.quarantine', 'code', 'abcabcabcabc.json.2026-03-01T12-00-00-000Z.0a0b0c0d')]);
+  });
+});

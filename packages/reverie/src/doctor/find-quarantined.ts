@@ -3,8 +3,8 @@ import { join, relative } from 'node:path';
 
 /**
  * Files the file store set aside as unreadable: everything inside a `.quarantine/` folder of
- * the data directory (memory, skills, logs, working memory each keep their own), as paths
- * relative to `dataPath`. Only folders are walked, never the entries themselves.
+ * the data directory (memory, skills, logs, working memory each keep their own), at any depth,
+ * as paths relative to `dataPath`. Outside those folders only folders are walked, never the entries.
  */
 export async function findQuarantined(dataPath: string): Promise<string[]> {
   const found: string[] = [];
@@ -14,8 +14,9 @@ export async function findQuarantined(dataPath: string): Promise<string[]> {
       if (!entry.isDirectory() || entry.name === '.lock') continue;
       const path = join(dir, entry.name);
       if (entry.name === '.quarantine') {
-        const files = await readdir(path, { withFileTypes: true }).catch(() => []);
-        found.push(...files.filter((file) => file.isFile()).map((file) => relative(dataPath, join(path, file.name))));
+        // The quarantine keeps a file's folders (`memory/.quarantine/<category>/<id>.json.<time>.<random>`).
+        const files = await readdir(path, { withFileTypes: true, recursive: true }).catch(() => []);
+        found.push(...files.filter((file) => file.isFile()).map((file) => relative(dataPath, join(file.parentPath, file.name))));
       } else if (relative(dataPath, path) !== join('_system', 'dreams')) {
         await walk(path);
       }
