@@ -276,4 +276,5 @@ export {
   STRICT_MIN_SOURCE_COVERAGE,
   STRICT_MIN_WORD_COVERAGE,
 } from './text/judge-fact-preservation';
+export { directiveExamples, FACT_RULES, type FactRewrite, type FactRule, renderFactRules } from './text/fact-rules';
 export { RELATIVE_DATE_TOLERANCE_DAYS } from './text/relative-dates';

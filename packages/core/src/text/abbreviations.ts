@@ -12,6 +12,13 @@ export interface Abbreviation {
   caseSensitive?: boolean;
 }
 
+/** US states by a code that reads as nothing else in a memory, and their names (lower case). */
+const US_STATES: ReadonlyArray<readonly [code: string, name: string]> = [
+  ['AK', 'alaska'], ['AZ', 'arizona'], ['CA', 'california'], ['FL', 'florida'], ['IA', 'iowa'], ['KY', 'kentucky'],
+  ['MN', 'minnesota'], ['NC', 'north carolina'], ['NH', 'new hampshire'], ['NJ', 'new jersey'], ['NM', 'new mexico'],
+  ['NV', 'nevada'], ['TN', 'tennessee'], ['TX', 'texas'], ['VT', 'vermont'], ['WA', 'washington state'], ['WV', 'west virginia'], ['WY', 'wyoming'],
+];
+
 export const ABBREVIATIONS: readonly Abbreviation[] = [
   { canonical: 'javascript', forms: ['js', 'javascript', 'ecmascript'] },
   { canonical: 'typescript', forms: ['ts', 'typescript'] },
@@ -60,6 +67,21 @@ export const ABBREVIATIONS: readonly Abbreviation[] = [
   { canonical: 'united states', forms: ['united states', 'united states of america'] },
   { canonical: 'united kingdom', forms: ['uk', 'united kingdom', 'great britain'] },
   { canonical: 'new york', forms: ['nyc', 'new york', 'new york city'] },
+  { canonical: 'new york', forms: ['NY'], caseSensitive: true },
+  { canonical: 'european union', forms: ['eu', 'european union'] },
+  { canonical: 'united arab emirates', forms: ['uae', 'united arab emirates'] },
+  { canonical: 'los angeles', forms: ['LA', 'L.A'], caseSensitive: true },
+  { canonical: 'los angeles', forms: ['los angeles'] },
+  { canonical: 'san francisco', forms: ['SF'], caseSensitive: true },
+  { canonical: 'san francisco', forms: ['san francisco'] },
+  // US states whose two-letter code is not also a common word or abbreviation ("OR", "IN", "ID", "MD", "GA"…).
+  ...US_STATES.map(([code, name]) => ({ canonical: name, forms: [code], caseSensitive: true })),
+  ...US_STATES.map(([, name]) => ({ canonical: name, forms: [name] })),
+  // Titles.
+  { canonical: 'doctor', forms: ['dr', 'doctor'] },
+  { canonical: 'professor', forms: ['prof', 'professor'] },
+  { canonical: 'mister', forms: ['mr', 'mister'] },
+  { canonical: 'mount', forms: ['mt', 'mount'] },
   // Units (the number is a separate fact; "20°C", "20 C" and "20 degrees Celsius" agree).
   { canonical: 'celsius', forms: ['celsius', '°c', 'degrees celsius', 'degree celsius', 'centigrade'] },
   { canonical: 'fahrenheit', forms: ['fahrenheit', '°f', 'degrees fahrenheit', 'degree fahrenheit'] },

@@ -17,7 +17,7 @@ import { stemWord } from './stem-word';
 import { type RawToken, tokeniseText } from './tokenise-text';
 import { noWork, type WorkMeter } from './work-meter';
 
-export type TermKind = 'word' | 'name' | 'number' | 'date' | 'negation';
+export type TermKind = 'word' | 'name' | 'number' | 'date' | 'negation' | 'modality';
 
 /** One fact-bearing piece of a text, normalised. */
 export interface Term {
@@ -28,11 +28,16 @@ export interface Term {
   text: string;
   /** A date said relative to the day it was written ("last week", "3 days ago"). */
   relative?: boolean;
+  /** A relative date written out against its day ("the week before 2023-07-16"): the phrase it stands for and the day. */
+  anchored?: { phrase: string; day: string };
   /** Index of its sentence in the text. */
   sentence: number;
   /** Index of its clause: sentences split further at commas and conjunctions ("and", "but"…). */
   clause: number;
-  /** A negation's reach: the keys of the terms it negates (`NEGATION_SCOPE` at most, one sentence). */
+  /**
+   * The reach of a negation or a modality: the keys of the terms it negates, or that it says are
+   * only planned, wished or possible (`NEGATION_SCOPE` at most, one sentence).
+   */
   scope?: string[];
 }
 
@@ -53,6 +58,8 @@ export interface TextAnalysis {
   numbers: string[];
   dates: string[];
   negations: string[];
+  /** The phrases that say something is only planned, wished or possible ("plans to", "might"), as written. */
+  modalities: string[];
   /** Pairs of words joined by "and", "or" or "&" ("peanuts and shellfish"). */
   pairs: [string, string][];
   /** Numbers and words inside a relative date ("3" and "day" of "3 days ago"): not facts to keep, but said. */
@@ -64,6 +71,9 @@ export interface TextAnalysis {
    */
   openers: string[];
 }
+
+/** Words after which "one" is a pronoun ("the one", "each one"), not a count. */
+const PRONOUN_ONE_AFTER: ReadonlySet<string> = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'no', 'any', 'another', 'some', 'someone', 'little', 'new', 'old', 'other', 'right', 'wrong', 'same']);
 
 /** Words that start a new clause ("and" and "or" also pair their neighbours). */
 const CONJUNCTIONS = new Set(['and', 'but', 'or', 'while', 'whereas', 'because', 'although', 'though', 'so', 'yet']);
@@ -162,7 +172,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     const date = matchDate(tokens, i);
     if (date) {
       const read = tokens.slice(i, i + date.length);
-      emit({ kind: 'date', key: date.key, text: read.map((t) => t.text).join(' '), ...(date.relative ? { relative: true } : {}) });
+      emit({ kind: 'date', key: date.key, text: read.map((t) => t.text).join(' '), ...(date.relative ? { relative: true } : {}), ...(date.anchored ? { anchored: date.anchored } : {}) });
       if (date.relative) {
         read.forEach((part, k) => {
           const count = matchNumber(read, k);
@@ -174,12 +184,28 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       i += date.length;
       continue;
     }
+    const modal = matchModality(tokens, i);
+    if (modal) {
+      // The terms it reaches are filled in with the negations' scopes, below.
+      terms.push({ kind: 'modality', key: 'modal', text: modal.text, sentence, clause });
+      functionWordCount += modal.length;
+      tokenCount += modal.length;
+      i += modal.length;
+      continue;
+    }
     const negationPhrase = NEGATION_PHRASES.find((words) => words.every((word, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]!.text.toLowerCase() === word));
     if (negationPhrase) {
       pendingNegation ??= negationPhrase.join(' ');
       functionWordCount += negationPhrase.length;
       tokenCount += negationPhrase.length;
       i += negationPhrase.length;
+      continue;
+    }
+    // "the one under way", "this one", "no one": a pronoun, not the number 1.
+    if (token.kind === 'word' && token.text.toLowerCase() === 'one' && PRONOUN_ONE_AFTER.has(tokens[i - 1]?.kind === 'word' ? tokens[i - 1]!.text.toLowerCase() : '')) {
+      tokenCount += 1;
+      functionWordCount += 1;
+      i += 1;
       continue;
     }
     const number = matchNumber(tokens, i);
@@ -237,6 +263,11 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       emit({ kind: 'word', key: SUPERSESSION_KEY, text: usedTo ? `${token.text} to` : token.text });
       continue;
     }
+    // "as usual", "as ever": a manner of speaking, no fact of its own.
+    if ((lower === 'usual' || lower === 'ever') && previousWord?.kind === 'word' && previousWord.text.toLowerCase() === 'as') {
+      functionWordCount += 1;
+      continue;
+    }
     // "between those times", "that one": they point back, no fact of their own.
     if ((ANAPHORIC_NOUNS.has(lower) && previousWord?.kind === 'word' && DEMONSTRATIVES.has(previousWord.text.toLowerCase()))) {
       functionWordCount += 1;
@@ -277,14 +308,14 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
   const partners = new Map<string, string[]>();
   for (const [left, right] of pairs) partners.set(left, [...(partners.get(left) ?? []), right].slice(0, NEGATION_SCOPE));
   terms.forEach((term, index) => {
-    if (term.kind !== 'negation') return;
+    if (term.kind !== 'negation' && term.kind !== 'modality') return;
     const scope: string[] = [];
     // A negation with nothing after it ("…, not.") reaches only itself.
-    scope.push(term.key === 'not' ? 'not' : term.key.slice(4));
+    if (term.kind === 'negation') scope.push(term.key === 'not' ? 'not' : term.key.slice(4));
     const end = Math.min(terms.length, index + 1 + 2 * NEGATION_SCOPE);
     for (let k = index + 1; k < end && scope.length < NEGATION_SCOPE && terms[k]!.sentence === term.sentence; k += 1) {
       meter.count += 1;
-      if (terms[k]!.kind !== 'negation' && !scope.includes(terms[k]!.key)) scope.push(terms[k]!.key);
+      if (terms[k]!.kind !== 'negation' && terms[k]!.kind !== 'modality' && !scope.includes(terms[k]!.key)) scope.push(terms[k]!.key);
     }
     // A negation reaches both words of a pair it reaches one of ("hates being interrupted or disturbed").
     for (const key of scope.slice(1)) {
@@ -306,6 +337,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     numbers: distinct(new Set(['number'])),
     dates: distinct(new Set(['date'])),
     negations: distinct(new Set(['negation'])),
+    modalities: terms.filter((term) => term.kind === 'modality').map((term) => term.text),
     pairs,
     impliedKeys: [...impliedKeys],
     openers: [...openers],
@@ -360,4 +392,45 @@ function matchAbbreviation(tokens: readonly RawToken[], index: number): { canoni
 /** The normalised keys of a text's fact-bearing terms, in reading order (see `analyseText`). */
 export function normaliseTerms(text: string): string[] {
   return analyseText(text).terms.map((term) => term.key);
+}
+
+/**
+ * Phrases saying that what follows is only planned, wished, hoped, considered or possible, not a
+ * fact (yet): "plans to play console games" is not "plays console games". Lower case, word by word.
+ */
+const MODAL_PHRASES: ReadonlyArray<readonly string[]> = [
+  ...['plan', 'plans', 'planned', 'planning'].flatMap((verb) => [[verb, 'to'], [verb, 'on']]),
+  ...['intend', 'intends', 'intended', 'intending', 'hope', 'hopes', 'hoped', 'hoping', 'want', 'wants', 'wanted', 'wanting', 'wish', 'wishes', 'wished', 'wishing', 'aim', 'aims', 'aiming', 'expect', 'expects', 'expecting'].map((verb) => [verb, 'to']),
+  ['would', 'like', 'to'],
+  ['would', 'love', 'to'],
+  ['looking', 'forward', 'to'],
+  ['thinking', 'about'],
+  ['thinking', 'of'],
+  ['considering'],
+  ['dreams', 'of'],
+  ['dreaming', 'of'],
+  ['might'],
+  ['maybe'],
+  ['perhaps'],
+  ['possibly'],
+  ['going', 'to'],
+];
+/** After "going to", these start a place ("going to the gym"), not a plan ("going to play"). */
+const GOING_TO_PLACE = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'its', 'this', 'that', 'some', 'work', 'school', 'bed', 'church', 'college', 'class']);
+
+/** A modality phrase at `index` (see `MODAL_PHRASES`), with how it was written and how many tokens it took. */
+function matchModality(tokens: readonly RawToken[], index: number): { text: string; length: number } | undefined {
+  const first = tokens[index];
+  if (first?.kind !== 'word') return undefined;
+  const lower = (at: number) => (tokens[at]?.kind === 'word' ? tokens[at]!.text.toLowerCase() : undefined);
+  const head = lower(index);
+  for (const phrase of MODAL_PHRASES) {
+    if (phrase[0] !== head || !phrase.every((word, k) => lower(index + k) === word)) continue;
+    const next = tokens[index + phrase.length];
+    if (phrase[0] === 'going' && (next?.kind !== 'word' || GOING_TO_PLACE.has(next.text.toLowerCase()) || /^\p{Lu}/u.test(next.text))) return undefined;
+    // "may" is a month when capitalised; a lower-case "may" before a word is a possibility.
+    return { text: tokens.slice(index, index + phrase.length).map((token) => token.text).join(' '), length: phrase.length };
+  }
+  if (head === 'may' && first.text === 'may' && tokens[index + 1]?.kind === 'word') return { text: 'may', length: 1 };
+  return undefined;
 }

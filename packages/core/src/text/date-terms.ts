@@ -49,11 +49,100 @@ const RELATIVE_FIRST_WORDS = new Set([...RELATIVE_WORDS, ...RELATIVE_LEADS, ...S
 export interface DateMatch {
   /**
    * Canonical date: "2024-03-05", "2024-03", "2024", "--03-05" (day without year), "--03" (a
-   * month), "monday" (a weekday, plural or singular), or a relative phrase ("last week").
+   * month), "monday" (a weekday, plural or singular), a relative phrase ("last week"), or a
+   * relative phrase anchored to a day ("last week@2023-07-16": "the week before 2023-07-16").
    */
   key: string;
   length: number;
   relative: boolean;
+  /** An anchored phrase: the relative phrase it stands for and the day it counts from. */
+  anchored?: { phrase: string; day: string };
+}
+
+/** Hedges before an anchored span, which the relative phrase implies anyway ("about five years before …"). */
+const SPAN_HEDGES = new Set(['about', 'around', 'roughly', 'some', 'approximately', 'nearly', 'almost', 'circa', 'approx']);
+/** What "the <unit> before/after <day>" stands for, by unit and direction. */
+const ANCHORED_UNITS: ReadonlyMap<string, { before: string; after: string }> = new Map([
+  ['day', { before: 'yesterday', after: 'tomorrow' }],
+  ['week', { before: 'last week', after: 'next week' }],
+  ['weekend', { before: 'last weekend', after: 'next weekend' }],
+  ['month', { before: 'last month', after: 'next month' }],
+  ['year', { before: 'last year', after: 'next year' }],
+]);
+
+/**
+ * A relative time written out against the day it counts from, as a rewrite anchors "last week"
+ * in an entry first noted 2023-07-16: "the week before 2023-07-16", "the Friday before
+ * 2023-12-11", "about five years before 2023-05-21", "3 days after 2024-01-02", "the week of
+ * 2024-01-02". The key is the relative phrase with its day (`last week@2023-07-16`), so the fact
+ * check can read it as the phrase it stands for.
+ */
+function matchAnchored(tokens: readonly RawToken[], index: number): DateMatch | undefined {
+  const lower = (at: number) => wordAt(tokens, at);
+  let i = index;
+  let phrase: { before: string; after: string } | undefined;
+  if (lower(i) === 'the') {
+    const weekday = weekdayOf(tokens[i + 1]);
+    const unit = ANCHORED_UNITS.get(lower(i + 1) ?? '');
+    if (weekday) phrase = { before: `last ${weekday}`, after: `next ${weekday}` };
+    else if (unit) phrase = unit;
+    else return undefined;
+    if (lower(i + 1) === 'week' && lower(i + 2) === 'of') {
+      const day = anchorDay(tokens, i + 3);
+      return day ? anchored('this week', day.key, i + 3 + day.length - index) : undefined;
+    }
+    i += 2;
+  } else {
+    if (lower(i) !== undefined && SPAN_HEDGES.has(lower(i)!)) i += 1;
+    const span = countedSpan(tokens, i);
+    if (!span) return undefined;
+    phrase = { before: `${span.amount} ${span.unit}${span.plural ? 's' : ''} ago`, after: `in ${span.amount} ${span.unit}${span.plural ? 's' : ''}` };
+    i += span.length;
+  }
+  const direction = lower(i);
+  if (direction !== 'before' && direction !== 'after') return undefined;
+  const day = anchorDay(tokens, i + 1);
+  if (!day) return undefined;
+  return anchored(direction === 'before' ? phrase.before : phrase.after, day.key, i + 1 + day.length - index);
+}
+
+function anchored(phrase: string, day: string, length: number): DateMatch {
+  return { key: `${phrase}@${day}`, length, relative: false, anchored: { phrase, day } };
+}
+
+/** A full day at `index` (ISO or written out), the day an anchored phrase counts from. */
+function anchorDay(tokens: readonly RawToken[], index: number): { key: string; length: number } | undefined {
+  const token = tokens[index];
+  if (token?.kind === 'iso-date' || token?.kind === 'slash-date') {
+    const date = matchDate(tokens, index);
+    return date && FULL_DAY.test(date.key) ? { key: date.key, length: date.length } : undefined;
+  }
+  const calendar = matchCalendarDate(tokens, index);
+  return calendar && FULL_DAY.test(calendar.key) ? calendar : undefined;
+}
+
+const FULL_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** "five years", "3 days", "a week", "a few months", "a couple of weeks" at `index`. */
+function countedSpan(tokens: readonly RawToken[], index: number): { amount: string; unit: string; plural: boolean; length: number } | undefined {
+  const lower = (at: number) => wordAt(tokens, at);
+  let i = index;
+  let count: number | undefined;
+  const first = lower(i);
+  if (tokens[i]?.kind === 'number' && /^\d+$/.test(tokens[i]!.text)) count = Number(tokens[i]!.text);
+  else if (first !== undefined && NUMBER_WORDS_FOR_AHEAD.has(first)) {
+    count = NUMBER_WORDS_FOR_AHEAD.get(first);
+    if ((first === 'a' || first === 'an') && lower(i + 1) === 'few') {
+      count = 0;
+      i += 1;
+    } else if (first === 'a' && lower(i + 1) === 'couple' && lower(i + 2) === 'of') {
+      count = 2;
+      i += 2;
+    }
+  }
+  const unit = AGO_UNITS.get(lower(i + 1) ?? '');
+  if (count === undefined || !unit) return undefined;
+  return { amount: count === 0 ? 'a few' : String(count), unit, plural: count !== 1, length: i + 2 - index };
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -115,6 +204,10 @@ export function matchDate(tokens: readonly RawToken[], index: number): DateMatch
   const token = tokens[index];
   if (!token) return undefined;
   const absolute = (key: string, length: number): DateMatch => ({ key, length, relative: false });
+  if (token.kind === 'word' || token.kind === 'number') {
+    const anchoredDate = matchAnchored(tokens, index);
+    if (anchoredDate) return anchoredDate;
+  }
 
   if (token.kind === 'iso-date') {
     const [y, m, d] = token.text.split('-').map(Number) as [number, number, number];

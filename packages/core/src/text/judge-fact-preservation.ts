@@ -1,7 +1,7 @@
 import { analyseText, type Term, type TextAnalysis } from './analyse-text';
 import { dateGeneralisations } from './date-terms';
 import { detectInjection } from './detect-injection';
-import { dateInWindow, relativeDateWindow, weekdayOfDay } from './relative-dates';
+import { dateInWindow, type DateWindow, relativeDateWindow, weekdayOfDay } from './relative-dates';
 import { noWork, type WorkMeter } from './work-meter';
 
 /**
@@ -178,6 +178,23 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     if (!scope.some((key) => mergeNegated.has(key) || supersededKeys.has(key))) missingNegations.add(negation.text);
   }
   missing.negations.push(...missingNegations);
+  // "plans to play console games" is kept by any phrase of the kind over the same words ("intends
+  // to play…"), never by "plays console games": a plan, wish or possibility is not a fact.
+  // A phrase of the kind in a merge sentence that says one of the words counts too: "…Edinburgh,
+  // and John is considering it" keeps "John is considering Edinburgh".
+  const modalSentences = new Set(merge.terms.filter((term) => term.kind === 'modality').map((term) => term.sentence));
+  const mergeModal = new Set([
+    ...merge.terms.filter((term) => term.kind === 'modality').flatMap((term) => term.scope ?? []),
+    ...merge.terms.filter((term) => modalSentences.has(term.sentence)).map((term) => term.key),
+  ]);
+  const factualised = new Set<string>();
+  for (const modal of sourceTerms.filter((term) => term.kind === 'modality')) {
+    const scope = modal.scope ?? [];
+    meter.count += scope.length;
+    if (scope.length > 0 && !scope.some((key) => mergeModal.has(key) || !mergeKeys.has(key))) {
+      factualised.add(`${modal.text} ${scope.map((key) => sourceText.get(key) ?? key).join(' ')}`);
+    }
+  }
   for (const key of union((a) => a.words)) if (!mergeKeys.has(key)) missing.words.push(sourceText.get(key) ?? key);
 
   // A word listed with another ("peanuts and shellfish") goes with it: keeping one keeps both.
@@ -188,7 +205,9 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
 
   // Content words may be paraphrased: each source keeps part of what it says, all on average more.
   const kept = (term: Term) =>
-    term.kind === 'negation'
+    term.kind === 'modality'
+      ? true
+      : term.kind === 'negation'
       ? !missingNegations.has(term.text)
       : term.kind === 'number'
         ? !missingNumbers.has(term.key)
@@ -214,8 +233,14 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     if (!sourceKeys.has(key) && !(clock && sourceClocks.has(clock))) added.numbers.push(key);
   }
   const saidDates = new Set(withWeekday([...union((a) => a.dates), ...known, ...resolution.derivedMergeDates]));
+  // A relative time anchored to a day no source's phrase means ("In the week before 2023-11-16" for
+  // "Tim's week has been swamped") says no more than that day, which is judged as any date.
+  const anchoredDay = new Map(merge.terms.filter((term) => term.anchored !== undefined).map((term) => [term.key, term.anchored!.day]));
   for (const key of merge.dates) {
-    if (!saidDates.has(key) && !resolution.derivedMergeDates.has(key)) added.dates.push(mergeText.get(key) ?? key);
+    if (saidDates.has(key) || resolution.derivedMergeDates.has(key)) continue;
+    const day = anchoredDay.get(key);
+    if (day !== undefined && saidDates.has(day)) continue;
+    added.dates.push(mergeText.get(key) ?? key);
   }
   const addedNegations = new Set<string>();
   for (const negation of mergeNegations) {
@@ -241,6 +266,7 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   for (const number of missing.numbers) reasons.push(`missing number ${JSON.stringify(number)}`);
   for (const date of missing.dates) reasons.push(`missing date ${JSON.stringify(date)}`);
   for (const negation of missing.negations) reasons.push(`missing negation ${JSON.stringify(negation)}`);
+  for (const phrase of factualised) reasons.push(`states as a fact what a source only plans, wishes or deems possible: ${JSON.stringify(phrase)}`);
   for (const word of droppedPartners) reasons.push(`missing ${JSON.stringify(sourceText.get(word) ?? word)}, listed with a word it keeps`);
   for (const name of added.names) reasons.push(`adds name ${JSON.stringify(name)}`);
   for (const number of added.numbers) reasons.push(`adds number ${JSON.stringify(number)}`);
@@ -289,6 +315,13 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
   const fullDay = /^\d{4}-\d{2}-\d{2}$/;
   const mergeDates = new Set(merge.dates);
   const knownDays = [...new Set(known.filter((date) => fullDay.test(date)))].slice(0, MAX_ANCHORS);
+  // "the week before 2023-07-16" in the merge: the days it means, to meet a source's "last week".
+  const mergeAnchored = [...new Map(merge.terms.filter((term) => term.anchored !== undefined).map((term) => [term.key, term.anchored!])).entries()]
+    .slice(0, MAX_RELATIVE_DATES)
+    .flatMap(([key, { phrase, day }]) => {
+      const window = relativeDateWindow(phrase, day);
+      return window ? [{ key, window }] : [];
+    });
   for (const source of sources) {
     // "in February" said by a source noted in 2026 is "February 2026" (or 2025 when February comes after the day it was noted).
     const months = source.dates.filter((date) => /^--\d{2}$/.test(date));
@@ -310,8 +343,8 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
       for (const anchor of anchors) {
         const window = relativeDateWindow(relative, anchor);
         if (!window) continue;
-        meter.count += merge.dates.length;
-        const resolved = merge.dates.filter((date) => dateInWindow(date, window));
+        meter.count += merge.dates.length + mergeAnchored.length;
+        const resolved = [...merge.dates.filter((date) => dateInWindow(date, window)), ...mergeAnchored.filter((term) => windowsOverlap(term.window, window)).map((term) => term.key)];
         if (resolved.length === 0) continue;
         for (const date of resolved) derivedMergeDates.add(date);
         keptSourceDates.add(relative);
@@ -322,6 +355,15 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
   return { keptSourceDates, derivedMergeDates };
 }
 
+/** Whether two windows share a day (of the weekday either names, when one does). */
+function windowsOverlap(a: DateWindow, b: DateWindow): boolean {
+  const from = a.from > b.from ? a.from : b.from;
+  const to = a.to < b.to ? a.to : b.to;
+  if (from > to) return false;
+  if (a.weekday !== undefined && b.weekday !== undefined && a.weekday !== b.weekday) return false;
+  return true;
+}
+
 /**
  * Clauses of the merge (see `Term.clause`) with at least two content words, every one of them
  * new: a statement the sources do not make ("and is allergic to eggs").
@@ -329,7 +371,7 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
 function newStatements(merge: TextAnalysis, sourceKeys: ReadonlySet<string>): string[] {
   const byClause = new Map<number, Term[]>();
   for (const term of merge.terms) {
-    if (term.kind === 'negation' || SUPERSESSION_MARKERS.has(term.key)) continue;
+    if (term.kind === 'negation' || term.kind === 'modality' || SUPERSESSION_MARKERS.has(term.key)) continue;
     const list = byClause.get(term.clause) ?? [];
     list.push(term);
     byClause.set(term.clause, list);

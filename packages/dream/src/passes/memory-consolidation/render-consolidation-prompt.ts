@@ -1,4 +1,4 @@
-import { describeSubjectTime, type FeedbackSignal, type MemoryEntry, timestampMs } from '@reverie/core';
+import { describeSubjectTime, type FeedbackSignal, type MemoryEntry, renderFactRules, timestampMs } from '@reverie/core';
 import { fenceUntrusted } from '../../gateway/fence';
 
 /** The directive file in the data directory that replaces `CONSOLIDATION_DIRECTIVE` (SPEC D13). */
@@ -19,10 +19,9 @@ What to do:
 
 Rules:
 - Use only what the entries and the feedback say; never add facts of your own.
-- A folded entry keeps every name, number and date of the entries it replaces.
-- When you reword an entry that uses a relative time ("yesterday", "last week", "next month"), anchor it to the day the entry was first noted (its first= day): "last week" in an entry first noted 2026-03-09 becomes "the week before 2026-03-09".
+${renderFactRules()}
+- The host keeps, for every entry, the day it was first noted (first=), the day it was last observed (last=) and how many observations it stands for (reinforced=N×), and works them out for a folded entry from its sources: leave them out of the reply. The dates, times and numbers an entry's own text says are facts: keep them in the text.
 - Refer only to ids shown in square brackets in this request.
-- Do not write dates, counts or importance into the reply: the host works them out from the sources.
 - Leave retention marks such as [durable] or [skip] out of what you save.
 - When nothing needs to change, reply with empty lists.
 
