@@ -87,7 +87,14 @@ export interface PassPlan {
    * How many changes the model proposed and how many of them passed the guards. A pass that
    * received proposals and accepted (or applied) none ends as a `warning`, not a plain `ok`.
    */
-  proposals?: { proposed: number; accepted: number };
+  proposals?: {
+    proposed: number;
+    accepted: number;
+    /** Of `accepted`, those that passed the guards in the model's first reply, before any repair request. */
+    acceptedFirstTry?: number;
+    /** Calls that needed a repair request. */
+    repairs?: number;
+  };
   /**
    * The pass's bookkeeping once its operations are applied (where a cursor moves to, say), as
    * JSON-serialisable data: the engine keeps it with the plan and hands it to `DreamPass.commit`

@@ -160,11 +160,36 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
     expect(gateway.requests).toHaveLength(2);
-    expect(gateway.requests[1]!.data.startsWith(gateway.requests[0]!.data)).toBe(true);
-    expect(gateway.requests[1]!.data).toMatch(/missing name "Berlin"/);
+    expect(gateway.requests[1]!.data).toMatch(/Repair needed/);
+    expect(gateway.requests[1]!.data).toContain(`item 1 (from ${a.id}, ${b.id}): "The user lives in Germany" — refused: missing name "Berlin"`);
+    expect(gateway.requests[1]!.data.length).toBeLessThan(gateway.requests[0]!.data.length + 1500);
     expect(plan.operations).toEqual([]);
     expect(plan.refusals.join('\n')).toMatch(/missing name "Berlin"/);
     expect(ids(await harness.live())).toEqual(expect.arrayContaining([a.id, b.id]));
+  });
+
+  it('asks only for the refused items, keeps the accepted part as it was, and splices the replacement in (SPEC B11)', async () => {
+    const { a, b, c } = await berlinMemory();
+    const gateway = new ScriptedGateway((_data, call) =>
+      call === 1
+        ? {
+            toDelete: [],
+            toSave: [
+              { content: 'The user lives in Germany', sourceIds: [a.id, b.id] },
+              { content: 'The user moved to Berlin in 2024.', sourceIds: [c.id] },
+            ],
+          }
+        : { toSave: [{ item: 1, content: 'The user lives in Berlin, Germany', sourceIds: [a.id, b.id] }] },
+    );
+    const plan = await harness.run(new MemoryConsolidationPass(), gateway);
+    expect(gateway.requests).toHaveLength(2);
+    const repair = gateway.requests[1]!.data;
+    expect(repair).toContain(`[${a.id}]`);
+    expect(repair).not.toContain(`[${c.id}]`);
+    const live = await harness.live();
+    expect(live.map((entry) => entry.content)).toEqual(expect.arrayContaining(['The user lives in Berlin, Germany', 'The user moved to Berlin in 2024.']));
+    expect(plan.proposals).toEqual({ proposed: 2, accepted: 2, acceptedFirstTry: 1, repairs: 1 });
+    expect(plan.refusals.join('\n')).toMatch(/asked the model once to replace just those \(1\)/);
   });
 
   it('accepts the repaired merge', async () => {
@@ -256,7 +281,7 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     expect(gateway.shownIds().flat()).toHaveLength(10);
     expect(plan.operations).toEqual([]);
     expect(plan.misbehaviour).toEqual([expect.stringContaining("call 1: reply refused whole: it deletes 10 entries outright, over the run's budget of 2")]);
-    expect(plan.proposals).toEqual({ proposed: 10, accepted: 0 });
+    expect(plan.proposals).toEqual({ proposed: 10, accepted: 0, acceptedFirstTry: 0, repairs: 0 });
     expect(plan.details).toEqual({ pendingRetries: 10 });
     expect((await harness.live()).filter((entry) => entry.content.startsWith('Garden note'))).toHaveLength(10);
   });

@@ -34,9 +34,9 @@ import {
   CONSOLIDATION_DIRECTIVE_FILE,
   renderConsolidationData,
   cachedEntryLines,
-  renderRepairNote,
 } from './render-consolidation-prompt';
 import { type CallReview, factCheckJobs, reviewReply } from './review-reply';
+import { consolidationRepairSchema, renderRepairRequest, replacementsOf, spliceRepair } from './repair-reply';
 import { type FactCheckJob, FactCheckStage } from '../../review/fact-check-stage';
 import { parsePassOptions } from '../parse-pass-options';
 import { loadWorkingSet, type WorkingSet } from './working-set';
@@ -67,6 +67,10 @@ interface Selection {
 interface BudgetedReview extends CallReview {
   /** The reply was refused whole for breaking a budget: its shown items are retried. */
   refusedWhole: boolean;
+  /** Changes of the first reply that passed the guards before any repair. */
+  acceptedFirstTry: number;
+  /** Whether the call needed its repair request. */
+  repaired: boolean;
 }
 
 /**
@@ -199,6 +203,8 @@ export class MemoryConsolidationPass implements DreamPass {
           budget,
           // A reply rewrites at most every entry shown, plus one anti-pattern per correction.
           savesPerReply: ids.length + correctionsShown,
+          lineOf,
+          today: now,
         }),
       );
     }
@@ -239,6 +245,8 @@ export class MemoryConsolidationPass implements DreamPass {
       proposals: {
         proposed: reviews.reduce((sum, review) => sum + review.proposed, 0),
         accepted: admitted.reduce((sum, review) => sum + review.saves.length + review.deletions.length + review.supersessions.length, 0),
+        acceptedFirstTry: admitted.reduce((sum, review) => sum + review.acceptedFirstTry, 0),
+        repairs: reviews.filter((review) => review.repaired).length,
       },
       details: { pendingRetries: Object.keys(retries.retry).length },
       commit,
@@ -407,6 +415,9 @@ export class MemoryConsolidationPass implements DreamPass {
       prepare: (ids: readonly string[]) => Promise<void>;
       budget: RunBudget;
       savesPerReply: number;
+      /** How an entry's line reads in this run's prompts (a repair request shows the same lines). */
+      lineOf: (entry: MemoryEntry) => string;
+      today: Date;
     },
   ): Promise<BudgetedReview> {
     const gateway = context.gateway!;
@@ -428,20 +439,27 @@ export class MemoryConsolidationPass implements DreamPass {
     };
     const scope = { call: call.call, withCorrections: call.withCorrections };
     // A reply proposing more saves than entries shown is refused whole before anything of it is judged.
-    const review = async (candidate: ConsolidationReply): Promise<CallReview | undefined> => {
+    const review = async (candidate: ConsolidationReply, label?: (position: number) => string): Promise<CallReview | undefined> => {
       if (candidate.toSave.length > call.savesPerReply || candidate.toSupersede.length > shown.size) return undefined;
       await call.prepare([...candidate.toSave.flatMap((save) => save.sourceIds ?? []), ...candidate.toSupersede.flatMap((pair) => [pair.olderId, pair.newerId])]);
       await facts.judgeAll(factCheckJobs(candidate, shown, this.options), context.signal);
-      return reviewReply(candidate, shown, scope, rules);
+      return reviewReply(candidate, shown, label ? { ...scope, label } : scope, rules);
     };
-    let reply = await gateway.ask({ ...request, data });
+    const reply = await gateway.ask({ ...request, data });
     let reviewed = await review(reply);
-    if (reviewed && reviewed.factLosses.length > 0) {
+    const acceptedFirstTry = reviewed ? reviewed.saves.length + reviewed.deletions.length + reviewed.supersessions.length : 0;
+    let repaired = false;
+    if (reviewed && reviewed.repairs.length > 0) {
+      // One repair request, for the refused items only; the accepted part of the reply is kept as it is.
       context.signal.throwIfAborted();
       const first = reviewed;
-      reply = await gateway.ask({ ...request, data: `${data}\n\n${renderRepairNote(first.factLosses)}` });
-      reviewed = await review(reply);
-      if (reviewed) reviewed.refusals.unshift(`call ${call.call}: ${first.factLosses.length} merge(s) did not keep the facts of their sources; asked the model once to repair the reply`, ...first.refusals);
+      repaired = true;
+      const answer = await gateway.ask({ ...request, schema: consolidationRepairSchema, data: renderRepairRequest(first.repairs, (id) => call.lineOf(shown.get(id)!.view), call.today) });
+      const taken = new Set([...first.saves.flatMap((save) => save.sources.map((source) => source.id)), ...first.deletions.map((item) => item.id), ...first.supersessions.flatMap((pair) => [pair.older.id, pair.newer.id])]);
+      const replacements = replacementsOf(answer, first.repairs, taken, { call: call.call, accepted: first.saves.map((save) => save.sources.map((source) => source.id)) });
+      const second = (await review(replacements.reply, (position) => `repair of toSave item ${replacements.itemOf[position - 1]}`))!;
+      const asked = `call ${call.call}: ${first.repairs.length} toSave item(s) refused; asked the model once to replace just those (${first.repairs.map((item) => item.position).join(', ')})`;
+      reviewed = spliceRepair(first, second, [asked, ...replacements.refusals]);
     }
     const admitted =
       reply.toSupersede.length > shown.size
@@ -456,12 +474,14 @@ export class MemoryConsolidationPass implements DreamPass {
             call.savesPerReply,
           );
     if (admitted && reviewed) {
-      return { ...reviewed, refusedWhole: false };
+      return { ...reviewed, refusedWhole: false, acceptedFirstTry, repaired };
     }
     return {
+      acceptedFirstTry: 0,
+      repaired,
       saves: [],
       deletions: [],
-      factLosses: [],
+      repairs: [],
       supersessions: [],
       refusals: [...(reviewed?.refusals ?? []), `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`],
       retry: [...shown.keys()],

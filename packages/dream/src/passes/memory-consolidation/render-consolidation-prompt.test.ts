@@ -7,7 +7,6 @@ import {
   renderConsolidationData,
   renderEntryLine,
   renderFeedbackLine,
-  renderRepairNote,
 } from './render-consolidation-prompt';
 
 const ENTRY: MemoryEntry = {
@@ -106,17 +105,6 @@ describe('renderConsolidationData', () => {
     expect(data).toContain('No memory entries are shown');
     expect(data).not.toContain('Memory entries,');
     expect(data).toContain('never book flights');
-  });
-});
-
-describe('renderRepairNote', () => {
-  it('names each merge, exactly what it lost and what it added', () => {
-    const note = renderRepairNote([
-      { position: 2, sourceIds: ['abc123def456', 'bbb123def456'], missing: ['Porto', '2025'], added: [] },
-      { position: 3, sourceIds: ['ccc123def456'], missing: [], added: ['attacker'] },
-    ]);
-    expect(note).toContain('toSave item 2 (from abc123def456, bbb123def456) is missing "Porto", "2025"');
-    expect(note).toContain('toSave item 3 (from ccc123def456) adds "attacker", which none of its sources says');
   });
 });
 

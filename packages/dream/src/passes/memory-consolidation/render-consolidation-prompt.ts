@@ -110,33 +110,3 @@ export function renderConsolidationData(data: ConsolidationData): string {
   if (data.feedback.length > 0) sections.push(fenceUntrusted(FEEDBACK_LABEL, data.feedback.map(renderFeedbackLine).join('\n')));
   return sections.join('\n\n');
 }
-
-export interface FactLoss {
-  /** 1-based position of the save in the reply. */
-  position: number;
-  sourceIds: readonly string[];
-  /** What the merged text lost, exactly (names, numbers, dates, negations, words). */
-  missing: readonly string[];
-  /** What the merged text says that none of its sources says. */
-  added: readonly string[];
-  /** The fact check's reasons, as sentences (`missing number "3"`); named in the repair request when given. */
-  reasons?: readonly string[];
-}
-
-/** The note of the one repair request: which merged entries lost which facts. Pure. */
-export function renderRepairNote(losses: readonly FactLoss[]): string {
-  const quote = (items: readonly string[]) => items.map((item) => JSON.stringify(item)).join(', ');
-  const lines = losses.map((loss) => {
-    if (loss.reasons && loss.reasons.length > 0) return `- toSave item ${loss.position} (from ${loss.sourceIds.join(', ')}): ${loss.reasons.join('; ')}`;
-    const problems = [
-      ...(loss.missing.length > 0 ? [`is missing ${quote(loss.missing)}`] : []),
-      ...(loss.added.length > 0 ? [`adds ${quote(loss.added)}, which none of its sources says`] : []),
-    ];
-    return `- toSave item ${loss.position} (from ${loss.sourceIds.join(', ')}) ${problems.join(' and ')}`;
-  });
-  return [
-    'Repair needed. These merged entries do not say what the entries they replace say, so they cannot be accepted:',
-    ...lines,
-    'Send the whole JSON object again. Put every missing item back into the merged text and leave out what the sources do not say, or leave those entries unmerged.',
-  ].join('\n');
-}

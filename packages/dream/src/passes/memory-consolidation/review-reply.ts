@@ -8,7 +8,6 @@ import { conflictingSubjectTimes } from './subject-time-conflict';
 import { deepestCategory, unionTags } from './merge-entries';
 import { stripRetentionTags } from './normalise-content';
 import { type ProposedSupersession, reviewSupersessions } from './review-supersessions';
-import type { FactLoss } from './render-consolidation-prompt';
 
 /** Categories under this prefix belong to the host's own bookkeeping: no model reply may write there. */
 
@@ -17,6 +16,8 @@ export const ANTI_PATTERN_TAG = 'anti-pattern';
 
 /** A save that passed the guards of its call. */
 export interface ProposedSave {
+  /** 1-based position of the save in the reply it came from. */
+  position: number;
   content: string;
   category: string;
   tags: string[];
@@ -29,14 +30,23 @@ export interface CallReview {
   /** Items the model deleted outright (not a source of an accepted save, not kept by a refused one, not protected). */
   deletions: ConsolidationItem[];
   refusals: string[];
-  /** Accepted nothing for these saves: they lost facts of their sources or added some. */
-  factLosses: FactLoss[];
+  /** Saves refused for a reason the model can fix: what one repair request asks it to replace (see `repair-reply.ts`). */
+  repairs: RepairItem[];
   /** Items whose merge or rewrite was refused for a reason the model can fix: offered again on a later run. */
   retry: string[];
   /** Pairs where a newer entry replaces an older one (SPEC B9), accepted by `reviewSupersessions`. */
   supersessions: ProposedSupersession[];
   /** How many changes the reply proposed (saves, deletions and supersessions), accepted or not. */
   proposed: number;
+}
+
+/** A refused save the model may replace: its place in the reply, its shown sources, what it wrote and why it was refused. */
+export interface RepairItem {
+  position: number;
+  sourceIds: string[];
+  content: string;
+  /** Short sentences naming what is wrong (`missing date "last week"`, `the host does not find b similar to a, c`). */
+  reasons: string[];
 }
 
 export type Protection = Pick<MemoryConsolidationOptions, 'protectImportance' | 'protectReinforcement' | 'protectedCategories'>;
@@ -94,10 +104,11 @@ export function factCheckJobs(reply: ConsolidationReply, shown: ReadonlyMap<stri
 export function reviewReply(
   reply: ConsolidationReply,
   shown: ReadonlyMap<string, ConsolidationItem>,
-  context: { call: number; withCorrections: boolean },
+  context: { call: number; withCorrections: boolean; label?: (position: number) => string },
   rules: ReviewRules,
 ): CallReview {
   const refusals: string[] = [];
+  const label = context.label ?? ((position: number) => `toSave item ${position}`);
   const refuse = (message: string) => refusals.push(`call ${context.call}: ${message}`);
   const known = (ids: readonly string[], where: string): ConsolidationItem[] => {
     const items: ConsolidationItem[] = [];
@@ -110,21 +121,24 @@ export function reviewReply(
   };
 
   const saves: ProposedSave[] = [];
-  const factLosses: FactLoss[] = [];
+  const repairs: RepairItem[] = [];
   const kept = new Set<string>();
   const retry = new Set<string>();
   reply.toSave.forEach((save, index) => {
     const position = index + 1;
-    const where = `toSave item ${position}`;
+    const where = label(position);
     const givenSources = save.sourceIds ?? [];
     const sources = known(givenSources, where);
-    const keepSources = (reason: string, options: { retry?: boolean } = {}) => {
+    /** Refuses the save; with `repair`, the reasons the model is told, so it may replace the save. */
+    const keepSources = (reason: string, options: { retry?: boolean; repair?: readonly string[] } = {}) => {
       refuse(`${where} refused: ${reason}${sources.length > 0 ? `; its sources stay (${sources.map((s) => s.id).join(', ')})` : ''}`);
       for (const source of sources) {
         kept.add(source.id);
         if (options.retry) retry.add(source.id);
       }
+      if (options.repair && sources.length > 0) repairs.push({ position, sourceIds: sources.map((source) => source.id), content: save.content, reasons: [...options.repair] });
     };
+    const fixable = (reason: string) => keepSources(reason, { retry: true, repair: [reason] });
     if (givenSources.length > 0 && sources.length === 0) return keepSources('none of its sourceIds was shown in this call');
 
     const content = stripRetentionTags(save.content);
@@ -135,8 +149,8 @@ export function reviewReply(
     let category = given ?? (sources.length > 0 ? deepestCategory(sources.map((source) => source.view)) : undefined);
     if (category === undefined) return keepSources('a new entry needs a category');
     const problem = pathNameProblem(category, CATEGORY_RULES);
-    if (problem) return keepSources(`invalid category ${JSON.stringify(category)}: ${problem}`);
-    if (isSystemCategory(category)) return keepSources(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
+    if (problem) return fixable(`invalid category ${JSON.stringify(category)}: ${problem}`);
+    if (isSystemCategory(category)) return fixable(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
 
     const antiPattern = isUnderPrefix(category, ANTI_PATTERN_CATEGORY);
     if (sources.length === 0 && !(antiPattern && context.withCorrections)) {
@@ -155,15 +169,19 @@ export function reviewReply(
     if (antiPattern && !tags.includes(ANTI_PATTERN_TAG)) tags.unshift(ANTI_PATTERN_TAG);
 
     const moments = conflictingSubjectTimes(sources.map((source) => source.view));
-    if (moments) return keepSources(`its sources describe different moments (subject time ${moments[0]} and ${moments[1]})`);
+    if (moments) return fixable(`its sources describe different moments (subject time ${moments[0]} and ${moments[1]})`);
     const unrelated = sources.length > 1 ? rules.unconnected(sources.map((source) => source.id)) : [];
     if (unrelated.length > 0) {
-      return keepSources(`the host does not find ${unrelated.join(', ')} similar to the other sources; only entries that say the same thing may be merged`);
+      const others = sources.map((source) => source.id).filter((id) => !unrelated.includes(id));
+      return keepSources(`the host does not find ${unrelated.join(', ')} similar to the other sources; only entries that say the same thing may be merged`, {
+        retry: true,
+        repair: [`the host does not find ${unrelated.join(', ')} similar to ${others.join(', ')}: merge only entries that say the same thing (leave ${unrelated.join(', ')} out of it)`],
+      });
     }
     const guarded = sources.filter((source) => protectionOf(source, rules.protection) !== undefined);
     const homes = [...new Set(guarded.map((source) => protectedHome(source, rules.protection)))];
     if (homes.length > 1) {
-      return keepSources(`its protected sources live under different categories (${homes.map((home) => `${home}/`).join(', ')}) and none may leave its own`);
+      return fixable(`its protected sources live under different categories (${homes.map((home) => `${home}/`).join(', ')}) and none may leave its own`);
     }
     if (homes.length === 1 && !isUnderPrefix(category, homes[0]!)) {
       // A protected entry never leaves its category; the merge itself is kept, filed where the protected source is.
@@ -177,11 +195,8 @@ export function reviewReply(
     if (injected.length > 0) return keepSources(`it injects ${injected.join(', ')}`);
     const job = { sources: sources.map((source) => source.view), content, strict: guarded.length > 0 };
     const verdict = sources.length === 0 ? undefined : (rules.factCheck ?? defaultFactCheck)(job);
-    if (verdict && !verdict.ok) {
-      factLosses.push({ position, sourceIds: sources.map((source) => source.id), missing: verdict.missing, added: verdict.added, reasons: verdict.reasons });
-      return keepSources(verdict.reason, { retry: true });
-    }
-    saves.push({ content, category, tags: unionTags(tags), sources });
+    if (verdict && !verdict.ok) return keepSources(verdict.reason, { retry: true, repair: verdict.reasons });
+    saves.push({ position, content, category, tags: unionTags(tags), sources });
   });
 
   const merged = new Set(saves.flatMap((save) => save.sources.map((source) => source.id)));
@@ -207,7 +222,7 @@ export function reviewReply(
     saves,
     deletions,
     refusals,
-    factLosses,
+    repairs,
     retry: [...retry],
     supersessions: superseded.supersessions,
     proposed: reply.toSave.length + new Set(reply.toDelete).size + reply.toSupersede.length,
