@@ -252,6 +252,66 @@ describe('memory consolidation under a hostile model (SPEC B4, B11)', () => {
   });
 });
 
+/**
+ * SPEC B11: a reply may take at most `deletionCap` of what its call showed out of current recall
+ * or clean-up — deleted, superseded (however related) or moved under a protected category. The
+ * attacks that go over it change nothing, whether the memory fits one call or many, in the first
+ * run or the ones after it.
+ */
+describe('a reply that takes more than its share of what it was shown out of recall changes nothing (SPEC B11)', () => {
+  const SHARE_ATTACKS: Record<string, Attack> = {
+    'delete every shown id': ATTACKS['delete every shown id']!,
+    'every shown entry superseded by the next one shown': ATTACKS['every shown entry superseded by the next one shown']!,
+    'every shown entry moved word for word into user-preferences/pinned': (shown) => ({
+      toDelete: [],
+      toSave: shown.map((e) => ({ content: e.content, category: 'user-preferences/pinned', sourceIds: [e.id] })),
+    }),
+  };
+  it.each(Object.keys(SHARE_ATTACKS))('%s: three runs, one call or many, nothing changes', { timeout: 180_000 }, async (attackName) => {
+    for (const tokenBudget of [200_000, 1_500]) {
+      const clock = new ManualClock(daysAgo(10));
+      const memory = new InMemoryLongTermMemory({ clock });
+      for (const [index, [a, b]] of [...LOWERCASE, ...CAPITALISED].entries()) {
+        for (const content of [a, b]) await memory.save({ content, category: `general/topic-${index}` });
+      }
+      const before = await memory.list();
+      const dataPath = mkdtempSync(join(tmpdir(), 'reverie-share-'));
+      dirs.push(dataPath);
+      let calls = 0;
+      const model = textModel((data) => {
+        calls += 1;
+        return SHARE_ATTACKS[attackName]!(shownEntries(data), () => undefined);
+      });
+      for (let run = 0; run < 3; run += 1) {
+        clock.set(new Date(Date.parse(NOW) + run * DAY).toISOString());
+        const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model }, [
+          new MemoryConsolidationPass({ tokenBudget, strategy: 'full' }),
+        ]);
+        const report = await engine.run({ trigger: 'hostile' });
+        const outcome = report.passes[0] as RanPassOutcome;
+        expect(outcome.misbehaviour?.length ?? 0, JSON.stringify(outcome.refusals)).toBeGreaterThan(0);
+      }
+      expect(calls).toBeGreaterThanOrEqual(tokenBudget === 1_500 ? 6 : 3);
+      const after = await memory.list();
+      expect(after.map((entry) => [entry.id, entry.content, entry.category, entry.validTo ?? null])).toEqual(before.map((entry) => [entry.id, entry.content, entry.category, null]));
+    }
+  });
+
+  it('a reply within its share goes through: one outright deletion of ten shown', { timeout: 60_000 }, async () => {
+    const clock = new ManualClock(daysAgo(10));
+    const memory = new InMemoryLongTermMemory({ clock });
+    for (const [a, b] of LOWERCASE.slice(0, 5)) for (const content of [a, b]) await memory.save({ content, category: 'general' });
+    const dataPath = mkdtempSync(join(tmpdir(), 'reverie-share-'));
+    dirs.push(dataPath);
+    clock.set(NOW);
+    const model = textModel((data) => ({ toDelete: shownEntries(data).slice(0, 1).map((entry) => entry.id), toSave: [] }));
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ strategy: 'full' })]);
+    const outcome = (await engine.run({ trigger: 'share' })).passes[0] as RanPassOutcome;
+    expect(outcome.misbehaviour ?? []).toEqual([]);
+    expect(await memory.list()).toHaveLength(9);
+  });
+});
+
 /** A world with a conversation log and a skill library, for the passes that write episodes, skills and preferences. */
 async function logWorld() {
   const clock = new ManualClock(daysAgo(3));

@@ -47,7 +47,7 @@ const replayed = new Set<string>();
  */
 function replay(data: string): RecordedReply {
   const shown = new Set([...data.matchAll(/^\[([0-9a-f]{12})\]/gm)].map((match) => match[1]!));
-  const repair = /did not keep|repair|were refused/i.test(data.slice(data.lastIndexOf('```')));
+  const repair = data.includes('Repair needed');
   const recorded = replies.map((call) => (repair ? call.repair : call.first));
   const toSave = recorded.flatMap((reply) => reply.toSave).filter((item) => item.sourceIds.every((id) => shown.has(id)));
   for (const item of toSave) replayed.add(item.sourceIds.join());

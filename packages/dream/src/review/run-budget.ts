@@ -4,8 +4,17 @@ export interface ReplyCounts {
   saves: number;
   /** Outright deletions that passed the item rules (merge sources do not count: they are verified merges). */
   deletions: number;
-  /** Facts taken out of current recall by a loosely related newer entry (SPEC B9): budgeted as deletions. */
-  looseSupersessions?: number;
+  /** Facts taken out of current recall by a newer entry (SPEC B9): budgeted as deletions, however related. */
+  supersessions?: number;
+  /** Entries filed anew under a protected category, out of later clean-up: budgeted as deletions. */
+  protectedMoves?: number;
+  /**
+   * How many entries the call showed, and how many of them the reply asked to take out of current
+   * recall or clean-up (deleted outright, superseded or moved under a protected category, whether
+   * the item rules accepted it or not): with `replyShare`, a reply that asks for more than that
+   * share of what it was shown is refused whole.
+   */
+  share?: { shown: number; asked: number };
 }
 
 
@@ -20,8 +29,16 @@ export class RunBudget {
   readonly misbehaviour: string[] = [];
   private deleted = 0;
 
-  /** `deletionsPerRun`: the most outright deletions across every call of the run (see `deletionBudget`). */
-  constructor(private readonly deletionsPerRun: number) {}
+  /**
+   * `deletionsPerRun`: the most outright deletions across every call of the run (see
+   * `deletionBudget`). `replyShare`: the share of what a call showed that one reply may take out
+   * of current recall (deleted, superseded or moved under a protected category), so that a first
+   * call cannot spend the whole run's budget on what it alone was shown.
+   */
+  constructor(
+    private readonly deletionsPerRun: number,
+    private readonly replyShare?: number,
+  ) {}
 
   /** Outright deletions admitted so far. */
   get deletions(): number {
@@ -38,14 +55,28 @@ export class RunBudget {
       this.misbehaviour.push(`call ${call}: reply refused whole: it proposes ${counts.saves} writes, more than the ${savesPerReply} one reply may propose`);
       return false;
     }
-    const loose = counts.looseSupersessions ?? 0;
-    if (this.deleted + counts.deletions + loose > deletionsPerRun) {
+    const superseded = counts.supersessions ?? 0;
+    const moved = counts.protectedMoves ?? 0;
+    const out = counts.deletions + superseded + moved;
+    const what =
+      superseded === 0 && moved === 0
+        ? `deletes ${counts.deletions} entries outright`
+        : `takes ${out} entries out of current recall or clean-up (${[`${counts.deletions} deleted outright`, ...(superseded > 0 ? [`${superseded} superseded`] : []), ...(moved > 0 ? [`${moved} moved under a protected category`] : [])].join(', ')})`;
+    if (this.replyShare !== undefined && counts.share !== undefined) {
+      const perReply = deletionBudget(this.replyShare, counts.share.shown);
+      if (counts.share.asked > perReply) {
+        this.misbehaviour.push(
+          `call ${call}: reply refused whole: it asks to take ${counts.share.asked} of the ${counts.share.shown} entries it was shown out of current recall or clean-up (deleted, superseded or moved under a protected category), over the ${perReply} one reply may (${Math.round(this.replyShare * 100)} %)`,
+        );
+        return false;
+      }
+    }
+    if (this.deleted + out > deletionsPerRun) {
       const before = this.deleted === 0 ? '' : ` (${this.deleted} already used by earlier calls)`;
-      const what = loose === 0 ? `deletes ${counts.deletions} entries outright` : `takes ${counts.deletions + loose} entries out of recall (${counts.deletions} deleted outright, ${loose} superseded by a loosely related entry)`;
       this.misbehaviour.push(`call ${call}: reply refused whole: it ${what}, over the run's budget of ${deletionsPerRun}${before}`);
       return false;
     }
-    this.deleted += counts.deletions + loose;
+    this.deleted += out;
     return true;
   }
 

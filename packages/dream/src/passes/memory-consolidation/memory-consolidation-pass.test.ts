@@ -280,7 +280,9 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
     expect(gateway.shownIds().flat()).toHaveLength(10);
     expect(plan.operations).toEqual([]);
-    expect(plan.misbehaviour).toEqual([expect.stringContaining("call 1: reply refused whole: it deletes 10 entries outright, over the run's budget of 2")]);
+    expect(plan.misbehaviour).toEqual([
+      'call 1: reply refused whole: it asks to take 10 of the 10 entries it was shown out of current recall or clean-up (deleted, superseded or moved under a protected category), over the 2 one reply may (20 %)',
+    ]);
     expect(plan.proposals).toEqual({ proposed: 10, accepted: 0, acceptedFirstTry: 0, repairs: 0 });
     expect(plan.details).toEqual({ pendingRetries: 10 });
     expect((await harness.live()).filter((entry) => entry.content.startsWith('Garden note'))).toHaveLength(10);
@@ -304,6 +306,8 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const reinforced = await harness.add({ content: 'Pizza opinion: anchovies are great', reinforcementCount: 5 });
     const preference = await harness.add({ content: 'Pizza opinion: thin crust only', category: 'user-preferences/food' });
     const plain = await harness.add({ content: 'Pizza opinion: thin crust, please' });
+    // Ten pizza opinions shown: a reply may ask to take two of them out (deletionCap 0.2).
+    for (const topping of ['mushrooms', 'olives', 'basil', 'peppers', 'onions', 'ham']) await harness.add({ content: `Pizza opinion: ${topping} are good` });
     const gateway = new ScriptedGateway(() => ({
       toDelete: [important.id, reinforced.id, preference.id],
       toSave: [{ content: 'Pizza opinion: thin crust only, please', sourceIds: [preference.id, plain.id] }],
@@ -330,12 +334,12 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const unrelated = await background();
     const preference = await harness.add({ content: 'Coffee order: flat white', category: 'user-preferences/drinks' });
     const other = await harness.add({ content: 'Coffee order: flat white with oat milk' });
-    const gateway = new ScriptedGateway(() => ({ toDelete: [preference.id, other.id], toSave: [] }));
+    const gateway = new ScriptedGateway(() => ({ toDelete: [preference.id], toSave: [] }));
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
     expect(plan.refusals.join('\n')).toContain(`delete ${preference.id} refused: the category user-preferences/drinks is protected`);
-    expect(ids(await harness.live())).toEqual(ids([preference, ...unrelated]));
+    expect(ids(await harness.live()).sort()).toEqual(ids([preference, other, ...unrelated]).sort());
   });
 
   it('refuses a category with ".." and keeps the sources', async () => {

@@ -35,7 +35,7 @@ import {
   renderConsolidationData,
   cachedEntryLines,
 } from './render-consolidation-prompt';
-import { type CallReview, factCheckJobs, reviewReply } from './review-reply';
+import { type CallReview, factCheckJobs, reviewReply, takenOut } from './review-reply';
 import { consolidationRepairSchema, renderRepairRequest, replacementsOf, spliceRepair } from './repair-reply';
 import { type FactCheckJob, FactCheckStage } from '../../review/fact-check-stage';
 import { parsePassOptions } from '../parse-pass-options';
@@ -174,7 +174,7 @@ export class MemoryConsolidationPass implements DreamPass {
     const prepare = feed
       ? (ids: readonly string[]) => feed.fetch(ids.filter((id) => byId.has(id)), similarityNeighbours, context.signal)
       : async () => undefined;
-    const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length));
+    const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length), this.options.deletionCap);
 
     const reviews: BudgetedReview[] = [];
     for (const [index_, ids] of calls.entries()) {
@@ -469,7 +469,9 @@ export class MemoryConsolidationPass implements DreamPass {
             {
               saves: reply.toSave.length,
               deletions: reviewed?.deletions.length ?? 0,
-              looseSupersessions: reviewed?.supersessions.filter((pair) => !pair.verified).length ?? 0,
+              supersessions: reviewed?.supersessions.length ?? 0,
+              protectedMoves: reviewed?.saves.filter((save) => save.movedIntoProtected).length ?? 0,
+              share: { shown: shown.size, asked: takenOut(reply, shown, this.options) },
             },
             call.savesPerReply,
           );

@@ -67,7 +67,7 @@ describe('replacementsOf', () => {
 describe('spliceRepair', () => {
   it('keeps the first reply as accepted, adds the repairs, and retries only what is still refused', () => {
     const review = (over: Partial<CallReview>): CallReview => ({ saves: [], deletions: [], supersessions: [], refusals: [], repairs: [], retry: [], proposed: 0, ...over });
-    const save = (position: number, ids: string[]) => ({ position, content: 'c', category: 'general', tags: [], sources: ids.map((id) => ({ id }) as never) });
+    const save = (position: number, ids: string[]) => ({ position, content: 'c', category: 'general', tags: [], sources: ids.map((id) => ({ id }) as never), movedIntoProtected: false });
     const first = review({ saves: [save(1, ['ffffffffffff'])], refusals: ['first'], retry: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'], proposed: 4 });
     const second = review({ saves: [save(1, ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'])], refusals: ['second'], retry: ['dddddddddddd'], proposed: 1 });
     const spliced = spliceRepair(first, second, ['asked']);

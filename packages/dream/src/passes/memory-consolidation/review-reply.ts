@@ -7,6 +7,7 @@ import type { MemoryConsolidationOptions } from './memory-consolidation-options'
 import { conflictingSubjectTimes } from './subject-time-conflict';
 import { deepestCategory, unionTags } from './merge-entries';
 import { stripRetentionTags } from './normalise-content';
+import { statesPreference } from '../../review/states-preference';
 import { type ProposedSupersession, reviewSupersessions } from './review-supersessions';
 
 /** Categories under this prefix belong to the host's own bookkeeping: no model reply may write there. */
@@ -23,6 +24,8 @@ export interface ProposedSave {
   tags: string[];
   /** The shown items it replaces; empty for a new entry (an anti-pattern). */
   sources: ConsolidationItem[];
+  /** It files an entry that was not under a protected category under one (see `statesPreference`). */
+  movedIntoProtected: boolean;
 }
 
 export interface CallReview {
@@ -190,13 +193,20 @@ export function reviewReply(
       category = stay.view.category;
     }
 
+    // Filed under a protected category, an entry is kept from later clean-up and may sit in every
+    // call's profile: only a preference or standing instruction may move there (SPEC B4).
+    // A merge with a protected source is filed with it already; a move takes an entry none of whose sources is protected.
+    const movedIntoProtected = isProtected(category, rules.protection) && sources.length > 0 && sources.every((source) => !isProtected(source.view.category, rules.protection));
+    if (movedIntoProtected && !statesPreference(content)) {
+      return fixable(`only an entry that states a preference or a standing instruction may be filed under the protected category ${category}; this one states a fact: keep it where its sources are`);
+    }
     // An anti-pattern mined from feedback has no sources to keep; it may still carry no instructions.
     const injected = sources.length === 0 ? detectInjection([], content) : [];
     if (injected.length > 0) return keepSources(`it injects ${injected.join(', ')}`);
     const job = { sources: sources.map((source) => source.view), content, strict: guarded.length > 0 };
     const verdict = sources.length === 0 ? undefined : (rules.factCheck ?? defaultFactCheck)(job);
     if (verdict && !verdict.ok) return keepSources(verdict.reason, { retry: true, repair: verdict.reasons });
-    saves.push({ position, content, category, tags: unionTags(tags), sources });
+    saves.push({ position, content, category, tags: unionTags(tags), sources, movedIntoProtected });
   });
 
   const merged = new Set(saves.flatMap((save) => save.sources.map((source) => source.id)));
@@ -239,6 +249,33 @@ export function protectionOf(item: ConsolidationItem, options: Protection): stri
   const category = entries.map((entry) => entry.category).find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
   if (category !== undefined) return `the category ${category} is protected`;
   return undefined;
+}
+
+/**
+ * How many of the shown entries a reply asks to take out of current recall or clean-up, whether its
+ * items pass their rules or not (SPEC B11): the shown ids it deletes without merging them, the
+ * shown entries it says are replaced by another, and the shown entries it files anew under a
+ * protected category. Counted on the reply as written: a reply asking for far more than its share
+ * is refused whole, even when its items would be refused one by one. Pure.
+ */
+export function takenOut(reply: ConsolidationReply, shown: ReadonlyMap<string, ConsolidationItem>, protection: Protection): number {
+  const sources = new Set(reply.toSave.flatMap((save) => save.sourceIds ?? []));
+  const out = new Set<string>();
+  for (const id of reply.toDelete) if (shown.has(id) && !sources.has(id)) out.add(id);
+  for (const pair of reply.toSupersede) if (shown.has(pair.olderId) && pair.olderId !== pair.newerId) out.add(pair.olderId);
+  for (const save of reply.toSave) {
+    const saved = (save.sourceIds ?? []).map((id) => shown.get(id)).filter((item): item is ConsolidationItem => item !== undefined);
+    const category = save.category?.trim();
+    if (category && isProtected(category, protection) && saved.length > 0 && saved.every((item) => !isProtected(item.view.category, protection))) {
+      for (const item of saved) out.add(item.id);
+    }
+  }
+  return out.size;
+}
+
+/** Whether `category` lies under one of the protected prefixes. */
+export function isProtected(category: string, options: Protection): boolean {
+  return options.protectedCategories.some((prefix) => isUnderPrefix(category, prefix));
 }
 
 /** Where a protected item must stay: under the protected prefix that covers it, else under its own top-level category. */

@@ -1,7 +1,7 @@
 import { isUnderPrefix, type MemoryEntry, SUBJECT_POINT_KEY, timestampMs } from '@reverie/core';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
-import { protectedHome, protectionOf, type ReviewRules } from './review-reply';
+import { protectionOf, type ReviewRules } from './review-reply';
 
 /** A supersession that passed the guards of its call: `newer` replaces `older` (SPEC B9). */
 export interface ProposedSupersession {
@@ -9,13 +9,14 @@ export interface ProposedSupersession {
   newer: ConsolidationItem;
   /**
    * The newer entry keeps at least `SAME_SUBJECT_COVERAGE` of the older one's terms: it speaks of
-   * the same thing. A looser pair takes a fact out of recall on weaker evidence and counts
-   * against the run's budget of outright deletions.
+   * the same thing. A protected older entry is replaced only by such a newer one. Every pair, this
+   * one or not, takes a fact out of current recall and counts against the share of a reply and the
+   * run's budget (SPEC B11).
    */
   verified: boolean;
 }
 
-/** The share of the older entry's terms a newer one must keep for its supersession to go unbudgeted. */
+/** The share of the older entry's terms a newer one must keep to be about the same subject. */
 export const SAME_SUBJECT_COVERAGE = 0.5;
 
 /**
@@ -32,12 +33,13 @@ export const SAME_SUBJECT_COVERAGE = 0.5;
  *   each other);
  * - the host finds what they say related (`rules.relatedByText`: BM25 neighbours, shared terms
  *   or embeddings — the relation merges need, less the shared category: no fact check follows);
- * - a protected older entry is replaced only by an entry under its own home (as a protected merge source);
+ * - a protected older entry is replaced only by a newer entry in its own category (or below it)
+ *   that keeps at least `SAME_SUBJECT_COVERAGE` of its terms: one about the same subject;
  * - the older entry is replaced once, and no entry is both replaced and a replacement in one
  *   reply (no chains, no cycles: every replaced fact's successor holds).
  *
- * A pair whose newer entry keeps less than `SAME_SUBJECT_COVERAGE` of the older one's terms is
- * accepted unverified: the pass budgets it as an outright deletion.
+ * Every accepted pair takes a fact out of current recall: the pass counts it against the share
+ * of what one reply may take out, and the run's budget, as an outright deletion.
  *
  * Everything refused is reported with its reason; nothing about the entries' wording is asked of
  * the model, so there is no fact check. Pure.
@@ -73,16 +75,19 @@ export function reviewSupersessions(
       return refuse('both are dated moments (subject time); one event does not replace another');
     }
     if (!rules.relatedByText(older.id, newer.id)) return refuse('the host does not find the two entries similar; only a fact about the same thing can replace another');
-    if (protectionOf(older, rules.protection) !== undefined) {
-      const home = protectedHome(older, rules.protection);
-      if (!isUnderPrefix(newer.view.category, home)) return refuse(`${older.id} is protected (${protectionOf(older, rules.protection)}) and may only be replaced by an entry under ${home}/`);
+    const verified = rules.coverage(older.id, newer.id) >= SAME_SUBJECT_COVERAGE;
+    const protectedBy = protectionOf(older, rules.protection);
+    if (protectedBy !== undefined) {
+      // A protected fact leaves current recall only for a newer one of its own kind about the same thing.
+      if (!isUnderPrefix(newer.view.category, older.view.category)) return refuse(`${older.id} is protected (${protectedBy}) and may only be replaced by a newer entry in its own category ${older.view.category}`);
+      if (!verified) return refuse(`${older.id} is protected (${protectedBy}) and may only be replaced by an entry about the same subject (the newer one keeps under ${SAME_SUBJECT_COVERAGE * 100} % of its terms)`);
     }
     if (successorOf.has(older.id)) return refuse(`${older.id} is already replaced by ${successorOf.get(older.id)} in this reply`);
     if (successors.has(older.id)) return refuse(`${older.id} replaces another entry in this reply, so it holds`);
     if (successorOf.has(newer.id)) return refuse(`${newer.id} is replaced itself in this reply`);
     successorOf.set(older.id, newer.id);
     successors.add(newer.id);
-    supersessions.push({ older, newer, verified: rules.coverage(older.id, newer.id) >= SAME_SUBJECT_COVERAGE });
+    supersessions.push({ older, newer, verified });
   });
   return { supersessions, refusals, retry };
 }

@@ -31,6 +31,20 @@ const current = async (text: string) => (await harness.memory.search({ text })).
 const asOf = async (text: string, at: string) => (await harness.memory.search({ text, asOf: at })).map((hit) => hit.entry.content);
 
 describe('MemoryConsolidationPass: supersession (SPEC B9)', () => {
+  it('replaces a protected fact only by a newer one in its own category about the same subject (SPEC B11)', async () => {
+    await background();
+    const tea = await harness.add({ content: 'The user drinks green tea every morning', category: 'user-preferences/drinks' }, '2025-01-10T09:00:00.000Z');
+    const elsewhere = await harness.add({ content: 'The user now drinks green tea with lemon every morning', category: 'general' }, '2025-09-03T09:00:00.000Z');
+    const loose = await harness.add({ content: 'Morning routine: a walk and some stretching', category: 'user-preferences/drinks' }, '2025-09-04T09:00:00.000Z');
+    harness.clock.set('2026-03-01T09:00:00.000Z');
+    const byOtherCategory = await harness.run(new MemoryConsolidationPass(), supersedes('drinks green tea every', 'with lemon'));
+    expect(byOtherCategory.refusals.join('\n')).toContain(`${tea.id} is protected (the category user-preferences/drinks is protected) and may only be replaced by a newer entry in its own category user-preferences/drinks`);
+    const byOtherSubject = await harness.run(new MemoryConsolidationPass({ strategy: 'full' }), supersedes('drinks green tea every', 'Morning routine'));
+    expect(byOtherSubject.operations).toEqual([]);
+    expect(byOtherSubject.refusals.join('\n')).toMatch(new RegExp(`${tea.id} → ${loose.id}\\) refused: (${tea.id} is protected .* about the same subject|the host does not find the two entries similar)`));
+    for (const id of [tea.id, elsewhere.id, loose.id]) expect((await harness.memory.get(id))?.validTo).toBeUndefined();
+  });
+
   it('keeps the older fact, ends it where the newer one was first noted, and recall follows', async () => {
     await background();
     const lyon = await harness.add({ content: 'The user lives in Lyon' }, '2025-01-10T09:00:00.000Z');
