@@ -1,4 +1,4 @@
-import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, ReverieError } from '@reverie/core';
+import { DEFAULT_SEARCH_RESULTS, isSystemCategory, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, refuseSystemCategory, ReverieError } from '@reverie/core';
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
 import { defineOperation } from './operation';
@@ -10,9 +10,17 @@ export function entryWithImportance(reverie: Reverie, entry: MemoryEntry): Memor
 }
 
 const id = z.string().describe('The entry id (12 lowercase hex characters)');
-const category = z.string().describe('A category, a slash path such as preferences/units');
+const category = z.string().describe('A category, a slash path such as preferences/units (_system/ is reserved for Reverie)');
 const tags = z.array(z.string()).describe('Tags');
 const importance = z.number().min(0).max(1).describe('Importance from 0 to 1');
+
+/**
+ * SPEC O7: an entry under `_system/` is Reverie's own; no operation changes or deletes one
+ * (INVALID_CATEGORY), and the searches and listings never show one.
+ */
+function refuseSystemEntry(entry: MemoryEntry): void {
+  refuseSystemCategory(entry.category);
+}
 
 function notFound(entryId: string): ReverieError {
   return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with memory_search or memory_list.`, { details: { id: entryId } });
@@ -54,6 +62,7 @@ export const memoryUpdate = defineOperation({
     const memory = memoryOf(reverie);
     const current = await memory.get(entryId);
     if (current === undefined) throw notFound(entryId);
+    refuseSystemEntry(current);
     const { updatedAt, ...kept } = current;
     const saved = await memory.save({ ...kept, ...changes }, { ifUpdatedAt: ifUpdatedAt ?? updatedAt });
     return entryWithImportance(reverie, saved);
@@ -95,7 +104,11 @@ export const memoryDelete = defineOperation({
   input: z.object({ id }),
   http: { method: 'DELETE', path: '/api/memory/{id}' },
   async run({ id: entryId }, { reverie }) {
-    if (!(await memoryOf(reverie).delete(entryId))) throw notFound(entryId);
+    const memory = memoryOf(reverie);
+    const current = await memory.get(entryId);
+    if (current === undefined) throw notFound(entryId);
+    refuseSystemEntry(current);
+    if (!(await memory.delete(entryId, { ifUpdatedAt: current.updatedAt }))) throw notFound(entryId);
     return { id: entryId, deleted: true };
   },
 });
@@ -113,6 +126,7 @@ export const memorySearch = defineOperation({
   }),
   http: { method: 'GET', path: '/api/memory/search' },
   async run({ query, limit, ...filters }, { reverie }) {
+    refuseSystemCategory(filters.category);
     const results = await memoryOf(reverie).recall({ text: query, maxResults: limit, ...filters });
     return results.map(({ entry, score }) => ({ entry: entryWithImportance(reverie, entry), score }));
   },
@@ -130,7 +144,8 @@ export const memoryList = defineOperation({
   }),
   http: { method: 'GET', path: '/api/memory' },
   async run({ category: under, offset, limit }, { reverie }) {
-    const entries = await memoryOf(reverie).list(under === undefined ? {} : { category: under });
+    refuseSystemCategory(under);
+    const entries = (await memoryOf(reverie).list(under === undefined ? {} : { category: under })).filter((entry) => !isSystemCategory(entry.category));
     return { total: entries.length, offset, entries: entries.slice(offset, offset + limit).map((entry) => entryWithImportance(reverie, entry)) };
   },
 });
@@ -143,6 +158,6 @@ export const memoryCategories = defineOperation({
   input: z.object({}),
   http: { method: 'GET', path: '/api/memory/categories' },
   async run(_input, { reverie }) {
-    return memoryOf(reverie).listCategories();
+    return (await memoryOf(reverie).listCategories()).filter(({ category }) => !isSystemCategory(category));
   },
 });
