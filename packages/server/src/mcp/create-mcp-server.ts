@@ -4,7 +4,11 @@ import { version } from '../../package.json';
 import { inputJsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';
 import type { OperationHost } from '../operations/operation-host';
+import { UNTRUSTED_DATA_NOTE } from '../operations/untrusted-data';
 import { toolAnswer, toolError } from './tool-result';
+
+/** What the server tells a client about itself at initialize (SPEC B4: stored text is data). */
+const INSTRUCTIONS = `Reverie: an agent's long-term memory, working memory, skills and dream cycle, one tool per operation. ${UNTRUSTED_DATA_NOTE}`;
 
 /**
  * What the SDK is given as a tool's input schema: any object passes its own check, so the
@@ -20,7 +24,7 @@ function advertisedSchema(operation: Operation) {
  * working-memory tools: the streamable-HTTP session id, or the one id of a stdio process.
  */
 export function createMcpServer(host: OperationHost, report: (error: unknown) => void, fixedSession?: string): McpServer {
-  const server = new McpServer({ name: 'reverie', version }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'reverie', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const operation of host.operations) {
     server.registerTool(
       operation.name,

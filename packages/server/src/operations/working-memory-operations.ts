@@ -2,6 +2,7 @@ import { ReverieError, type ReverieErrorCode, ReverieValidationError } from '@re
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from './operation';
+import { asUntrustedData, UNTRUSTED_DATA_NOTE } from './untrusted-data';
 
 /**
  * The agent's own working-memory tools (`reverie.tools.workingMemory`), bound to the caller's
@@ -55,7 +56,7 @@ export const workingMemorySave = defineOperation({
 export const workingMemoryGet = defineOperation({
   name: 'working_memory_get',
   title: 'Read working memory',
-  description: 'One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired.',
+  description: `One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
   needsSession: true,
   input: z.object({ key }),
@@ -63,7 +64,7 @@ export const workingMemoryGet = defineOperation({
   async run(input, { reverie, session }) {
     const result = await call<{ found: boolean; key: string; message?: string }>(sessionTools(reverie, session).get_from_working_memory, input);
     if (!result.found) throw new ReverieError('NOT_FOUND', result.message ?? `Nothing is stored at "${result.key}".`, { details: { key: result.key } });
-    return result;
+    return asUntrustedData(result);
   },
 });
 
