@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { version } from '../../package.json';
 import { inputJsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';
 import type { OperationHost } from '../operations/operation-host';
+import { MCP_NAMESPACE_PREFIX } from '../operations/session-namespace';
 import { UNTRUSTED_DATA_NOTE } from '../operations/untrusted-data';
 import { toolAnswer, toolError } from './tool-result';
 
@@ -20,10 +22,13 @@ function advertisedSchema(operation: Operation) {
 }
 
 /**
- * An MCP server with one tool per operation. `session` names the caller's session for the
- * working-memory tools: the streamable-HTTP session id, or the one id of a stdio process.
+ * An MCP server with one tool per operation, for one session. Its working-memory tools are bound
+ * to a namespace of its own, `session/mcp-<128 random bits>`, apart from the transport's session
+ * id (SPEC O9): the id authenticates the session's requests and appears in no answer, so an
+ * agent that passes its keys on gives nobody the means to act as its session.
  */
-export function createMcpServer(host: OperationHost, report: (error: unknown) => void, fixedSession?: string): McpServer {
+export function createMcpServer(host: OperationHost, report: (error: unknown) => void): McpServer {
+  const session = `${MCP_NAMESPACE_PREFIX}${randomBytes(16).toString('hex')}`;
   const server = new McpServer({ name: 'reverie', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const operation of host.operations) {
     server.registerTool(
@@ -34,9 +39,9 @@ export function createMcpServer(host: OperationHost, report: (error: unknown) =>
         inputSchema: advertisedSchema(operation),
         annotations: { title: operation.title, readOnlyHint: operation.access === 'read', openWorldHint: false },
       },
-      async (input, extra) => {
+      async (input) => {
         try {
-          return toolAnswer(await host.run(operation, input, fixedSession ?? extra.sessionId));
+          return toolAnswer(await host.run(operation, input, session));
         } catch (error) {
           return toolError(error, report);
         }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpRoute } from '../http/http-route';
@@ -14,6 +14,12 @@ export interface McpEndpoint {
 }
 
 const jsonRpcError = (message: string) => ({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+
+/**
+ * A session id: 256 random bits. It is what authenticates a session's requests (with the token),
+ * so it must not be guessable; it is sent to the session's own client only, in `Mcp-Session-Id`.
+ */
+const newSessionId = () => randomBytes(32).toString('base64url');
 
 /** How the endpoint ends idle sessions; `now` and `sweepEveryMs` are for tests. */
 export interface McpSessionExpiry {
@@ -56,7 +62,7 @@ export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (
       if (typeof sessionId === 'string') {
         const session = sessions.get(sessionId);
         if (session === undefined) {
-          sendJson(response, 404, jsonRpcError(`No MCP session ${sessionId}: it ended, was idle too long, or the server restarted; initialize a new one.`));
+          sendJson(response, 404, jsonRpcError('No such MCP session: it ended, was idle too long, or the server restarted; initialize a new one.'));
           return;
         }
         session.lastUsed = now();
@@ -68,7 +74,7 @@ export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (
         return;
       }
       const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: newSessionId,
         onsessioninitialized: (id) => void sessions.set(id, { transport, lastUsed: now() }),
       });
       transport.onclose = () => {
