@@ -125,6 +125,10 @@ describe('reverie serve (HTTP)', () => {
     expectOneLineError(await runReverie(['serve', '--mcp-session-idle', '0', '--data', dir.dataPath]), 2, /mcp-session-idle/);
     expectOneLineError(await runReverie(['serve', '--mcp-session-idle', 'soon', '--data', dir.dataPath]), 2, /mcp-session-idle/);
   });
+
+  it.each(['max-mcp-sessions', 'request-timeout', 'max-connections'])('refuses --%s that is not a whole number from 1 (exit 2, one line)', async (option) => {
+    expectOneLineError(await runReverie(['serve', `--${option}`, '0', '--data', dir.dataPath]), 2, new RegExp(option));
+  });
 });
 
 describe.skipIf(!realServer.url)('reverie serve --postgres (a real PostgreSQL server)', () => {

@@ -4,6 +4,7 @@ import type { Reverie } from 'reverie';
 import type { HttpRoute } from './http/http-route';
 import { openApiDocument } from './http/openapi-document';
 import { operationRoute } from './http/operation-routes';
+import { onClientError } from './http/client-error-listener';
 import { createRequestListener } from './http/request-listener';
 import { sendJson } from './http/send';
 import { Router } from './http/router';
@@ -49,14 +50,16 @@ export interface ReverieServer {
 /**
  * Serves `reverie` over HTTP: the JSON API of every operation, MCP over streamable HTTP at /mcp,
  * the OpenAPI document at /openapi.json, and whatever the extensions add.
- * Options are validated first (INVALID_OPTIONS; anything but loopback needs a token).
+ * Options are validated first (INVALID_OPTIONS; anything but loopback needs a token). Limits:
+ * `maxMcpSessions`, `requestTimeoutSeconds` (headers and body; answers are not timed),
+ * `maxConnections` (`server.maxConnections`), `maxBodyBytes`.
  */
 export async function startReverieServer({ reverie, extensions = [], onError = reportToStderr, ...input }: StartServerOptions): Promise<ReverieServer> {
   const options = parseServerOptions(input);
   const host = new OperationHost(reverie, OPERATIONS, options.readOnly, onError);
   const router = new Router();
   for (const operation of OPERATIONS) router.add(operationRoute(operation, host, options.maxBodyBytes));
-  const mcp = mcpEndpoint(host, options.maxBodyBytes, onError, { idleMs: options.mcpSessionIdleSeconds * 1000 });
+  const mcp = mcpEndpoint(host, { maxBodyBytes: options.maxBodyBytes, maxSessions: options.maxMcpSessions, expiry: { idleMs: options.mcpSessionIdleSeconds * 1000 } }, onError);
   router.add(mcp.route);
   const served = [...OPERATIONS];
   const context: ServerExtensionContext = {
@@ -73,7 +76,14 @@ export async function startReverieServer({ reverie, extensions = [], onError = r
   const openApi = openApiDocument(served);
   router.add({ method: 'GET', path: '/openapi.json', public: true, handle: async ({ response }) => sendJson(response, 200, openApi) });
 
-  const server = createServer(createRequestListener(router, options, onError));
+  const requestTimeout = options.requestTimeoutSeconds * 1000;
+  const server = createServer(
+    // Node checks the connections for the request timeout every connectionsCheckingInterval: a tenth of it, at most 5 s.
+    { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(5_000, Math.max(100, requestTimeout / 10)) },
+    createRequestListener(router, options, onError),
+  );
+  server.maxConnections = options.maxConnections;
+  server.on('clientError', onClientError);
   await listen(server, options.host, options.port);
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -50,6 +50,9 @@ export const serveCommand: Command = {
     { name: 'read-only', type: 'boolean', description: 'Refuse every operation that writes (READ_ONLY)' },
     { name: 'stdio', type: 'boolean', description: 'Speak MCP on stdin/stdout instead of serving HTTP' },
     { name: 'mcp-session-idle', type: 'string', value: 'SECONDS', description: 'End an MCP session over HTTP idle this long (default 1800)' },
+    { name: 'max-mcp-sessions', type: 'string', value: 'N', description: 'Most MCP sessions over HTTP at once; one more is refused, 503 (default 100)' },
+    { name: 'request-timeout', type: 'string', value: 'SECONDS', description: 'Longest a client may take to send a request, headers and body (default 30)' },
+    { name: 'max-connections', type: 'string', value: 'N', description: 'Most connections open at once (default 256)' },
     DREAMING_OPTIONS_OPTION,
   ],
   examples: [
@@ -84,6 +87,9 @@ export const serveCommand: Command = {
         ...(typeof options.host === 'string' ? { host: options.host } : {}),
         ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
         ...(typeof options['mcp-session-idle'] === 'string' ? { mcpSessionIdleSeconds: parseInteger(options['mcp-session-idle'], 'mcp-session-idle', 1) } : {}),
+        ...(typeof options['max-mcp-sessions'] === 'string' ? { maxMcpSessions: parseInteger(options['max-mcp-sessions'], 'max-mcp-sessions', 1) } : {}),
+        ...(typeof options['request-timeout'] === 'string' ? { requestTimeoutSeconds: parseInteger(options['request-timeout'], 'request-timeout', 1) } : {}),
+        ...(typeof options['max-connections'] === 'string' ? { maxConnections: parseInteger(options['max-connections'], 'max-connections', 1) } : {}),
         ...(token === undefined ? {} : { token }),
       });
       context.note(

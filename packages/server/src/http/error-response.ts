@@ -15,8 +15,9 @@ export function statusForCode(code: string): number {
   if (code === 'NOT_FOUND' || code.endsWith('_NOT_FOUND')) return 404;
   if (code === 'METHOD_NOT_ALLOWED') return 405;
   if (CONFLICT_CODES.has(code)) return 409;
+  if (code === 'REQUEST_TIMEOUT') return 408;
   if (code === 'PAYLOAD_TOO_LARGE') return 413;
-  if (code === 'DATABASE_UNAVAILABLE' || code === 'MODEL_UNAVAILABLE' || code === 'STORE_CLOSED') return 503;
+  if (code === 'DATABASE_UNAVAILABLE' || code === 'MODEL_UNAVAILABLE' || code === 'STORE_CLOSED' || code === 'TOO_MANY_SESSIONS') return 503;
   return 500;
 }
 

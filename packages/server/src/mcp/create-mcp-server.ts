@@ -18,8 +18,16 @@ const INSTRUCTIONS = `Reverie: an agent's long-term memory, working memory, skil
  * on HTTP; the tool list still shows the operation's JSON Schema (the `meta` it carries).
  */
 function advertisedSchema(operation: Operation) {
-  return z.looseObject({}).meta(inputJsonSchema(operation));
+  let schema = advertised.get(operation);
+  if (schema === undefined) {
+    schema = z.looseObject({}).meta(inputJsonSchema(operation));
+    advertised.set(operation, schema);
+  }
+  return schema;
 }
+
+/** One advertised schema per operation, shared by every session's server. */
+const advertised = new WeakMap<Operation, z.ZodObject>();
 
 /**
  * An MCP server with one tool per operation, for one session. Its working-memory tools are bound

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ReverieError } from '@reverie/core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpRoute } from '../http/http-route';
@@ -30,28 +31,40 @@ export interface McpSessionExpiry {
   sweepEveryMs?: number;
 }
 
+export interface McpEndpointOptions {
+  /** The largest request body read (PAYLOAD_TOO_LARGE beyond). */
+  maxBodyBytes: number;
+  /** The most sessions open at once; one more `initialize` is refused (TOO_MANY_SESSIONS). */
+  maxSessions: number;
+  expiry: McpSessionExpiry;
+  path?: string;
+}
+
 /**
  * MCP over streamable HTTP at `path`: an `initialize` POST opens a session (an MCP server and a
  * transport of its own, the id in the `Mcp-Session-Id` header), later requests name it. The
- * body is read here, under the server's size limit, before the transport sees it. A session
- * idle for `expiry.idleMs` is ended, so clients that leave without ending theirs hold nothing
- * for long; its id is then answered like any unknown one (404: initialize a new one).
+ * body is read here, under the server's size limit, before the transport sees it. At most
+ * `maxSessions` are open: one more `initialize` is answered 503 TOO_MANY_SESSIONS (with
+ * `Retry-After`) until one ends. A session idle for `expiry.idleMs` is ended, so clients that
+ * leave without ending theirs hold nothing for long; an ended session (`DELETE`, idle, closed)
+ * leaves the map and nothing else refers to it. Its id is then answered like any unknown one
+ * (404: initialize a new one), without echoing it.
  */
-export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (error: unknown) => void, expiry: McpSessionExpiry, path = '/mcp'): McpEndpoint {
+export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, expiry, path = '/mcp' }: McpEndpointOptions, report: (error: unknown) => void): McpEndpoint {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastUsed: number }>();
+  /** Sessions being initialized: counted against the limit before they are in the map. */
+  let opening = 0;
   const now = expiry.now ?? Date.now;
+  const sweepEveryMs = expiry.sweepEveryMs ?? Math.min(60_000, Math.max(1_000, expiry.idleMs / 10));
   const end = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
     if (session) session.transport.close().catch(report);
   };
-  const sweep = setInterval(
-    () => {
-      const idleSince = now() - expiry.idleMs;
-      for (const [id, session] of sessions) if (session.lastUsed <= idleSince) end(id);
-    },
-    expiry.sweepEveryMs ?? Math.min(60_000, Math.max(1_000, expiry.idleMs / 10)),
-  );
+  const sweep = setInterval(() => {
+    const idleSince = now() - expiry.idleMs;
+    for (const [id, session] of sessions) if (session.lastUsed <= idleSince) end(id);
+  }, sweepEveryMs);
   sweep.unref();
   const route: HttpRoute = {
     method: 'ANY',
@@ -73,15 +86,28 @@ export function mcpEndpoint(host: OperationHost, maxBodyBytes: number, report: (
         sendJson(response, 400, jsonRpcError('Send an initialize request first; later requests carry its Mcp-Session-Id header.'));
         return;
       }
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: newSessionId,
-        onsessioninitialized: (id) => void sessions.set(id, { transport, lastUsed: now() }),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport) sessions.delete(transport.sessionId);
-      };
-      await createMcpServer(host, report).connect(transport);
-      await transport.handleRequest(request, response, body);
+      if (sessions.size + opening >= maxSessions) {
+        response.setHeader('Retry-After', String(Math.ceil(sweepEveryMs / 1000)));
+        throw new ReverieError(
+          'TOO_MANY_SESSIONS',
+          `The server holds its most MCP sessions (${maxSessions}): end one you no longer use (DELETE /mcp with its Mcp-Session-Id), wait for an idle one to expire, or start the server with a higher maxMcpSessions (--max-mcp-sessions).`,
+          { details: { limit: maxSessions } },
+        );
+      }
+      opening++;
+      try {
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: newSessionId,
+          onsessioninitialized: (id) => void sessions.set(id, { transport, lastUsed: now() }),
+        });
+        transport.onclose = () => {
+          if (transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport) sessions.delete(transport.sessionId);
+        };
+        await createMcpServer(host, report).connect(transport);
+        await transport.handleRequest(request, response, body);
+      } finally {
+        opening--;
+      }
     },
   };
   return {

@@ -16,3 +16,24 @@ describe('parseServerOptions: allowedOrigins (SPEC O10)', () => {
     expect(allowedOrigins).toEqual(['https://ops.example.com', 'http://localhost:5173', 'https://ops.example.com']);
   });
 });
+
+describe('parseServerOptions: limits', () => {
+  it('has safe defaults', () => {
+    expect(parseServerOptions({})).toMatchObject({ maxMcpSessions: 100, requestTimeoutSeconds: 30, maxConnections: 256, maxBodyBytes: 1024 * 1024, mcpSessionIdleSeconds: 1800 });
+  });
+
+  it.each([
+    ['maxMcpSessions', 0],
+    ['maxMcpSessions', 1.5],
+    ['requestTimeoutSeconds', 0],
+    ['requestTimeoutSeconds', 3601],
+    ['maxConnections', 0],
+    ['maxConnections', -1],
+  ])('refuses %s: %s, naming it', (name, value) => {
+    expect(() => parseServerOptions({ [name]: value })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining(name) }));
+  });
+
+  it('takes limits in range', () => {
+    expect(parseServerOptions({ maxMcpSessions: 1, requestTimeoutSeconds: 1, maxConnections: 1 })).toMatchObject({ maxMcpSessions: 1, requestTimeoutSeconds: 1, maxConnections: 1 });
+  });
+});
