@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -84,6 +84,8 @@ describe('reverie serve (HTTP)', () => {
   it('serves the API and MCP on loopback, and stops cleanly on SIGTERM with the writes on disk', async () => {
     const server = await startHttp();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // Interrupted dream runs were looked for (and the dream state made) before the first answer.
+    expect(existsSync(join(dir.dataPath, '_system', 'dreams'))).toBe(true);
     const saved = await fetch(`${server.url}/api/memory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Saved over HTTP' }) });
     expect(saved.status).toBe(201);
     expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { inspector, serveStdio, startReverieServer } from '@reverie/server';
-import { parseInteger } from '../args/parse-args';
 import { loadModel } from '../model/load-model';
 import { readDreamingOptions } from '../runtime/open-reverie';
 import { type Command, DREAMING_OPTIONS_OPTION } from './command';
+import { serveServerOptions } from './serve-server-options';
 
 /**
  * Waits for SIGINT or SIGTERM. The listeners stay until `dispose()` (the store lock's exit hook
@@ -63,35 +63,26 @@ export const serveCommand: Command = {
   async run(context) {
     const { options } = context;
     const readOnly = options['read-only'] === true;
+    // Checked before anything touches the data directory: a start refused for its options writes nothing.
+    const serverOptions = options.stdio === true ? undefined : serveServerOptions(options, context.io.env, readOnly);
     const model = await loadModel(context.io.env);
     const dreaming = await readDreamingOptions(typeof options.options === 'string' ? resolve(context.io.cwd, options.options) : undefined);
     const reverie = await context.open(readOnly ? 'read' : 'write', { model, dreaming, triggers: true });
-    if (!readOnly) {
+    const recover = async () => {
+      if (readOnly) return;
       for (const id of await reverie.dreams.recover()) context.note(`Recovered dream run ${id}, which a crash had interrupted.`);
-    }
+    };
     const stopped = shutdownSignal();
     try {
-      if (options.stdio === true) {
+      if (serverOptions === undefined) {
+        await recover();
         const server = await serveStdio({ reverie, readOnly });
         await Promise.race([server.closed, stopped.received]);
         await server.close();
         return;
       }
-      const token = typeof options.token === 'string' ? options.token : context.io.env.REVERIE_TOKEN || undefined;
-      const origins = typeof options['allow-origin'] === 'string' ? options['allow-origin'].split(',').map((origin) => origin.trim()).filter(Boolean) : [];
-      const server = await startReverieServer({
-        reverie,
-        readOnly,
-        allowedOrigins: origins,
-        extensions: [inspector()],
-        ...(typeof options.host === 'string' ? { host: options.host } : {}),
-        ...(typeof options.port === 'string' ? { port: parseInteger(options.port, 'port', 0) } : {}),
-        ...(typeof options['mcp-session-idle'] === 'string' ? { mcpSessionIdleSeconds: parseInteger(options['mcp-session-idle'], 'mcp-session-idle', 1) } : {}),
-        ...(typeof options['max-mcp-sessions'] === 'string' ? { maxMcpSessions: parseInteger(options['max-mcp-sessions'], 'max-mcp-sessions', 1) } : {}),
-        ...(typeof options['request-timeout'] === 'string' ? { requestTimeoutSeconds: parseInteger(options['request-timeout'], 'request-timeout', 1) } : {}),
-        ...(typeof options['max-connections'] === 'string' ? { maxConnections: parseInteger(options['max-connections'], 'max-connections', 1) } : {}),
-        ...(token === undefined ? {} : { token }),
-      });
+      // Recovery runs once the port is bound, before any request is answered: a port in use writes nothing either.
+      const server = await startReverieServer({ ...serverOptions, reverie, extensions: [inspector()], beforeServing: recover });
       context.note(
         `Serving ${context.where}${readOnly ? ' (read-only)' : ''} at ${server.url}: the inspector at ${server.url}/inspector/, MCP at ${server.url}/mcp, the API's routes at ${server.url}/openapi.json. Ctrl-C stops.`,
       );

@@ -40,6 +40,6 @@ export async function readJsonBody(request: IncomingMessage, limit: number): Pro
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (error) {
-    throw new ReverieValidationError('INVALID_INPUT', `The request body is not valid JSON (${(error as Error).message}): send a JSON object.`);
+    throw new ReverieValidationError('INVALID_INPUT', 'The request body is not valid JSON: send a JSON object.', { cause: error });
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { version } from '../../package.json';
+import type { ErrorPolicy } from '../http/error-response';
 import { inputJsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';
 import type { OperationHost } from '../operations/operation-host';
@@ -35,7 +36,7 @@ const advertised = new WeakMap<Operation, z.ZodObject>();
  * id (SPEC O9): the id authenticates the session's requests and appears in no answer, so an
  * agent that passes its keys on gives nobody the means to act as its session.
  */
-export function createMcpServer(host: OperationHost, report: (error: unknown) => void): McpServer {
+export function createMcpServer(host: OperationHost, errors: ErrorPolicy): McpServer {
   const session = `${MCP_NAMESPACE_PREFIX}${randomBytes(16).toString('hex')}`;
   const server = new McpServer({ name: 'reverie', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const operation of host.operations) {
@@ -51,7 +52,7 @@ export function createMcpServer(host: OperationHost, report: (error: unknown) =>
         try {
           return toolAnswer(await host.run(operation, input, session));
         } catch (error) {
-          return toolError(error, report);
+          return toolError(error, errors);
         }
       },
     );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ReverieError } from '@reverie/core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorPolicy } from '../http/error-response';
 import type { HttpRoute } from '../http/http-route';
 import { readJsonBody } from '../http/read-body';
 import { sendJson } from '../http/send';
@@ -50,7 +51,7 @@ export interface McpEndpointOptions {
  * leaves the map and nothing else refers to it. Its id is then answered like any unknown one
  * (404: initialize a new one), without echoing it.
  */
-export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, expiry, path = '/mcp' }: McpEndpointOptions, report: (error: unknown) => void): McpEndpoint {
+export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, expiry, path = '/mcp' }: McpEndpointOptions, errors: ErrorPolicy): McpEndpoint {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastUsed: number }>();
   /** Sessions being initialized: counted against the limit before they are in the map. */
   let opening = 0;
@@ -59,7 +60,7 @@ export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, ex
   const end = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
-    if (session) session.transport.close().catch(report);
+    if (session) session.transport.close().catch(errors.report);
   };
   const sweep = setInterval(() => {
     const idleSince = now() - expiry.idleMs;
@@ -103,7 +104,7 @@ export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, ex
         transport.onclose = () => {
           if (transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport) sessions.delete(transport.sessionId);
         };
-        await createMcpServer(host, report).connect(transport);
+        await createMcpServer(host, errors).connect(transport);
         await transport.handleRequest(request, response, body);
       } finally {
         opening--;

@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Reverie } from 'reverie';
+import { ErrorRedactor } from '../http/error-redactor';
 import { OPERATIONS } from '../operations/operation-catalogue';
 import { OperationHost } from '../operations/operation-host';
 import { reportToStderr } from '../report-to-stderr';
@@ -29,7 +30,7 @@ export interface StdioServer {
  */
 export async function serveStdio({ reverie, readOnly = false, onError = reportToStderr, stdin, stdout }: StdioServerOptions): Promise<StdioServer> {
   const host = new OperationHost(reverie, OPERATIONS, readOnly, onError);
-  const server = createMcpServer(host, onError);
+  const server = createMcpServer(host, { report: onError, redactor: new ErrorRedactor(reverie.dataPath) });
   const input = stdin ?? process.stdin;
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
