@@ -98,7 +98,12 @@ export async function startReverieServer({ reverie, extensions = [], onError = r
   );
   server.maxConnections = options.maxConnections;
   server.on('clientError', onClientError);
-  await listen(server, options.host, options.port);
+  try {
+    await listen(server, options.host, options.port);
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const close = async () => {
