@@ -8,7 +8,7 @@ export function isMcpNamespaceName(name: string): boolean {
   return name.toLowerCase().startsWith(MCP_NAMESPACE_PREFIX);
 }
 
-/** The first segment of a key or prefix, lower-cased (stores may fold case). */
+/** The first segment of a key or prefix, lower-cased: browsing errs on the side of hiding. */
 const firstSegment = (path: string) => path.split('/')[0]!.toLowerCase();
 
 /**
@@ -23,10 +23,13 @@ export class SessionNamespace {
     this.namespace = `session/${name}`;
   }
 
-  /** A key to read: refused (NAMESPACE_VIOLATION) when it is a full key in another session. */
+  /**
+   * A key to read: refused (NAMESPACE_VIOLATION) when it is a full key in another session. Which
+   * keys are full is the agent's tools' rule (`session/<name>/<key>`, exactly): any other key is
+   * read in the caller's own namespace.
+   */
   checkRead(key: string): void {
-    const segments = key.split('/');
-    if (segments.length >= 3 && firstSegment(key) === 'session' && !isUnderPrefix(key, this.namespace)) throw this.violation(key);
+    if (key.split('/').length >= 3 && key.startsWith('session/') && !isUnderPrefix(key, this.namespace)) throw this.violation(key);
   }
 
   /** A prefix to list or search: refused when it names another session; `session` itself shows only this one's entries. */
