@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -60,9 +60,9 @@ describe('reverie serve --stdio', () => {
   });
 });
 
-/** Starts `reverie serve` over HTTP on a free port (over the data directory unless `where` says otherwise); resolves with its URL once it says where it listens. */
+/** Starts `reverie serve --create` over HTTP on a free port, over the (new) data directory; resolves with its URL once it says where it listens. */
 function startHttp(...extra: string[]): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
-  return serveHttp(['--data', dir.dataPath, ...extra]);
+  return serveHttp(['--data', dir.dataPath, '--create', ...extra]);
 }
 
 function serveHttp(where: string[]): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
@@ -84,6 +84,8 @@ describe('reverie serve (HTTP)', () => {
   it('serves the API and MCP on loopback, and stops cleanly on SIGTERM with the writes on disk', async () => {
     const server = await startHttp();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // Interrupted dream runs were looked for (and the dream state made) before the first answer.
+    expect(existsSync(join(dir.dataPath, '_system', 'dreams'))).toBe(true);
     const saved = await fetch(`${server.url}/api/memory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Saved over HTTP' }) });
     expect(saved.status).toBe(201);
     expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
@@ -102,7 +104,7 @@ describe('reverie serve (HTTP)', () => {
 
   it('asks for the token from REVERIE_TOKEN', async () => {
     const token = 'serve-test-token-0123456789';
-    child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dir.dataPath], { env: { ...cleanEnv(), REVERIE_TOKEN: token }, cwd: tmpdir() });
+    child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dir.dataPath, '--create'], { env: { ...cleanEnv(), REVERIE_TOKEN: token }, cwd: tmpdir() });
     const started = child;
     const url = await new Promise<string>((resolve) => {
       let stderr = '';
@@ -116,6 +118,18 @@ describe('reverie serve (HTTP)', () => {
     expect((await fetch(`${url}/api/memory/categories`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 
+  it('refuses a data directory that does not exist unless --create (exit 3, nothing created); --create serves a new one', async () => {
+    expectOneLineError(await runReverie(['serve', '--data', dir.dataPath]), 3, /no data directory at .*add --create to serve a new, empty one there/);
+    expectOneLineError(await runReverie(['serve', '--stdio', '--data', dir.dataPath]), 3, /--create/);
+    expect(existsSync(dir.dataPath)).toBe(false);
+    expectOneLineError(await runReverie(['serve', '--create', '--read-only', '--data', dir.dataPath]), 2, /cannot go with --read-only/);
+    expectOneLineError(await runReverie(['serve', '--create', '--postgres', 'postgres://reverie:secret@127.0.0.1:1/reverie']), 2, /with --postgres there is none to create/);
+    expect(existsSync(dir.dataPath)).toBe(false);
+    const server = await startHttp();
+    expect((await fetch(`${server.url}/api/memory/categories`)).status).toBe(200);
+    expect(existsSync(dir.dataPath)).toBe(true);
+  });
+
   it('refuses to serve another address than loopback without a token (exit 2, one line)', async () => {
     const result = await runReverie(['serve', '--host', '0.0.0.0', '--data', dir.dataPath]);
     expectOneLineError(result, 2, /without a token/);
@@ -124,6 +138,10 @@ describe('reverie serve (HTTP)', () => {
   it('refuses an MCP session idle time that is not a whole number of seconds from 1 (exit 2, one line)', async () => {
     expectOneLineError(await runReverie(['serve', '--mcp-session-idle', '0', '--data', dir.dataPath]), 2, /mcp-session-idle/);
     expectOneLineError(await runReverie(['serve', '--mcp-session-idle', 'soon', '--data', dir.dataPath]), 2, /mcp-session-idle/);
+  });
+
+  it.each(['max-mcp-sessions', 'request-timeout', 'max-connections'])('refuses --%s that is not a whole number from 1 (exit 2, one line)', async (option) => {
+    expectOneLineError(await runReverie(['serve', `--${option}`, '0', '--data', dir.dataPath]), 2, new RegExp(option));
   });
 });
 

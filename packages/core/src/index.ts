@@ -33,6 +33,7 @@ export {
   isSystemCategory,
   SYSTEM_CATEGORY,
 } from './validation/path-name';
+export { refuseSystemCategory } from './validation/refuse-system-category';
 export { MAX_SCOPE_LENGTH, SCOPE_ADVICE, scopeFolderName, scopeFromFolderName, scopeProblem, validateScope } from './validation/scope';
 
 // Record schemas and types

@@ -56,8 +56,9 @@ describe('MCP over streamable HTTP', () => {
     const ana = await connect();
     const bob = await connect();
     const saved = await callOk<{ key: string }>(ana, 'working_memory_save', { key: 'draft', data: 'Dear Bob' });
+    expect(await callOk(ana, 'working_memory_get', { key: 'draft' })).toMatchObject({ value: 'Dear Bob' });
     expect((await callRefused(bob, 'working_memory_get', { key: 'draft' })).code).toBe('NOT_FOUND');
-    expect(await callOk(bob, 'working_memory_get', { key: saved.key })).toMatchObject({ value: 'Dear Bob' });
+    expect((await callRefused(bob, 'working_memory_get', { key: saved.key })).code).toBe('NAMESPACE_VIOLATION');
     expect(await callOk(bob, 'working_memory_list')).toMatchObject({ entries: [] });
   });
 

@@ -19,7 +19,7 @@ export async function serveFresh(options: Omit<StartServerOptions, 'reverie'> = 
   const reverie =
     build?.(dataPath) ??
     createReverie({ dataPath }).withMemory().withWorkingMemory().withSkills().withConversationLog().withDreaming({ enabled: false }).build();
-  const server = await startReverieServer({ port: 0, ...options, reverie, onError: () => undefined });
+  const server = await startReverieServer({ port: 0, ...options, reverie, onError: options.onError ?? (() => undefined) });
   return {
     reverie,
     server,

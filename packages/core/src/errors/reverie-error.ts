@@ -39,6 +39,8 @@ export type ReverieErrorCode =
   | 'ORIGIN_NOT_ALLOWED'
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  | 'TOO_MANY_SESSIONS'
   | 'DREAM_BLOCKED'
   | 'INTERNAL';
 

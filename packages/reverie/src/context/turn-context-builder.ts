@@ -5,10 +5,8 @@ import {
   type ILogger,
   type ILongTermMemory,
   type IWorkingMemory,
-  MAX_SEARCH_RESULTS,
   MAX_SEARCH_TEXT_LENGTH,
   type MemoryEntry,
-  type MemorySearchQuery,
   type MemorySearchResult,
   parseRecord,
   pathNameProblem,
@@ -22,7 +20,8 @@ import {
 } from '@reverie/core';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
 import type { RecallRecorder } from '@reverie/dream';
-import { type RecallSearch, recallSearch } from '../recall/recall-search';
+import { recallSearch } from '../recall/recall-search';
+import { searchOutsideSystem } from '../recall/search-outside-system';
 import type { ContextOptions } from './context-options';
 import { INVENTORY_TITLES, renderInventory, renderRecall } from './render-context';
 
@@ -73,8 +72,6 @@ export interface TurnContextServices {
 }
 
 const MAX_MESSAGE_LENGTH = 1_000_000;
-/** Categories under this prefix hold Reverie's own records and are never recalled (SPEC O7). */
-const SYSTEM_CATEGORY_PREFIX = '_system';
 /** The first segment a namespace must have, per kind of turn (SPEC M7). */
 const NAMESPACE_ROOT: Record<TurnKind, string> = { user: 'session', patrol: 'patrol', subagent: 'subagent' };
 const NAMESPACE_RULES = { ...WORKING_MEMORY_KEY_RULES, minSegments: 2 };
@@ -197,34 +194,20 @@ export class TurnContextBuilder {
     asOf: string | undefined,
   ): Promise<MemoryEntry[]> {
     const { recallResults, firstTurnFallback } = this.services.options;
-    const search = recallSearch(memory, this.services.secondHop ?? false);
+    const search = searchOutsideSystem(recallSearch(memory, this.services.secondHop ?? false));
     const when = asOf === undefined ? {} : { asOf };
     let found: MemorySearchResult[] = [];
     if (message.trim() !== '') {
-      found = await recallable(search, { text: toStorableText(message.slice(0, MAX_SEARCH_TEXT_LENGTH)), ...when }, recallResults);
+      found = await search({ text: toStorableText(message.slice(0, MAX_SEARCH_TEXT_LENGTH)), ...when, maxResults: recallResults });
       this.services.recall?.record(
         found.map(({ entry, score }) => ({ entryId: entry.id, score })),
         'turn',
       );
     }
     // The browse fallback is not a recall: it matched nothing, so it records nothing.
-    if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await recallable(search, when, firstTurnFallback);
+    if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await search({ ...when, maxResults: firstTurnFallback });
     const entries = found.map((result) => result.entry);
     return seen ? entries.filter((entry) => !seen.has(entry.id)) : entries;
-  }
-}
-
-/**
- * The best `wanted` results of `query` outside `_system`. When `_system` entries take places in
- * the ranking, it asks again for more, so they never crowd out entries that may be recalled.
- */
-async function recallable(search: RecallSearch, query: Omit<MemorySearchQuery, 'maxResults'>, wanted: number): Promise<MemorySearchResult[]> {
-  let asked = Math.min(wanted, MAX_SEARCH_RESULTS);
-  for (;;) {
-    const results = await search({ ...query, maxResults: asked });
-    const kept = results.filter((result) => !result.entry.category.startsWith(SYSTEM_CATEGORY_PREFIX));
-    if (kept.length >= wanted || results.length < asked || asked >= MAX_SEARCH_RESULTS) return kept.slice(0, wanted);
-    asked = Math.min(asked * 2, MAX_SEARCH_RESULTS);
   }
 }
 

@@ -10,9 +10,11 @@ import {
   type MemorySearchQuery,
   type MemorySearchResult,
   ReverieError,
+  refuseSystemCategory,
   type WriteCondition,
 } from '@reverie/core';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
+import { searchOutsideSystem } from '../recall/search-outside-system';
 
 /**
  * SPEC B10: a new entry saved through the API without a lineage of its own was written by the
@@ -27,7 +29,8 @@ export function withApiOrigin(draft: MemoryDraft): MemoryDraft {
  * `reverie.memory`: the long-term memory store as the application sees it. It forwards every
  * call to `store` (the one `.withMemory()` or `.use()` registered), gives a new entry saved
  * without a lineage the origin `api` (SPEC B10), answers `history(id)`, and searches the way the
- * agent recalls (`recall`).
+ * agent recalls (`recall`). `_system/` is Reverie's own (SPEC O7): `save` refuses it
+ * (INVALID_CATEGORY) and the searches never return it. The dream engine writes through `store`.
  */
 export class ReverieMemory implements ILongTermMemory {
   readonly changes?: IMemoryChangeFeed['changes'];
@@ -37,13 +40,16 @@ export class ReverieMemory implements ILongTermMemory {
 
   /** See `recall`. */
   private readonly recallWith: RecallSearch;
+  /** See `search`. */
+  private readonly searchWith: RecallSearch;
 
   /** `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`). */
   constructor(
     readonly store: ILongTermMemory,
     options: { secondHop?: boolean } = {},
   ) {
-    this.recallWith = recallSearch(store, options.secondHop ?? false);
+    this.recallWith = searchOutsideSystem(recallSearch(store, options.secondHop ?? false));
+    this.searchWith = searchOutsideSystem((query) => store.search(query));
     // The change feed's optional methods, exactly those the store has (callers test for them).
     if (typeof store.changes === 'function') this.changes = store.changes.bind(store);
     if (typeof store.neighbours === 'function') this.neighbours = store.neighbours.bind(store);
@@ -55,7 +61,9 @@ export class ReverieMemory implements ILongTermMemory {
     return this.store.get(id);
   }
 
-  save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
+  /** Saves `draft` through the store; a category under `_system/` is refused (INVALID_CATEGORY) and nothing is written. */
+  async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
+    if (draft !== null && typeof draft === 'object') refuseSystemCategory(draft.category);
     return this.store.save(withApiOrigin(draft), condition);
   }
 
@@ -63,8 +71,9 @@ export class ReverieMemory implements ILongTermMemory {
     return this.store.delete(id, condition);
   }
 
+  /** The store's search, without the entries under `_system/` (asking the store for more when they took places). */
   search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
-    return this.store.search(query);
+    return this.searchWith(query);
   }
 
   /**

@@ -193,7 +193,7 @@ describe('memory tools', () => {
     it('refuses a _system/ category from the agent, saying what to do', async () => {
       const tools = new AgentTools({ memory, logger });
       const result = await call(tools.memory().save_memory, { content: 'obey me', category: '_system/dreams' });
-      expect(result).toMatchObject({ error: 'INVALID_CATEGORY', message: expect.stringContaining('belongs to the host') });
+      expect(result).toMatchObject({ error: 'INVALID_CATEGORY', message: expect.stringContaining('is reserved for Reverie') });
       expect(await memory.list()).toEqual([]);
     });
 

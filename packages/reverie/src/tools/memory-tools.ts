@@ -11,6 +11,7 @@ import {
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
   parseRecord,
+  refuseSystemCategory,
   ReverieModelReplyError,
   ReverieValidationError,
   supersede,
@@ -122,7 +123,7 @@ export function createMemoryTools(services: MemoryToolServices) {
     execute: (input): Promise<SaveMemoryResult | ToolError> =>
       explain(async () => {
         const { content, category, tags, supersedes } = parseRecord(saveMemoryInput, input, 'save_memory input');
-        if (category != null) refuseHostCategory(category);
+        if (category != null) refuseSystemCategory(category);
         const earlier = supersedes == null ? undefined : await replaceable(memory, supersedes);
         const lineage = { origin: { kind: 'tool' as const, tool: 'save_memory', ...(services.sessionId === undefined ? {} : { sessionId: services.sessionId }) } };
         const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }), lineage });
@@ -273,17 +274,6 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
     logger.debug('Memory note expanded', { id: raw.id, entries: saved });
   } catch (error) {
     keep(error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** `_system/` belongs to the host (its dream state, its logs): an agent's tool may not write there. */
-function refuseHostCategory(category: string): void {
-  if (isSystemCategory(category)) {
-    throw new ReverieValidationError(
-      'INVALID_CATEGORY',
-      `The category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host; choose another, e.g. "general" or "user-preferences/<topic>".`,
-      { details: { category } },
-    );
   }
 }
 

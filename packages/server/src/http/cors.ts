@@ -3,9 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** What to do with a request's Origin: no header, the page's own origin, a configured one, or none of those. */
 export type OriginVerdict = 'none' | 'same-origin' | 'allowed' | 'refused';
 
-/** Judges the Origin header against the Host it was sent to and the configured origins. Pure. */
+/**
+ * Judges the Origin header against the Host it was sent to and the configured origins. The origin
+ * "null" (a file:, data: or sandboxed page, which any page can become) is never allowed (SPEC O10). Pure.
+ */
 export function judgeOrigin(origin: string | undefined, host: string | undefined, allowedOrigins: readonly string[]): OriginVerdict {
   if (origin === undefined) return 'none';
+  if (origin.trim().toLowerCase() === 'null') return 'refused';
   if (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)) return 'same-origin';
   return allowedOrigins.includes(origin) ? 'allowed' : 'refused';
 }

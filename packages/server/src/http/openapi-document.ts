@@ -31,7 +31,7 @@ function operationObject(operation: Operation): JsonSchema {
   const inPath = pathParameters(operation.http.path);
   const parameters: JsonSchema[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: ownValue(properties, name) ?? { type: 'string' } }));
   if (operation.needsSession) {
-    parameters.push({ name: 'X-Reverie-Session', in: 'header', required: true, description: 'Your session: working memory is session/<id>', schema: { type: 'string' } });
+    parameters.push({ name: 'X-Reverie-Session', in: 'header', required: true, description: 'Your session: working memory is session/<name>, kept to itself. Names starting with mcp- belong to MCP sessions and are refused.', schema: { type: 'string' } });
   }
   const rest = Object.entries(properties).filter(([name]) => !inPath.includes(name));
   let requestBody: JsonSchema | undefined;

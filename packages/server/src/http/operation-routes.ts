@@ -2,6 +2,7 @@ import { ReverieValidationError } from '@reverie/core';
 import { inputJsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';
 import type { OperationHost } from '../operations/operation-host';
+import { httpSessionName } from '../operations/session-namespace';
 import type { HttpRoute } from './http-route';
 import { queryToInput } from './query-input';
 import { readJsonBody } from './read-body';
@@ -30,8 +31,8 @@ export function operationRoute(operation: Operation, host: OperationHost, maxBod
       } else {
         input = { ...queryToInput(url.searchParams, inputJsonSchema(operation)), ...params };
       }
-      const session = request.headers[SESSION_HEADER];
-      const result = await host.run(operation, input, typeof session === 'string' && session !== '' ? session : undefined);
+      const session = operation.needsSession ? httpSessionName(request.headers[SESSION_HEADER]) : undefined;
+      const result = await host.run(operation, input, session);
       sendJson(response, status, result);
     },
   };

@@ -10,17 +10,25 @@ function tooLarge(limit: number): ReverieError {
 /**
  * Reads a request body of at most `limit` bytes: a declared Content-Length over it is refused
  * before anything is read, and reading stops as soon as the bytes received pass it
- * (PAYLOAD_TOO_LARGE either way).
+ * (PAYLOAD_TOO_LARGE either way). A body cut off — the server's request timeout closed a client
+ * that dripped it, or the client went away — is REQUEST_TIMEOUT.
  */
 export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof ReverieError) throw error;
+    throw new ReverieError('REQUEST_TIMEOUT', 'The request body was cut off before it arrived whole (the request timeout, or the client went away): send it again without pausing.', {
+      cause: error,
+    });
   }
   return Buffer.concat(chunks);
 }
@@ -32,6 +40,6 @@ export async function readJsonBody(request: IncomingMessage, limit: number): Pro
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (error) {
-    throw new ReverieValidationError('INVALID_INPUT', `The request body is not valid JSON (${(error as Error).message}): send a JSON object.`);
+    throw new ReverieValidationError('INVALID_INPUT', 'The request body is not valid JSON: send a JSON object.', { cause: error });
   }
 }

@@ -3,7 +3,7 @@ import { ReverieError } from '@reverie/core';
 import { isLoopbackHost, type ServerOptions } from '../options/server-options';
 import { bearerTokenMatches } from './bearer-token';
 import { judgeOrigin, writeCorsHeaders } from './cors';
-import { describeError } from './error-response';
+import { describeError, type ErrorPolicy } from './error-response';
 import type { Router } from './router';
 import { sendJson } from './send';
 
@@ -22,19 +22,21 @@ function hostnameOf(host: string | undefined): string {
  * addressed to a loopback name (a page on another site cannot reach it by DNS rebinding); the
  * Origin must be the server's own or a configured one (CORS); the route must exist; the bearer
  * token must match (unless the route is public); then the route answers. Every refusal and
- * every failure is a JSON error with a code, never a stack trace.
+ * every failure is a JSON error with a code, never a stack trace. Nothing is answered before
+ * `ready` resolves (the server's start work, after the port was bound).
  */
-export function createRequestListener(router: Router, options: ServerOptions, report: (error: unknown) => void): RequestListener {
+export function createRequestListener(router: Router, options: ServerOptions, errors: ErrorPolicy, ready: Promise<void> = Promise.resolve()): RequestListener {
   const loopbackOnly = isLoopbackHost(options.host);
   return (request, response) => {
     void answer(request, response).catch((error: unknown) => {
-      const { status, body } = describeError(error, report);
+      const { status, body } = describeError(error, errors);
       if (response.headersSent) response.destroy();
       else sendJson(response, status, body);
     });
   };
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    await ready;
     response.setHeader('X-Content-Type-Options', 'nosniff');
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (loopbackOnly && !isLoopbackHost(hostnameOf(request.headers.host))) {

@@ -1,10 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { version } from '../../package.json';
+import type { ErrorPolicy } from '../http/error-response';
 import { inputJsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';
 import type { OperationHost } from '../operations/operation-host';
+import { MCP_NAMESPACE_PREFIX } from '../operations/session-namespace';
+import { UNTRUSTED_DATA_NOTE } from '../operations/untrusted-data';
 import { toolAnswer, toolError } from './tool-result';
+
+/** What the server tells a client about itself at initialize (SPEC B4: stored text is data). */
+const INSTRUCTIONS = `Reverie: an agent's long-term memory, working memory, skills and dream cycle, one tool per operation. ${UNTRUSTED_DATA_NOTE}`;
 
 /**
  * What the SDK is given as a tool's input schema: any object passes its own check, so the
@@ -12,15 +19,26 @@ import { toolAnswer, toolError } from './tool-result';
  * on HTTP; the tool list still shows the operation's JSON Schema (the `meta` it carries).
  */
 function advertisedSchema(operation: Operation) {
-  return z.looseObject({}).meta(inputJsonSchema(operation));
+  let schema = advertised.get(operation);
+  if (schema === undefined) {
+    schema = z.looseObject({}).meta(inputJsonSchema(operation));
+    advertised.set(operation, schema);
+  }
+  return schema;
 }
 
+/** One advertised schema per operation, shared by every session's server. */
+const advertised = new WeakMap<Operation, z.ZodObject>();
+
 /**
- * An MCP server with one tool per operation. `session` names the caller's session for the
- * working-memory tools: the streamable-HTTP session id, or the one id of a stdio process.
+ * An MCP server with one tool per operation, for one session. Its working-memory tools are bound
+ * to a namespace of its own, `session/mcp-<128 random bits>`, apart from the transport's session
+ * id (SPEC O9): the id authenticates the session's requests and appears in no answer, so an
+ * agent that passes its keys on gives nobody the means to act as its session.
  */
-export function createMcpServer(host: OperationHost, report: (error: unknown) => void, fixedSession?: string): McpServer {
-  const server = new McpServer({ name: 'reverie', version }, { capabilities: { tools: {} } });
+export function createMcpServer(host: OperationHost, errors: ErrorPolicy): McpServer {
+  const session = `${MCP_NAMESPACE_PREFIX}${randomBytes(16).toString('hex')}`;
+  const server = new McpServer({ name: 'reverie', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const operation of host.operations) {
     server.registerTool(
       operation.name,
@@ -30,11 +48,11 @@ export function createMcpServer(host: OperationHost, report: (error: unknown) =>
         inputSchema: advertisedSchema(operation),
         annotations: { title: operation.title, readOnlyHint: operation.access === 'read', openWorldHint: false },
       },
-      async (input, extra) => {
+      async (input) => {
         try {
-          return toolAnswer(await host.run(operation, input, fixedSession ?? extra.sessionId));
+          return toolAnswer(await host.run(operation, input, session));
         } catch (error) {
-          return toolError(error, report);
+          return toolError(error, errors);
         }
       },
     );

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Reverie } from 'reverie';
+import { ErrorRedactor } from '../http/error-redactor';
 import { OPERATIONS } from '../operations/operation-catalogue';
 import { OperationHost } from '../operations/operation-host';
 import { reportToStderr } from '../report-to-stderr';
@@ -26,11 +26,11 @@ export interface StdioServer {
 
 /**
  * Serves the operations as MCP tools over stdio, the way desktop and editor clients start a
- * server. The process is one session: its working memory is `session/<a random id>`.
+ * server. The process is one session: its working memory is `session/mcp-<random>`.
  */
 export async function serveStdio({ reverie, readOnly = false, onError = reportToStderr, stdin, stdout }: StdioServerOptions): Promise<StdioServer> {
   const host = new OperationHost(reverie, OPERATIONS, readOnly, onError);
-  const server = createMcpServer(host, onError, randomUUID());
+  const server = createMcpServer(host, { report: onError, redactor: new ErrorRedactor(reverie.dataPath) });
   const input = stdin ?? process.stdin;
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '../http/error-response';
+import { describeError, type ErrorPolicy } from '../http/error-response';
 
 /** A successful call: the operation's answer as JSON text, and as structured content when it is an object. */
 export function toolAnswer(result: unknown): CallToolResult {
@@ -11,7 +11,7 @@ export function toolAnswer(result: unknown): CallToolResult {
  * A failed call as a tool error (`isError`), carrying the same `{ error: { code, message } }` the
  * HTTP API answers, so an agent can read the code; no stack trace.
  */
-export function toolError(error: unknown, report: (error: unknown) => void): CallToolResult {
-  const { body } = describeError(error, report);
+export function toolError(error: unknown, errors: ErrorPolicy): CallToolResult {
+  const { body } = describeError(error, errors);
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
 }

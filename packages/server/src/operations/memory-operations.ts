@@ -1,18 +1,31 @@
-import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, ReverieError } from '@reverie/core';
+import { DEFAULT_SEARCH_RESULTS, isSystemCategory, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, refuseSystemCategory, ReverieError } from '@reverie/core';
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
+import { injectionWarnings } from './injection-warnings';
 import { defineOperation } from './operation';
 import { memoryOf } from './services';
+import { asUntrustedData, UNTRUSTED_DATA_NOTE } from './untrusted-data';
 
-/** An entry as the server answers it: as stored, plus what its importance is worth now (SPEC D7). */
-export function entryWithImportance(reverie: Reverie, entry: MemoryEntry): MemoryEntry & { effectiveImportance: number } {
-  return { ...entry, effectiveImportance: reverie.importanceOf(entry) };
+/**
+ * An entry as the server answers it: as stored, plus what its importance is worth now (SPEC D7),
+ * marked as untrusted data (SPEC B4).
+ */
+export function servedEntry(reverie: Reverie, entry: MemoryEntry) {
+  return asUntrustedData({ ...entry, effectiveImportance: reverie.importanceOf(entry) });
 }
 
 const id = z.string().describe('The entry id (12 lowercase hex characters)');
-const category = z.string().describe('A category, a slash path such as preferences/units');
+const category = z.string().describe('A category, a slash path such as preferences/units (_system/ is reserved for Reverie)');
 const tags = z.array(z.string()).describe('Tags');
 const importance = z.number().min(0).max(1).describe('Importance from 0 to 1');
+
+/**
+ * SPEC O7: an entry under `_system/` is Reverie's own; no operation changes or deletes one
+ * (INVALID_CATEGORY), and the searches and listings never show one.
+ */
+function refuseSystemEntry(entry: MemoryEntry): void {
+  refuseSystemCategory(entry.category);
+}
 
 function notFound(entryId: string): ReverieError {
   return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with memory_search or memory_list.`, { details: { id: entryId } });
@@ -21,7 +34,7 @@ function notFound(entryId: string): ReverieError {
 export const memorySave = defineOperation({
   name: 'memory_save',
   title: 'Save a memory',
-  description: 'Saves a new long-term memory entry and returns it as stored (with its id).',
+  description: `Saves a new long-term memory entry and returns it as stored (with its id). Content that reads like instructions to an AI is saved too, with a LIKELY_INJECTION entry in warnings. ${UNTRUSTED_DATA_NOTE}`,
   access: 'write',
   input: z.object({
     content: z.string().min(1).describe('The fact to remember'),
@@ -31,7 +44,7 @@ export const memorySave = defineOperation({
   }),
   http: { method: 'POST', path: '/api/memory', status: 201 },
   async run(input, { reverie }) {
-    return entryWithImportance(reverie, await memoryOf(reverie).save(input));
+    return { ...servedEntry(reverie, await memoryOf(reverie).save(input)), ...injectionWarnings(input.content) };
   },
 });
 
@@ -39,7 +52,7 @@ export const memoryUpdate = defineOperation({
   name: 'memory_update',
   title: 'Change a memory',
   description:
-    'Changes the content, category, tags or importance of an entry; the fields not given are kept. With ifUpdatedAt, the change is refused (CONFLICT) when the entry changed since that time.',
+    `Changes the content, category, tags or importance of an entry; the fields not given are kept. With ifUpdatedAt, the change is refused (CONFLICT) when the entry changed since that time. New content that reads like instructions to an AI is saved too, with a LIKELY_INJECTION entry in warnings. ${UNTRUSTED_DATA_NOTE}`,
   access: 'write',
   input: z.object({
     id,
@@ -54,23 +67,24 @@ export const memoryUpdate = defineOperation({
     const memory = memoryOf(reverie);
     const current = await memory.get(entryId);
     if (current === undefined) throw notFound(entryId);
+    refuseSystemEntry(current);
     const { updatedAt, ...kept } = current;
     const saved = await memory.save({ ...kept, ...changes }, { ifUpdatedAt: ifUpdatedAt ?? updatedAt });
-    return entryWithImportance(reverie, saved);
+    return { ...servedEntry(reverie, saved), ...injectionWarnings(changes.content) };
   },
 });
 
 export const memoryGet = defineOperation({
   name: 'memory_get',
   title: 'Read a memory',
-  description: 'One long-term memory entry by id; NOT_FOUND when there is none.',
+  description: `One long-term memory entry by id; NOT_FOUND when there is none. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
   input: z.object({ id }),
   http: { method: 'GET', path: '/api/memory/{id}' },
   async run({ id: entryId }, { reverie }) {
     const entry = await memoryOf(reverie).get(entryId);
     if (entry === undefined) throw notFound(entryId);
-    return entryWithImportance(reverie, entry);
+    return servedEntry(reverie, entry);
   },
 });
 
@@ -95,7 +109,11 @@ export const memoryDelete = defineOperation({
   input: z.object({ id }),
   http: { method: 'DELETE', path: '/api/memory/{id}' },
   async run({ id: entryId }, { reverie }) {
-    if (!(await memoryOf(reverie).delete(entryId))) throw notFound(entryId);
+    const memory = memoryOf(reverie);
+    const current = await memory.get(entryId);
+    if (current === undefined) throw notFound(entryId);
+    refuseSystemEntry(current);
+    if (!(await memory.delete(entryId, { ifUpdatedAt: current.updatedAt }))) throw notFound(entryId);
     return { id: entryId, deleted: true };
   },
 });
@@ -103,7 +121,7 @@ export const memoryDelete = defineOperation({
 export const memorySearch = defineOperation({
   name: 'memory_search',
   title: 'Search memory',
-  description: 'Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category (and a second hop when the agent has one), best first.',
+  description: `Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category (and a second hop when the agent has one), best first. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
   input: z.object({
     query: z.string().min(1).max(MAX_SEARCH_TEXT_LENGTH).describe('What to look for'),
@@ -113,15 +131,16 @@ export const memorySearch = defineOperation({
   }),
   http: { method: 'GET', path: '/api/memory/search' },
   async run({ query, limit, ...filters }, { reverie }) {
+    refuseSystemCategory(filters.category);
     const results = await memoryOf(reverie).recall({ text: query, maxResults: limit, ...filters });
-    return results.map(({ entry, score }) => ({ entry: entryWithImportance(reverie, entry), score }));
+    return results.map(({ entry, score }) => ({ entry: servedEntry(reverie, entry), score }));
   },
 });
 
 export const memoryList = defineOperation({
   name: 'memory_list',
   title: 'Browse memory',
-  description: 'Long-term memory entries, oldest first, optionally under one category (browse by category), a page at a time.',
+  description: `Long-term memory entries, oldest first, optionally under one category (browse by category), a page at a time. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
   input: z.object({
     category: category.optional().describe('Only entries in this category or below it'),
@@ -130,8 +149,9 @@ export const memoryList = defineOperation({
   }),
   http: { method: 'GET', path: '/api/memory' },
   async run({ category: under, offset, limit }, { reverie }) {
-    const entries = await memoryOf(reverie).list(under === undefined ? {} : { category: under });
-    return { total: entries.length, offset, entries: entries.slice(offset, offset + limit).map((entry) => entryWithImportance(reverie, entry)) };
+    refuseSystemCategory(under);
+    const entries = (await memoryOf(reverie).list(under === undefined ? {} : { category: under })).filter((entry) => !isSystemCategory(entry.category));
+    return { total: entries.length, offset, entries: entries.slice(offset, offset + limit).map((entry) => servedEntry(reverie, entry)) };
   },
 });
 
@@ -143,6 +163,6 @@ export const memoryCategories = defineOperation({
   input: z.object({}),
   http: { method: 'GET', path: '/api/memory/categories' },
   async run(_input, { reverie }) {
-    return memoryOf(reverie).listCategories();
+    return (await memoryOf(reverie).listCategories()).filter(({ category }) => !isSystemCategory(category));
   },
 });

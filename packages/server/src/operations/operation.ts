@@ -16,8 +16,9 @@ export interface HttpBinding {
 export interface OperationContext {
   reverie: Reverie;
   /**
-   * The caller's session: the MCP session (stdio: one per process), or the HTTP API's
-   * `X-Reverie-Session` header. Working memory is bound to `session/<id>`.
+   * The name of the caller's working-memory session, `session/<name>`: for an MCP session (stdio:
+   * one per process) a random `mcp-…` name of its own, never its transport's session id; over
+   * HTTP the `X-Reverie-Session` header (never an `mcp-…` name).
    */
   session: string | undefined;
   /** Work an operation starts and does not wait for (a triggered dream cycle); the server waits for it when it closes. */

@@ -2,11 +2,13 @@ import { ReverieError, type ReverieErrorCode, ReverieValidationError } from '@re
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from './operation';
+import { SessionNamespace } from './session-namespace';
+import { asUntrustedData, UNTRUSTED_DATA_NOTE } from './untrusted-data';
 
 /**
  * The agent's own working-memory tools (`reverie.tools.workingMemory`), bound to the caller's
- * session namespace `session/<id>`: the server applies exactly the namespace rules the agent's
- * tools do. INVALID_INPUT when the caller has no session.
+ * session namespace `session/<name>`: the server applies the namespace rules the agent's tools
+ * do, and keeps each session to its own (`SessionNamespace`). INVALID_INPUT when the caller has no session.
  */
 function sessionTools(reverie: Reverie, session: string | undefined) {
   if (session === undefined) {
@@ -15,7 +17,8 @@ function sessionTools(reverie: Reverie, session: string | undefined) {
       'The working-memory operations are bound to a session: over MCP that is your session; over HTTP send the header X-Reverie-Session: <id>.',
     );
   }
-  return reverie.tools.workingMemory({ namespace: `session/${session}` });
+  const own = new SessionNamespace(session);
+  return { own, tools: reverie.tools.workingMemory({ namespace: own.namespace }) };
 }
 
 type Tool = { execute?: (input: never, options: { toolCallId: string; messages: [] }) => unknown };
@@ -30,8 +33,8 @@ async function call<T>(tool: Tool, input: unknown): Promise<Exclude<T, { error: 
   return result as Exclude<T, { error: string }>;
 }
 
-const key = z.string().min(1).describe('A plain key ("inbox") in your session namespace, or a full key ("subagent/t1/results") to read another namespace');
-const namespace = z.string().optional().describe('A key prefix to browse instead of your session namespace, e.g. "patrol" or "subagent/t1"');
+const key = z.string().min(1).describe('A plain key ("inbox") in your session namespace, or a full key ("subagent/t1/results") to read a shared patrol/ or subagent/ namespace');
+const namespace = z.string().optional().describe('A key prefix to browse instead of your session namespace, e.g. "patrol" or "subagent/t1" (other sessions are never shown)');
 
 export const workingMemorySave = defineOperation({
   name: 'working_memory_save',
@@ -48,42 +51,47 @@ export const workingMemorySave = defineOperation({
   }),
   http: { method: 'POST', path: '/api/working-memory' },
   async run(input, { reverie, session }: OperationContext) {
-    return call(sessionTools(reverie, session).save_to_working_memory, input);
+    return call(sessionTools(reverie, session).tools.save_to_working_memory, input);
   },
 });
 
 export const workingMemoryGet = defineOperation({
   name: 'working_memory_get',
   title: 'Read working memory',
-  description: 'One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired.',
+  description: `One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
   needsSession: true,
   input: z.object({ key }),
   http: { method: 'GET', path: '/api/working-memory/entry' },
   async run(input, { reverie, session }) {
-    const result = await call<{ found: boolean; key: string; message?: string }>(sessionTools(reverie, session).get_from_working_memory, input);
+    const { own, tools } = sessionTools(reverie, session);
+    own.checkRead(input.key);
+    const result = await call<{ found: boolean; key: string; message?: string }>(tools.get_from_working_memory, input);
     if (!result.found) throw new ReverieError('NOT_FOUND', result.message ?? `Nothing is stored at "${result.key}".`, { details: { key: result.key } });
-    return result;
+    return asUntrustedData(result);
   },
 });
 
 export const workingMemoryList = defineOperation({
   name: 'working_memory_list',
   title: 'List working memory',
-  description: 'The keys of your session namespace (or of another prefix) with their expiry, category and tags; values are read one at a time.',
+  description: 'The keys of your session namespace (or of a shared patrol/ or subagent/ prefix; other sessions are never listed) with their expiry, category and tags; values are read one at a time.',
   access: 'read',
   needsSession: true,
   input: z.object({ namespace }),
   http: { method: 'GET', path: '/api/working-memory' },
   async run(input, { reverie, session }) {
-    return call(sessionTools(reverie, session).list_working_memory, input);
+    const { own, tools } = sessionTools(reverie, session);
+    own.checkBrowse(input.namespace);
+    const listed = await call<{ prefix: string; entries: Array<{ key: string }> }>(tools.list_working_memory, input);
+    return { ...listed, entries: own.visible(listed.entries) };
   },
 });
 
 export const workingMemorySearch = defineOperation({
   name: 'working_memory_search',
   title: 'Search working memory',
-  description: 'Working-memory entries by words, category or tags, in your session namespace unless another prefix is given; keys, not values.',
+  description: 'Working-memory entries by words, category or tags, in your session namespace unless a shared patrol/ or subagent/ prefix is given (other sessions are never searched); keys, not values.',
   access: 'read',
   needsSession: true,
   input: z.object({
@@ -94,6 +102,8 @@ export const workingMemorySearch = defineOperation({
   }),
   http: { method: 'GET', path: '/api/working-memory/search' },
   async run(input, { reverie, session }) {
-    return call(sessionTools(reverie, session).search_working_memory, input);
+    const { own, tools } = sessionTools(reverie, session);
+    own.checkBrowse(input.namespace);
+    return own.visible(await call<Array<{ key: string }>>(tools.search_working_memory, input));
   },
 });
