@@ -91,6 +91,17 @@ describe('ReverieMemory (SPEC B10)', () => {
       expect(await store.get(entry.id)).toEqual(entry);
     });
 
+    it('refuses to delete an entry under _system/, and deletes any other', async () => {
+      const store = new InMemoryLongTermMemory({ clock: clock() });
+      const memory = new ReverieMemory(store);
+      const hosts = await store.save({ content: 'ledger line', category: '_system/dreams' });
+      const users = await memory.save({ content: 'User prefers tea', category: 'preferences' });
+      await expect(memory.delete(hosts.id)).rejects.toMatchObject({ code: 'INVALID_CATEGORY' });
+      expect(await store.get(hosts.id)).toEqual(hosts);
+      expect(await memory.delete(users.id)).toBe(true);
+      expect(await memory.delete(users.id)).toBe(false);
+    });
+
     it('saves under categories that only look alike (systems, notes/_system)', async () => {
       const memory = new ReverieMemory(new InMemoryLongTermMemory({ clock: clock() }));
       expect((await memory.save({ content: 'The build systems are Bazel and Make', category: 'systems' })).category).toBe('systems');

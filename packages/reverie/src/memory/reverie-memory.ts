@@ -67,7 +67,10 @@ export class ReverieMemory implements ILongTermMemory {
     return this.store.save(withApiOrigin(draft), condition);
   }
 
-  delete(id: string, condition?: WriteCondition): Promise<boolean> {
+  /** Deletes entry `id` through the store; one under `_system/` is the host's, and refused (INVALID_CATEGORY). */
+  async delete(id: string, condition?: WriteCondition): Promise<boolean> {
+    const entry = await this.store.get(id);
+    if (entry) refuseSystemCategory(entry.category);
     return this.store.delete(id, condition);
   }
 
