@@ -16,9 +16,10 @@ export const memoryConsolidationOptionsSchema = z
     /** The most changed entries one incremental run works through, oldest first (default 500). */
     maxChangedPerRun: z.number().int().min(1).default(500),
     /**
-     * The run's budget of outright deletions (entries deleted without being merged), as a share of
-     * the entries shown to the model (default 0.2). A reply that would go over it is refused whole
-     * and recorded as misbehaviour (SPEC B11).
+     * What one reply may take out of current recall or clean-up — entries deleted without being
+     * merged, superseded, or moved under a protected category — as a share of the entries its call
+     * showed; and the run's budget of the same, as a share of every entry shown (default 0.2). A
+     * reply over either is refused whole and recorded as misbehaviour (SPEC B11).
      */
     deletionCap: z.number().min(0).max(1).default(0.2),
     /**
