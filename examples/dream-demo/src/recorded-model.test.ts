@@ -92,7 +92,7 @@ it('a real model replies to every pass of the demo, and the guards take its work
     // One refusal is by design: the model rewrote the protected "The user prefers metric units!"
     // with what the correction feedback says ("Celsius rather than Fahrenheit"); a protected
     // entry takes no new facts (strict novelty), and the model's anti-pattern carries them instead.
-    const unexpected = outcome.refusals.filter((refusal) => !/asked the model once to repair|Fahrenheit/.test(refusal));
+    const unexpected = outcome.refusals.filter((refusal) => !/asked the model once to replace just those|Fahrenheit/.test(refusal));
     expect(unexpected, outcome.name).toEqual([]);
     expect(outcome.misbehaviour ?? [], outcome.name).toEqual([]);
     const reply = JSON.parse(recordings.find((recording) => recording.pass === outcome.name)!.reply) as Record<string, unknown>;
