@@ -117,7 +117,7 @@ export {
   workflowExecutionDraftSchema,
   workflowExecutionSchema,
 } from './schemas/workflow-execution';
-export { describeIssues, parseDraft, parseRecord, unstorableTextProblem } from './schemas/parse-record';
+export { describeIssues, parseDraft, parseRecord, storableText, unstorableTextProblem } from './schemas/parse-record';
 
 // Service interfaces and tokens
 export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';

@@ -42,6 +42,19 @@ export function unstorableTextProblem(text: string): string | undefined {
 
 // In a /u expression a surrogate pair is one code point, so \p{Cs} matches only a lone half.
 const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
+
+/**
+ * `text` made storable by every backend (see `unstorableTextProblem`): each lone UTF-16
+ * surrogate becomes U+FFFD (what a UTF-8 store would make of it anyway) and NUL characters are
+ * dropped. For text a caller cannot be asked to fix — a user's message on its way into the
+ * conversation log or a search — so that it is kept rather than refused. The same string when
+ * there is nothing to change. Pure.
+ */
+export function storableText(text: string): string {
+  if (unstorableTextProblem(text) === undefined) return text;
+  return text.replace(LONE_SURROGATES, '\uFFFD').replaceAll('\u0000', '');
+}
 
 /**
  * `parseRecord` for what a caller asks a store to write or search: also refuses (INVALID_INPUT,
