@@ -145,7 +145,7 @@ export { type IClock, monotonicMs } from './interfaces/clock';
 export type { ILogger } from './interfaces/logger';
 export { TOKENS, type TokenName } from './di/tokens';
 export { ManualClock, systemClock } from './time/system-clock';
-export { consoleLogger, RecordingLogger, silentLogger } from './logging/loggers';
+export { consoleLogger, formatLogLine, RecordingLogger, silentLogger, stderrLogger } from './logging/loggers';
 
 // Store building blocks (for custom store authors)
 export { resolveMemoryDraft } from './memory/resolve-memory-draft';
