@@ -277,3 +277,4 @@ export {
   STRICT_MIN_WORD_COVERAGE,
 } from './text/judge-fact-preservation';
 export { RELATIVE_DATE_TOLERANCE_DAYS } from './text/relative-dates';
+export { estimateTokens } from './text/estimate-tokens';
