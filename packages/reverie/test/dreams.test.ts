@@ -149,4 +149,9 @@ describe('reverie.dreams', () => {
       reason: 'needs a skill store (.withSkills()) and a skill usage store (.withSkills())',
     });
   });
+
+  it('refuses dreams.start() without .withDreaming(): nothing would ever be scheduled', async () => {
+    reverie = createReverie({ dataPath }).withMemory().build();
+    await expect(reverie.dreams.start()).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('.withDreaming()') });
+  });
 });

@@ -497,11 +497,18 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       },
       undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
       recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
-      start: () =>
-        onDisk('start dreaming', async () => {
+      async start() {
+        if (options.dreaming === undefined) {
+          throw new ReverieValidationError(
+            'INVALID_OPTIONS',
+            'dreams.start() has no dream cycle to schedule: call .withDreaming() on the builder (createReverie(…).withMemory().withDreaming().build()), or leave start() out.',
+          );
+        }
+        await onDisk('start dreaming', async () => {
           await engine.recover();
           scheduler.start();
-        }),
+        });
+      },
       stop: () => scheduler.stop(),
     },
     async close() {

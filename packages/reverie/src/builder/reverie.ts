@@ -150,7 +150,11 @@ export interface ReverieDreams {
   undo(runId: string): Promise<UndoReport>;
   /** Finishes runs a crash interrupted; `start()` calls it first. */
   recover(): Promise<string[]>;
-  /** Starts the schedule (initial delay, then the interval; the gate ticker when gates are set), waiting while the user is active. */
+  /**
+   * Starts the schedule (initial delay, then the interval; the gate ticker when gates are set),
+   * waiting while the user is active. INVALID_OPTIONS without `.withDreaming()`: there would be
+   * nothing to schedule.
+   */
   start(): Promise<void>;
   /** Stops the schedule and aborts a cycle in flight. */
   stop(): Promise<void>;
