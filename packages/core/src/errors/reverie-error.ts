@@ -40,6 +40,7 @@ export type ReverieErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'DREAM_BLOCKED'
+  | 'UNSUPPORTED_DEPENDENCY'
   | 'INTERNAL';
 
 export interface ReverieErrorOptions {

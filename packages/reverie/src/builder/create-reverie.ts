@@ -48,6 +48,7 @@ import { ServiceContainer } from '../di/service-container';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
 import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
+import { assertSupportedPeers } from '../options/supported-peers';
 import { AgentTools } from '../tools/agent-tools';
 import {
   type ConversationLogOptions,
@@ -169,7 +170,10 @@ export class ReverieBuilder {
     return this;
   }
 
-  /** Validates every option, wires the services in a container of their own, returns the instance. */
+  /**
+   * Validates every option, wires the services in a container of their own, returns the instance.
+   * UNSUPPORTED_DEPENDENCY when the installed `ai` or `zod` is outside reverie's peer range.
+   */
   build(): Reverie {
     const { config, concerns, postgres } = this.validate();
     if (!postgres) return assemble(config, concerns, this.overrides);
@@ -212,6 +216,7 @@ export class ReverieBuilder {
 
   /** Every option checked at once: INVALID_OPTIONS listing each problem. `dataPath` comes back absolute, and a scope's own when one is set. */
   private validate(): { config: z.output<typeof reverieConfigSchema>; concerns: Map<Concern, never>; postgres: z.output<typeof postgresOptionsSchema> | undefined } {
+    assertSupportedPeers();
     const problems: string[] = [];
     const parse = <S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> | undefined => {
       const result = schema.safeParse(value);
