@@ -1,4 +1,3 @@
-import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
 import { decayOptionsSchema, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, hasMethods, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
 import type {
@@ -15,6 +14,7 @@ import type {
 } from '@reverie/core';
 import { contextOptionsSchema } from '../context/context-options';
 import { durationSchema } from '../options/duration';
+import { embeddingModelOption, languageModelOption } from '../options/model-option';
 
 /** A value that has every one of `methods`: how a custom store is recognised. */
 const implementing = <T>(what: string, methods: readonly string[]) =>
@@ -22,11 +22,6 @@ const implementing = <T>(what: string, methods: readonly string[]) =>
     (value) => hasMethods(value, methods),
     { message: `must implement ${what} (methods ${methods.join(', ')})` },
   );
-
-const modelLike = <T>() =>
-  z.custom<T>((value) => typeof value === 'string' || (typeof value === 'object' && value !== null), {
-    message: 'must be an AI SDK model (for example openai("gpt-4.1-mini")) or a model id string',
-  });
 
 /** `createReverie(...)`: what every concern shares. */
 export const reverieConfigSchema = z
@@ -46,10 +41,14 @@ export const reverieConfigSchema = z
         if (problem) context.addIssue({ code: 'custom', message: `${problem}; ${SCOPE_ADVICE}` });
       })
       .optional(),
-    /** The host's language model: expands saved notes and runs the dream passes. Optional. */
-    model: modelLike<LanguageModel>().optional(),
-    /** An embedding model: turns on hybrid recall. Optional. */
-    embeddingModel: modelLike<EmbeddingModel>().optional(),
+    /**
+     * The host's language model object (`openai('gpt-4.1-mini')`): expands saved notes, runs the
+     * dream passes and the fact extraction. Optional. A model id string is refused, with the call
+     * that makes the object.
+     */
+    model: languageModelOption.optional(),
+    /** An embedding model object (`openai.embedding('text-embedding-3-small')`): turns on hybrid recall. Optional. */
+    embeddingModel: embeddingModelOption.optional(),
     /**
      * Or any `IEmbedder` (`await loadWordVectorEmbedder()`, which needs no model server;
      * `aiSdkEmbedder(model, options)`): turns on hybrid recall. Not together with `embeddingModel`.

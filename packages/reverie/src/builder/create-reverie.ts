@@ -354,7 +354,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const conversationLog = optional<IConversationLog>(TOKENS.ConversationLog);
   // Reverie's own calls (dream passes, note expansion) are background calls: a host that passed
   // a model wrapped with Reverie's middleware does not get them recorded as user turns.
-  const model = asBackgroundModel(optional<WrappableModel | string>(RUNTIME_TOKENS.LanguageModel)) as never;
+  const model = asBackgroundModel(optional<WrappableModel>(RUNTIME_TOKENS.LanguageModel)) as never;
   const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
 
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
@@ -529,10 +529,9 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   };
 }
 
-/** A model object wrapped so its calls run as background calls; a model id string as it is. */
-function asBackgroundModel(model: WrappableModel | string | undefined): WrappableModel | string | undefined {
-  if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') return model;
-  return wrapLanguageModelLazily(model, backgroundCallMiddleware());
+/** The model wrapped so that its calls run as background calls. */
+function asBackgroundModel(model: WrappableModel | undefined): WrappableModel | undefined {
+  return model === undefined ? undefined : wrapLanguageModelLazily(model, backgroundCallMiddleware());
 }
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */
