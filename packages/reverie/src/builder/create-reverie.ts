@@ -49,7 +49,7 @@ import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema 
 import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import { assertSupportedPeers } from '../options/supported-peers';
-import { AgentTools } from '../tools/agent-tools';
+import { AgentTools, type NoToolFamilies, type ToolFamilies, type WithToolFamily } from '../tools/agent-tools';
 import {
   type ConversationLogOptions,
   conversationLogOptionsSchema,
@@ -103,11 +103,12 @@ const CONCERN_SCHEMAS = {
  *
  * Nothing is validated or created until `.build()`, which checks every option at once.
  */
-export function createReverie(config: ReverieConfig): ReverieBuilder {
+export function createReverie(config: ReverieConfig): ReverieBuilder<NoToolFamilies> {
   return new ReverieBuilder(config);
 }
 
-export class ReverieBuilder {
+/** The builder; `F` records which tool families `.withMemory()` and `.withWorkingMemory()` added. */
+export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
   private readonly concerns = new Map<Concern, unknown>();
   private readonly overrides = new Map<symbol, unknown>();
   private postgres: unknown;
@@ -127,13 +128,13 @@ export class ReverieBuilder {
   }
 
   /** Long-term memory (SPEC M1–M6): the file store unless `store` or `.use()` replaces it. */
-  withMemory(options: MemoryOptions = {}): this {
-    return this.enable('memory', options);
+  withMemory(options: MemoryOptions = {}): ReverieBuilder<WithToolFamily<F, 'memory'>> {
+    return this.enable('memory', options) as ReverieBuilder<WithToolFamily<F, 'memory'>>;
   }
 
   /** Working memory (SPEC M7, M8) with TTLs and namespaces. */
-  withWorkingMemory(options: WorkingMemoryOptions = {}): this {
-    return this.enable('workingMemory', options);
+  withWorkingMemory(options: WorkingMemoryOptions = {}): ReverieBuilder<WithToolFamily<F, 'workingMemory'>> {
+    return this.enable('workingMemory', options) as ReverieBuilder<WithToolFamily<F, 'workingMemory'>>;
   }
 
   /** The skill store and the skill usage store (SPEC M13). */
@@ -174,12 +175,12 @@ export class ReverieBuilder {
    * Validates every option, wires the services in a container of their own, returns the instance.
    * UNSUPPORTED_DEPENDENCY when the installed `ai` or `zod` is outside reverie's peer range.
    */
-  build(): Reverie {
+  build(): Reverie<F> {
     const { config, concerns, postgres } = this.validate();
-    if (!postgres) return assemble(config, concerns, this.overrides);
+    if (!postgres) return assemble<F>(config, concerns, this.overrides);
     const backend = openPostgresBackend(postgres);
     const scope = config.scope ?? DEFAULT_POSTGRES_SCOPE;
-    return assemble({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger ?? silentLogger), owned: backend });
+    return assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger ?? silentLogger), owned: backend });
   }
 
   /**
@@ -188,7 +189,7 @@ export class ReverieBuilder {
    * returns the same one afterwards, so a request builds nothing. Stores given as instances
    * (`store` options, `withDreaming({ state })`, `.use()`) would be shared by every scope, so they are refused.
    */
-  buildScopes(): ReverieScopes {
+  buildScopes(): ReverieScopes<F> {
     if (this.config.scope !== undefined) {
       throw new ReverieValidationError('INVALID_OPTIONS', 'buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).');
     }
@@ -202,13 +203,13 @@ export class ReverieBuilder {
     }
     const { config, concerns, postgres } = this.validate();
     if (!postgres) {
-      return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
+      return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
     }
     // One client (one pool) for every scope; each scope's stores are made at its first get().
     const backend = openPostgresBackend(postgres);
     const clock = config.clock ?? systemClock;
     const logger = config.logger ?? silentLogger;
-    return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
+    return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
       list: () => backend.module.listPostgresScopes(backend.client),
       close: () => backend.close(),
     });
@@ -283,7 +284,7 @@ interface PostgresInstance {
   owned?: PostgresBackend;
 }
 
-function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie {
+function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie<F> {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
   const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
@@ -372,7 +373,7 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   };
   const secondHop = options.memory?.secondHop ?? false;
   const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop });
-  const tools = new AgentTools({
+  const tools = new AgentTools<F>({
     memory,
     workingMemory,
     logger,

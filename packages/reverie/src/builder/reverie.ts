@@ -32,15 +32,18 @@ import type {
   TriggerResult,
   UndoReport,
 } from '@reverie/dream';
-import type { AgentTools } from '../tools/agent-tools';
+import type { AgentTools, ToolFamilies } from '../tools/agent-tools';
 import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
 export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
 
-/** What `.build()` returns: the stores, the per-turn context, the tools, and lifecycle. */
-export interface Reverie {
+/**
+ * What `.build()` returns: the stores, the per-turn context, the tools, and lifecycle. `F` says
+ * which tool families the builder added (`tools.forSession()` is typed by it).
+ */
+export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   /**
    * Long-term memory, when `.withMemory()` or `.use(TOKENS.LongTermMemory, …)` registered one:
    * that store (`memory.store`) behind `ReverieMemory`, which gives entries saved without a
@@ -69,7 +72,7 @@ export interface Reverie {
   /** Turns of each session kept in process memory (SPEC M9); `flush()` waits until the recorded turns are in the conversation log. */
   readonly conversation: ConversationMemory;
   /** The agent's tools: `tools.memory()`, `tools.workingMemory({ namespace })`. */
-  readonly tools: AgentTools;
+  readonly tools: AgentTools<F>;
   /** Whether the user is being served right now (SPEC D1). */
   readonly activity: ActivityTracker;
   /** Wraps the host's model so every call marks the user active while it runs. */
