@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { decayOptionsSchema, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, hasMethods, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
+import {
+  decayOptionsSchema,
+  DEFAULT_MIN_SIMILARITY,
+  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+  hasMethods,
+  hybridRecallOptionsShape,
+  SCOPE_ADVICE,
+  scopeProblem,
+  silentLogger,
+  skillNamePatternSchema,
+  stderrLogger,
+} from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -55,7 +66,17 @@ export const reverieConfigSchema = z
      */
     embedder: hybridRecallOptionsShape.embedder,
     clock: implementing<IClock>('IClock', ['now']).optional(),
-    logger: implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error']).optional(),
+    /**
+     * Where Reverie reports what it noticed, above all what failed in the background (a turn not
+     * appended, a note not expanded, an embedding or an extraction that failed): an `ILogger`,
+     * `'stderr'` (the default: warnings and errors to stderr) or `'silent'`.
+     */
+    logger: z
+      .union([z.literal('stderr'), z.literal('silent'), implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error'])], {
+        error: 'must be an ILogger (debug, info, warn and error methods), "stderr" or "silent"',
+      })
+      .default('stderr')
+      .transform((logger): ILogger => (logger === 'stderr' ? stderrLogger : logger === 'silent' ? silentLogger : logger)),
     /** Per-turn context (SPEC M11). */
     context: contextOptionsSchema.default({ recallResults: 8, firstTurnFallback: 5, replayTurns: 20 }),
   })

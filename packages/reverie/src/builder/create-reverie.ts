@@ -11,7 +11,6 @@ import {
   type HybridRecallOptions,
   type IEmbedder,
   type IFeedbackStore,
-  type ILogger,
   type ILongTermMemory,
   type ISkillStore,
   type ISkillUsageStore,
@@ -20,7 +19,6 @@ import {
   ReverieValidationError,
   ReverieError,
   scopeFolderName,
-  silentLogger,
   systemClock,
   TOKENS,
 } from '@reverie/core';
@@ -180,7 +178,7 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     if (!postgres) return assemble<F>(config, concerns, this.overrides);
     const backend = openPostgresBackend(postgres);
     const scope = config.scope ?? DEFAULT_POSTGRES_SCOPE;
-    return assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger ?? silentLogger), owned: backend });
+    return assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger), owned: backend });
   }
 
   /**
@@ -208,7 +206,7 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     // One client (one pool) for every scope; each scope's stores are made at its first get().
     const backend = openPostgresBackend(postgres);
     const clock = config.clock ?? systemClock;
-    const logger = config.logger ?? silentLogger;
+    const { logger } = config;
     return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
       list: () => backend.module.listPostgresScopes(backend.client),
       close: () => backend.close(),
@@ -288,7 +286,7 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
   const options = Object.fromEntries(concerns) as ParsedConcerns;
   const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
-  const logger: ILogger = config.logger ?? silentLogger;
+  const { logger } = config;
   const { dataPath } = config;
   /** Dream work touches many files under `_system/`; a failed one surfaces as READ_ONLY, NO_SPACE… */
   const onDisk = async <T>(action: string, work: () => Promise<T>): Promise<T> => {

@@ -58,7 +58,11 @@ export class ConversationMemory {
     const appended = startAppend(() => log.append({ sessionId, role, content, timestamp })).then(
       () => undefined,
       (error: unknown) => {
-        this.options.logger.error('Could not append a turn to the conversation log; the dream cycle will not see it.', { sessionId, error: String(error) });
+        const cause = appendFailure(error);
+        this.options.logger.warn(
+          `A ${role} turn of session ${sessionId} was not appended to the conversation log, so the dream cycle will not learn from it and it will not be replayed after a restart (this process still replays it). ${cause.message}`,
+          { sessionId, role, code: cause.code },
+        );
         this.failed.push({ sessionId, error });
       },
     );
@@ -77,7 +81,7 @@ export class ConversationMemory {
     if (failed.length === 0) return;
     this.failed = [];
     const first = failed[0]!;
-    const cause = fileSystemError(first.error, 'append a turn to the conversation log', 'the conversation log');
+    const cause = appendFailure(first.error);
     throw new ReverieError(
       cause.code,
       `${failed.length} turn(s) could not be appended to the conversation log (the first, of session ${first.sessionId}: ${errorMessage(first.error)}). ` +
@@ -115,6 +119,17 @@ function startAppend(append: () => Promise<unknown>): Promise<unknown> {
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * What an append failure is: a ReverieError as the store threw it, a file-system error by its
+ * code (READ_ONLY, NO_SPACE…, with what to do), anything else a custom store threw as IO_ERROR
+ * of that store (it is the store's failure, not a fault of Reverie).
+ */
+function appendFailure(error: unknown): ReverieError {
+  const failure = fileSystemError(error, 'append a turn to the conversation log', 'the conversation log');
+  if (failure.code !== 'INTERNAL' || error instanceof ReverieError) return failure;
+  return new ReverieError('IO_ERROR', `The conversation log store could not append a turn: ${errorMessage(error)}. Check the store (its database, its disk).`, { cause: error });
 }
 
 function errorMessage(error: unknown): string {

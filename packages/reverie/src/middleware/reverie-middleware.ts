@@ -86,7 +86,10 @@ export function createReverieMiddleware(services: MiddlewareServices, input: Mid
     try {
       await work();
     } catch (error) {
-      logger.error(`Reverie middleware: could not record ${what}.`, { sessionId: options.sessionId, error: String(error) });
+      logger.warn(
+        `Reverie could not record ${what} of session ${options.sessionId}: the next call of the session will not replay it, and the conversation log will not have it. The model call itself went on.`,
+        { sessionId: options.sessionId, error: String(error) },
+      );
     }
   };
 
