@@ -78,7 +78,7 @@ export const reverieConfigSchema = z
       .default('stderr')
       .transform((logger): ILogger => (logger === 'stderr' ? stderrLogger : logger === 'silent' ? silentLogger : logger)),
     /** Per-turn context (SPEC M11). */
-    context: contextOptionsSchema.default({ recallResults: 8, firstTurnFallback: 5, replayTurns: 20 }),
+    context: contextOptionsSchema.prefault({}),
   })
   .strict()
   .refine((config) => config.embedder === undefined || config.embeddingModel === undefined, {

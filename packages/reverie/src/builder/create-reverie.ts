@@ -356,7 +356,7 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
   const model = asBackgroundModel(optional<WrappableModel>(RUNTIME_TOKENS.LanguageModel)) as never;
   const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
 
-  const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
+  const conversation = new ConversationMemory({ clock, logger, log: conversationLog, idleMs: config.context.sessionIdleTimeout });
   container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   const dreamState: DreamStateStore =
@@ -370,7 +370,11 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
     await conversation.settled();
   };
   const secondHop = options.memory?.secondHop ?? false;
-  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop });
+  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop, decay });
+  // SPEC M9: idle sessions leave memory even when no turn comes to sweep them.
+  const idleSweep =
+    config.context.sessionIdleTimeout > 0 ? setInterval(() => context.expireIdle(), Math.min(config.context.sessionIdleTimeout, IDLE_SWEEP_MS)) : undefined;
+  idleSweep?.unref();
   const tools = new AgentTools<F>({
     memory,
     workingMemory,
@@ -443,6 +447,15 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
     importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
     context,
     conversation,
+    async endSession(sessionId) {
+      if (typeof sessionId !== 'string' || sessionId.trim() === '') {
+        throw new ReverieValidationError('INVALID_INPUT', 'endSession(sessionId) needs the id of the session that ended (a non-empty string).');
+      }
+      context.endSession(sessionId);
+      if (options.dreaming === undefined) return;
+      await dreamTrigger.recordSessionEnd(sessionId);
+      scheduler.sessionEnded();
+    },
     tools,
     activity,
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
@@ -518,6 +531,7 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(idleSweep);
       await scheduler.stop();
       await tools.idle();
       await recall?.close();
@@ -527,6 +541,9 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
     },
   };
 }
+
+/** The longest wait between two sweeps of idle sessions. */
+const IDLE_SWEEP_MS = 60_000;
 
 /** The model wrapped so that its calls run as background calls. */
 function asBackgroundModel(model: WrappableModel | undefined): WrappableModel | undefined {

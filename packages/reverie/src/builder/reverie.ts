@@ -71,6 +71,14 @@ export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   readonly context: TurnContextBuilder;
   /** Turns of each session kept in process memory (SPEC M9); `flush()` waits until the recorded turns are in the conversation log. */
   readonly conversation: ConversationMemory;
+  /**
+   * Ends a conversation (SPEC M9): its turns and recalled entries leave process memory — the
+   * conversation log keeps its turns, and a later turn with the same id starts afresh — and, with
+   * `.withDreaming()`, the dream cycle counts it as a completed session (`dreams.onSessionEnd`).
+   * Sessions that are not ended leave memory after `context.sessionIdleTimeout` (default 1 h).
+   * INVALID_INPUT for an empty id.
+   */
+  endSession(sessionId: string): Promise<void>;
   /** The agent's tools: `tools.memory()`, `tools.workingMemory({ namespace })`. */
   readonly tools: AgentTools<F>;
   /** Whether the user is being served right now (SPEC D1). */
