@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IConversationLog, type IEmbedder, InMemoryConversationLog } from '@reverie/core';
 import type { FileMemoryStore } from '@reverie/file-store';
@@ -81,6 +82,22 @@ describe('background failures, with the default logger', () => {
     expect(warning).toContain('recall ranks them by BM25 alone');
     expect(warning).toContain('Check the embedding model');
     expect(warning).toContain('ECONNREFUSED');
+  });
+
+  it('an extraction whose model failed: a warning that the facts of those turns were not saved, and what to do', async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        if (JSON.stringify(prompt).includes('You keep the long-term memory')) throw new Error('429 Too Many Requests');
+        return { content: [{ type: 'text', text: 'Hummus.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] };
+      },
+    });
+    reverie = createReverie({ dataPath, model }).withMemory({ extract: 'turn' }).build();
+    await generateText({ model: withReverie(model, { reverie, sessionId: 's1' }), prompt: 'I am allergic to peanuts; a snack idea?' });
+    await reverie.idle();
+    const warning = stderr.find((line) => line.includes('Fact extraction'));
+    expect(warning).toMatch(/^\[reverie\] warning: Fact extraction for session s1 failed, so no fact of its last 2 turn\(s\) was saved \(the model call failed: 429 Too Many Requests\)/);
+    expect(warning).toContain('The turns stay in the conversation log for the dream cycle');
+    expect(warning).toContain('withMemory({ extract })');
   });
 
   it("logger: 'silent' prints nothing, and a custom logger gets the same warnings", async () => {

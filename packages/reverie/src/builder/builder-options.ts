@@ -108,6 +108,14 @@ export const memoryOptionsSchema = z
      * holds such a name (and, with an embedder, a second query embedding). Default false. Any store.
      */
     secondHop: z.boolean().default(false),
+    /**
+     * Facts taken from turns (SPEC B10): with a model, `'turn'` asks it after each exchange of a
+     * user session, `'session-end'` once the session ends (`endSession`, or idle), for the durable
+     * facts the user stated; each is reviewed (said in the exchange, no instruction, budgets),
+     * compared with memory, and saved with the session and turns it came from. In the background,
+     * never on the turn's path. Off by default.
+     */
+    extract: z.enum(['turn', 'session-end']).optional(),
     /** save_memory expands notes into focused entries in the background when a model is set. */
     expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     /**

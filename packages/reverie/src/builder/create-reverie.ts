@@ -47,6 +47,7 @@ import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema 
 import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import { assertSupportedPeers } from '../options/supported-peers';
+import { TurnFactExtractor } from '../extraction/turn-fact-extractor';
 import { AgentTools, type NoToolFamilies, type ToolFamilies, type WithToolFamily } from '../tools/agent-tools';
 import {
   type ConversationLogOptions,
@@ -233,6 +234,10 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     }
     const postgres = this.postgres === undefined ? undefined : parse(postgresOptionsSchema, this.postgres, 'withPostgres');
     if (config) checkDataPath(config.dataPath, problems);
+    const memoryOptions = parsed.get('memory') as z.output<typeof memoryOptionsSchema> | undefined;
+    if (config && memoryOptions?.extract !== undefined && config.model === undefined) {
+      problems.push(`withMemory.extract: taking facts from turns ('${memoryOptions.extract}') needs a language model: createReverie({ dataPath, model: openai('gpt-4.1-mini') })`);
+    }
     if (!config || problems.length > 0) {
       throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
     }
@@ -370,7 +375,9 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
     await conversation.settled();
   };
   const secondHop = options.memory?.secondHop ?? false;
-  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop, decay });
+  const extractor =
+    memory && model && options.memory?.extract !== undefined ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract }) : undefined;
+  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop, decay, observer: extractor });
   // SPEC M9: idle sessions leave memory even when no turn comes to sweep them.
   const idleSweep =
     config.context.sessionIdleTimeout > 0 ? setInterval(() => context.expireIdle(), Math.min(config.context.sessionIdleTimeout, IDLE_SWEEP_MS)) : undefined;
@@ -447,6 +454,10 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
     importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
     context,
     conversation,
+    async idle() {
+      await Promise.all([tools.idle(), extractor?.idle()]);
+      await conversation.settled();
+    },
     async endSession(sessionId) {
       if (typeof sessionId !== 'string' || sessionId.trim() === '') {
         throw new ReverieValidationError('INVALID_INPUT', 'endSession(sessionId) needs the id of the session that ended (a non-empty string).');
@@ -534,6 +545,7 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
       clearInterval(idleSweep);
       await scheduler.stop();
       await tools.idle();
+      await extractor?.idle();
       await recall?.close();
       await conversation.settled();
       await Promise.all(owned.map((store) => store.close()));

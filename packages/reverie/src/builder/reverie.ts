@@ -74,11 +74,18 @@ export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   /**
    * Ends a conversation (SPEC M9): its turns and recalled entries leave process memory — the
    * conversation log keeps its turns, and a later turn with the same id starts afresh — and, with
-   * `.withDreaming()`, the dream cycle counts it as a completed session (`dreams.onSessionEnd`).
+   * `.withDreaming()`, the dream cycle counts it as a completed session (`dreams.onSessionEnd`);
+   * with `withMemory({ extract: 'session-end' })` its facts are taken in the background.
    * Sessions that are not ended leave memory after `context.sessionIdleTimeout` (default 1 h).
    * INVALID_INPUT for an empty id.
    */
   endSession(sessionId: string): Promise<void>;
+  /**
+   * Resolves once the background work started so far has ended: note expansions, fact
+   * extractions (`withMemory({ extract })`) and the appends to the conversation log. `close()`
+   * waits for it too.
+   */
+  idle(): Promise<void>;
   /** The agent's tools: `tools.memory()`, `tools.workingMemory({ namespace })`. */
   readonly tools: AgentTools<F>;
   /** Whether the user is being served right now (SPEC D1). */

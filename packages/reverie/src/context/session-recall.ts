@@ -1,4 +1,5 @@
 import type { MemoryEntry } from '@reverie/core';
+import type { RecordedTurn } from '../conversation/conversation-memory';
 import type { HeldEntry } from './rank-session-memory';
 
 /** Entries one session holds at most; the least recently recalled leave first. */
@@ -12,6 +13,10 @@ export class SessionRecall {
   private readonly held = new Map<string, HeldEntry>();
   /** The session's turn count in this process. */
   turn = 0;
+  /** Who speaks in the session, as its last turn said (facts are taken from user sessions only). */
+  kind: 'user' | 'patrol' | 'subagent' = 'user';
+  /** The user turns since the last reply: the exchange the next reply completes. */
+  exchange: RecordedTurn[] = [];
 
   /** Whether the session has recalled this entry before. */
   has(id: string): boolean {

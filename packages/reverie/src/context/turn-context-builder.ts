@@ -95,6 +95,16 @@ export interface TurnContextServices {
   secondHop?: boolean;
   /** SPEC D7: how importance fades, for the profile's order (default: core's defaults). */
   decay?: DecayOptions | undefined;
+  /** Told of each completed exchange and each ended session of a user (fact extraction, `withMemory({ extract })`); never awaited. */
+  observer?: ConversationObserver | undefined;
+}
+
+/** What hears about a user's conversation as it goes, off the turn's path. */
+export interface ConversationObserver {
+  /** A user message (or several) and the reply to it were recorded. */
+  exchangeRecorded(sessionId: string, turns: readonly RecordedTurn[]): void;
+  /** A user session ended — `endSession`, or idle for `sessionIdleTimeout` — with the turns it held. */
+  sessionEnded(sessionId: string, turns: readonly RecordedTurn[]): void;
 }
 
 const MAX_MESSAGE_LENGTH = 1_000_000;
@@ -206,7 +216,8 @@ export class TurnContextBuilder {
       pushSection(system, renderInventory(INVENTORY_TITLES.patrol, patrol, now));
       pushSection(system, renderInventory(INVENTORY_TITLES.subagent, outlines, now));
     }
-    conversation.record(turn.sessionId, 'user', message);
+    session.kind = turn.kind;
+    session.exchange.push(conversation.record(turn.sessionId, 'user', message));
     const injectedIds = sessionMemory.filter((entry) => fresh.has(entry.id)).map((entry) => entry.id);
     logger.debug('Built the context of a turn.', {
       sessionId: turn.sessionId,
@@ -232,7 +243,12 @@ export class TurnContextBuilder {
    */
   async recordReply(sessionId: string, content: string, options: { ephemeral?: boolean } = {}): Promise<void> {
     const reply = parseRecord(replyInputSchema, { sessionId, content, ephemeral: options?.ephemeral }, 'reply');
-    this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
+    const recorded = this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
+    const session = this.sessions.get(reply.sessionId);
+    if (!session || reply.ephemeral || session.exchange.length === 0) return;
+    const exchange = [...session.exchange, recorded];
+    session.exchange = [];
+    if (session.kind === 'user') this.services.observer?.exchangeRecorded(reply.sessionId, exchange);
   }
 
   /**
@@ -241,8 +257,10 @@ export class TurnContextBuilder {
    * same id, which starts afresh). Sessions also end by themselves after `sessionIdleTimeout`.
    */
   endSession(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
     this.sessions.delete(sessionId);
-    this.services.conversation.endSession(sessionId);
+    const turns = this.services.conversation.endSession(sessionId);
+    if (session?.kind === 'user' && turns.length > 0) this.services.observer?.sessionEnded(sessionId, turns);
   }
 
   /**
@@ -251,7 +269,11 @@ export class TurnContextBuilder {
    */
   expireIdle(): string[] {
     const expired = this.services.conversation.expireIdle();
-    for (const { sessionId } of expired) this.sessions.delete(sessionId);
+    for (const { sessionId, turns } of expired) {
+      const session = this.sessions.get(sessionId);
+      this.sessions.delete(sessionId);
+      if (session?.kind === 'user' && turns.length > 0) this.services.observer?.sessionEnded(sessionId, turns);
+    }
     return expired.map(({ sessionId }) => sessionId);
   }
 

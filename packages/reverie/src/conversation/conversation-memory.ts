@@ -77,16 +77,17 @@ export class ConversationMemory {
    * Records a turn, and starts appending it to the conversation log unless `ephemeral` (without
    * waiting for the append: see `flush()`). A failed append is a warning at once. The text is
    * made storable first (`storableText`: a lone surrogate becomes U+FFFD, NULs are dropped), so
-   * that the log never refuses a turn for its characters.
+   * that the log never refuses a turn for its characters. Returns the turn as held: its `seq` is
+   * set once the append succeeded.
    */
-  record(sessionId: string, role: RecordedTurn['role'], content: string, options: { ephemeral?: boolean } = {}): void {
+  record(sessionId: string, role: RecordedTurn['role'], content: string, options: { ephemeral?: boolean } = {}): RecordedTurn {
     const now = this.options.clock.now();
     const turn: RecordedTurn = { role, content: storableText(content), timestamp: now.toISOString() };
     const session = this.touch(sessionId, now.getTime());
     session.turns.push(turn);
     if (session.turns.length > this.maxTurns) session.turns.splice(0, session.turns.length - this.maxTurns);
     const log = this.options.log;
-    if (options.ephemeral || !log) return;
+    if (options.ephemeral || !log) return turn;
     const appended = startAppend(() => log.append({ sessionId, role, content: turn.content, timestamp: turn.timestamp })).then(
       (logged) => {
         const seq = (logged as { seq?: unknown } | undefined)?.seq;
@@ -103,6 +104,7 @@ export class ConversationMemory {
     );
     this.appending.add(appended);
     void appended.finally(() => this.appending.delete(appended));
+    return turn;
   }
 
   /**
@@ -170,7 +172,7 @@ export class ConversationMemory {
     this.ended.delete(sessionId);
     this.ended.set(sessionId, this.options.clock.now().getTime());
     if (this.ended.size > MAX_ENDED_SESSIONS) this.ended.delete(this.ended.keys().next().value!);
-    return session?.turns.map((turn) => ({ ...turn })) ?? [];
+    return session?.turns ?? [];
   }
 
   /**
