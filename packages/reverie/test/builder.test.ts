@@ -212,6 +212,12 @@ describe('bad options', () => {
       /createReverie\.embeddingModel: .*pass embeddingModel: openai\.embedding\("text-embedding-3-small"\)/,
     );
     expectInvalid(() => createReverie({ dataPath, model: { modelId: 'x' } as never }).build(), /createReverie\.model: must be an AI SDK language model/);
+    expectInvalid(() => createReverie({ dataPath, context: { sessionIdleTimeout: 'soon' } }).build(), /createReverie\.context\.sessionIdleTimeout: "soon" is not a duration/);
+    expectInvalid(() => createReverie({ dataPath, context: { sessionIdleTimeout: '31d' } }).build(), /sessionIdleTimeout must be at most 30 days/);
+    expectInvalid(() => createReverie({ dataPath, context: { sessionMemory: { tokenBudget: 10 } } }).build(), /createReverie\.context\.sessionMemory\.tokenBudget/);
+    expectInvalid(() => createReverie({ dataPath, context: { profile: { categories: ['_system/'] } } }).build(), /createReverie\.context\.profile\.categories\.0: "_system\/" holds Reverie's own records/);
+    expectInvalid(() => createReverie({ dataPath, context: { profile: { categories: ['a//b'] } } }).build(), /createReverie\.context\.profile\.categories\.0: "a\/\/b" is not a category/);
+    expectInvalid(() => createReverie({ dataPath, context: { profile: { tokenBudget: 0, maxEntries: 3 } as never } }).build(), /createReverie\.context\.profile/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);

@@ -1,5 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
+import { hasMethods } from '@reverie/core';
 
 /** A language model object (`openai('gpt-4.1-mini')`): what `createReverie({ model })` takes. */
 export type LanguageModelObject = Exclude<LanguageModel, string>;
@@ -35,15 +36,11 @@ export function modelObjectAdvice(id: string, kind: 'model' | 'embeddingModel'):
 /** A language model object of the AI SDK (specification v2 or v3, which `ai@6` calls); a string is refused with `modelObjectAdvice`. */
 export const languageModelOption = z.custom<LanguageModelObject>().superRefine((value, context) => {
   if (typeof value === 'string') context.addIssue({ code: 'custom', message: modelObjectAdvice(value, 'model') });
-  else if (!isModelObject(value, 'doGenerate')) context.addIssue({ code: 'custom', message: 'must be an AI SDK language model, such as openai("gpt-4.1-mini") from @ai-sdk/openai' });
+  else if (!hasMethods(value, ['doGenerate'])) context.addIssue({ code: 'custom', message: 'must be an AI SDK language model, such as openai("gpt-4.1-mini") from @ai-sdk/openai' });
 });
 
 /** An embedding model object of the AI SDK; a string is refused with `modelObjectAdvice`. */
 export const embeddingModelOption = z.custom<EmbeddingModelObject>().superRefine((value, context) => {
   if (typeof value === 'string') context.addIssue({ code: 'custom', message: modelObjectAdvice(value, 'embeddingModel') });
-  else if (!isModelObject(value, 'doEmbed')) context.addIssue({ code: 'custom', message: 'must be an AI SDK embedding model, such as openai.embedding("text-embedding-3-small") from @ai-sdk/openai' });
+  else if (!hasMethods(value, ['doEmbed'])) context.addIssue({ code: 'custom', message: 'must be an AI SDK embedding model, such as openai.embedding("text-embedding-3-small") from @ai-sdk/openai' });
 });
-
-function isModelObject(value: unknown, method: string): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[method] === 'function';
-}
