@@ -9,7 +9,7 @@ import type { FileMemoryStore } from '@reverie/file-store';
 import { createReverie, type Reverie, withReverie } from 'reverie';
 import { scriptedModel } from './scripted-model';
 
-// Issue "failures that speak": with no logger configured, every background failure reaches
+// Failures that speak: with no logger configured, every background failure reaches
 // stderr as a warning that names what was lost and what to do; `logger: 'silent'` quiets it.
 let dataPath: string;
 let reverie: Reverie | undefined;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
 import { createReverie, type Reverie, withReverie } from 'reverie';
 
-// Issue "context that stays" (SPEC M9, M11, E1): a memory recalled in a session stays in the
+// SPEC M9, M11, E1, context that stays: a memory recalled in a session stays in the
 // model's context on every later call of the session — whether Reverie replays the history or
 // the client sends it (useChat), with generateText and streamText, in tool loops, with forTurn,
 // and after a restart.
