@@ -8,14 +8,16 @@ export const INSTRUCTIONS =
 export interface ChatSession {
   /** Streams the answer to `message` through `write`, and returns it. */
   send(message: string): Promise<string>;
-  /** Ends the session: waits for background work, tells the dream cycle the session ended. */
+  /** Ends the session: waits for background work, then `reverie.endSession` (the dream cycle counts it). */
   end(): Promise<void>;
 }
 
 /**
  * One conversation. The model is wrapped with Reverie's middleware (`withReverie`): each call gets
- * the recalled memories and the session's recent turns, and the turns are recorded for the next
- * call and for the dream cycle. The tools let the model save and search memory.
+ * the profile (pinned preferences), the session memory (everything recalled so far in the
+ * session, what bears on the message first) and the session's recent turns — from the
+ * conversation log after a restart —, and the turns are recorded for the next call and for the
+ * dream cycle. The tools let the model save and search memory.
  */
 export function chatSession(reverie: Reverie, model: WrappableModel, sessionId: string, write: (text: string) => void): ChatSession {
   const wrapped = withReverie(model, { reverie, sessionId });
@@ -31,9 +33,8 @@ export function chatSession(reverie: Reverie, model: WrappableModel, sessionId: 
       return reply;
     },
     async end() {
-      await reverie.tools.idle();
-      await reverie.dreams.onSessionEnd(sessionId);
-      reverie.context.endSession(sessionId);
+      await reverie.idle();
+      await reverie.endSession(sessionId);
     },
   };
 }

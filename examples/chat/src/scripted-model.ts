@@ -27,11 +27,16 @@ function textParts(text: string): StreamPart[] {
 }
 
 let calls = 0;
+let ideas = 0;
+
+const IDEAS = ['roasted chickpeas and an apple', 'dark chocolate with dried apricots', 'rice cakes with sunflower-seed butter'];
 
 /**
  * A stand-in for a real chat model, so the example runs offline: a message that asks it to
- * remember something becomes a save_memory call; anything else is answered from the memories
- * Reverie recalled into the system prompt (lines such as `- [id] (category): content`).
+ * remember something becomes a save_memory call (an allergy under `health`, anything else under
+ * `user-preferences/chat`); a request for an idea is answered peanut-free only when its context
+ * says the user is allergic to peanuts; anything else is answered from the memories Reverie put
+ * into the system prompt (lines such as `- [id] (category): content`).
  */
 export function scriptedChatModel(): MockLanguageModelV3 {
   return new MockLanguageModelV3({
@@ -44,7 +49,7 @@ export function scriptedChatModel(): MockLanguageModelV3 {
       const note = /^(?:also\s+)?remember:?\s*(.+)$/i.exec(said.trim())?.[1];
       if (note) {
         calls += 1;
-        const input = JSON.stringify({ content: note, category: 'user-preferences/chat' });
+        const input = JSON.stringify({ content: note, category: /allergic/i.test(note) ? 'health' : 'user-preferences/chat' });
         return {
           stream: streamOf([
             { type: 'stream-start', warnings: [] },
@@ -58,6 +63,11 @@ export function scriptedChatModel(): MockLanguageModelV3 {
         .flatMap((message) => message.content.split('\n'))
         .filter((line) => line.startsWith('- ['))
         .map((line) => line.replace(/^- \[[0-9a-f]+\] \([^)]*\): /, ''));
+      if (/\b(snack|sweet|idea)\b/i.test(said)) {
+        const allergic = recalled.some((line) => /allergic to peanuts/i.test(line));
+        const idea = IDEAS[ideas++ % IDEAS.length]!;
+        return { stream: streamOf(textParts(allergic ? `How about ${idea}? No peanuts: you are allergic to them.` : 'How about a peanut butter bar?')) };
+      }
       const answer = recalled.length > 0 ? `From memory: ${recalled.join(' ')}` : 'I do not know anything about that yet.';
       return { stream: streamOf(textParts(answer)) };
     },

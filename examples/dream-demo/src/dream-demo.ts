@@ -1,5 +1,4 @@
-import type { LanguageModel } from 'ai';
-import { createReverie, type CycleReport, type IClock, type PassOutcome, renderDreamStatus, type Reverie } from 'reverie';
+import { createReverie, type CycleReport, type IClock, type LanguageModelObject, type PassOutcome, renderDreamStatus, type Reverie } from 'reverie';
 import { describeChanges, type StoreSnapshot } from './describe-changes';
 import { type SampleCounts, seedSampleHistory } from './sample-history';
 
@@ -7,7 +6,7 @@ export interface DreamDemoOptions {
   /** An empty or new directory the demo's agent lives in. */
   dataPath: string;
   /** The model the dream passes use; without one only the model-free passes run. */
-  model?: LanguageModel | undefined;
+  model?: LanguageModelObject | undefined;
   /** How the model was named (REVERIE_MODEL), for the printout. */
   modelName?: string | undefined;
   /** The demo's today: its history is dated back from it, and the agent's clock starts at it. */

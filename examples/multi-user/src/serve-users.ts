@@ -9,7 +9,7 @@ export interface UserStory {
 
 export interface UserOutcome {
   scope: string;
-  /** What the agent's context recalled for the question. */
+  /** What the agent's context showed for the question (the profile and the session memory). */
   recalled: string[];
   /** What the user's dream cycle did to their memory: entries before and after. */
   entriesBefore: number;
@@ -34,7 +34,9 @@ export async function serveUsers(scopes: ReverieScopes, stories: readonly UserSt
     stories.map(async ({ scope, ask }) => {
       const reverie = scopes.get(scope);
       const context = await reverie.context.forTurn({ sessionId: `${scope}/session-1`, message: ask });
-      const recalled = await Promise.all(context.injectedIds.map(async (id) => (await reverie.memory!.get(id))?.content ?? ''));
+      // Their preferences are pinned (user-preferences/): the profile shows them; the rest is the session memory.
+      const shown = [...context.profileIds, ...context.sessionMemoryIds];
+      const recalled = await Promise.all(shown.map(async (id) => (await reverie.memory!.get(id))?.content ?? ''));
       const entriesBefore = (await reverie.memory!.list()).length;
       const report = await reverie.dreams.run();
       const entriesAfter = (await reverie.memory!.list()).length;

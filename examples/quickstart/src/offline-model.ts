@@ -31,17 +31,8 @@ export function offlineModel(): MockLanguageModelV3 {
         .filter((message) => message.role === 'system')
         .flatMap((message) => message.content.split('\n'))
         .filter((line) => line.startsWith('- ['));
-      // Reverie injects a memory once per session; later turns see it in the replayed history.
-      const earlier = prompt
-        .filter((message) => message.role === 'assistant')
-        .flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')))
-        .find((text) => text.startsWith('From memory:'));
-      const answer =
-        recalled.length > 0
-          ? `From memory: ${recalled.join(' ')}`
-          : earlier
-            ? `As I said earlier — ${earlier.slice('From memory: '.length)}`
-            : 'I do not know anything about that yet.';
+      // Reverie puts the profile and the session's recalled memories into every call's context.
+      const answer = recalled.length > 0 ? `From memory: ${recalled.join(' ')}` : 'I do not know anything about that yet.';
       return { content: [{ type: 'text', text: answer }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
     },
   });

@@ -146,7 +146,7 @@ export { type IClock, monotonicMs } from './interfaces/clock';
 export type { ILogger } from './interfaces/logger';
 export { TOKENS, type TokenName } from './di/tokens';
 export { ManualClock, systemClock } from './time/system-clock';
-export { consoleLogger, RecordingLogger, silentLogger } from './logging/loggers';
+export { consoleLogger, formatLogLine, RecordingLogger, silentLogger, stderrLogger } from './logging/loggers';
 
 // Store building blocks (for custom store authors)
 export { resolveMemoryDraft } from './memory/resolve-memory-draft';
@@ -279,3 +279,4 @@ export {
 } from './text/judge-fact-preservation';
 export { directiveExamples, FACT_RULES, type FactRewrite, type FactRule, renderFactRules } from './text/fact-rules';
 export { RELATIVE_DATE_TOLERANCE_DAYS } from './text/relative-dates';
+export { estimateTokens } from './text/estimate-tokens';

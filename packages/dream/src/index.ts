@@ -23,6 +23,7 @@ export type {
   ServiceName,
   UserActivity,
 } from './engine/dream-types';
+export { describeServiceNeeds } from './engine/service-needs';
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
 export {

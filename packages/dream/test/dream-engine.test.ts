@@ -184,7 +184,7 @@ describe('DreamEngine', () => {
     const needsModel: DreamPass = { ...mergePass('skill-gap'), requires: [], model: 'required' };
     const report = await new DreamEngine(services, [needsLog, needsModel]).run({ trigger: 'manual' });
     expect(report.passes).toEqual([
-      { name: 'preference-inference', phase: 'rem', status: 'skipped', reason: 'needs conversationLog' },
+      { name: 'preference-inference', phase: 'rem', status: 'skipped', reason: 'needs a conversation log (.withConversationLog())' },
       { name: 'skill-gap', phase: 'rem', status: 'skipped', reason: 'needs a language model' },
     ]);
   });

@@ -17,7 +17,10 @@ export { withReverie, type WithReverieOptions } from './middleware/with-reverie'
 export { ConversationMemory, type RecordedTurn } from './conversation/conversation-memory';
 export type { ContextOptions, ContextOptionsInput } from './context/context-options';
 export { type TurnContext, TurnContextBuilder, type TurnInput, type TurnKind } from './context/turn-context-builder';
-export { AgentTools } from './tools/agent-tools';
+export type { MemoryTools } from './tools/memory-tools';
+export type { WorkingMemoryTools } from './tools/working-memory-tools';
+export { AgentTools, type NoToolFamilies, type SessionTools, type ToolFamilies, type WithToolFamily } from './tools/agent-tools';
+export type { EmbeddingModelObject, LanguageModelObject } from './options/model-option';
 export { ReverieMemory } from './memory/reverie-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';

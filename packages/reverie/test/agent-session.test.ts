@@ -31,7 +31,7 @@ async function turn(sessionId: string, message: string, model: ReturnType<typeof
 }
 
 describe('an agent session with Reverie', () => {
-  it('saves through the tools into the file store, and recalls the memory once per session', async () => {
+  it('saves through the tools into the file store, and shows the saved preference on every later turn (the profile)', async () => {
     const agent = scriptedModel([
       { toolCalls: [{ toolName: 'save_memory', input: { content: 'The user prefers metric units in every answer', category: 'user-preferences/units' } }] },
       'Noted: metric units from now on.',
@@ -46,13 +46,16 @@ describe('an agent session with Reverie', () => {
 
     const chat = scriptedModel(['Sure, in kilometres.']);
     const second = await turn('s2', 'How far is the metric marathon in units I like?', chat);
-    expect(second.context.injectedIds).toEqual([id]);
+    // user-preferences/ is pinned: the profile shows it, so the session memory does not list it again.
+    expect(second.context.profileIds).toEqual([id]);
+    expect(second.context.injectedIds).toEqual([]);
     expect(second.context.system.join('\n')).toContain(`[${id}] (user-preferences/units): The user prefers metric units in every answer`);
     const prompt = JSON.stringify(chat.doGenerateCalls[0]!.prompt);
     expect(prompt).toContain('The user prefers metric units in every answer');
 
-    const third = await turn('s2', 'And the metric half marathon?', chat);
-    expect(third.context.injectedIds).toEqual([]);
+    const third = await turn('s2', 'And the half marathon?', chat);
+    expect(third.context.profileIds).toEqual([id]);
+    expect(JSON.stringify(chat.doGenerateCalls[1]!.prompt)).toContain('The user prefers metric units in every answer');
     expect(third.context.messages.filter((m) => m.role === 'user' || m.role === 'assistant').length).toBe(3);
   });
 

@@ -2,12 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateText } from 'ai';
+import { MockEmbeddingModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, TOKENS } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { FileMemoryStore } from '@reverie/file-store';
 import { createReverie, DREAM_PASSES, planDreamPasses, type Reverie, type ReverieBuilder } from 'reverie';
 import { scriptedModel } from './scripted-model';
+
+const fakeEmbeddingModel = new MockEmbeddingModelV3();
 
 let root: string;
 const built: Reverie[] = [];
@@ -199,7 +202,22 @@ describe('bad options', () => {
     expectInvalid(() => createReverie({ dataPath }).withMemory({ synonyms: { flat: ['apartment'] } as never }).build(), /withMemory\.synonyms/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ secondHop: 'yes' as never }).build(), /withMemory\.secondHop/);
     expectInvalid(() => createReverie({ dataPath, embedder: { modelId: 'x' } as never }).build(), /embedder: must be an IEmbedder: an object with a modelId string and an embed/);
-    expectInvalid(() => createReverie({ dataPath, embedder: createFakeEmbedder(), embeddingModel: 'text-embedding-3-small' }).build(), /embedder: give embeddingModel or embedder, not both/);
+    expectInvalid(() => createReverie({ dataPath, embedder: createFakeEmbedder(), embeddingModel: fakeEmbeddingModel }).build(), /embedder: give embeddingModel or embedder, not both/);
+    expectInvalid(
+      () => createReverie({ dataPath, model: 'openai:gpt-4.1-mini' as never }).build(),
+      /createReverie\.model: "openai:gpt-4\.1-mini" is a model id string, .*import \{ openai \} from '@ai-sdk\/openai' and pass model: openai\("gpt-4\.1-mini"\)/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, embeddingModel: 'openai/text-embedding-3-small' as never }).build(),
+      /createReverie\.embeddingModel: .*pass embeddingModel: openai\.embedding\("text-embedding-3-small"\)/,
+    );
+    expectInvalid(() => createReverie({ dataPath, model: { modelId: 'x' } as never }).build(), /createReverie\.model: must be an AI SDK language model/);
+    expectInvalid(() => createReverie({ dataPath, context: { sessionIdleTimeout: 'soon' } }).build(), /createReverie\.context\.sessionIdleTimeout: "soon" is not a duration/);
+    expectInvalid(() => createReverie({ dataPath, context: { sessionIdleTimeout: '31d' } }).build(), /sessionIdleTimeout must be at most 30 days/);
+    expectInvalid(() => createReverie({ dataPath, context: { sessionMemory: { tokenBudget: 10 } } }).build(), /createReverie\.context\.sessionMemory\.tokenBudget/);
+    expectInvalid(() => createReverie({ dataPath, context: { profile: { categories: ['_system/'] } } }).build(), /createReverie\.context\.profile\.categories\.0: "_system\/" holds Reverie's own records/);
+    expectInvalid(() => createReverie({ dataPath, context: { profile: { categories: ['a//b'] } } }).build(), /createReverie\.context\.profile\.categories\.0: "a\/\/b" is not a category/);
+    expectInvalid(() => createReverie({ dataPath, context: { profile: { tokenBudget: 0, maxEntries: 3 } as never } }).build(), /createReverie\.context\.profile/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);

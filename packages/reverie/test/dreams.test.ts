@@ -115,6 +115,8 @@ describe('reverie.dreams', () => {
     await reverie.context.forTurn({ sessionId: 's1', message: 'I prefer answers in bullet points' });
     await reverie.context.recordReply('s1', 'Noted.');
     expect(appended).toBe(0);
+    // The first turn of s1 read the log once to continue the session (SPEC M9); the cycle's reads come next.
+    readsSaw.length = 0;
     await reverie.dreams.run();
     expect(readsSaw.length).toBeGreaterThan(0);
     expect(readsSaw.every((count) => count === 2)).toBe(true);
@@ -136,5 +138,22 @@ describe('reverie.dreams', () => {
     expect(readdirSync(join(dataPath, '_system', 'dreams'))).toEqual(['plans']);
     expect(readdirSync(join(dataPath, '_system', 'dreams', 'plans'))).toEqual([dry.planId]);
     await expect(reverie.dreams.run({ passes: ['no-such-pass'] })).rejects.toMatchObject({ code: 'UNKNOWN_PASS' });
+  });
+
+  it('a cycle report names a missing service as plan() does, by the builder call that adds it (SPEC D2)', async () => {
+    reverie = createReverie({ dataPath, model: scriptedModel(['{"toDelete": [], "toSave": []}']) }).withMemory().withDreaming().build();
+    const report = await reverie.dreams.run();
+    const planned = new Map(reverie.dreams.plan().map((pass) => [pass.name, pass.reason]));
+    const skipped = report.passes.filter((pass) => pass.status === 'skipped');
+    expect(skipped.map((pass) => pass.name)).toEqual(['episode-extraction', 'skill-gap', 'skill-consolidation', 'skill-optimization', 'workflow-failure-analysis', 'preference-inference']);
+    for (const pass of skipped) expect(pass.status === 'skipped' && pass.reason).toBe(planned.get(pass.name));
+    expect(report.passes.find((pass) => pass.name === 'skill-consolidation')).toMatchObject({
+      reason: 'needs a skill store (.withSkills()) and a skill usage store (.withSkills())',
+    });
+  });
+
+  it('refuses dreams.start() without .withDreaming(): nothing would ever be scheduled', async () => {
+    reverie = createReverie({ dataPath }).withMemory().build();
+    await expect(reverie.dreams.start()).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('.withDreaming()') });
   });
 });

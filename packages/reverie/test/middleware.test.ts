@@ -67,7 +67,7 @@ describe('reverie.middleware / withReverie (SPEC E1)', () => {
 
     await generateText({ model, prompt: 'And again: units?' });
     const second = base.doGenerateCalls[1]!.prompt;
-    expect(systemTexts(second).join('\n')).not.toContain('metric units'); // injected once per session
+    expect(systemTexts(second).join('\n')).toContain('The user prefers metric units'); // the profile (and the session memory): on every call
     expect(second.filter((message) => message.role !== 'system').map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(await loggedTurns()).toHaveLength(4);
   });

@@ -88,7 +88,7 @@ export function describeScopeIsolation(label: string, backend: () => ScopeBacken
                 }
                 case 'turn': {
                   const context = await reverie.context.forTurn({ sessionId: 'shared-session', message: `what about ${WORDS[command.word]}?` });
-                  for (const id of context.injectedIds) expect(own.has(id)).toBe(true);
+                  for (const id of [...context.sessionMemoryIds, ...context.profileIds]) expect(own.has(id)).toBe(true);
                   break;
                 }
                 case 'note': {

@@ -1,4 +1,7 @@
 import type { LanguageModel } from 'ai';
+
+/** A provider's model object: what `createReverie({ model })` takes (never a model id string). */
+export type LanguageModelObject = Exclude<LanguageModel, string>;
 import { UsageError } from '../errors/cli-error';
 import { formatModelSpec, type ModelSpec, parseModelSpec } from './parse-model-spec';
 
@@ -8,7 +11,7 @@ export interface LoadedModel {
   spec: ModelSpec;
   /** The spec as the user wrote it, normalised (`ollama:llama3.1`). */
   label: string;
-  model: LanguageModel;
+  model: LanguageModelObject;
 }
 
 /** The API key variable a provider needs, if any. */
@@ -32,7 +35,7 @@ export async function loadModel(env: NodeJS.ProcessEnv): Promise<LoadedModel | u
   return { spec, label: formatModelSpec(spec), model: await createModel(spec, env) };
 }
 
-async function createModel(spec: ModelSpec, env: NodeJS.ProcessEnv): Promise<LanguageModel> {
+async function createModel(spec: ModelSpec, env: NodeJS.ProcessEnv): Promise<LanguageModelObject> {
   switch (spec.provider) {
     case 'openai': {
       const { createOpenAI } = await import('@ai-sdk/openai');

@@ -42,6 +42,7 @@ export type ReverieErrorCode =
   | 'REQUEST_TIMEOUT'
   | 'TOO_MANY_SESSIONS'
   | 'DREAM_BLOCKED'
+  | 'UNSUPPORTED_DEPENDENCY'
   | 'INTERNAL';
 
 export interface ReverieErrorOptions {

@@ -17,6 +17,37 @@ export const consoleLogger: ILogger = {
   },
 };
 
+/**
+ * The builder's default: warnings and errors to stderr, one line each (`[reverie] warning: …`
+ * followed by its context as JSON); debug and info are dropped. Every background failure Reverie
+ * reports is a warning or an error, so a host sees them without configuring anything.
+ */
+export const stderrLogger: ILogger = {
+  debug() {},
+  info() {},
+  warn(message, context) {
+    console.warn(formatLogLine('warning', message, context));
+  },
+  error(message, context) {
+    console.error(formatLogLine('error', message, context));
+  },
+};
+
+/** `[reverie] <level>: <message> <context as JSON>` (the context left out when empty). Pure. */
+export function formatLogLine(level: string, message: string, context?: Record<string, unknown>): string {
+  const line = `[reverie] ${level}: ${message}`;
+  if (context === undefined || Object.keys(context).length === 0) return line;
+  return `${line} ${contextJson(context)}`;
+}
+
+function contextJson(context: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(context, (_key, value: unknown) => (value instanceof Error ? value.message : typeof value === 'bigint' ? String(value) : value));
+  } catch {
+    return String(context);
+  }
+}
+
 /** Keeps every record in memory; handy in tests that assert a warning was given. */
 export class RecordingLogger implements ILogger {
   readonly records: Array<{ level: 'debug' | 'info' | 'warn' | 'error'; message: string; context?: Record<string, unknown> }> = [];

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseDraft, toStorableText, unstorableTextProblem } from './parse-record';
@@ -29,5 +30,24 @@ describe('text every backend can store (SPEC M2)', () => {
     expect(toStorableText('\ufeffhi\u0000 there \ud83d!')).toBe('hi there \ufffd!');
     for (const fine of ['plain', '😀', 'mid\ufeffword']) expect(toStorableText(fine)).toBe(fine);
     expect(unstorableTextProblem(toStorableText('\ufeff\u0000\ufeff\udc00'))).toBeUndefined();
+  });
+});
+
+describe('toStorableText on any text', () => {
+  it('replaces a lone surrogate with U+FFFD and drops NUL characters, never joining two halves', () => {
+    expect(toStorableText('cut \uD83E off')).toBe('cut \uFFFD off');
+    expect(toStorableText('low \uDD5C half')).toBe('low \uFFFD half');
+    expect(toStorableText('a\u0000b\u0000')).toBe('ab');
+    expect(toStorableText('\uD83E\u0000\uDD5C')).toBe('\uFFFD\uFFFD');
+  });
+
+  it('always gives text every store keeps, and keeps what was storable', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const stored = toStorableText(text);
+        expect(unstorableTextProblem(stored)).toBeUndefined();
+        if (unstorableTextProblem(text) === undefined) expect(stored).toBe(text);
+      }),
+    );
   });
 });

@@ -42,20 +42,21 @@ export function unstorableTextProblem(text: string): string | undefined {
   return undefined;
 }
 
+// In a /u expression a surrogate pair is one code point, so \p{Cs} matches only a lone half.
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
+
 /**
- * `text` made storable where losing it would be worse than changing it (a recorded turn, the
- * query of a per-turn recall): a leading byte-order mark and NUL characters dropped, each lone
- * surrogate replaced by U+FFFD. Text `unstorableTextProblem` accepts comes back unchanged.
+ * `text` made storable by every backend (see `unstorableTextProblem`): each lone UTF-16
+ * surrogate becomes U+FFFD (what a UTF-8 store would make of it anyway), NUL characters and a
+ * leading byte-order mark are dropped. For text a caller cannot be asked to fix — a user's message
+ * on its way into the conversation log or a search — so that it is kept rather than refused. The
+ * same string when there is nothing to change. Pure.
  */
 export function toStorableText(text: string): string {
   if (unstorableTextProblem(text) === undefined) return text;
-  return text.replaceAll('\u0000', '').replace(/^\ufeff+/, '').replace(LONE_SURROGATES, '\ufffd');
+  return text.replace(LONE_SURROGATES, '\uFFFD').replaceAll('\u0000', '').replace(/^\ufeff+/, '');
 }
-
-const LONE_SURROGATES = /\p{Cs}/gu;
-
-// In a /u expression a surrogate pair is one code point, so \p{Cs} matches only a lone half.
-const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * `parseRecord` for what a caller asks a store to write or search: also refuses (INVALID_INPUT,

@@ -36,6 +36,9 @@ export const MIN_ORDER_AGREEMENT = 0.25;
 export const ORDER_WINDOW = 3;
 export const BAG_ORDER_MAX_COVERAGE = 0.75;
 
+/** In an excerpt, a word whose stem starts with the same this many letters as a source word's is said. */
+const DERIVATION_PREFIX = 5;
+
 /** Anchors and relative phrases looked at per source: bounds the work of resolving "last week". */
 const MAX_RELATIVE_DATES = 16;
 const MAX_ANCHORS = 16;
@@ -79,6 +82,13 @@ export interface JudgeOptions {
    * not novel in the merge, and anchors for a source's "last week" or "yesterday".
    */
   knownDates?: readonly string[];
+  /**
+   * `merged` states part of what the sources say (a fact taken from a conversation): leaving
+   * the rest out is not counted — no coverage, nothing missing — except a negation of what it
+   * does say ("I no longer eat meat" is not "eats meat"). What it adds is judged as usual:
+   * novelty, new names, numbers, dates, negations and statements, instructions, lists of words.
+   */
+  excerpt?: boolean;
 }
 
 const emptyGroups = (): FactGroups => ({ words: [], names: [], numbers: [], dates: [], negations: [] });
@@ -116,7 +126,8 @@ function firstTexts(terms: readonly Term[]): Map<string, string> {
  * do not say (a date in `knownDates`, or the day a source's "last week" means, is said), no
  * clause made only of new words, and at most `MAX_NOVELTY` of the merge's terms new. Refused
  * outright: instructions addressed to the model (`detectInjection`) and bags of tokens.
- * `strict` (protected entries) uses the STRICT_ thresholds. Pure; linear-ish in the texts.
+ * `strict` (protected entries) uses the STRICT_ thresholds; `excerpt` (a fact taken from a
+ * conversation) drops the coverage side but for negations. Pure; linear-ish in the texts.
  */
 export function judgeFactPreservation(sources: readonly string[], merged: string, options: JudgeOptions = {}): FactJudgement {
   return judgeWithMeter(sources, merged, options, noWork);
@@ -125,6 +136,7 @@ export function judgeFactPreservation(sources: readonly string[], merged: string
 /** `judgeFactPreservation`, counting its steps on `meter` (tests check the work grows linearly). */
 export function judgeWithMeter(sources: readonly string[], merged: string, options: JudgeOptions, meter: WorkMeter): FactJudgement {
   const strict = options.strict ?? false;
+  const excerpt = options.excerpt ?? false;
   const analysedSources = sources.map((source) => analyseText(source, meter));
   const merge = analyseText(merged, meter);
   const sourceTerms = analysedSources.flatMap((analysis) => analysis.terms);
@@ -249,8 +261,13 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     if (!scope.some((key) => sourceNegated.has(key))) addedNegations.add(negation.text);
   }
   added.negations.push(...addedNegations);
+  // An excerpt rewords what it takes ("my peanut allergy" / "allergic to peanuts"): a word sharing
+  // the first DERIVATION_PREFIX letters of its stem with a source word is said.
+  const sourceDerivations = excerpt ? new Set([...sourceKeys].filter((key) => key.length >= DERIVATION_PREFIX).map((key) => key.slice(0, DERIVATION_PREFIX))) : undefined;
   for (const key of merge.words) {
-    if (!sourceKeys.has(key) && !mergeNames.has(key) && !SUPERSESSION_MARKERS.has(key)) added.words.push(mergeText.get(key) ?? key);
+    if (sourceKeys.has(key) || mergeNames.has(key) || SUPERSESSION_MARKERS.has(key)) continue;
+    if (sourceDerivations?.has(key.slice(0, DERIVATION_PREFIX))) continue;
+    added.words.push(mergeText.get(key) ?? key);
   }
   const statements = newStatements(merge, sourceKeys);
   const mergeUnits = new Set(merge.terms.filter((term) => !SUPERSESSION_MARKERS.has(term.key)).map((term) => term.key)).size;
@@ -260,14 +277,25 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   // Reasons, most telling first.
   const reasons: string[] = [];
   for (const pattern of detectInjection(sources, merged)) reasons.push(`injects ${pattern}`);
-  const bag = bagOfTokens(analysedSources, merge, coverage, meter);
+  // An excerpt may say its source's words in another order: only the function-word test applies.
+  const bag = bagOfTokens(analysedSources, merge, excerpt ? 1 : coverage, meter);
   if (bag) reasons.push(bag);
-  for (const name of missing.names) reasons.push(`missing name ${JSON.stringify(name)}`);
-  for (const number of missing.numbers) reasons.push(`missing number ${JSON.stringify(number)}`);
-  for (const date of missing.dates) reasons.push(`missing date ${JSON.stringify(date)}`);
-  for (const negation of missing.negations) reasons.push(`missing negation ${JSON.stringify(negation)}`);
+  if (excerpt) {
+    // A negation the excerpt does not keep, of words it mostly says: it states the opposite.
+    for (const negation of sourceNegations) {
+      const scope = negation.scope ?? [];
+      if (missingNegations.has(negation.text) && scope.filter((key) => mergeKeys.has(key)).length * 2 > scope.length) {
+        reasons.push(`drops the negation ${JSON.stringify(negation.text)} of what it says`);
+      }
+    }
+  } else {
+    for (const name of missing.names) reasons.push(`missing name ${JSON.stringify(name)}`);
+    for (const number of missing.numbers) reasons.push(`missing number ${JSON.stringify(number)}`);
+    for (const date of missing.dates) reasons.push(`missing date ${JSON.stringify(date)}`);
+    for (const negation of missing.negations) reasons.push(`missing negation ${JSON.stringify(negation)}`);
+    for (const word of droppedPartners) reasons.push(`missing ${JSON.stringify(sourceText.get(word) ?? word)}, listed with a word it keeps`);
+  }
   for (const phrase of factualised) reasons.push(`states as a fact what a source only plans, wishes or deems possible: ${JSON.stringify(phrase)}`);
-  for (const word of droppedPartners) reasons.push(`missing ${JSON.stringify(sourceText.get(word) ?? word)}, listed with a word it keeps`);
   for (const name of added.names) reasons.push(`adds name ${JSON.stringify(name)}`);
   for (const number of added.numbers) reasons.push(`adds number ${JSON.stringify(number)}`);
   for (const date of added.dates) reasons.push(`adds date ${JSON.stringify(date)}`);
@@ -277,16 +305,16 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   // the merge opens one with a word no source says ("Bob moved…"). Either may be a name.
   const droppedOpeners = [...new Set(analysedSources.flatMap((analysis) => analysis.openers))].filter((key) => !mergeKeys.has(key));
   const newOpeners = merge.openers.filter((key) => !sourceKeys.has(key));
-  if (droppedOpeners.length > 0 && newOpeners.length > 0) {
+  if (!excerpt && droppedOpeners.length > 0 && newOpeners.length > 0) {
     reasons.push(`replaces ${JSON.stringify(sourceText.get(droppedOpeners[0]!) ?? droppedOpeners[0])} with ${JSON.stringify(mergeText.get(newOpeners[0]!) ?? newOpeners[0])} at the start of a sentence`);
   }
   const minSourceCoverage = strict ? STRICT_MIN_SOURCE_COVERAGE : MIN_SOURCE_COVERAGE;
   perSource.forEach((source, index) => {
-    if (source.share >= minSourceCoverage) return;
+    if (excerpt || source.share >= minSourceCoverage) return;
     reasons.push(`keeps ${percent(source.share)} of source ${index + 1} (at least ${percent(minSourceCoverage)} of each needed); missing ${quoteList(source.lost)}`);
   });
   const minCoverage = strict ? STRICT_MIN_WORD_COVERAGE : MIN_WORD_COVERAGE;
-  if (coverage < minCoverage) {
+  if (!excerpt && coverage < minCoverage) {
     reasons.push(`keeps ${percent(coverage)} of what its sources say (at least ${percent(minCoverage)} needed); missing ${quoteList(missing.words)}`);
   }
   const maxNovelty = strict ? STRICT_MAX_NOVELTY : MAX_NOVELTY;

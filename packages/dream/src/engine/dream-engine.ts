@@ -14,6 +14,7 @@ import { asJsonRoundTrip } from './json-plain';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { renderCycleSummary } from './render-cycle-summary';
 import { undoRun, type UndoReport } from './undo-run';
+import { describeServiceNeeds } from './service-needs';
 
 export interface RunRequest {
   /** Only these passes (by name), in cycle order. */
@@ -440,7 +441,7 @@ export class DreamEngine {
   /** `needs …` when a service the pass requires is not configured, or undefined. */
   private missingServices(pass: DreamPass): string | undefined {
     const missing = pass.requires.filter((service) => this.services[service] === undefined);
-    return missing.length > 0 ? `needs ${missing.join(', ')}` : undefined;
+    return missing.length > 0 ? describeServiceNeeds(missing) : undefined;
   }
 
   /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */

@@ -4,6 +4,7 @@ import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, P
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { RecallSignalStore } from './recall-signal-store';
 import { parsePassOptions } from '../passes/parse-pass-options';
+import { describeServiceNeeds } from '../engine/service-needs';
 
 /**
  * SPEC O4 (deep sleep): raises the importance of entries the recall signals validate — recalled
@@ -28,7 +29,7 @@ export class PromotionPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { memory, state } = context.services;
-    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
     const store = new RecallSignalStore(state.recall, this.signals);
     const now = context.now();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;

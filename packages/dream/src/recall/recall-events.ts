@@ -80,10 +80,10 @@ export class RecallEventLog implements RecallRecorder {
     try {
       await this.services.events.appendEvents(batch);
     } catch (error) {
-      this.services.logger.warn('Could not record recall events; they are dropped (search results are not affected).', {
-        error: (error as Error).message,
-        events: batch.length,
-      });
+      this.services.logger.warn(
+        'Could not record recall events: they are dropped, so the recall-signals pass and promotion will not count these recalls (search results are not affected). Check that the dream state (the data directory\'s _system/dreams, or the database) can be written.',
+        { error: (error as Error).message, events: batch.length },
+      );
     }
   }
 }

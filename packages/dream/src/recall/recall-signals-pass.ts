@@ -5,6 +5,7 @@ import { parsePassOptions } from '../passes/parse-pass-options';
 import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from './recall-signals-file';
 import type { ILogger, ILongTermMemory } from '@reverie/core';
 import { changeFeedOf, readFeed } from '../changes/memory-feed';
+import { describeServiceNeeds } from '../engine/service-needs';
 
 /**
  * The tallied entries no longer in memory. With a change feed (B12), the ids deleted since the
@@ -52,7 +53,7 @@ export class RecallSignalsPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { memory, state } = context.services;
-    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
     const file = await state.recall.readSignals();
     const { events, invalid, position } = await state.recall.readNewEvents(file);
     Object.assign(file, position);

@@ -329,10 +329,10 @@ export class EmbeddingIndex {
         );
       } catch (error) {
         if (this.abort.signal.aborted) return;
-        this.logger.warn('Embedding failed; recall falls back to BM25 for these entries until the next open.', {
-          ids: batch.map(([id]) => id),
-          error: String(error),
-        });
+        this.logger.warn(
+          'Embedding failed: these entries have no vector, so recall ranks them by BM25 alone until the store is opened again. Check the embedding model (its API key, its server, the network); vectors are computed again at the next open.',
+          { ids: batch.map(([id]) => id), error: String(error) },
+        );
         continue;
       }
       for (let i = 0; i < batch.length; i++) {

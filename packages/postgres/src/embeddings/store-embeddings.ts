@@ -239,7 +239,7 @@ export class StoreEmbeddings {
       }
     } catch (error) {
       if (this.abort.signal.aborted) return;
-      this.logger.warn(`Could not embed ${this.what}; search ranks them by BM25 alone until the next write retries.`, {
+      this.logger.warn(`Could not embed ${this.what}: search ranks them by BM25 alone until the next write retries. Check the embedding model (its API key, its server, the network).`, {
         scope: this.scope,
         error: String(error),
       });

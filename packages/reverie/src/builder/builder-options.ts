@@ -1,6 +1,16 @@
-import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { decayOptionsSchema, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, hasMethods, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core';
+import {
+  decayOptionsSchema,
+  DEFAULT_MIN_SIMILARITY,
+  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
+  hasMethods,
+  hybridRecallOptionsShape,
+  SCOPE_ADVICE,
+  scopeProblem,
+  silentLogger,
+  skillNamePatternSchema,
+  stderrLogger,
+} from '@reverie/core';
 import type {
   IClock,
   IConversationLog,
@@ -15,6 +25,7 @@ import type {
 } from '@reverie/core';
 import { contextOptionsSchema } from '../context/context-options';
 import { durationSchema } from '../options/duration';
+import { embeddingModelOption, languageModelOption } from '../options/model-option';
 
 /** A value that has every one of `methods`: how a custom store is recognised. */
 const implementing = <T>(what: string, methods: readonly string[]) =>
@@ -22,11 +33,6 @@ const implementing = <T>(what: string, methods: readonly string[]) =>
     (value) => hasMethods(value, methods),
     { message: `must implement ${what} (methods ${methods.join(', ')})` },
   );
-
-const modelLike = <T>() =>
-  z.custom<T>((value) => typeof value === 'string' || (typeof value === 'object' && value !== null), {
-    message: 'must be an AI SDK model (for example openai("gpt-4.1-mini")) or a model id string',
-  });
 
 /** `createReverie(...)`: what every concern shares. */
 export const reverieConfigSchema = z
@@ -46,19 +52,33 @@ export const reverieConfigSchema = z
         if (problem) context.addIssue({ code: 'custom', message: `${problem}; ${SCOPE_ADVICE}` });
       })
       .optional(),
-    /** The host's language model: expands saved notes and runs the dream passes. Optional. */
-    model: modelLike<LanguageModel>().optional(),
-    /** An embedding model: turns on hybrid recall. Optional. */
-    embeddingModel: modelLike<EmbeddingModel>().optional(),
+    /**
+     * The host's language model object (`openai('gpt-4.1-mini')`): expands saved notes, runs the
+     * dream passes and the fact extraction. Optional. A model id string is refused, with the call
+     * that makes the object.
+     */
+    model: languageModelOption.optional(),
+    /** An embedding model object (`openai.embedding('text-embedding-3-small')`): turns on hybrid recall. Optional. */
+    embeddingModel: embeddingModelOption.optional(),
     /**
      * Or any `IEmbedder` (`await loadWordVectorEmbedder()`, which needs no model server;
      * `aiSdkEmbedder(model, options)`): turns on hybrid recall. Not together with `embeddingModel`.
      */
     embedder: hybridRecallOptionsShape.embedder,
     clock: implementing<IClock>('IClock', ['now']).optional(),
-    logger: implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error']).optional(),
+    /**
+     * Where Reverie reports what it noticed, above all what failed in the background (a turn not
+     * appended, a note not expanded, an embedding or an extraction that failed): an `ILogger`,
+     * `'stderr'` (the default: warnings and errors to stderr) or `'silent'`.
+     */
+    logger: z
+      .union([z.literal('stderr'), z.literal('silent'), implementing<ILogger>('ILogger', ['debug', 'info', 'warn', 'error'])], {
+        error: 'must be an ILogger (debug, info, warn and error methods), "stderr" or "silent"',
+      })
+      .default('stderr')
+      .transform((logger): ILogger => (logger === 'stderr' ? stderrLogger : logger === 'silent' ? silentLogger : logger)),
     /** Per-turn context (SPEC M11). */
-    context: contextOptionsSchema.default({ recallResults: 8, firstTurnFallback: 5, replayTurns: 20 }),
+    context: contextOptionsSchema.prefault({}),
   })
   .strict()
   .refine((config) => config.embedder === undefined || config.embeddingModel === undefined, {
@@ -88,6 +108,14 @@ export const memoryOptionsSchema = z
      * holds such a name (and, with an embedder, a second query embedding). Default false. Any store.
      */
     secondHop: z.boolean().default(false),
+    /**
+     * Facts taken from turns (SPEC B10): with a model, `'turn'` asks it after each exchange of a
+     * user session, `'session-end'` once the session ends (`endSession`, or idle), for the durable
+     * facts the user stated; each is reviewed (said in the exchange, no instruction, budgets),
+     * compared with memory, and saved with the session and turns it came from. In the background,
+     * never on the turn's path. Off by default.
+     */
+    extract: z.enum(['turn', 'session-end']).optional(),
     /** save_memory expands notes into focused entries in the background when a model is set. */
     expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
     /**

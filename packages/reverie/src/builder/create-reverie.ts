@@ -11,7 +11,6 @@ import {
   type HybridRecallOptions,
   type IEmbedder,
   type IFeedbackStore,
-  type ILogger,
   type ILongTermMemory,
   type ISkillStore,
   type ISkillUsageStore,
@@ -20,7 +19,6 @@ import {
   ReverieValidationError,
   ReverieError,
   scopeFolderName,
-  silentLogger,
   systemClock,
   TOKENS,
 } from '@reverie/core';
@@ -48,7 +46,9 @@ import { ServiceContainer } from '../di/service-container';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
 import { DeferredDreamEngine } from '../dreaming/deferred-dream-engine';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
-import { AgentTools } from '../tools/agent-tools';
+import { assertSupportedPeers } from '../options/supported-peers';
+import { TurnFactExtractor } from '../extraction/turn-fact-extractor';
+import { AgentTools, type NoToolFamilies, type ToolFamilies, type WithToolFamily } from '../tools/agent-tools';
 import {
   type ConversationLogOptions,
   conversationLogOptionsSchema,
@@ -102,11 +102,12 @@ const CONCERN_SCHEMAS = {
  *
  * Nothing is validated or created until `.build()`, which checks every option at once.
  */
-export function createReverie(config: ReverieConfig): ReverieBuilder {
+export function createReverie(config: ReverieConfig): ReverieBuilder<NoToolFamilies> {
   return new ReverieBuilder(config);
 }
 
-export class ReverieBuilder {
+/** The builder; `F` records which tool families `.withMemory()` and `.withWorkingMemory()` added. */
+export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
   private readonly concerns = new Map<Concern, unknown>();
   private readonly overrides = new Map<symbol, unknown>();
   private postgres: unknown;
@@ -126,13 +127,13 @@ export class ReverieBuilder {
   }
 
   /** Long-term memory (SPEC M1–M6): the file store unless `store` or `.use()` replaces it. */
-  withMemory(options: MemoryOptions = {}): this {
-    return this.enable('memory', options);
+  withMemory(options: MemoryOptions = {}): ReverieBuilder<WithToolFamily<F, 'memory'>> {
+    return this.enable('memory', options) as ReverieBuilder<WithToolFamily<F, 'memory'>>;
   }
 
   /** Working memory (SPEC M7, M8) with TTLs and namespaces. */
-  withWorkingMemory(options: WorkingMemoryOptions = {}): this {
-    return this.enable('workingMemory', options);
+  withWorkingMemory(options: WorkingMemoryOptions = {}): ReverieBuilder<WithToolFamily<F, 'workingMemory'>> {
+    return this.enable('workingMemory', options) as ReverieBuilder<WithToolFamily<F, 'workingMemory'>>;
   }
 
   /** The skill store and the skill usage store (SPEC M13). */
@@ -169,13 +170,16 @@ export class ReverieBuilder {
     return this;
   }
 
-  /** Validates every option, wires the services in a container of their own, returns the instance. */
-  build(): Reverie {
+  /**
+   * Validates every option, wires the services in a container of their own, returns the instance.
+   * UNSUPPORTED_DEPENDENCY when the installed `ai` or `zod` is outside reverie's peer range.
+   */
+  build(): Reverie<F> {
     const { config, concerns, postgres } = this.validate();
-    if (!postgres) return assemble(config, concerns, this.overrides);
+    if (!postgres) return assemble<F>(config, concerns, this.overrides);
     const backend = openPostgresBackend(postgres);
     const scope = config.scope ?? DEFAULT_POSTGRES_SCOPE;
-    return assemble({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger ?? silentLogger), owned: backend });
+    return assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger), owned: backend });
   }
 
   /**
@@ -184,7 +188,7 @@ export class ReverieBuilder {
    * returns the same one afterwards, so a request builds nothing. Stores given as instances
    * (`store` options, `withDreaming({ state })`, `.use()`) would be shared by every scope, so they are refused.
    */
-  buildScopes(): ReverieScopes {
+  buildScopes(): ReverieScopes<F> {
     if (this.config.scope !== undefined) {
       throw new ReverieValidationError('INVALID_OPTIONS', 'buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).');
     }
@@ -198,13 +202,13 @@ export class ReverieBuilder {
     }
     const { config, concerns, postgres } = this.validate();
     if (!postgres) {
-      return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
+      return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
     }
     // One client (one pool) for every scope; each scope's stores are made at its first get().
     const backend = openPostgresBackend(postgres);
     const clock = config.clock ?? systemClock;
-    const logger = config.logger ?? silentLogger;
-    return new ReverieScopes(config.dataPath, (scope) => assemble({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
+    const { logger } = config;
+    return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
       list: () => backend.module.listPostgresScopes(backend.client),
       close: () => backend.close(),
     });
@@ -212,6 +216,7 @@ export class ReverieBuilder {
 
   /** Every option checked at once: INVALID_OPTIONS listing each problem. `dataPath` comes back absolute, and a scope's own when one is set. */
   private validate(): { config: z.output<typeof reverieConfigSchema>; concerns: Map<Concern, never>; postgres: z.output<typeof postgresOptionsSchema> | undefined } {
+    assertSupportedPeers();
     const problems: string[] = [];
     const parse = <S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> | undefined => {
       const result = schema.safeParse(value);
@@ -229,6 +234,10 @@ export class ReverieBuilder {
     }
     const postgres = this.postgres === undefined ? undefined : parse(postgresOptionsSchema, this.postgres, 'withPostgres');
     if (config) checkDataPath(config.dataPath, problems);
+    const memoryOptions = parsed.get('memory') as z.output<typeof memoryOptionsSchema> | undefined;
+    if (config && memoryOptions?.extract !== undefined && config.model === undefined) {
+      problems.push(`withMemory.extract: taking facts from turns ('${memoryOptions.extract}') needs a language model: createReverie({ dataPath, model: openai('gpt-4.1-mini') })`);
+    }
     if (!config || problems.length > 0) {
       throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
     }
@@ -278,11 +287,11 @@ interface PostgresInstance {
   owned?: PostgresBackend;
 }
 
-function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie {
+function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigSchema>, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie<F> {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
   const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
-  const logger: ILogger = config.logger ?? silentLogger;
+  const { logger } = config;
   const { dataPath } = config;
   /** Dream work touches many files under `_system/`; a failed one surfaces as READ_ONLY, NO_SPACE… */
   const onDisk = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
@@ -349,10 +358,10 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   const conversationLog = optional<IConversationLog>(TOKENS.ConversationLog);
   // Reverie's own calls (dream passes, note expansion) are background calls: a host that passed
   // a model wrapped with Reverie's middleware does not get them recorded as user turns.
-  const model = asBackgroundModel(optional<WrappableModel | string>(RUNTIME_TOKENS.LanguageModel)) as never;
+  const model = asBackgroundModel(optional<WrappableModel>(RUNTIME_TOKENS.LanguageModel)) as never;
   const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
 
-  const conversation = new ConversationMemory({ clock, logger, log: conversationLog });
+  const conversation = new ConversationMemory({ clock, logger, log: conversationLog, idleMs: config.context.sessionIdleTimeout });
   container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   const dreamState: DreamStateStore =
@@ -366,8 +375,14 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     await conversation.settled();
   };
   const secondHop = options.memory?.secondHop ?? false;
-  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop });
-  const tools = new AgentTools({
+  const extractor =
+    memory && model && options.memory?.extract !== undefined ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract }) : undefined;
+  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop, decay, observer: extractor });
+  // SPEC M9: idle sessions leave memory even when no turn comes to sweep them.
+  const idleSweep =
+    config.context.sessionIdleTimeout > 0 ? setInterval(() => context.expireIdle(), Math.min(config.context.sessionIdleTimeout, IDLE_SWEEP_MS)) : undefined;
+  idleSweep?.unref();
+  const tools = new AgentTools<F>({
     memory,
     workingMemory,
     logger,
@@ -439,6 +454,19 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
     importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
     context,
     conversation,
+    async idle() {
+      await Promise.all([tools.idle(), extractor?.idle()]);
+      await conversation.settled();
+    },
+    async endSession(sessionId) {
+      if (typeof sessionId !== 'string' || sessionId.trim() === '') {
+        throw new ReverieValidationError('INVALID_INPUT', 'endSession(sessionId) needs the id of the session that ended (a non-empty string).');
+      }
+      context.endSession(sessionId);
+      if (options.dreaming === undefined) return;
+      await dreamTrigger.recordSessionEnd(sessionId);
+      scheduler.sessionEnded();
+    },
     tools,
     activity,
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
@@ -497,18 +525,27 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
       },
       undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
       recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
-      start: () =>
-        onDisk('start dreaming', async () => {
+      async start() {
+        if (options.dreaming === undefined) {
+          throw new ReverieValidationError(
+            'INVALID_OPTIONS',
+            'dreams.start() has no dream cycle to schedule: call .withDreaming() on the builder (createReverie(…).withMemory().withDreaming().build()), or leave start() out.',
+          );
+        }
+        await onDisk('start dreaming', async () => {
           await engine.recover();
           scheduler.start();
-        }),
+        });
+      },
       stop: () => scheduler.stop(),
     },
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(idleSweep);
       await scheduler.stop();
       await tools.idle();
+      await extractor?.idle();
       await recall?.close();
       await conversation.settled();
       await Promise.all(owned.map((store) => store.close()));
@@ -517,10 +554,12 @@ function assemble(config: z.output<typeof reverieConfigSchema>, concerns: Map<Co
   };
 }
 
-/** A model object wrapped so its calls run as background calls; a model id string as it is. */
-function asBackgroundModel(model: WrappableModel | string | undefined): WrappableModel | string | undefined {
-  if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') return model;
-  return wrapLanguageModelLazily(model, backgroundCallMiddleware());
+/** The longest wait between two sweeps of idle sessions. */
+const IDLE_SWEEP_MS = 60_000;
+
+/** The model wrapped so that its calls run as background calls. */
+function asBackgroundModel(model: WrappableModel | undefined): WrappableModel | undefined {
+  return model === undefined ? undefined : wrapLanguageModelLazily(model, backgroundCallMiddleware());
 }
 
 /** The signal gate's default source: the recall signals the recall-signals pass folded (SPEC O3, O4). */

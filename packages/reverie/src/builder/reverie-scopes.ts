@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileSystemError, ReverieError, scopeFromFolderName, validateScope } from '@reverie/core';
+import type { ToolFamilies } from '../tools/agent-tools';
 import type { Reverie } from './reverie';
 
 /**
@@ -8,20 +9,20 @@ import type { Reverie } from './reverie';
  * Each scope's instance — its stores, caches, recall signals, dream cycle, lock and runs — is
  * built at the first `get(scope)` and kept until `closeScope` or `close`.
  */
-export class ReverieScopes {
-  private readonly instances = new Map<string, Reverie>();
+export class ReverieScopes<F extends ToolFamilies = ToolFamilies> {
+  private readonly instances = new Map<string, Reverie<F>>();
   private closed = false;
 
   constructor(
     /** The shared data directory; with the file stores each scope lives in `scopes/<scope>/` below it. */
     readonly dataPath: string,
-    private readonly build: (scope: string) => Reverie,
+    private readonly build: (scope: string) => Reverie<F>,
     /** A shared backend's: how it lists its scopes, and what `close()` ends after the instances (its pool). */
     private readonly backend?: { list(): Promise<string[]>; close(): Promise<void> },
   ) {}
 
   /** The instance of `scope`, built at its first use. INVALID_SCOPE for a bad scope, STORE_CLOSED after `close()`. */
-  get(scope: string): Reverie {
+  get(scope: string): Reverie<F> {
     validateScope(scope);
     if (this.closed) throw new ReverieError('STORE_CLOSED', `These scopes were closed: build them again with .buildScopes() to serve "${scope}".`);
     let instance = this.instances.get(scope);

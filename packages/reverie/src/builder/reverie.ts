@@ -32,15 +32,18 @@ import type {
   TriggerResult,
   UndoReport,
 } from '@reverie/dream';
-import type { AgentTools } from '../tools/agent-tools';
+import type { AgentTools, ToolFamilies } from '../tools/agent-tools';
 import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
 export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
 
-/** What `.build()` returns: the stores, the per-turn context, the tools, and lifecycle. */
-export interface Reverie {
+/**
+ * What `.build()` returns: the stores, the per-turn context, the tools, and lifecycle. `F` says
+ * which tool families the builder added (`tools.forSession()` is typed by it).
+ */
+export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   /**
    * Long-term memory, when `.withMemory()` or `.use(TOKENS.LongTermMemory, …)` registered one:
    * that store (`memory.store`) behind `ReverieMemory`, which gives entries saved without a
@@ -68,8 +71,23 @@ export interface Reverie {
   readonly context: TurnContextBuilder;
   /** Turns of each session kept in process memory (SPEC M9); `flush()` waits until the recorded turns are in the conversation log. */
   readonly conversation: ConversationMemory;
+  /**
+   * Ends a conversation (SPEC M9): its turns and recalled entries leave process memory — the
+   * conversation log keeps its turns, and a later turn with the same id starts afresh — and, with
+   * `.withDreaming()`, the dream cycle counts it as a completed session (`dreams.onSessionEnd`);
+   * with `withMemory({ extract: 'session-end' })` its facts are taken in the background.
+   * Sessions that are not ended leave memory after `context.sessionIdleTimeout` (default 1 h).
+   * INVALID_INPUT for an empty id.
+   */
+  endSession(sessionId: string): Promise<void>;
+  /**
+   * Resolves once the background work started so far has ended: note expansions, fact
+   * extractions (`withMemory({ extract })`) and the appends to the conversation log. `close()`
+   * waits for it too.
+   */
+  idle(): Promise<void>;
   /** The agent's tools: `tools.memory()`, `tools.workingMemory({ namespace })`. */
-  readonly tools: AgentTools;
+  readonly tools: AgentTools<F>;
   /** Whether the user is being served right now (SPEC D1). */
   readonly activity: ActivityTracker;
   /** Wraps the host's model so every call marks the user active while it runs. */
@@ -150,7 +168,11 @@ export interface ReverieDreams {
   undo(runId: string): Promise<UndoReport>;
   /** Finishes runs a crash interrupted; `start()` calls it first. */
   recover(): Promise<string[]>;
-  /** Starts the schedule (initial delay, then the interval; the gate ticker when gates are set), waiting while the user is active. */
+  /**
+   * Starts the schedule (initial delay, then the interval; the gate ticker when gates are set),
+   * waiting while the user is active. INVALID_OPTIONS without `.withDreaming()`: there would be
+   * nothing to schedule.
+   */
   start(): Promise<void>;
   /** Stops the schedule and aborts a cycle in flight. */
   stop(): Promise<void>;

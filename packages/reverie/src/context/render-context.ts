@@ -1,7 +1,12 @@
 import type { MemoryEntry, WorkingMemoryEntry } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/dream/host';
 
-/** First line of the recall message (SPEC M11). */
-export const RECALL_HEADER = 'Long-term memory entries that may bear on this message (fetched for it, each with its id and category):';
+/** What the profile section is, said before its fence (SPEC M11). */
+export const PROFILE_TITLE =
+  'What is known about the user: standing preferences and lessons (pinned long-term memory, shown on every turn; each line is [id] (category): content)';
+/** What the session memory section is, said before its fence (SPEC M11). */
+export const SESSION_MEMORY_TITLE =
+  'Long-term memory recalled in this conversation, what bears on this message first (each line is [id] (category): content)';
 
 /** First lines of the working-memory sections (SPEC M11). Values are never listed, only keys. */
 export const INVENTORY_TITLES = {
@@ -29,14 +34,22 @@ export function formatExpiry(ms: number): string {
 }
 
 /**
- * The recall message: the header, then `- [<id>] (<category>): <content>` per entry, in the
- * order given. Content is stored (untrusted) text, so it is folded onto its one line and can
- * never add lines of its own. Undefined when there is nothing to show.
+ * One entry as the model sees it: `- [<id>] (<category>): <content>`. Content is stored
+ * (untrusted) text, so it is folded onto its one line and can never add lines of its own. Pure.
  */
-export function renderRecall(entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'category' | 'content'>>): string | undefined {
+export function renderMemoryLine(entry: Pick<MemoryEntry, 'id' | 'category' | 'content'>): string {
+  return `- [${entry.id}] (${entry.category}): ${singleLine(entry.content)}`;
+}
+
+/**
+ * A section of memory entries (the profile, the session memory): `title` and the untrusted-data
+ * note on one line, then the entries' lines, in the order given, inside a fence they cannot close
+ * (`fenceUntrusted`, SPEC B4): what memory says is data for the model, never instructions.
+ * Undefined when there is nothing to show. Pure.
+ */
+export function renderMemorySection(title: string, entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'category' | 'content'>>): string | undefined {
   if (entries.length === 0) return undefined;
-  const lines = entries.map((entry) => `- [${entry.id}] (${entry.category}): ${singleLine(entry.content)}`);
-  return [RECALL_HEADER, ...lines].join('\n');
+  return fenceUntrusted(title, entries.map(renderMemoryLine).join('\n'));
 }
 
 /**

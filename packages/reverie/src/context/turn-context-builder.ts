@@ -1,6 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import {
+  DEFAULT_DECAY_OPTIONS,
+  type DecayOptions,
+  heldAt,
+  holdsNow,
   type IClock,
   type ILogger,
   type ILongTermMemory,
@@ -23,7 +27,11 @@ import type { RecallRecorder } from '@reverie/dream';
 import { recallSearch } from '../recall/recall-search';
 import { searchOutsideSystem } from '../recall/search-outside-system';
 import type { ContextOptions } from './context-options';
-import { INVENTORY_TITLES, renderInventory, renderRecall } from './render-context';
+import { fitTokenBudget } from './fit-token-budget';
+import { rankProfile } from './rank-profile';
+import { rankSessionMemory } from './rank-session-memory';
+import { INVENTORY_TITLES, PROFILE_TITLE, renderInventory, renderMemoryLine, renderMemorySection, SESSION_MEMORY_TITLE } from './render-context';
+import { SessionRecall } from './session-recall';
 
 export type TurnKind = 'user' | 'patrol' | 'subagent';
 
@@ -42,20 +50,35 @@ export interface TurnInput {
    * later. Default: the facts that hold now (superseded and ended ones left out).
    */
   asOf?: TimeInput;
+  /**
+   * Whether `messages` replays the session's recent turns before the new message (default
+   * true); false when the caller sends the history itself (as `useChat` does).
+   */
+  replay?: boolean;
 }
 
 export interface TurnContext {
-  /** The context sections in order: recall, own inventory, patrol findings, subagent outlines (empty ones left out). */
+  /**
+   * The context sections in order (SPEC M11): the profile, the session memory, the own
+   * working-memory inventory, patrol findings, subagent outlines (empty ones left out).
+   */
   system: string[];
   /**
    * The sections joined into one text for the `system` option of `generateText`, after the
    * host's own instructions: `system: [instructions, context.systemPrompt].join('\n\n')`.
    */
   systemPrompt: string;
-  /** The replayed turns (oldest first), then the new user message: the `messages` option. */
+  /** The replayed turns (oldest first; none with `replay: false`), then the new user message: the `messages` option. */
   messages: ModelMessage[];
-  /** Ids of the long-term memory entries injected by this turn (those not injected before in the session). */
+  /**
+   * Ids of the long-term memory entries this turn recalled for the first time in the session
+   * and shows in its session memory (the delta rule: what is new, not what the model sees).
+   */
   injectedIds: string[];
+  /** Ids of every entry of the session memory section, in its order: recalled this turn or earlier in the session. */
+  sessionMemoryIds: string[];
+  /** Ids of the entries of the profile section (the pinned categories), in its order. */
+  profileIds: string[];
 }
 
 export interface TurnContextServices {
@@ -69,9 +92,23 @@ export interface TurnContextServices {
   recall?: RecallRecorder | undefined;
   /** Recall searches a second time for the names of the best hit (`withMemory({ secondHop })`, see `recallSearch`). */
   secondHop?: boolean;
+  /** SPEC D7: how importance fades, for the profile's order (default: core's defaults). */
+  decay?: DecayOptions | undefined;
+  /** Told of each completed exchange and each ended session of a user (fact extraction, `withMemory({ extract })`); never awaited. */
+  observer?: ConversationObserver | undefined;
+}
+
+/** What hears about a user's conversation as it goes, off the turn's path. */
+export interface ConversationObserver {
+  /** A user message (or several) and the reply to it were recorded. */
+  exchangeRecorded(sessionId: string, turns: readonly RecordedTurn[]): void;
+  /** A user session ended — `endSession`, or idle for `sessionIdleTimeout` — with the turns it held. */
+  sessionEnded(sessionId: string, turns: readonly RecordedTurn[]): void;
 }
 
 const MAX_MESSAGE_LENGTH = 1_000_000;
+/** Entries of one pinned category read for the profile, the most important first; the budget takes what fits. */
+const PROFILE_CANDIDATES_PER_CATEGORY = 50;
 /** The first segment a namespace must have, per kind of turn (SPEC M7). */
 const NAMESPACE_ROOT: Record<TurnKind, string> = { user: 'session', patrol: 'patrol', subagent: 'subagent' };
 const NAMESPACE_RULES = { ...WORKING_MEMORY_KEY_RULES, minSegments: 2 };
@@ -84,6 +121,7 @@ export const turnInputSchema = z
     kind: z.enum(['user', 'patrol', 'subagent']).default('user'),
     namespace: z.string().optional(),
     asOf: timestampSchema.optional(),
+    replay: z.boolean().default(true),
   })
   .strict()
   .superRefine((input, ctx) => {
@@ -105,14 +143,22 @@ const replyInputSchema = z.object({
 });
 
 /**
- * Assembles what the model sees on each turn (SPEC M11): long-term memory recalled for the
- * message (each entry once per session), the inventory of the caller's working memory (keys and
- * expiry, never values), for user turns also patrol findings and subagent research outlines,
- * then the last turns of the session and the new message, which it records (SPEC M9).
+ * Assembles what the model sees on each turn (SPEC M9, M11):
+ * - the profile: entries of the pinned categories (`user-preferences/`, `anti-patterns/`), on
+ *   every call, the most important first, within its token budget;
+ * - the session memory: every entry recalled so far in the session — by this message's search
+ *   (top `recallResults`; on a first turn with no match, a few entries anyway) or an earlier one
+ *   — those that bear on this message first, within its token budget, each entry once. The
+ *   delta rule says which of them are new (`injectedIds`); it no longer hides the others, since
+ *   a replayed history does not carry what earlier turns were shown;
+ * - the inventory of the caller's working memory (keys and expiry, never values), for user turns
+ *   also patrol findings and subagent research outlines;
+ * then the last turns of the session — restored from the conversation log for a session this
+ * process does not hold — and the new message, which it records.
  */
 export class TurnContextBuilder {
-  /** Per session, the ids of the memory entries already injected (the delta filter). */
-  private readonly injected = new Map<string, Set<string>>();
+  /** Per session: what it has recalled (the delta rule and the session memory). */
+  private readonly sessions = new Map<string, SessionRecall>();
 
   constructor(private readonly services: TurnContextServices) {}
 
@@ -120,47 +166,71 @@ export class TurnContextBuilder {
   async forTurn(input: TurnInput): Promise<TurnContext> {
     const turn = parseRecord(turnInputSchema, input, 'turn input');
     const { memory, workingMemory, conversation, clock, logger, options } = this.services;
+    // The message is kept whatever characters it holds: a lone surrogate or a NUL would make the log and the search refuse it.
+    const message = toStorableText(turn.message);
+    this.expireIdle();
     const namespace = workingMemory ? (turn.namespace ?? userNamespace(turn.sessionId)) : undefined;
-    const seen = this.injected.get(turn.sessionId);
-    const firstTurn = conversation.size(turn.sessionId) === 0 && (seen === undefined || seen.size === 0);
-    const system: string[] = [];
+    await conversation.restore(turn.sessionId);
+    let session = this.sessions.get(turn.sessionId);
+    const restored = session === undefined && conversation.size(turn.sessionId) > 0;
+    if (session === undefined || !conversation.has(turn.sessionId)) {
+      session = new SessionRecall();
+      this.sessions.set(turn.sessionId, session);
+    }
+    session.turn += 1;
+    const turnNumber = session.turn;
+    const firstTurn = conversation.size(turn.sessionId) === 0 && session.entries().length === 0;
 
-    // The recall search and the working-memory reads do not depend on each other: they run together.
+    // The searches, the reads of held entries and of working memory do not depend on each other: they run together.
     const none: Promise<WorkingMemoryEntry[]> = Promise.resolve([]);
     const wm = workingMemory && namespace !== undefined ? workingMemory : undefined;
-    const [recalled, own, patrol, outlines] = await Promise.all([
-      memory ? this.recall(memory, turn.message, seen, firstTurn, turn.asOf) : Promise.resolve([]),
+    const replay = turn.replay ? conversation.recent(turn.sessionId, options.replayTurns) : [];
+    const [hits, earlier, current, pinned, own, patrol, outlines] = await Promise.all([
+      memory ? this.recall(memory, message, firstTurn, turn.asOf) : Promise.resolve([]),
+      memory && restored ? this.recallForRestored(memory, conversation.recent(turn.sessionId, options.replayTurns), turn.asOf) : Promise.resolve([]),
+      memory ? this.currentVersions(memory, session, turn.asOf) : Promise.resolve(new Map<string, MemoryEntry | undefined>()),
+      memory ? this.profile(memory, turn.asOf) : Promise.resolve([]),
       wm ? wm.list(namespace) : none,
       wm && turn.kind === 'user' ? wm.list('patrol') : none,
       wm && turn.kind === 'user' ? wm.list('subagent').then((entries) => entries.filter(isResearchIndex)) : none,
     ]);
-    pushSection(system, renderRecall(recalled));
+    session.refresh(current);
+    // Entries shown before a restart are not new to the session.
+    session.recall(earlier, 0);
+    const fresh = new Set(session.recall(hits, turnNumber));
+
+    const now = clock.now();
+    const profile = fitTokenBudget(rankProfile(pinned, now, this.services.decay ?? DEFAULT_DECAY_OPTIONS), renderMemoryLine, options.profile.tokenBudget);
+    const inProfile = new Set(profile.map((entry) => entry.id));
+    const ranked = rankSessionMemory(session.entries(), hits.map((entry) => entry.id)).filter((entry) => !inProfile.has(entry.id));
+    const sessionMemory = fitTokenBudget(ranked, renderMemoryLine, options.sessionMemory.tokenBudget);
+
+    const system: string[] = [];
+    pushSection(system, renderMemorySection(PROFILE_TITLE, profile));
+    pushSection(system, renderMemorySection(SESSION_MEMORY_TITLE, sessionMemory));
     if (wm) {
-      const now = clock.now();
       pushSection(system, renderInventory(INVENTORY_TITLES.own, own, now));
       pushSection(system, renderInventory(INVENTORY_TITLES.patrol, patrol, now));
       pushSection(system, renderInventory(INVENTORY_TITLES.subagent, outlines, now));
     }
-
-    const replay = conversation.recent(turn.sessionId, options.replayTurns);
-    conversation.record(turn.sessionId, 'user', turn.message);
-
-    const injectedIds = recalled.map((entry) => entry.id);
-    if (injectedIds.length > 0) {
-      const ids = seen ?? new Set<string>();
-      for (const id of injectedIds) ids.add(id);
-      this.injected.set(turn.sessionId, ids);
-    }
-    logger.debug('Built the context of a turn.', { sessionId: turn.sessionId, kind: turn.kind, injected: injectedIds.length, replayed: replay.length });
-
+    session.kind = turn.kind;
+    session.exchange.push(conversation.record(turn.sessionId, 'user', message));
+    const injectedIds = sessionMemory.filter((entry) => fresh.has(entry.id)).map((entry) => entry.id);
+    logger.debug('Built the context of a turn.', {
+      sessionId: turn.sessionId,
+      kind: turn.kind,
+      profile: profile.length,
+      sessionMemory: sessionMemory.length,
+      injected: injectedIds.length,
+      replayed: replay.length,
+    });
     return {
       system,
       systemPrompt: system.join('\n\n'),
-      messages: [
-        ...replay.map(toModelMessage),
-        { role: 'user', content: turn.message },
-      ],
+      messages: [...replay.map(toModelMessage), { role: 'user', content: message }],
       injectedIds,
+      sessionMemoryIds: sessionMemory.map((entry) => entry.id),
+      profileIds: profile.map((entry) => entry.id),
     };
   }
 
@@ -170,29 +240,45 @@ export class TurnContextBuilder {
    */
   async recordReply(sessionId: string, content: string, options: { ephemeral?: boolean } = {}): Promise<void> {
     const reply = parseRecord(replyInputSchema, { sessionId, content, ephemeral: options?.ephemeral }, 'reply');
-    this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
+    const recorded = this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
+    const session = this.sessions.get(reply.sessionId);
+    if (!session || reply.ephemeral || session.exchange.length === 0) return;
+    const exchange = [...session.exchange, recorded];
+    session.exchange = [];
+    if (session.kind === 'user') this.services.observer?.exchangeRecorded(reply.sessionId, exchange);
   }
 
   /**
-   * Ends a session: forgets which entries it was shown and its replayable turns (turns already
-   * in the conversation log stay there). A later turn with the same id starts afresh.
+   * SPEC M9: ends a session — forgets which entries it recalled and its replayable turns (turns
+   * already in the conversation log stay there, and are not restored for a later turn with the
+   * same id, which starts afresh). Sessions also end by themselves after `sessionIdleTimeout`.
    */
   endSession(sessionId: string): void {
-    this.injected.delete(sessionId);
-    this.services.conversation.endSession(sessionId);
+    const session = this.sessions.get(sessionId);
+    this.sessions.delete(sessionId);
+    const turns = this.services.conversation.endSession(sessionId);
+    if (session?.kind === 'user' && turns.length > 0) this.services.observer?.sessionEnded(sessionId, turns);
   }
 
   /**
-   * The top entries for the message, less those injected earlier in the session. On a session's
-   * first turn, when nothing matches, the first entries of a browse instead.
+   * SPEC M9: ends the sessions idle for `sessionIdleTimeout` and returns their ids. Runs on a
+   * timer and before each turn; call it to sweep now.
    */
-  private async recall(
-    memory: ILongTermMemory,
-    message: string,
-    seen: ReadonlySet<string> | undefined,
-    firstTurn: boolean,
-    asOf: string | undefined,
-  ): Promise<MemoryEntry[]> {
+  expireIdle(): string[] {
+    const expired = this.services.conversation.expireIdle();
+    for (const { sessionId, turns } of expired) {
+      const session = this.sessions.get(sessionId);
+      this.sessions.delete(sessionId);
+      if (session?.kind === 'user' && turns.length > 0) this.services.observer?.sessionEnded(sessionId, turns);
+    }
+    return expired.map(({ sessionId }) => sessionId);
+  }
+
+  /**
+   * The top entries for the message. On a session's first turn, when nothing matches, the first
+   * entries of a browse instead.
+   */
+  private async recall(memory: ILongTermMemory, message: string, firstTurn: boolean, asOf: string | undefined): Promise<MemoryEntry[]> {
     const { recallResults, firstTurnFallback } = this.services.options;
     const search = searchOutsideSystem(recallSearch(memory, this.services.secondHop ?? false));
     const when = asOf === undefined ? {} : { asOf };
@@ -206,8 +292,60 @@ export class TurnContextBuilder {
     }
     // The browse fallback is not a recall: it matched nothing, so it records nothing.
     if (found.length === 0 && firstTurn && firstTurnFallback > 0) found = await search({ ...when, maxResults: firstTurnFallback });
-    const entries = found.map((result) => result.entry);
-    return seen ? entries.filter((entry) => !seen.has(entry.id)) : entries;
+    return found.map((result) => result.entry);
+  }
+
+  /**
+   * For a session restored from the conversation log: what its replayed user messages recall
+   * (one search with them, the latest first), standing in for what it was shown before the restart.
+   */
+  private async recallForRestored(memory: ILongTermMemory, turns: readonly RecordedTurn[], asOf: string | undefined): Promise<MemoryEntry[]> {
+    const text = turns
+      .filter((turn) => turn.role === 'user')
+      .map((turn) => turn.content)
+      .reverse()
+      .join('\n')
+      .slice(0, MAX_SEARCH_TEXT_LENGTH);
+    if (text.trim() === '') return [];
+    const search = searchOutsideSystem(recallSearch(memory, this.services.secondHop ?? false));
+    const found = await search({ text, ...(asOf === undefined ? {} : { asOf }), maxResults: this.services.options.recallResults });
+    return found.map((result) => result.entry);
+  }
+
+  /**
+   * The entries the session holds as they are now: `undefined` for one deleted, superseded or
+   * ended since (SPEC B9: as of `asOf` when given), so the session memory never shows a fact that
+   * no longer holds. An entry that cannot be read keeps its last version.
+   */
+  private async currentVersions(memory: ILongTermMemory, session: SessionRecall, asOf: string | undefined): Promise<Map<string, MemoryEntry | undefined>> {
+    const at = asOf === undefined ? undefined : Date.parse(asOf);
+    const nowMs = this.services.clock.now().getTime();
+    const held = session.entries();
+    const versions = await Promise.all(
+      held.map(async ({ entry }) => {
+        try {
+          const current = await memory.get(entry.id);
+          const holds = current !== undefined && (at === undefined ? holdsNow(current, nowMs) : heldAt(current, at));
+          return [entry.id, holds ? current : undefined] as const;
+        } catch (error) {
+          this.services.logger.debug('Could not read a recalled entry again; its last version stays in the session memory.', { id: entry.id, error: String(error) });
+          return [entry.id, entry] as const;
+        }
+      }),
+    );
+    return new Map(versions);
+  }
+
+  /** The entries of the pinned categories (SPEC M11), as the store ranks them without a query: by effective importance. */
+  private async profile(memory: ILongTermMemory, asOf: string | undefined): Promise<MemoryEntry[]> {
+    const { categories } = this.services.options.profile;
+    if (categories.length === 0) return [];
+    const lists = await Promise.all(
+      categories.map((category) =>
+        memory.search({ category, maxResults: PROFILE_CANDIDATES_PER_CATEGORY, ...(asOf === undefined ? {} : { asOf }) }),
+      ),
+    );
+    return lists.flat().map((result) => result.entry);
   }
 }
 

@@ -89,7 +89,10 @@ describe('ConversationMemory and the conversation log', () => {
     conversation.record('s1', 'user', 'lost one');
     conversation.record('s2', 'user', 'lost two');
     await conversation.settled();
-    expect(logger.records.filter((record) => record.level === 'error')).toHaveLength(2);
+    const warnings = logger.records.filter((record) => record.level === 'warn');
+    expect(warnings.map((record) => record.message.slice(0, 52))).toEqual(['A user turn of session s1 was not appended to the co', 'A user turn of session s2 was not appended to the co']);
+    expect(warnings[0]!.message).toContain('No space left');
+    expect(warnings[0]!.context).toMatchObject({ sessionId: 's1', role: 'user', code: 'NO_SPACE' });
 
     log.failing = undefined;
     conversation.record('s1', 'user', 'kept');

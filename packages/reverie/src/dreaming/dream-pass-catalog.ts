@@ -1,4 +1,5 @@
 import { TOKENS } from '@reverie/core';
+import { describeServiceNeeds, type ServiceName } from '@reverie/dream/host';
 import type { DreamingOptions } from './dream-options';
 
 export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';
@@ -86,13 +87,14 @@ export interface DreamPassPlan {
   reason?: string;
 }
 
-const SERVICE_NAMES = new Map<symbol, string>([
-  [TOKENS.LongTermMemory, 'long-term memory (.withMemory())'],
-  [TOKENS.ConversationLog, 'a conversation log (.withConversationLog())'],
-  [TOKENS.SkillStore, 'a skill store (.withSkills())'],
-  [TOKENS.SkillUsageStore, 'a skill usage store (.withSkills())'],
-  [TOKENS.FeedbackStore, 'a feedback store (.withFeedback())'],
-  [TOKENS.WorkflowLog, 'a workflow log (.withWorkflowLog())'],
+/** The engine's name of the service behind each token a pass requires. */
+const SERVICE_OF_TOKEN = new Map<symbol, ServiceName>([
+  [TOKENS.LongTermMemory, 'memory'],
+  [TOKENS.ConversationLog, 'conversationLog'],
+  [TOKENS.SkillStore, 'skills'],
+  [TOKENS.SkillUsageStore, 'skillUsage'],
+  [TOKENS.FeedbackStore, 'feedback'],
+  [TOKENS.WorkflowLog, 'workflowLog'],
 ]);
 
 /**
@@ -117,7 +119,8 @@ export function planDreamPasses(
     }
     const missing = pass.requires.filter((token) => !isRegistered(token));
     if (missing.length > 0) {
-      return { ...base, status: 'skipped', reason: `needs ${missing.map((token) => SERVICE_NAMES.get(token) ?? String(token)).join(' and ')}` };
+      // The cycle report says the same (`describeServiceNeeds`, SPEC D2).
+      return { ...base, status: 'skipped', reason: describeServiceNeeds(missing.map((token) => SERVICE_OF_TOKEN.get(token)!)) };
     }
     if (pass.model === 'required' && !hasModel) {
       return { ...base, status: 'skipped', reason: 'needs a language model (createReverie({ model }))' };

@@ -51,9 +51,11 @@ const STEP_SEPARATOR = '\n\n';
  * SPEC E1: an AI SDK language-model middleware that gives every `generateText` / `streamText`
  * call of one session its Reverie context and records the conversation.
  *
- * - A call whose prompt ends with a user message starts a turn: `forTurn` recalls memory (each
- *   entry once per session), lists the working-memory inventory, records the user message, and
- *   the middleware adds that context as a system message after the caller's own; the session's
+ * - A call whose prompt ends with a user message starts a turn: `forTurn` gives the profile and
+ *   the session memory (every entry recalled so far in the session, what bears on this message
+ *   first, SPEC M11), lists the working-memory inventory, records the user message, and the
+ *   middleware adds that context as a system message after the caller's own — so the model sees
+ *   it on every call, whether Reverie replays the history or the caller sends it; the session's
  *   recent turns are replayed before the caller's messages when `history` says so.
  * - The later steps of a tool loop (the prompt ends with tool results) reuse the turn's context
  *   without recalling or recording again.
@@ -86,7 +88,10 @@ export function createReverieMiddleware(services: MiddlewareServices, input: Mid
     try {
       await work();
     } catch (error) {
-      logger.error(`Reverie middleware: could not record ${what}.`, { sessionId: options.sessionId, error: String(error) });
+      logger.warn(
+        `Reverie could not record ${what} of session ${options.sessionId}: the next call of the session will not replay it, and the conversation log will not have it. The model call itself went on.`,
+        { sessionId: options.sessionId, error: String(error) },
+      );
     }
   };
 
@@ -105,11 +110,12 @@ export function createReverieMiddleware(services: MiddlewareServices, input: Mid
           sessionId: options.sessionId,
           message: userText(last),
           kind: options.kind,
+          replay: replayWanted,
           ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
         });
         turn = {
           system: built.systemPrompt,
-          replay: replayWanted ? built.messages.slice(0, -1).map(toPromptMessage) : [],
+          replay: built.messages.slice(0, -1).map(toPromptMessage),
           texts: [],
           recorded: false,
         };

@@ -4,6 +4,36 @@ import { type ILogger, type ILongTermMemory, type IWorkingMemory, parseRecord, R
 import { createMemoryTools, type MemoryExpansionOptions, type MemoryTools } from './memory-tools';
 import { createWorkingMemoryTools, type WorkingMemoryTools } from './working-memory-tools';
 
+/**
+ * Which tool families an instance has, as its builder calls say: `.withMemory()` gives the
+ * memory tools, `.withWorkingMemory()` the working-memory tools. `boolean` when not known.
+ */
+export interface ToolFamilies {
+  memory: boolean;
+  workingMemory: boolean;
+}
+
+/** What `createReverie(…)` starts with: neither family until a builder call adds it. */
+export interface NoToolFamilies extends ToolFamilies {
+  memory: false;
+  workingMemory: false;
+}
+
+/** `F` with the family `K` present. */
+export type WithToolFamily<F extends ToolFamilies, K extends keyof ToolFamilies> = {
+  memory: K extends 'memory' ? true : F['memory'];
+  workingMemory: K extends 'workingMemory' ? true : F['workingMemory'];
+};
+
+type Family<Present extends boolean, Tools> = [Present] extends [true] ? Tools : [Present] extends [false] ? Record<never, never> : Partial<Tools>;
+
+/**
+ * The tools `forSession` gives: every memory tool when the builder called `.withMemory()`,
+ * every working-memory tool when it called `.withWorkingMemory()`, each one present (no
+ * "possibly undefined" in a typed tool loop); `Partial` only where the families are not known.
+ */
+export type SessionTools<F extends ToolFamilies = ToolFamilies> = Family<F['memory'], MemoryTools> & Family<F['workingMemory'], WorkingMemoryTools>;
+
 export interface AgentToolServices {
   memory?: ILongTermMemory;
   workingMemory?: IWorkingMemory;
@@ -23,7 +53,7 @@ export interface AgentToolServices {
  * bound to the caller's namespace (SPEC M8). Work the tools start in the background (note
  * expansion) is tracked; `idle()` resolves once all of it has finished.
  */
-export class AgentTools {
+export class AgentTools<F extends ToolFamilies = ToolFamilies> {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly services: AgentToolServices) {}
@@ -64,16 +94,17 @@ export class AgentTools {
 
   /**
    * Every tool a user session gets: the memory tools (with `.withMemory()`) and the working-memory
-   * tools bound to `session/<sessionId>` (with `.withWorkingMemory()`).
+   * tools bound to `session/<sessionId>` (with `.withWorkingMemory()`), typed by those builder
+   * calls (`SessionTools`). A store given with `.use()` alone adds its tools at run time, not to the type.
    */
-  forSession(sessionId: string): Partial<MemoryTools & WorkingMemoryTools> {
+  forSession(sessionId: string): SessionTools<F> {
     if (typeof sessionId !== 'string' || sessionId.trim() === '') {
       throw new ReverieError('INVALID_INPUT', 'tools.forSession(sessionId) needs the id of the session (a non-empty string).');
     }
     return {
       ...(this.services.memory === undefined ? {} : this.memory({ sessionId })),
       ...(this.services.workingMemory === undefined ? {} : this.workingMemory({ namespace: `session/${sessionId}` })),
-    };
+    } as SessionTools<F>;
   }
 
   /** Resolves when every background task started so far, and any they started, has finished. */

@@ -220,7 +220,12 @@ interface ExpansionServices {
  */
 async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promise<void> {
   const { memory, model, logger, timeoutMs } = services;
-  const keep = (reason: string) => logger.warn('Memory note expansion failed; the note is kept as saved', { id: raw.id, reason });
+  const keep = (reason: string) =>
+    logger.warn(
+      'A note saved with save_memory was not expanded into focused entries; nothing is lost: the note is kept and recalled as saved. ' +
+        'If this keeps happening, check the model given to createReverie({ model }), or turn expansion off with withMemory({ expansion: { enabled: false } }).',
+      { id: raw.id, reason },
+    );
   try {
     const { system, prompt } = buildExpansionPrompt(raw);
     const { generateText } = await loadAiSdk();
@@ -254,7 +259,7 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
         saved.push(stored.id);
       } catch (error) {
         if (!isReverieError(error)) throw error;
-        logger.warn('An expanded memory entry was refused', { id: raw.id, reason: error.message });
+        logger.warn('One entry of a note\'s expansion was refused by the store and not saved; the note is kept while none of its entries is.', { id: raw.id, reason: error.message });
       }
     }
     if (saved.length === 0) {

@@ -23,6 +23,7 @@ import {
 } from './render-episode-prompt';
 import { RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
 export const episodeCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
@@ -64,8 +65,8 @@ export class EpisodeExtractionPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { memory, conversationLog } = context.services;
-    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
-    if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
+    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
+    if (!conversationLog) return { skipped: describeServiceNeeds(['conversationLog']) };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 

@@ -40,6 +40,7 @@ import { consolidationRepairSchema, renderRepairRequest, replacementsOf, spliceR
 import { type FactCheckJob, FactCheckStage } from '../../review/fact-check-stage';
 import { parsePassOptions } from '../parse-pass-options';
 import { loadWorkingSet, type WorkingSet } from './working-set';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 /** Room kept in every call for the fence lines and labels around the entries. */
 const FRAME_TOKENS = 100;
@@ -98,7 +99,7 @@ export class MemoryConsolidationPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { memory, state, logger } = context.services;
-    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
+    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
     const now = context.now();
     const cursor = await consolidationCursorOf(state.cursors, this.name).read();
     const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;

@@ -44,7 +44,5 @@ function cut(group: readonly string[], cost: (id: string) => number, budget: num
   return pieces;
 }
 
-/** Tokens of a text, estimated as characters / 4 (rounded up). */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+/** The estimate every budget uses (characters / 4), from `@reverie/core`. */
+export { estimateTokens } from '@reverie/core';

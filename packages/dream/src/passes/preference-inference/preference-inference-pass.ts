@@ -17,6 +17,7 @@ import { preferenceReplySchema } from './preference-reply';
 import { groupBySession, PREFERENCE_DIRECTIVE, PREFERENCE_DIRECTIVE_FILE, renderPreferenceData } from './render-preference-prompt';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 /**
  * The last seq whose turns this pass has already inferred from. Turns up to it that another
@@ -61,8 +62,8 @@ export class PreferenceInferencePass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { memory, conversationLog } = context.services;
-    if (!memory) return { skipped: 'needs long-term memory (.withMemory())' };
-    if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
+    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
+    if (!conversationLog) return { skipped: describeServiceNeeds(['conversationLog']) };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 

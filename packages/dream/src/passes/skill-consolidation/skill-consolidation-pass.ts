@@ -22,6 +22,7 @@ import { skillConsolidationReplySchema } from './skill-consolidation-reply';
 import { buildSkillProfiles, type SkillProfile } from './skill-profile';
 import { usagesInWindow, usageWindow } from './usage-window';
 import { parsePassOptions } from '../parse-pass-options';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 /** Room kept in every call for the intro, labels and fences. */
 const FRAME_TOKENS = 200;
@@ -55,8 +56,8 @@ export class SkillConsolidationPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { skills, skillUsage } = context.services;
-    if (!skills) return { skipped: 'needs the skill library (.withSkills())' };
-    if (!skillUsage) return { skipped: 'needs the skill usage store (.withSkills())' };
+    if (!skills) return { skipped: describeServiceNeeds(['skills']) };
+    if (!skillUsage) return { skipped: describeServiceNeeds(['skillUsage']) };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 

@@ -20,6 +20,7 @@ import { skillGapReplySchema } from './skill-gap-reply';
 import { SkillGapReview } from './skill-gap-review';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
 export const skillGapCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
@@ -62,8 +63,8 @@ export class SkillGapPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { skills, conversationLog } = context.services;
-    if (!skills) return { skipped: 'needs the skill store (.withSkills())' };
-    if (!conversationLog) return { skipped: 'needs the conversation log (.withConversationLog())' };
+    if (!skills) return { skipped: describeServiceNeeds(['skills']) };
+    if (!conversationLog) return { skipped: describeServiceNeeds(['conversationLog']) };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 

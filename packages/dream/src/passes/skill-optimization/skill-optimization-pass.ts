@@ -16,6 +16,7 @@ import { skillOptimizationReplySchema } from './skill-optimization-reply';
 import { SkillOptimizationReview } from './skill-optimization-review';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 const DAY_MS = 86_400_000;
 /** Room kept in every call for the intro and labels. */
@@ -47,9 +48,9 @@ export class SkillOptimizationPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { skills, skillUsage, feedback } = context.services;
-    if (!skills) return { skipped: 'needs the skill store (.withSkills())' };
-    if (!skillUsage) return { skipped: 'needs the skill usage store' };
-    if (!feedback) return { skipped: 'needs the feedback store' };
+    if (!skills) return { skipped: describeServiceNeeds(['skills']) };
+    if (!skillUsage) return { skipped: describeServiceNeeds(['skillUsage']) };
+    if (!feedback) return { skipped: describeServiceNeeds(['feedback']) };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
 

@@ -13,6 +13,7 @@ import {
 } from './workflow-failure-analysis-options';
 import { workflowReplySchema } from './workflow-reply';
 import { parsePassOptions } from '../parse-pass-options';
+import { describeServiceNeeds } from '../../engine/service-needs';
 
 /**
  * Per workflow description (its grouping key), the time of the latest failure already written
@@ -80,8 +81,8 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
     const { workflowLog, skills, state } = context.services;
-    if (!workflowLog) return { skipped: 'needs the workflow log (.withWorkflowLog())' };
-    if (!skills) return { skipped: 'needs the skill library (.withSkills())' };
+    if (!workflowLog) return { skipped: describeServiceNeeds(['workflowLog']) };
+    if (!skills) return { skipped: describeServiceNeeds(['skills']) };
     const { windowDays, minFailures } = this.options;
 
     const now = context.now();
