@@ -110,7 +110,7 @@ describe('ConversationMemory and the conversation log', () => {
     expect(conversation.recent('s1', 5).map((turn) => turn.content)).toEqual(['lost one', 'kept']);
   });
 
-  it('reports a plain error from a custom store as INTERNAL (not a disk error), and a store that throws synchronously never escapes record()', async () => {
+  it('reports a plain error from a custom store as IO_ERROR of that store (not a fault of Reverie), and a store that throws synchronously never escapes record()', async () => {
     const logger = new RecordingLogger();
     const throwing: IConversationLog = {
       append: () => {
@@ -126,7 +126,8 @@ describe('ConversationMemory and the conversation log', () => {
       () => undefined,
       (caught: unknown) => caught,
     );
-    expect(isReverieError(error, 'INTERNAL')).toBe(true);
+    expect(isReverieError(error, 'IO_ERROR')).toBe(true);
     expect((error as Error).message).toContain('the database is down');
+    expect((error as Error).message).not.toMatch(/Check the disk, the space left/);
   });
 });
