@@ -70,7 +70,7 @@ describe("withMemory({ extract: 'turn' })", () => {
     expect(asPromptFile(extractions[0]!)).toBe(prompt);
     const saved = await reverie.memory!.list();
     expect(saved.map((entry) => [entry.content, entry.category]).sort()).toEqual([
-      ['The user is allergic to peanuts.', 'user-preferences/food'],
+      ['The user has a peanut allergy.', 'user-preferences/food'],
       ['The user is vegetarian.', 'user-preferences/food'],
     ]);
     for (const entry of saved) {
@@ -155,9 +155,9 @@ describe("withMemory({ extract: 'session-end' })", () => {
     expect(asPromptFile(extractions[0]!)).toBe(prompt);
     const saved = await reverie.memory!.list();
     expect(saved.map((entry) => entry.content).sort()).toEqual([
-      'The user hates long checklists and prefers them short.',
+      'The user hates long checklists and prefers them kept short.',
       "The user's staging database moved from Postgres 14 to Postgres 16.",
-      "The user's team deploys with ArgoCD, not Jenkins.",
+      "The user's team deploys with ArgoCD now, not Jenkins.",
     ]);
     for (const entry of saved) expect(entry.lineage?.origin?.turns).toEqual([{ sessionId: 'upgrade', fromSeq: 1, toSeq: 6 }]);
   });

@@ -32,14 +32,14 @@ function promptFile(name: string): { text: string; exchange: ExchangeTurn[]; max
 
 /** What the review does with each recorded reply: the facts it keeps, and how many it refuses. */
 const EXPECTED: Record<string, { accepted: string[]; refused: number }> = {
-  'distances-in-kilometres': { accepted: ['The user wants distances in kilometres, not miles.'], refused: 0 },
+  'distances-in-kilometres': { accepted: ['The user prefers distances in kilometres and never thinks in miles.'], refused: 0 },
   'injection-attempt': { accepted: ["The user's manager is Ingrid Solberg.", "The user's team ships the billing service every Thursday."], refused: 0 },
-  'peanut-snack': { accepted: ['The user is allergic to peanuts.', 'The user is vegetarian.'], refused: 0 },
+  'peanut-snack': { accepted: ['The user has a peanut allergy.', 'The user is vegetarian.'], refused: 0 },
   'staging-upgrade-session': {
     accepted: [
       "The user's staging database moved from Postgres 14 to Postgres 16.",
-      "The user's team deploys with ArgoCD, not Jenkins.",
-      'The user hates long checklists and prefers them short.',
+      "The user's team deploys with ArgoCD now, not Jenkins.",
+      'The user hates long checklists and prefers them kept short.',
     ],
     refused: 0,
   },

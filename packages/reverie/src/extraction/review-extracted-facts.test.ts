@@ -98,3 +98,11 @@ describe('isSameFact', () => {
     expect(isSameFact('The user lives in Oslo.', 'The user lives in Bergen.')).toBe(false);
   });
 });
+
+describe('isSameFact reads a derived word as the same term', () => {
+  it('"has a peanut allergy" and "is allergic to peanuts" state one fact; a fact with more does not', () => {
+    expect(isSameFact('The user has a peanut allergy.', 'The user is allergic to peanuts')).toBe(true);
+    expect(isSameFact('The user has a peanut allergy.', 'The user is allergic to peanuts and shellfish')).toBe(false);
+    expect(isSameFact('The user has no peanut allergy.', 'The user is allergic to peanuts')).toBe(false);
+  });
+});

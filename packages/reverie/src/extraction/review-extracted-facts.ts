@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  analyseText,
   categorySchema,
   describeIssues,
   detectInjection,
@@ -136,5 +137,13 @@ export function reviewExtractedFacts(exchange: readonly ExchangeTurn[], proposed
  * memory already holds. Pure.
  */
 export function isSameFact(a: string, b: string): boolean {
-  return judgeFactPreservation([a], b).ok && judgeFactPreservation([b], a).ok;
+  if (judgeFactPreservation([a], b).ok && judgeFactPreservation([b], a).ok) return true;
+  // "has a peanut allergy" / "is allergic to peanuts": the same terms, one of them derived.
+  const [left, right] = [derivationKeys(a), derivationKeys(b)];
+  return left.size > 0 && left.size === right.size && [...left].every((key) => right.has(key));
+}
+
+/** A text's terms with each word cut to its first five letters (negations, numbers and dates whole). */
+function derivationKeys(text: string): Set<string> {
+  return new Set(analyseText(text).terms.map((term) => (term.kind === 'word' || term.kind === 'name' ? term.key.slice(0, 5) : `${term.kind}:${term.key}`)));
 }

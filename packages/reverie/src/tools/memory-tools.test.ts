@@ -2,7 +2,7 @@ import type { LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-s
 import type { Tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryLongTermMemory, isReverieError, ManualClock, RecordingLogger, ReverieValidationError } from '@reverie/core';
+import { directiveExamples, InMemoryLongTermMemory, isReverieError, ManualClock, RecordingLogger, ReverieValidationError } from '@reverie/core';
 import { AgentTools } from './agent-tools';
 import { buildExpansionPrompt, EXPANDED_FROM_KEY, MAX_EXPANDED_ENTRIES, MAX_EXPANSION_REPLY_CHARS, reviewExpansion } from './memory-tools';
 
@@ -442,5 +442,20 @@ describe('memory tools', () => {
       expect(attempt(() => tools.memory())).toContain('.withMemory()');
       expect(attempt(() => tools.workingMemory({ namespace: 'session/a' }))).toContain('.withWorkingMemory()');
     });
+  });
+});
+
+describe('the expansion prompt and its check are one rule book (SPEC B11)', () => {
+  const { system } = buildExpansionPrompt({ content: 'note', category: 'general', tags: [] });
+  const examples = directiveExamples(system);
+
+  it('states the rules about facts, with examples both ways', () => {
+    expect(examples.some((example) => example.allowed)).toBe(true);
+    expect(examples.some((example) => !example.allowed)).toBe(true);
+  });
+
+  it.each(examples.map((example) => [example.allowed ? 'accepts' : 'refuses', example.from, example.to, example]))('the check of an expansion %s %j → %j', (_verdict, _from, _to, example) => {
+    const note = { content: example.from, createdAt: '2026-03-09T10:00:00.000Z', lastSeenAt: '2026-03-09T10:00:00.000Z' };
+    expect(reviewExpansion(note, { entries: [{ content: example.to, category: undefined, tags: undefined }] }).ok).toBe(example.allowed);
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   categorySchema,
   describeIssues,
+  FACT_RULES,
   type ILogger,
   type ILongTermMemory,
   isReverieError,
@@ -12,6 +13,7 @@ import {
   type MemoryEntry,
   parseRecord,
   refuseSystemCategory,
+  renderFactRules,
   ReverieModelReplyError,
   ReverieValidationError,
   supersede,
@@ -347,12 +349,20 @@ export function parseExpansionReply(text: string): ExpansionReply {
   return result.data;
 }
 
+/**
+ * The rules about facts that the check of an expansion holds it to (SPEC B11: one rule book with
+ * the consolidation directive): all of `FACT_RULES` but the anchoring of relative times, since a
+ * note is shown without the day it was noted.
+ */
+const EXPANSION_FACT_RULES = FACT_RULES.filter((rule) => rule.id !== 'relative-times');
+
 const EXPANSION_SYSTEM_PROMPT = `You tidy up the long-term memory of an AI agent. The agent jotted down a note; you rewrite it as memory entries that will be found and understood on their own, long after the conversation is gone.
 
 Rules for the entries:
 - One entry per durable fact, preference, decision or lesson. A note that says one thing becomes one entry; do not pad.
-- Each entry stands alone: say who or what it is about. Keep names, dates, numbers and other specifics exactly as the note has them.
+- Each entry stands alone: say who or what it is about. Keep names, dates, numbers and other specifics as the note has them; a relative time ("last week") stays as the note says it.
 - Add nothing the note does not say. Leave out greetings, filler and what mattered only in the moment.
+${renderFactRules(EXPANSION_FACT_RULES)}
 - A category is a slash-separated path of lowercase, hyphenated words. Usual ones: "user-preferences/<topic>" for what the user likes or wants, "project-context/<project>" for lasting facts about a project or system, "anti-patterns/<domain>" for a mistake to avoid (write it as "Don't X because Y — instead Z" and tag it "anti-pattern"), "general" for the rest. Omit the category to keep the note's own.
 - Tags are a few short lowercase keywords that help find the entry later.
 
