@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deletionBudget, RunBudget } from './run-budget';
+import { deletionBudget, RunBudget, replyAllowanceOutOfRecall } from './run-budget';
 
 describe('RunBudget (SPEC B11)', () => {
   it('admits replies within the budgets and counts their deletions across calls', () => {
@@ -30,5 +30,15 @@ describe('RunBudget (SPEC B11)', () => {
     expect(deletionBudget(0.2, 3)).toBe(1);
     expect(deletionBudget(0, 100)).toBe(0);
     expect(deletionBudget(0.2, 0)).toBe(0);
+  });
+});
+
+describe('replyAllowanceOutOfRecall', () => {
+  it('gives a share of the call, one of a pair or more, none of a single entry', () => {
+    expect(replyAllowanceOutOfRecall(0.2, 1)).toBe(0);
+    expect(replyAllowanceOutOfRecall(0.2, 2)).toBe(1);
+    expect(replyAllowanceOutOfRecall(0.2, 9)).toBe(1);
+    expect(replyAllowanceOutOfRecall(0.2, 10)).toBe(2);
+    expect(replyAllowanceOutOfRecall(0, 10)).toBe(0);
   });
 });

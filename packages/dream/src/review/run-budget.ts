@@ -63,7 +63,7 @@ export class RunBudget {
         ? `deletes ${counts.deletions} entries outright`
         : `takes ${out} entries out of current recall or clean-up (${[`${counts.deletions} deleted outright`, ...(superseded > 0 ? [`${superseded} superseded`] : []), ...(moved > 0 ? [`${moved} moved under a protected category`] : [])].join(', ')})`;
     if (this.replyShare !== undefined && counts.share !== undefined) {
-      const perReply = deletionBudget(this.replyShare, counts.share.shown);
+      const perReply = replyAllowanceOutOfRecall(this.replyShare, counts.share.shown);
       if (counts.share.asked > perReply) {
         this.misbehaviour.push(
           `call ${call}: reply refused whole: it asks to take ${counts.share.asked} of the ${counts.share.shown} entries it was shown out of current recall or clean-up (deleted, superseded or moved under a protected category), over the ${perReply} one reply may (${Math.round(this.replyShare * 100)} %)`,
@@ -107,5 +107,15 @@ export const MIN_REPLY_ALLOWANCE = 10;
  */
 export function deletionBudget(share: number, shown: number): number {
   if (share <= 0 || shown === 0) return 0;
+  return Math.max(1, Math.floor(share * shown));
+}
+
+/**
+ * What one reply may take out of current recall of the `shown` entries of its call: `share` of
+ * them, rounded down, but one of a pair or more (a newer fact may replace an older one) — and none
+ * of a call that showed a single entry, which a reply can only ask to take whole. Pure.
+ */
+export function replyAllowanceOutOfRecall(share: number, shown: number): number {
+  if (share <= 0 || shown < 2) return 0;
   return Math.max(1, Math.floor(share * shown));
 }

@@ -334,12 +334,15 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const unrelated = await background();
     const preference = await harness.add({ content: 'Coffee order: flat white', category: 'user-preferences/drinks' });
     const other = await harness.add({ content: 'Coffee order: flat white with oat milk' });
+    // Five coffee orders shown: a reply may ask to take one of them out (deletionCap 0.2).
+    const more = [];
+    for (const milk of ['soy', 'almond', 'whole']) more.push(await harness.add({ content: `Coffee order: flat white with ${milk} milk` }));
     const gateway = new ScriptedGateway(() => ({ toDelete: [preference.id], toSave: [] }));
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
     expect(plan.refusals.join('\n')).toContain(`delete ${preference.id} refused: the category user-preferences/drinks is protected`);
-    expect(ids(await harness.live()).sort()).toEqual(ids([preference, other, ...unrelated]).sort());
+    expect(ids(await harness.live()).sort()).toEqual(ids([preference, other, ...more, ...unrelated]).sort());
   });
 
   it('refuses a category with ".." and keeps the sources', async () => {
