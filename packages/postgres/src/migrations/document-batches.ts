@@ -11,7 +11,10 @@ export type DocumentRow = Record<string, unknown> & { scope: string; key: string
  * Calls `each` with every document of `tables.documents`, `BATCH` at a time in (scope, key)
  * order, for migrations that derive something again from the documents' text.
  */
-export async function forEachDocumentBatch(tx: PostgresClient, tables: SearchedTables, each: (rows: DocumentRow[]) => Promise<void>): Promise<void> {
+export async function forEachDocumentBatch(
+  tx: PostgresClient,
+  tables: Pick<SearchedTables, 'documents' | 'key' | 'columns'>,   each: (rows: DocumentRow[]) => Promise<void>,
+): Promise<void> {
   let after: DocumentRow | undefined;
   for (;;) {
     const rows = await tx.query<DocumentRow>(

@@ -1,13 +1,14 @@
-import { CATEGORY_RULES, detectInjection, isSystemCategory, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, pathNameProblem, SYSTEM_CATEGORY, tagSchema } from '@reverie/core';
+import { CATEGORY_RULES, detectInjection, isSystemCategory, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, pathNameProblem, SYSTEM_CATEGORY, tagSchema } from '@reverie/core';
 import { checkMergeFacts, type FactVerdict } from '../../review/fact-check';
 import type { FactCheckJob } from '../../review/fact-check-stage';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
-import type { MemoryConsolidationOptions } from './memory-consolidation-options';
 import { conflictingSubjectTimes } from './subject-time-conflict';
 import { deepestCategory, unionTags } from './merge-entries';
 import { stripRetentionTags } from './normalise-content';
 import { statesPreference } from '../../review/states-preference';
+import { isProtected, type Protection, protectedHome, protectionOf } from './protection';
+import type { ReviewRules } from './review-rules';
 import { type ProposedSupersession, reviewSupersessions } from './review-supersessions';
 
 /** Categories under this prefix belong to the host's own bookkeeping: no model reply may write there. */
@@ -50,21 +51,6 @@ export interface RepairItem {
   content: string;
   /** Short sentences naming what is wrong (`missing date "last week"`, `the host does not find b similar to a, c`). */
   reasons: string[];
-}
-
-export type Protection = Pick<MemoryConsolidationOptions, 'protectImportance' | 'protectReinforcement' | 'protectedCategories'>;
-
-/** What the guards of a call need besides the reply. */
-export interface ReviewRules {
-  protection: Protection;
-  /** The sources of a merge that are not similar to the rest (empty when they all are). */
-  unconnected(ids: readonly string[]): string[];
-  /** Whether two entries say related things by their text (a shared category is not enough): a supersession's pair (SPEC B9). */
-  relatedByText(a: string, b: string): boolean;
-  /** The share of the first entry's terms the second one has (`SourceSimilarity.coverage`). */
-  coverage(a: string, b: string): number;
-  /** The fact check of one save (`checkMergeFacts` unless the pass judged the reply beforehand). */
-  factCheck?: (job: FactCheckJob) => FactVerdict;
 }
 
 /**
@@ -241,16 +227,6 @@ export function reviewReply(
 
 const defaultFactCheck = (job: FactCheckJob): FactVerdict => checkMergeFacts(job.sources, job.content, { strict: job.strict });
 
-/** Why an item may not be deleted outright or changed loosely, or undefined when it is not protected. */
-export function protectionOf(item: ConsolidationItem, options: Protection): string | undefined {
-  const entries: MemoryEntry[] = [item.view, ...item.members];
-  if (entries.some((entry) => entry.importance >= options.protectImportance)) return `importance ≥ ${options.protectImportance} is protected`;
-  if (item.view.reinforcementCount >= options.protectReinforcement) return `reinforced ${item.view.reinforcementCount}× (≥ ${options.protectReinforcement}) is protected`;
-  const category = entries.map((entry) => entry.category).find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
-  if (category !== undefined) return `the category ${category} is protected`;
-  return undefined;
-}
-
 /**
  * How many of the shown entries a reply asks to take out of current recall or clean-up, whether its
  * items pass their rules or not (SPEC B11): the shown ids it deletes without merging them, the
@@ -271,15 +247,4 @@ export function takenOut(reply: ConsolidationReply, shown: ReadonlyMap<string, C
     }
   }
   return out.size;
-}
-
-/** Whether `category` lies under one of the protected prefixes. */
-export function isProtected(category: string, options: Protection): boolean {
-  return options.protectedCategories.some((prefix) => isUnderPrefix(category, prefix));
-}
-
-/** Where a protected item must stay: under the protected prefix that covers it, else under its own top-level category. */
-export function protectedHome(item: ConsolidationItem, options: Protection): string {
-  const prefix = options.protectedCategories.find((candidate) => isUnderPrefix(item.view.category, candidate));
-  return prefix ?? item.view.category.split('/')[0]!;
 }

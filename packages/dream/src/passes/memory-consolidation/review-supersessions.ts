@@ -1,7 +1,8 @@
 import { isUnderPrefix, type MemoryEntry, SUBJECT_POINT_KEY, timestampMs } from '@reverie/core';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
-import { protectionOf, type ReviewRules } from './review-reply';
+import { protectionOf } from './protection';
+import type { ReviewRules } from './review-rules';
 
 /** A supersession that passed the guards of its call: `newer` replaces `older` (SPEC B9). */
 export interface ProposedSupersession {
