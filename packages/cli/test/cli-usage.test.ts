@@ -5,7 +5,7 @@ import { expectOneLineError, runReverie, tempDir } from './__fixtures__/run-reve
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -19,7 +19,7 @@ describe('help and version', () => {
     expect(result.code).toBe(0);
     for (const command of COMMANDS) {
       const words = [command.group, command.name].filter(Boolean).join(' ');
-      expect(result.stdout.split('\n')).toContainEqual(expect.stringMatching(new RegExp(`^  ${words} +${escape(command.summary)}$`)));
+      expect(result.stdout.split('\n')).toContainEqual(expect.stringMatching(new RegExp(`^  ${words} +${escapeRegExp(command.summary)}$`)));
     }
     expect(result.stdout).toContain('REVERIE_MODEL');
     expect(result.stdout).toMatch(/^ {2}5 {2}lock held/m);

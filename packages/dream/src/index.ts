@@ -73,7 +73,7 @@ export { type PlanApplied, planAppliedSchema, type SavedPass, type SavedPlan, sa
 export { renderPlanSummary } from './plans/render-plan-summary';
 export { DreamLedger } from './ledger/dream-ledger';
 export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
-export { type JsonlContents } from './jsonl/jsonl-file';
+export type { JsonlContents } from './jsonl/jsonl-file';
 export {
   type DreamLockStatus,
   type DreamStatus,

@@ -21,6 +21,7 @@ export interface FileSystemFaults {
   restore(): void;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: wraps any function of node:fs, whatever its parameters
 type AnyFunction = (...args: any[]) => any;
 
 const PROMISE_WRITES = ['writeFile', 'appendFile', 'mkdir', 'rename', 'link', 'unlink', 'rm', 'rmdir', 'copyFile', 'truncate', 'utimes'] as const;

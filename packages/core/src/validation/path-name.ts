@@ -28,6 +28,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** Bidirectional controls: they reorder how a name is displayed, so it reads as something else. */
 const BIDI_CONTROL = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/u;
 /** Characters that show nothing: two names that look the same would be different files. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible character is listed alone, on purpose
 const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/u;
 /** Names Windows reserves for devices, with or without an extension (`CON`, `aux.txt`, `COM1`). */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;

@@ -12,7 +12,7 @@ describe('asJsonRoundTrip', () => {
       { at: new Date('2026-11-01T00:00:00Z') },
       { a: 1, b: undefined },
       [1, undefined, 2],
-      // eslint-disable-next-line no-sparse-arrays
+      // biome-ignore lint/suspicious/noSparseArray: a hole is what this case tests
       [1, , 2],
       { n: -0, m: Number.NaN, i: Number.POSITIVE_INFINITY },
       { nested: [{ set: new Set([1]) }] },

@@ -101,7 +101,7 @@ export class PlanStore implements SavedPlanStore {
       try {
         found.push(await this.read(name));
       } catch {
-        continue;
+        // an incomplete or unreadable plan is left out
       }
     }
     return found.sort((a, b) => (a.plan.createdAt < b.plan.createdAt ? 1 : a.plan.createdAt > b.plan.createdAt ? -1 : 0));

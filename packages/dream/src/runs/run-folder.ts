@@ -130,7 +130,7 @@ export class RunFolder implements DreamRun {
       try {
         runs.push({ dir, manifest: runManifestSchema.parse(JSON.parse(await readFile(join(dir, 'run.json'), 'utf8'))) });
       } catch {
-        continue;
+        // an unreadable run is left out
       }
     }
     return runs;

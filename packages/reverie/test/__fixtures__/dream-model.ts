@@ -56,7 +56,7 @@ function mergeSkills(user: string): object {
   const shown = new Set([...user.matchAll(/^Skill "([^"]+)":/gm)].map((match) => match[1]!));
   const bodies = new Map<string, string>();
   for (const name of shown) {
-    const body = new RegExp(`content:\\n([^\\n]*howto ${escape(name)} step[^\\n]*)`).exec(user)?.[1];
+    const body = new RegExp(`content:\\n([^\\n]*howto ${escapeRegExp(name)} step[^\\n]*)`).exec(user)?.[1];
     if (body) bodies.set(name, body);
   }
   const toSave = [];
@@ -89,6 +89,6 @@ function bulletPreference(user: string): object {
   return { preferences: evidence.length === 0 ? [] : [{ content: 'The user wants answers as bullet points.', strength: 'strong', evidence, tags: ['format'] }] };
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

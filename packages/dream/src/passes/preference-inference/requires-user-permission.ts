@@ -58,11 +58,11 @@ export const PERMISSION_KEYWORDS: readonly string[] = [
 const AMOUNT = /[$€£¥₹]\s?\d|\d\s?[$€£¥₹]/u;
 
 const KEYWORD = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${PERMISSION_KEYWORDS.map((word) => word.split(' ').map(escape).join(String.raw`[\s_-]?`)).join('|')})s?(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${PERMISSION_KEYWORDS.map((word) => word.split(' ').map(escapeRegExp).join(String.raw`[\s_-]?`)).join('|')})s?(?![\p{L}\p{N}])`,
   'iu',
 );
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
