@@ -11,6 +11,8 @@ export const sourceAliases = [
   { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
   { find: /^@reverie\/postgres$/, replacement: root('./packages/postgres/src/index.ts') },
   { find: /^@reverie\/file-store$/, replacement: root('./packages/file-store/src/index.ts') },
+  { find: /^@reverie\/dream-state\/testing$/, replacement: root('./packages/dream-state/src/testing/index.ts') },
+  { find: /^@reverie\/dream-state$/, replacement: root('./packages/dream-state/src/index.ts') },
   { find: /^@reverie\/dream\/testing$/, replacement: root('./packages/dream/src/testing/index.ts') },
   { find: /^@reverie\/dream\/host$/, replacement: root('./packages/dream/src/host.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },

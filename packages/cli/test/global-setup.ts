@@ -7,7 +7,7 @@ const cliDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const packagesDir = resolve(cliDir, '..');
 
 /** The workspace packages the binary loads from node_modules, in build order. */
-const WORKSPACE_DEPENDENCIES = ['core', 'file-store', 'dream', 'postgres', 'reverie', 'server'];
+const WORKSPACE_DEPENDENCIES = ['core', 'dream-state', 'file-store', 'dream', 'postgres', 'reverie', 'server'];
 
 function newestMtime(path: string): number {
   const stats = statSync(path);

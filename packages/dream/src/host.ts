@@ -18,7 +18,6 @@ export { renderDreamStatus } from './ledger/render-dream-status';
 export { DreamScheduler } from './scheduler/dream-scheduler';
 export { RecallEventLog, type RecallRecorder } from './recall/recall-events';
 export { FileDreamStateStore, type FileDreamStateStoreOptions } from './state/file-dream-state-store';
-export type { DreamStateStore } from './state/dream-state-store';
 export { promotionOptionsSchema, recallSignalsOptionsSchema } from './recall/recall-options';
 export { importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
 export { archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-options';

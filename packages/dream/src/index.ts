@@ -9,7 +9,6 @@ export {
 } from './engine/dream-engine';
 export type {
   CycleReport,
-  DreamOperation,
   DreamPass,
   DreamPhase,
   DreamServices,
@@ -26,56 +25,14 @@ export type {
 export { describeServiceNeeds } from './engine/service-needs';
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
-export {
-  type ArchiveRecord,
-  dreamOperationSchema,
-  type JournalLine,
-  journalLineSchema,
-  type JournalWriter,
-  type PassPlanFile,
-  passPlanFileSchema,
-  RunFolder,
-  type RunManifest,
-  runManifestSchema,
-  type RunStatus,
-} from './runs/run-folder';
-export {
-  type AppendOnlyLog,
-  type DeadLetterStore,
-  type DreamCursorStore,
-  type DreamLockHandle,
-  type DreamRun,
-  type DreamRunListing,
-  type DreamRunStore,
-  type DreamStateLock,
-  type DreamStateStore,
-  holdingLock,
-  type NewDreamRun,
-  type RecallEventPosition,
-  type RecallStateStore,
-  type SavedPlanStore,
-  type StoredPlan,
-} from './state/dream-state-store';
+export { RunFolder } from './runs/run-folder';
 export { FileDreamStateStore, type FileDreamStateStoreOptions } from './state/file-dream-state-store';
-export {
-  type ConsolidationCursor,
-  consolidationCursorSchema,
-  type CursorPosition,
-  EMPTY_CURSOR,
-  type SeenUpdate,
-} from './passes/memory-consolidation/consolidation-cursor';
-export { type FingerprintChange, type FingerprintLookup, SeenFingerprints } from './passes/memory-consolidation/seen-fingerprints';
-export { type DeadLetter, deadLetterSchema } from './runs/dead-letter';
 export type { RunDetails, RunSummary } from './runs/run-details';
 export { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from './runs/run-changes';
 export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, plansDir, runsDir, sessionsPath } from './runs/run-paths';
-export { type PlanApplied, planAppliedSchema, type SavedPass, type SavedPlan, savedPlanSchema } from './plans/plan-store';
 export { renderPlanSummary } from './plans/render-plan-summary';
 export { DreamLedger } from './ledger/dream-ledger';
-export { type LedgerLine, ledgerLineSchema } from './ledger/ledger-line';
-export type { JsonlContents } from './jsonl/jsonl-file';
 export {
-  type DreamLockStatus,
   type DreamStatus,
   dreamStatusSchema,
   lastSuccessfulRun,
@@ -85,7 +42,6 @@ export {
   type SummariseLedgerOptions,
 } from './ledger/dream-status';
 export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockOptions } from './lock/dream-lock';
-export { type LockHolder, lockHolderSchema } from './lock/lock-holder';
 export {
   type DreamGateOptions,
   type DreamGateOptionsInput,
@@ -94,7 +50,7 @@ export {
   signalGateOptionsSchema,
 } from './gates/gate-options';
 export type { SignalSource } from './gates/signal-source';
-export { type SessionEnd, SessionLog, sessionEndSchema } from './gates/session-log';
+export { SessionLog } from './gates/session-log';
 export {
   DreamTrigger,
   type DreamTriggerOptions,
@@ -176,9 +132,8 @@ export {
   recallSignalsOptionsSchema,
 } from './recall/recall-options';
 export { type RecallSignals, type RecallTally, recallSignals } from './recall/recall-score';
-export { type RecalledResult, type RecallEvent, RecallEventLog, recallEventSchema, type RecallRecorder, type RecallSource } from './recall/recall-events';
+export { type RecalledResult, RecallEventLog, type RecallRecorder } from './recall/recall-events';
 export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './recall/recall-signal-store';
-export { type EntryRecallTally, emptyRecallSignals, type RecallSignalsFile, recallSignalsFileSchema } from './recall/recall-signals-file';
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';
 export { explainPromotion, type PromotionExplanation } from './recall/explain-promotion';

@@ -6,13 +6,14 @@ import { z } from 'zod';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger, supersede, supersedingLineage } from '@reverie/core';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
 import { DreamEngine } from '../src/engine/dream-engine';
-import type { DreamOperation, DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
+import type { DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
 import { RunFolder } from '../src/runs/run-folder';
 import { failuresDir, runsDir } from '../src/runs/run-paths';
 import { FileDreamStateStore } from '../src/state/file-dream-state-store';
 import { failingPass, freshEngineServices } from './__fixtures__/engine-services';
 import { textModel } from './__fixtures__/text-model';
+import type { DreamOperation } from '@reverie/dream-state';
 
 let dataPath: string;
 let clock: ManualClock;

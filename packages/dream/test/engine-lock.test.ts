@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices } from '../src/engine/dream-types';
-import type { DreamLockStatus } from '../src/ledger/dream-status';
+import type { DreamLockStatus } from '@reverie/dream-state';
 import { DreamLock } from '../src/lock/dream-lock';
 import { dreamsDir, lockPath, runsDir } from '../src/runs/run-paths';
 import { FileDreamStateStore } from '../src/state/file-dream-state-store';

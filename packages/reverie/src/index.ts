@@ -1,3 +1,4 @@
+export type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 export { createReverie, ReverieBuilder, scopeDataPath } from './builder/create-reverie';
 export { ReverieScopes } from './builder/reverie-scopes';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
@@ -31,12 +32,10 @@ export { type CheckReverieOptions, type CheckStatus, checkReverie, type ReverieC
 export { renderDreamStatus } from '@reverie/dream/host';
 export type {
   ApplyRequest,
-  DreamLockStatus,
   DreamStatus,
   DreamStatusFormat,
   GateName,
   GateOutcome,
-  LedgerLine,
   PlanSummary,
   RecordChange,
   RecordHistoryItem,

@@ -16,7 +16,7 @@ import { buildIfStale } from './built-packages';
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '../..');
 /** In dependency order: a package's declarations are built against those of the ones before it. */
-const BUILT = ['core', 'file-store', 'dream', 'postgres', 'reverie'];
+const BUILT = ['core', 'dream-state', 'file-store', 'dream', 'postgres', 'reverie'];
 
 interface Example {
   file: string;

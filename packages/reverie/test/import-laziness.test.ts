@@ -15,7 +15,7 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '..', '..');
 const recorder = pathToFileURL(join(packageDir, 'test', '__fixtures__', 'record-loaded-modules.mjs')).href;
 
-beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'reverie']), 300_000);
+beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'reverie']), 300_000);
 
 /** A language model answering every call with an empty consolidation, written without `ai`. */
 const modelSource = `{

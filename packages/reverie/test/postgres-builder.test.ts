@@ -12,7 +12,7 @@ import { createPglite } from '../../postgres/test/test-databases';
 import { buildIfStale } from './built-packages';
 
 // `.withPostgres()` loads @reverie/postgres through its CommonJS build, as an application does.
-beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'postgres']), 600_000);
+beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'postgres']), 600_000);
 
 let db: PGlite;
 let dataPath: string;

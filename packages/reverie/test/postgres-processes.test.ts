@@ -22,7 +22,7 @@ let bundleDir: string;
 let work: string;
 
 beforeAll(async () => {
-  buildIfStale(['core', 'file-store', 'dream', 'postgres']);
+  buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'postgres']);
   // Inside the package, so what the bundle leaves out (PGlite, @reverie/postgres) resolves from its node_modules.
   mkdirSync(join(packageDir, 'node_modules', '.cache'), { recursive: true });
   bundleDir = mkdtempSync(join(packageDir, 'node_modules', '.cache', 'postgres-child-'));

@@ -8,7 +8,7 @@ import { buildIfStale } from './built-packages';
 import { describeScopeIsolation } from './scope-isolation-property';
 
 // The scope property of scopes.test.ts on PostgreSQL: every store and the dream state there.
-beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'postgres']), 600_000);
+beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'postgres']), 600_000);
 
 /** The same concerns as the file stores' run of the property. */
 const onPostgres = (dataPath: string) =>

@@ -22,7 +22,7 @@ import { scriptedModel } from './scripted-model';
  * PostgreSQL (PGlite, through `.withPostgres()`).
  */
 
-beforeAll(() => buildIfStale(['core', 'file-store', 'dream', 'postgres']), 600_000);
+beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'postgres']), 600_000);
 
 let db: PGlite;
 beforeAll(async () => {

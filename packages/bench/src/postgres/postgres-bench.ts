@@ -26,7 +26,7 @@ import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ILongTermMemory, ManualClock, type MemoryDraft, silentLogger } from '@reverie/core';
-import { DreamEngine, type DreamStateStore, FileDreamStateStore, MemoryConsolidationPass } from '@reverie/dream';
+import { DreamEngine, FileDreamStateStore, MemoryConsolidationPass } from '@reverie/dream';
 import { FileMemoryStore } from '@reverie/file-store';
 import { migratePostgres, type PostgresClient, postgresClientFromConnectionString, PostgresDreamStateStore, PostgresMemoryStore } from '@reverie/postgres';
 import { findRealServer } from '../../../postgres/test/throwaway-cluster';
@@ -37,6 +37,7 @@ import { reportFigure } from '../figures';
 import { fmt, percentile, timed } from '../measure';
 import { writeMemoryFixture } from '../memory-fixture';
 import { syntheticEntry, syntheticQuery } from '../synthetic-memory';
+import type { DreamStateStore } from '@reverie/dream-state';
 
 const positive = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);

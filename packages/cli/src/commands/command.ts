@@ -1,4 +1,4 @@
-import type { DreamStateStore } from '@reverie/dream';
+import type { DreamStateStore } from '@reverie/dream-state';
 import type { Reverie } from 'reverie';
 import type { OptionSpec } from '../args/parse-args';
 import type { ExitCode } from '../errors/exit-codes';

@@ -1,5 +1,6 @@
-import type { CycleReport, DreamOperation } from '@reverie/dream';
+import type { CycleReport } from '@reverie/dream';
 import { describeOutcome, formatDuration } from './describe-outcome';
+import type { DreamOperation } from '@reverie/dream-state';
 
 /** What the CLI adds to a cycle report: which model ran, and what went without one. */
 export interface RunContext {

@@ -1,6 +1,7 @@
-import type { CycleReport, DreamStateStore, RunManifest } from '@reverie/dream';
+import type { CycleReport } from '@reverie/dream';
 import { CliError } from '../errors/cli-error';
 import { EXIT } from '../errors/exit-codes';
+import type { DreamStateStore, RunManifest } from '@reverie/dream-state';
 
 /** Everything `dream show` tells about one run, read from its records. */
 export interface RunDetails {

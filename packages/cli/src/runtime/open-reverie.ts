@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '@reverie/core';
-import { type DreamStateStore, FileDreamStateStore } from '@reverie/dream';
+import { FileDreamStateStore } from '@reverie/dream';
 import { createReverie, type DreamingOptionsInput, type Reverie } from 'reverie';
 import { UsageError } from '../errors/cli-error';
 import type { LoadedModel } from '../model/load-model';
 import type { CliTarget } from './cli-target';
+import { type DreamStateStore } from '@reverie/dream-state';
 
 /** What a command may add to the Reverie it opens. */
 export interface ReverieSetup {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DreamCursorStore } from '../state/dream-state-store';
+import type { DreamCursorStore } from '@reverie/dream-state';
 
 /**
  * A pass's small durable state between cycles (SPEC D18), kept by the state store's cursors

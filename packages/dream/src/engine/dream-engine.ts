@@ -1,12 +1,11 @@
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
 import { ledgerLineFor } from '../ledger/dream-ledger';
-import type { DreamLockStatus } from '../ledger/dream-status';
-import type { PlanApplied, SavedPass, SavedPlan } from '../plans/plan-store';
+import type { DreamLockStatus, PlanApplied, SavedPass, SavedPlan } from '@reverie/dream-state';
+import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '@reverie/dream-state';
 import { renderPlanSummary } from '../plans/render-plan-summary';
 import { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from '../runs/run-changes';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
-import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '../state/dream-state-store';
 import type { CycleReport, DreamPass, DreamPhase, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import { restampLineageRun } from './restamp-lineage-run';
 import { faultPoint } from './fault-points';

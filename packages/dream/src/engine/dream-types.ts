@@ -10,10 +10,8 @@ import type {
   ISkillStore,
   ISkillUsageStore,
   IWorkflowLog,
-  MemoryEntry,
-  Skill,
 } from '@reverie/core';
-import type { DreamStateStore } from '../state/dream-state-store';
+import type { DreamOperation, DreamStateStore } from '@reverie/dream-state';
 
 export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';
 
@@ -53,21 +51,6 @@ export interface DreamServices {
   decay?: DecayOptions | undefined;
 }
 export type ServiceName = Exclude<keyof DreamServices, 'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
-
-/**
- * One change a pass wants, as data. Passes never write to stores themselves: they return
- * operations, and the engine archives, journals and applies them (saves before deletes), which
- * is what makes every run crash-safe and reversible (SPEC B2, O8).
- *
- * `expectUpdatedAt` is the `updatedAt` the pass read (null: the record must not exist yet). A
- * record changed since is not clobbered: the operation is skipped and reported (SPEC B3).
- */
-export type DreamOperation =
-  | { op: 'memory.save'; entry: MemoryEntry; expectUpdatedAt: string | null; reason: string }
-  | { op: 'memory.delete'; id: string; expectUpdatedAt: string; reason: string }
-  | { op: 'skill.save'; skill: Skill; expectUpdatedAt: string | null; reason: string }
-  | { op: 'skill.delete'; name: string; expectUpdatedAt: string; reason: string }
-  | { op: 'conversation-log.clear'; throughSeq: number; reason: string };
 
 /** What a pass hands the engine after planning. */
 export interface PassPlan {

@@ -1,7 +1,7 @@
 import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
-import type { ArchiveRecord, JournalLine } from '../runs/run-folder';
-import { assertStillHeld, type DreamRun } from '../state/dream-state-store';
-import type { DreamOperation, DreamServices } from './dream-types';
+import type { ArchiveRecord, DreamOperation, JournalLine } from '@reverie/dream-state';
+import { assertStillHeld, type DreamRun } from '@reverie/dream-state';
+import type { DreamServices } from './dream-types';
 import { faultPoint } from './fault-points';
 
 /** Saves first, then deletes, then log clears: a crash in between never loses a source (SPEC B2). */

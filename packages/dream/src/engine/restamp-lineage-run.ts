@@ -1,5 +1,5 @@
 import type { MemoryLineage } from '@reverie/core';
-import type { DreamOperation } from './dream-types';
+import type { DreamOperation } from '@reverie/dream-state';
 
 function restampLineage(lineage: MemoryLineage, from: string, to: string): MemoryLineage {
   const { origin, ancestors } = lineage;

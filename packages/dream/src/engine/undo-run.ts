@@ -1,7 +1,7 @@
 import { loggedTurnSchema, type MemoryDraft, type MemoryEntry, memoryEntrySchema, ReverieError, skillSchema } from '@reverie/core';
-import type { JournalLine } from '../runs/run-folder';
-import { assertStillHeld, type DreamRun } from '../state/dream-state-store';
-import type { DreamOperation, DreamServices } from './dream-types';
+import type { DreamOperation, JournalLine } from '@reverie/dream-state';
+import { assertStillHeld, type DreamRun } from '@reverie/dream-state';
+import type { DreamServices } from './dream-types';
 
 export interface UndoReport {
   runId: string;

@@ -1,10 +1,11 @@
 import { type IClock, type ILogger, isReverieError } from '@reverie/core';
 import type { CycleReport } from '../engine/dream-types';
-import { type DreamLockStatus, lastSuccessfulRun } from '../ledger/dream-status';
-import type { DreamStateStore } from '../state/dream-state-store';
+import { lastSuccessfulRun } from '../ledger/dream-status';
+import { type DreamLockStatus } from '@reverie/dream-state';
 import type { DreamGateOptions } from './gate-options';
 import { SessionLog } from './session-log';
 import type { SignalSource } from './signal-source';
+import type { DreamStateStore } from '@reverie/dream-state';
 
 export type GateName = 'disabled' | 'time' | 'sessions' | 'lock' | 'signal';
 

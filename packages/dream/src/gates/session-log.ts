@@ -1,9 +1,5 @@
-import { z } from 'zod';
 import type { IClock } from '@reverie/core';
-import type { AppendOnlyLog } from '../state/dream-state-store';
-
-export const sessionEndSchema = z.object({ sessionId: z.string().min(1), endedAt: z.string() });
-export type SessionEnd = z.infer<typeof sessionEndSchema>;
+import type { AppendOnlyLog, SessionEnd } from '@reverie/dream-state';
 
 /**
  * Completed agent sessions, one record per `onSessionEnd`, for the session gate (SPEC O3), in

@@ -1,13 +1,7 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { JsonlContents } from '@reverie/dream-state';
 import type { z } from 'zod';
-
-export interface JsonlContents<T> {
-  /** The lines that parsed and matched the schema, in file order. */
-  lines: T[];
-  /** Lines skipped because they were not valid JSON or did not match the schema (a torn last line after a crash, a hand edit). */
-  invalidLines: number;
-}
 
 /**
  * An append-only file of JSON lines. Each append is one `write` of one whole line followed by

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ledgerPath } from '../runs/run-paths';
 import { DreamLedger, ledgerLineFor } from './dream-ledger';
-import type { LedgerLine } from './ledger-line';
+import type { LedgerLine } from '@reverie/dream-state';
 
 let dataPath: string;
 beforeEach(() => {

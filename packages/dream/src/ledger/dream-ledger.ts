@@ -1,8 +1,8 @@
 import type { PassOutcome } from '../engine/dream-types';
-import { type JsonlContents, JsonlFile } from '../jsonl/jsonl-file';
+import { JsonlFile } from '../jsonl/jsonl-file';
 import { ledgerPath } from '../runs/run-paths';
-import type { AppendOnlyLog } from '../state/dream-state-store';
-import { type LedgerLine, ledgerLineSchema } from './ledger-line';
+import { type JsonlContents, type LedgerLine, ledgerLineSchema } from '@reverie/dream-state';
+import type { AppendOnlyLog } from '@reverie/dream-state';
 
 /**
  * The telemetry ledger at `<dataPath>/_system/dreams/ledger.jsonl` (SPEC O5): the engine appends

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { lockHolderSchema } from '../lock/lock-holder';
-import { type LedgerLine, ledgerLineSchema } from './ledger-line';
+import { type LedgerLine, ledgerLineSchema, lockStatusSchema } from '@reverie/dream-state';
 
 const PHASES = ['light-sleep', 'rem', 'deep-sleep'] as const;
 const HOUR_MS = 3_600_000;
@@ -39,17 +38,6 @@ export const passStatusSchema = z.object({
 });
 export type PassStatus = z.infer<typeof passStatusSchema>;
 
-/** The lock as status shows it (see `DreamLock.state()`). */
-export const lockStatusSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('free') }),
-  z.object({
-    status: z.literal('held'),
-    holder: lockHolderSchema,
-    /** True when another runner may take the lock over (too old, or its process is gone). */
-    stale: z.boolean(),
-    staleReason: z.string().optional(),
-  }),
-]);
 
 /** What `status` reports (SPEC O5): the ledger aggregated per phase over a window. */
 export const dreamStatusSchema = z.object({
@@ -70,7 +58,6 @@ export const dreamStatusSchema = z.object({
   lock: lockStatusSchema.optional(),
 });
 export type DreamStatus = z.infer<typeof dreamStatusSchema>;
-export type DreamLockStatus = z.infer<typeof lockStatusSchema>;
 
 export interface SummariseLedgerOptions {
   now: Date;

@@ -1,6 +1,6 @@
-import type { AppendOnlyLog } from '../state/dream-state-store';
-import { type DreamLockStatus, type DreamStatus, summariseLedger } from './dream-status';
-import type { LedgerLine } from './ledger-line';
+import type { AppendOnlyLog, LedgerLine } from '@reverie/dream-state';
+import { type DreamStatus, summariseLedger } from './dream-status';
+import { type DreamLockStatus } from '@reverie/dream-state';
 
 export interface ReadDreamStatusOptions {
   /** The ledger to read (a state store's `ledger`). */

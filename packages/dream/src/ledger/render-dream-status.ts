@@ -1,4 +1,5 @@
-import type { DreamLockStatus, DreamStatus, PassStatus, PhaseStatus } from './dream-status';
+import type { DreamStatus, PassStatus, PhaseStatus } from './dream-status';
+import type { DreamLockStatus } from '@reverie/dream-state';
 
 export type DreamStatusFormat = 'text' | 'json' | 'markdown';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, RecordingLogger } from '@reverie/core';
 import { dreamsDir, lockPath } from '../runs/run-paths';
 import { DreamLock } from './dream-lock';
-import { holdingLock } from '../state/dream-state-store';
+import { holdingLock } from '@reverie/dream-state';
 
 let dataPath: string;
 let clock: ManualClock;

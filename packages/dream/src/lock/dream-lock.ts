@@ -2,10 +2,9 @@ import { hostname } from 'node:os';
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type IClock, type ILogger, monotonicMs, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
-import type { DreamLockStatus } from '../ledger/dream-status';
+import type { DreamLockHandle, DreamLockStatus, DreamStateLock } from '@reverie/dream-state';
 import { lockPath } from '../runs/run-paths';
-import type { DreamLockHandle, DreamStateLock } from '../state/dream-state-store';
-import { type LockHolder, lockHolderSchema } from './lock-holder';
+import { type LockHolder, lockHolderSchema } from '@reverie/dream-state';
 
 export const DEFAULT_STALE_LOCK_MINUTES = 60;
 /** How often a holder renews its heartbeat (at most; a quarter of the stale period when that is shorter). */

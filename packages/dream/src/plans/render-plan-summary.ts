@@ -1,6 +1,5 @@
 import { operationTarget } from '../engine/operation-applier';
-import type { DreamOperation } from '../engine/dream-types';
-import type { SavedPlan } from './plan-store';
+import type { DreamOperation, SavedPlan } from '@reverie/dream-state';
 
 /**
  * The markdown a saved plan's folder holds beside `plan.json` (`summary.md`): for a person deciding

@@ -1,7 +1,7 @@
 import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory, ownValue } from '@reverie/core';
 import type { PromotionOptions, RecallSignalsOptions } from './recall-options';
 import type { RecallSignals } from './recall-score';
-import type { RecallStateStore } from '../state/dream-state-store';
+import type { RecallStateStore } from '@reverie/dream-state';
 import { RecallSignalStore, recallsSincePromotion } from './recall-signal-store';
 
 export interface PromotionExplanation {

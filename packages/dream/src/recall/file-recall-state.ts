@@ -3,9 +3,15 @@ import { basename, dirname, join } from 'node:path';
 import { newId } from '@reverie/core';
 import { writeFileAtomic } from '@reverie/file-store';
 import { recallEventsPath, recallSignalsPath } from '../runs/run-paths';
-import type { RecallEventPosition, RecallStateStore } from '../state/dream-state-store';
-import { type RecallEvent, recallEventSchema } from './recall-events';
-import { emptyRecallSignals, foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from './recall-signals-file';
+import type { RecallEventPosition, RecallStateStore } from '@reverie/dream-state';
+import {
+  emptyRecallSignals,
+  foldRecallEvents,
+  type RecallEvent,
+  recallEventSchema,
+  type RecallSignalsFile,
+  recallSignalsFileSchema,
+} from '@reverie/dream-state';
 
 /** How long a compaction waits, after setting the events file aside, for an append that opened it just before. */
 const COMPACTION_GRACE_MS = 200;

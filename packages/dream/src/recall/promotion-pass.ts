@@ -1,10 +1,11 @@
 import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry, ownValue } from '@reverie/core';
 import { z } from 'zod';
-import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { RecallSignalStore } from './recall-signal-store';
 import { parsePassOptions } from '../passes/parse-pass-options';
 import { describeServiceNeeds } from '../engine/service-needs';
+import type { DreamOperation } from '@reverie/dream-state';
 
 /**
  * SPEC O4 (deep sleep): raises the importance of entries the recall signals validate — recalled

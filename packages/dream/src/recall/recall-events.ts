@@ -1,17 +1,6 @@
-import { z } from 'zod';
 import type { IClock, ILogger } from '@reverie/core';
-import type { RecallStateStore } from '../state/dream-state-store';
+import { type RecallEvent, type RecallSource, type RecallStateStore } from '@reverie/dream-state';
 
-/** One entry returned by one search (SPEC O4). */
-export const recallEventSchema = z.object({
-  at: z.string(),
-  entryId: z.string().min(1),
-  /** The entry's search score relative to the best result of that search, 0..1. */
-  relevance: z.number().min(0).max(1),
-  source: z.enum(['turn', 'tool', 'api']),
-});
-export type RecallEvent = z.infer<typeof recallEventSchema>;
-export type RecallSource = RecallEvent['source'];
 
 /** A search's results as the recorder takes them: ids with their raw scores. */
 export interface RecalledResult {

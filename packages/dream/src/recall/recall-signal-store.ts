@@ -1,8 +1,7 @@
 import type { ILongTermMemory, MemoryEntry } from '@reverie/core';
-import type { RecallStateStore } from '../state/dream-state-store';
+import type { EntryRecallTally, RecallSignalsFile, RecallStateStore } from '@reverie/dream-state';
 import type { RecallSignalsOptions } from './recall-options';
 import { type RecallSignals, recallSignals } from './recall-score';
-import type { EntryRecallTally, RecallSignalsFile } from './recall-signals-file';
 
 export interface CandidateQuery {
   minRecallCount: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
-import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from './recall-signals-file';
+import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from '@reverie/dream-state';
 import type { ILogger, ILongTermMemory } from '@reverie/core';
 import { changeFeedOf, readFeed } from '../changes/memory-feed';
 import { describeServiceNeeds } from '../engine/service-needs';

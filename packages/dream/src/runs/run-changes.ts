@@ -1,7 +1,5 @@
 import { type MemoryEntry, memoryEntrySchema, type Skill, skillSchema } from '@reverie/core';
-import type { DreamOperation } from '../engine/dream-types';
-import type { DreamRun, DreamRunStore } from '../state/dream-state-store';
-import type { JournalLine, RunManifest } from './run-folder';
+import type { DreamOperation, DreamRun, DreamRunStore, JournalLine, RunManifest } from '@reverie/dream-state';
 
 /**
  * One record one run touched, as its records tell it (SPEC O7, O8): the plan says what the

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { ReverieError } from '@reverie/core';
 import type { CycleReport, PassOutcome } from '../engine/dream-types';
-import type { DreamStateStore } from '../state/dream-state-store';
-import type { DeadLetter } from './dead-letter';
-import type { RunManifest } from './run-folder';
+import type { DeadLetter, DreamStateStore, RunManifest } from '@reverie/dream-state';
 
 /** One run as `listRuns` shows it. */
 export interface RunSummary {

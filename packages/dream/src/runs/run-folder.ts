@@ -1,78 +1,26 @@
 import { writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { memoryEntrySchema, ownValue, ReverieError, setOwn, skillSchema } from '@reverie/core';
+import { ownValue, ReverieError, setOwn } from '@reverie/core';
 import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '@reverie/file-store';
-import type { DreamOperation } from '../engine/dream-types';
-import type { DreamRun } from '../state/dream-state-store';
+import {
+  type ArchiveRecord,
+  type DreamRun,
+  type JournalLine,
+  journalLineSchema,
+  type JournalWriter,
+  type PassPlanFile,
+  passPlanFileSchema,
+  type RunManifest,
+  runManifestSchema,
+} from '@reverie/dream-state';
 import { runFolderName, runsDir } from './run-paths';
 
-export const runStatusSchema = z.enum(['running', 'complete', 'failed', 'interrupted', 'undone']);
-export type RunStatus = z.infer<typeof runStatusSchema>;
 
-export const runManifestSchema = z.object({
-  schemaVersion: z.literal(1),
-  runId: z.string(),
-  trigger: z.string(),
-  startedAt: z.string(),
-  completedAt: z.string().optional(),
-  status: runStatusSchema,
-  /** Passes in the order they were planned; each has a plan file once planned. */
-  passes: z.array(z.string()),
-  /** A pass whose plan is written and whose apply has not finished. */
-  applying: z.string().optional(),
-  undoneAt: z.string().optional(),
-  /** The run whose failed passes this run retried. */
-  retryOf: z.string().optional(),
-  /** The saved plan (of a dry run) this run applied. */
-  planId: z.string().optional(),
-});
-export type RunManifest = z.infer<typeof runManifestSchema>;
 
-export const dreamOperationSchema: z.ZodType<DreamOperation> = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('memory.save'), entry: memoryEntrySchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
-  z.object({ op: z.literal('memory.delete'), id: z.string(), expectUpdatedAt: z.string(), reason: z.string() }),
-  z.object({ op: z.literal('skill.save'), skill: skillSchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
-  z.object({ op: z.literal('skill.delete'), name: z.string(), expectUpdatedAt: z.string(), reason: z.string() }),
-  z.object({ op: z.literal('conversation-log.clear'), throughSeq: z.number(), reason: z.string() }),
-]);
 
-export const passPlanFileSchema = z.object({
-  pass: z.string(),
-  operations: z.array(dreamOperationSchema),
-  notes: z.array(z.string()),
-  refusals: z.array(z.string()),
-  /** Replies refused whole for breaking a run-level budget (SPEC B11). */
-  misbehaviour: z.array(z.string()).optional(),
-  /** The pass's bookkeeping after apply (`PassPlan.commit`), handed to `DreamPass.commit`. */
-  commit: z.unknown().optional(),
-});
-export type PassPlanFile = z.infer<typeof passPlanFileSchema>;
 
-export const journalLineSchema = z.object({
-  pass: z.string(),
-  index: z.number().int().nonnegative(),
-  /** applied: done; conflict: the record changed since it was read, left alone; noop: nothing to do. */
-  outcome: z.enum(['applied', 'conflict', 'noop']),
-  /** The `updatedAt` the store stamped on a save, to tell later whether someone changed it since. */
-  updatedAt: z.string().optional(),
-});
-export type JournalLine = z.infer<typeof journalLineSchema>;
 
-/** A record kept in a run's archive as it was before a pass touched it. */
-export interface ArchiveRecord {
-  kind: 'memory' | 'skill' | 'conversation-log';
-  key: string;
-  record: unknown;
-}
-
-/** Appends to a run's journal (see `RunFolder.openJournal`). */
-export interface JournalWriter {
-  append(line: JournalLine): Promise<void>;
-  /** Flushes the lines appended to disk and closes the file. */
-  close(): Promise<void>;
-}
 
 /** What `archive/<pass>.json` holds: kind → key → the record as it was. */
 type ArchiveBundle = Partial<Record<ArchiveRecord['kind'], Record<string, unknown>>>;

@@ -1,6 +1,7 @@
 import { CursorFiles } from '../cursors/cursor-files';
-import { type ConsolidationCursor, ConsolidationCursorFile, type SeenUpdate } from '../passes/memory-consolidation/consolidation-cursor';
-import type { DreamCursorStore } from './dream-state-store';
+import { ConsolidationCursorFile } from '../cursors/consolidation-cursor-file';
+import { type ConsolidationCursor, type SeenUpdate } from '@reverie/dream-state';
+import type { DreamCursorStore } from '@reverie/dream-state';
 
 /**
  * Cursors as files in `_system/dreams/cursors/`: `<pass>.json`, and for the consolidation cursor

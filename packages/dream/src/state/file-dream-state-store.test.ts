@@ -3,15 +3,16 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { describeDreamStateConformance } from '../testing/dream-state-conformance';
-import type { DreamStateStore } from './dream-state-store';
+import type { DreamStateStore } from '@reverie/dream-state';
+import { describeDreamStateConformance, type DreamStateFactory } from '@reverie/dream-state/testing';
+import { describeDreamEngineConformance } from '../testing/dream-engine-conformance';
 import { FileDreamStateStore } from './file-dream-state-store';
 
 const root = mkdtempSync(join(tmpdir(), 'reverie-dream-state-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 // Each handle is a process of its own on one host: a crash is its process being gone.
-describeDreamStateConformance('FileDreamStateStore', ({ clock, scope }) => {
+const onFiles: DreamStateFactory = ({ clock, scope }) => {
   const dataPath = join(root, scope);
   const alive = new Set<number>();
   const pids = new Map<DreamStateStore, number>();
@@ -29,4 +30,6 @@ describeDreamStateConformance('FileDreamStateStore', ({ clock, scope }) => {
     },
     dispose: () => rm(dataPath, { recursive: true, force: true }),
   };
-});
+};
+describeDreamStateConformance('FileDreamStateStore', onFiles);
+describeDreamEngineConformance('FileDreamStateStore', onFiles);

@@ -1,5 +1,5 @@
 import { type IClock, type ILogger, ReverieValidationError } from '@reverie/core';
-import { sessionEndSchema, type SessionEnd } from '../gates/session-log';
+import { type SessionEnd, sessionEndSchema } from '@reverie/dream-state';
 import { JsonlFile } from '../jsonl/jsonl-file';
 import { DreamLedger } from '../ledger/dream-ledger';
 import { DreamLock } from '../lock/dream-lock';
@@ -7,7 +7,7 @@ import { PlanStore } from '../plans/plan-store';
 import { FileRecallState } from '../recall/file-recall-state';
 import { FileDeadLetterStore } from '../runs/dead-letter';
 import { dreamsDir, sessionsPath } from '../runs/run-paths';
-import type { AppendOnlyLog, DreamStateStore } from './dream-state-store';
+import type { AppendOnlyLog, DreamStateStore } from '@reverie/dream-state';
 import { FileCursorStore } from './file-cursor-store';
 import { FileRunStore } from './file-run-store';
 

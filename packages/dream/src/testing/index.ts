@@ -1,8 +1,3 @@
-// The dream-state conformance kit: the behaviour every `DreamStateStore` must show. Needs vitest as a peer dependency.
-export {
-  describeDreamStateConformance,
-  DREAM_STATE_START,
-  type DreamStateContext,
-  type DreamStateFactory,
-  type DreamStateScope,
-} from './dream-state-conformance';
+// The dream engine's conformance kit: the engine on a `DreamStateStore`, across handles; run it
+// beside `describeDreamStateConformance` from `@reverie/dream-state/testing`. Needs vitest as a peer dependency.
+export { describeDreamEngineConformance } from './dream-engine-conformance';

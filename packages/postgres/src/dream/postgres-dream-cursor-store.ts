@@ -1,4 +1,10 @@
-import { type ConsolidationCursor, consolidationCursorSchema, type DreamCursorStore, SeenFingerprints, type SeenUpdate } from '@reverie/dream';
+import {
+  type ConsolidationCursor,
+  consolidationCursorSchema,
+  type DreamCursorStore,
+  SeenFingerprints,
+  type SeenUpdate,
+} from '@reverie/dream-state';
 import type { PostgresClient } from '../client/postgres-client';
 import { type DreamStateScope, jsonParam } from './dream-state-scope';
 

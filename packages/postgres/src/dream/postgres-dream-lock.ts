@@ -1,5 +1,5 @@
 import { type IClock, type ILogger, newId, ReverieError, ReverieLockHeldError } from '@reverie/core';
-import { type DreamLockHandle, type DreamLockStatus, type DreamStateLock, type LockHolder, lockHolderSchema } from '@reverie/dream';
+import { type DreamLockHandle, type DreamLockStatus, type DreamStateLock, type LockHolder, lockHolderSchema } from '@reverie/dream-state';
 import type { PostgresClient } from '../client/postgres-client';
 import { dreamLockKeys } from './dream-lock-keys';
 import { type DreamStateScope, jsonParam } from './dream-state-scope';

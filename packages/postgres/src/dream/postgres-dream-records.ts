@@ -2,16 +2,16 @@ import { isValidId, ReverieError } from '@reverie/core';
 import {
   type AppendOnlyLog,
   type DeadLetter,
-  type DeadLetterStore,
   deadLetterSchema,
+  type DeadLetterStore,
   type JsonlContents,
   type PlanApplied,
   planAppliedSchema,
   type SavedPlan,
-  type SavedPlanStore,
   savedPlanSchema,
+  type SavedPlanStore,
   type StoredPlan,
-} from '@reverie/dream';
+} from '@reverie/dream-state';
 import type { z } from 'zod';
 import { type DreamStateScope, jsonParam } from './dream-state-scope';
 

@@ -12,7 +12,7 @@ import {
   passPlanFileSchema,
   type RunManifest,
   runManifestSchema,
-} from '@reverie/dream';
+} from '@reverie/dream-state';
 import type { PostgresClient } from '../client/postgres-client';
 import { type DreamStateScope, jsonParam } from './dream-state-scope';
 

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import type { DreamStateStore } from '@reverie/dream';
-import { describeDreamStateConformance } from '@reverie/dream/testing';
+import type { DreamStateStore } from '@reverie/dream-state';
+import { describeDreamEngineConformance } from '@reverie/dream/testing';
+import { describeDreamStateConformance, type DreamStateFactory } from '@reverie/dream-state/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
@@ -34,13 +35,15 @@ describe('on PGlite', () => {
     session: (fn) => postgresClientFromPglite(db).session(fn),
     close: async () => undefined,
   };
-  describeDreamStateConformance('PostgresDreamStateStore on PGlite', ({ clock, scope }) => ({
+  const onPglite: DreamStateFactory = ({ clock, scope }) => ({
     open: async () => new PostgresDreamStateStore({ client: current, scope, clock }),
     async crash() {
       await db.close();
       db = await createPglite({ dataDir: root });
     },
-  }));
+  });
+  describeDreamStateConformance('PostgresDreamStateStore on PGlite', onPglite);
+  describeDreamEngineConformance('PostgresDreamStateStore on PGlite', onPglite);
 });
 
 /** A real server: each handle has a pool of its own, named, so a crash ends that pool's sessions on the server. */
@@ -51,7 +54,7 @@ describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
   afterAll(async () => {
     await Promise.all([...pools.values()].map(({ client }) => client.close()));
   });
-  describeDreamStateConformance('PostgresDreamStateStore on PostgreSQL', ({ clock, scope }) => ({
+  const onServer: DreamStateFactory = ({ clock, scope }) => ({
     async open() {
       const name = `reverie_handle_${process.pid}_${++handles}`;
       const url = new URL(database());
@@ -70,5 +73,7 @@ describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
         await admin.end();
       }
     },
-  }));
+  });
+  describeDreamStateConformance('PostgresDreamStateStore on PostgreSQL', onServer);
+  describeDreamEngineConformance('PostgresDreamStateStore on PostgreSQL', onServer);
 });

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { type SessionEnd, sessionEndSchema, type LedgerLine, ledgerLineSchema, type DreamStateStore } from '@reverie/dream';
+import { type DreamStateStore, type LedgerLine, ledgerLineSchema, type SessionEnd, sessionEndSchema } from '@reverie/dream-state';
 import { ReverieValidationError } from '@reverie/core';
 import { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';

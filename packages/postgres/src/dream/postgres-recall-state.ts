@@ -6,7 +6,7 @@ import {
   type RecallSignalsFile,
   recallSignalsFileSchema,
   type RecallStateStore,
-} from '@reverie/dream';
+} from '@reverie/dream-state';
 import { type DreamStateScope, jsonParam } from './dream-state-scope';
 
 /**

@@ -32,7 +32,7 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import { DreamScheduler, type DreamStateStore, DreamTrigger, FileDreamStateStore, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
+import { DreamScheduler, DreamTrigger, FileDreamStateStore, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
 import type { RecallSignalStore } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
@@ -76,6 +76,7 @@ import {
 } from './postgres-backend';
 import type { Reverie, WrappableModel } from './reverie';
 import { ReverieScopes } from './reverie-scopes';
+import { type DreamStateStore } from '@reverie/dream-state';
 
 type Concern = 'memory' | 'workingMemory' | 'skills' | 'conversationLog' | 'feedback' | 'workflowLog' | 'dreaming';
 

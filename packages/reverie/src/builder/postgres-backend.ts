@@ -14,7 +14,7 @@ import type {
   IWorkingMemory,
   Thesaurus,
 } from '@reverie/core';
-import type { DreamStateStore } from '@reverie/dream';
+import type { DreamStateStore } from '@reverie/dream-state';
 import type { PostgresClient } from '@reverie/postgres';
 import { loadPostgres, type PostgresModule } from './load-postgres';
 

@@ -17,9 +17,7 @@ import type { DreamPassPlan } from '../dreaming/dream-pass-catalog';
 import type {
   ApplyRequest,
   CycleReport,
-  DreamLockStatus,
   DreamStatus,
-  LedgerLine,
   PlanSummary,
   PromotionExplanation,
   RecordChange,
@@ -35,6 +33,7 @@ import type {
 import type { AgentTools, ToolFamilies } from '../tools/agent-tools';
 import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
+import type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
 export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];

@@ -3,7 +3,6 @@ import {
   archiveRetentionOptionsSchema,
   DEFAULT_STALE_LOCK_MINUTES,
   dreamGateOptionsSchema,
-  type DreamStateStore,
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
@@ -17,6 +16,7 @@ import {
   workflowFailureAnalysisOptionsSchema,
 } from '@reverie/dream/host';
 import { durationSchema } from '../options/duration';
+import { type DreamStateStore } from '@reverie/dream-state';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
 

@@ -1,4 +1,4 @@
-import type { LedgerLine } from '../ledger-line';
+import type { LedgerLine } from '@reverie/dream-state';
 
 /** A ledger line with sensible defaults; pass what the test is about. */
 export function ledgerLine(overrides: Partial<LedgerLine> = {}): LedgerLine {

@@ -15,7 +15,7 @@ import {
   SUBJECT_START_KEY,
   tagSchema,
 } from '@reverie/core';
-import type { DreamOperation } from '../../engine/dream-types';
+import type { DreamOperation } from '@reverie/dream-state';
 import { factTokens, missingFacts } from '../memory-consolidation/fact-tokens';
 import { unionTags } from '../memory-consolidation/merge-entries';
 import { duplicateKey, normaliseContent, stripRetentionTags } from '../memory-consolidation/normalise-content';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { DAY_MS, DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance, type MemoryEntry, timestampMs } from '@reverie/core';
 import { PassCursor } from '../../cursors/pass-cursor';
-import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 import { parsePassOptions } from '../parse-pass-options';
 import { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './importance-decay-options';
+import type { DreamOperation } from '@reverie/dream-state';
 
 /**
  * `decayedThrough`: written by the pass when it rewrote importances (before decay moved to read

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
-import type { DreamCursorStore } from '../../state/dream-state-store';
+import type { DreamCursorStore } from '@reverie/dream-state';
 
 /**
  * A log-reading pass's position in the conversation log (SPEC D18): the last seq it has

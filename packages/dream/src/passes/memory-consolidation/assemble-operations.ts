@@ -11,7 +11,7 @@ import {
   supersede,
   supersedingLineage,
 } from '@reverie/core';
-import type { DreamOperation } from '../../engine/dream-types';
+import type { DreamOperation } from '@reverie/dream-state';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';
 import { duplicateKey, duplicateKeyHash } from './normalise-content';

@@ -1,6 +1,7 @@
 import type { MemoryEntry } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { advanceCursor, changedSince, consolidationCursorSchema, EMPTY_CURSOR } from './consolidation-cursor';
+import { advanceCursor, changedSince } from './consolidation-cursor';
+import { consolidationCursorSchema, EMPTY_CURSOR } from '@reverie/dream-state';
 
 const entry = (id: string, updatedAt: string) => ({ id, updatedAt }) as MemoryEntry;
 

@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Bm25Index, type MemoryEntry } from '@reverie/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DreamOperation } from '../../engine/dream-types';
+import type { DreamOperation } from '@reverie/dream-state';
 import { PassHarness, savesBeforeDeletes } from './__fixtures__/pass-harness';
 import { ScriptedGateway, shownEntries } from './__fixtures__/scripted-gateway';
 import { MemoryConsolidationPass } from './memory-consolidation-pass';

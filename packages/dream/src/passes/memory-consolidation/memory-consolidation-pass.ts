@@ -11,16 +11,18 @@ import {
   changedSince,
   comparePositions,
   consolidationCursorOf,
-  type ConsolidationCursor,
-  consolidationCursorSchema,
-  type CursorPosition,
   dueRetries,
   entryPosition,
-  fingerprintsSchema,
   nextRetries,
   wordingFingerprint,
 } from './consolidation-cursor';
-import { fingerprintChanges } from './seen-fingerprints';
+import {
+  type ConsolidationCursor,
+  consolidationCursorSchema,
+  type CursorPosition,
+  fingerprintChanges,
+  fingerprintsSchema,
+} from '@reverie/dream-state';
 import { buildConsolidationItems, type ConsolidationItem } from './consolidation-item';
 import { type ConsolidationReply, consolidationReplySchema } from './consolidation-reply';
 import {

@@ -4,7 +4,7 @@ import {
   isReverieError,
   } from '@reverie/core';
 import { z } from 'zod';
-import type { DreamOperation, DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { LogCursor } from '../log-reading/log-cursor';
 import { nothingNew, readLogWindow } from '../log-reading/read-log-window';
 import { PreferenceLedger } from './preference-ledger';
@@ -18,6 +18,7 @@ import { groupBySession, PREFERENCE_DIRECTIVE, PREFERENCE_DIRECTIVE_FILE, render
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
 import { describeServiceNeeds } from '../../engine/service-needs';
+import type { DreamOperation } from '@reverie/dream-state';
 
 /**
  * The last seq whose turns this pass has already inferred from. Turns up to it that another

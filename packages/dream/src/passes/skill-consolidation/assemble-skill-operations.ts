@@ -1,5 +1,5 @@
 import { type Skill, timestampMs } from '@reverie/core';
-import type { DreamOperation } from '../../engine/dream-types';
+import type { DreamOperation } from '@reverie/dream-state';
 import type { AcceptedSave, SkillCallReview } from './review-skill-reply';
 import type { SkillProfile } from './skill-profile';
 

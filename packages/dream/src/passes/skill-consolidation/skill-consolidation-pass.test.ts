@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DreamOperation, PassPlan } from '../../engine/dream-types';
+import type { PassPlan } from '../../engine/dream-types';
 import { savesBeforeDeletes, ScriptedGateway, SkillPassHarness } from './__fixtures__/skill-pass-harness';
 import { SkillConsolidationPass } from './skill-consolidation-pass';
+import type { DreamOperation } from '@reverie/dream-state';
 
 let harness: SkillPassHarness;
 beforeEach(async () => {

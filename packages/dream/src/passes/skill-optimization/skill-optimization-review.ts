@@ -1,6 +1,6 @@
 import { skillRewriteProblem } from '../../review/fact-check';
 import { type Skill, skillSchema } from '@reverie/core';
-import type { DreamOperation } from '../../engine/dream-types';
+import type { DreamOperation } from '@reverie/dream-state';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
 import { filterSeeAlso, stripSkillTags } from '../skill-common/skill-draft-hygiene';
 import type { OptimizationCandidate } from './optimization-candidates';

@@ -2,7 +2,7 @@ import { type ISkillStore, isReverieError, matchesAnySkillPattern, ownValue, typ
 import { z } from 'zod';
 import { PassCursor } from '../../cursors/pass-cursor';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
-import type { DreamOperation, DreamPass, DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamPass, DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { groupWorkflowRuns, type WorkflowGroup, workflowKey } from './group-workflow-runs';
 import { renderWorkflowData, WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE, type WorkflowPromptItem } from './render-workflow-prompt';
 import { appendAnnotations, cleanNote, factualNote, failureCounts, renderAnnotation } from './workflow-annotation';
@@ -14,6 +14,7 @@ import {
 import { workflowReplySchema } from './workflow-reply';
 import { parsePassOptions } from '../parse-pass-options';
 import { describeServiceNeeds } from '../../engine/service-needs';
+import type { DreamOperation } from '@reverie/dream-state';
 
 /**
  * Per workflow description (its grouping key), the time of the latest failure already written

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { advanceCursor, ConsolidationCursorFile } from './consolidation-cursor';
-import { FINGERPRINT_RECORD_BYTES, type FingerprintChange } from './seen-fingerprints';
+import { advanceCursor } from '../passes/memory-consolidation/consolidation-cursor';
+import { ConsolidationCursorFile } from './consolidation-cursor-file';
+import { FINGERPRINT_RECORD_BYTES, type FingerprintChange } from '@reverie/dream-state';
 
 const PASS = 'memory-consolidation';
 const FP = 'AAAAAAAAAAAA';

@@ -1,51 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryLongTermMemory, isReverieError, ManualClock, type MemoryEntry, silentLogger } from '@reverie/core';
-import { DreamEngine } from '../engine/dream-engine';
-import type { DreamPass, DreamServices, PassPlan } from '../engine/dream-types';
-import type { LedgerLine } from '../ledger/ledger-line';
-import { EMPTY_CURSOR } from '../passes/memory-consolidation/consolidation-cursor';
-import type { SavedPlan } from '../plans/plan-store';
-import type { RecallEvent } from '../recall/recall-events';
-import { foldRecallEvents } from '../recall/recall-signals-file';
-import type { DeadLetter } from '../runs/dead-letter';
-import { type DreamStateStore, holdingLock } from '../state/dream-state-store';
-
-/** The instant every dream-state conformance test starts at. */
-export const DREAM_STATE_START = '2026-03-01T12:00:00.000Z';
-
-/** What the kit hands a factory: one test's clock and a scope name unique to the test. */
-export interface DreamStateContext {
-  clock: ManualClock;
-  scope: string;
-}
-
-/** One test's scope, as the factory opens it. */
-export interface DreamStateScope {
-  /**
-   * Opens a store on this test's scope. Every call is a new handle, as another process or another
-   * machine would open it: what one handle wrote, another reads.
-   */
-  open(): Promise<DreamStateStore>;
-  /**
-   * Makes the holder behind `store` gone the way a crash would (its process killed, its
-   * connection dropped) without releasing anything, so another handle may take the lock over.
-   */
-  crash(store: DreamStateStore): Promise<void>;
-  /** Removes what the test left behind (called after the test, once every store is closed). */
-  dispose?(): Promise<void>;
-}
-
-export type DreamStateFactory = (context: DreamStateContext) => DreamStateScope | Promise<DreamStateScope>;
-
-let scopes = 0;
+import { describe, expect, it } from 'vitest';
+import { isReverieError } from '@reverie/core';
+import { type DreamStateStore, holdingLock } from '../dream-state-store';
+import { EMPTY_CURSOR } from '../records/consolidation-cursor';
+import type { DeadLetter } from '../records/dead-letter';
+import type { LedgerLine } from '../records/ledger-line';
+import type { RecallEvent } from '../records/recall-event';
+import { foldRecallEvents } from '../records/recall-signals';
+import type { SavedPlan } from '../records/saved-plan';
+import { type DreamStateFactory, useDreamStateScope } from './dream-state-scope';
 
 /**
  * The behaviour every `DreamStateStore` must show, as a vitest suite: runs (plan, archive,
  * journal, artifacts, list, remove), dead letters, saved plans, the ledger and sessions,
  * cursors (the consolidation cursor's fingerprints included), recall events and signals, and the
- * lock (exclusive, taken over from a crashed holder, released at close), then the engine on top
- * of it: a cycle interrupted through one handle is recovered, shown, retried and undone through
- * another, and a saved plan expires and is applied once. Call it from a test file of your store:
+ * lock (exclusive, taken over from a crashed holder, released at close). Call it from a test file
+ * of your store, with `describeDreamEngineConformance` (`@reverie/dream/testing`), the engine on
+ * top of it, beside it:
  *
  * ```ts
  * describeDreamStateConformance('MyDreamState', ({ clock, scope }) => ({
@@ -56,27 +26,8 @@ let scopes = 0;
  */
 export function describeDreamStateConformance(name: string, factory: DreamStateFactory): void {
   describe(`${name} — DreamStateStore conformance`, () => {
-    let clock: ManualClock;
-    let scope: DreamStateScope | undefined;
-    const opened: DreamStateStore[] = [];
-
-    beforeEach(async () => {
-      scopes += 1;
-      clock = new ManualClock(DREAM_STATE_START);
-      scope = await factory({ clock, scope: `dream-state-${process.pid}-${Date.now().toString(36)}-${scopes}` });
-    });
-
-    afterEach(async () => {
-      for (const store of opened.splice(0)) await store.close().catch(() => undefined);
-      await scope?.dispose?.();
-    });
-
-    const open = async (): Promise<DreamStateStore> => {
-      const store = await scope!.open();
-      opened.push(store);
-      return store;
-    };
-    const iso = (offsetMs = 0) => new Date(clock.now().getTime() + offsetMs).toISOString();
+    const h = useDreamStateScope(factory);
+    const { open, iso } = h;
 
     describe('runs', () => {
       it('creates a run that another handle opens and lists, running, with its links', async () => {
@@ -401,7 +352,7 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
         const [a, b] = [await open(), await open()];
         await a.lock.acquire('a00000000001');
         await expect(b.lock.acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
-        await scope!.crash(a);
+        await h.crash(a);
         const taken = await b.lock.acquire('b00000000001');
         expect(await (await open()).lock.state()).toMatchObject({ status: 'held', holder: { runId: 'b00000000001' } });
         await taken.release();
@@ -413,105 +364,6 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
         await a.close();
         const taken = await b.lock.acquire('b00000000001');
         await taken.release();
-      });
-    });
-
-    describe('the engine on it, across handles', () => {
-      const services = (state: DreamStateStore, memory: InMemoryLongTermMemory): DreamServices => ({ state, clock, logger: silentLogger, memory });
-
-      it('recovers, shows and undoes through one handle a cycle interrupted through another', async () => {
-        const memory = new InMemoryLongTermMemory({ clock });
-        const keep = await memory.save({ content: 'Deploys happen on Tuesdays', category: 'facts' });
-        const duplicate = await memory.save({ content: 'deploys happen on tuesdays', category: 'facts' });
-        const [a, b] = [await open(), await open()];
-        // What a crash right after the plan and the archive leaves behind: nothing applied, no journal.
-        await a.lock.acquire('a00000000001');
-        const run = await a.runs.create({ runId: 'a00000000001', trigger: 'schedule', startedAt: iso() });
-        const operations = [{ op: 'memory.delete' as const, id: duplicate.id, expectUpdatedAt: duplicate.updatedAt, reason: `duplicate of ${keep.id}` }];
-        await run.writePlan({ pass: 'dedupe', operations, notes: [], refusals: [], commit: { done: true } });
-        await run.archive('dedupe', [{ kind: 'memory', key: duplicate.id, record: duplicate }]);
-        await scope!.crash(a);
-
-        const committed: unknown[] = [];
-        const dedupe: DreamPass = {
-          name: 'dedupe',
-          phase: 'light-sleep',
-          requires: ['memory'],
-          model: 'none',
-          plan: async () => ({ operations: [], itemsProcessed: 0, notes: [], refusals: [] }),
-          commit: async (_services, data) => {
-            committed.push(data);
-          },
-        };
-        const engine = new DreamEngine(services(b, memory), [dedupe]);
-        expect(await engine.recover()).toEqual(['a00000000001']);
-        expect(await memory.get(duplicate.id)).toBeUndefined();
-        expect(committed).toEqual([{ done: true }]);
-        const shown = await engine.show('a00000000001');
-        expect(shown.manifest).toMatchObject({ status: 'interrupted', trigger: 'schedule' });
-        expect((await engine.listRuns()).map((summary) => summary.runId)).toEqual(['a00000000001']);
-        const undone = await new DreamEngine(services(await open(), memory), [dedupe]).undo('a00000000001');
-        expect(undone.restored).toEqual([`memory ${duplicate.id}`]);
-        expect((await memory.get(duplicate.id))?.content).toBe(duplicate.content);
-        expect((await engine.show('a00000000001')).manifest.status).toBe('undone');
-      });
-
-      it('leaves a dead letter for a failed pass that a retry through another handle clears', async () => {
-        const memory = new InMemoryLongTermMemory({ clock });
-        let fail = true;
-        const flaky: DreamPass = {
-          name: 'flaky',
-          phase: 'deep-sleep',
-          requires: ['memory'],
-          model: 'none',
-          plan: async (): Promise<PassPlan> => {
-            if (fail) throw new Error('the first attempt fails');
-            return { operations: [], itemsProcessed: 1, notes: [], refusals: [] };
-          },
-        };
-        const [a, b] = [await open(), await open()];
-        const report = await new DreamEngine(services(a, memory), [flaky]).run({ trigger: 'manual' });
-        expect(report.passes[0]).toMatchObject({ status: 'failed' });
-        expect(await b.deadLetters.read(report.runId)).toMatchObject({ runId: report.runId, passes: [{ name: 'flaky' }] });
-        expect((await b.ledger.read()).lines.map((line) => [line.pass, line.status])).toEqual([['flaky', 'failed']]);
-        fail = false;
-        const engine = new DreamEngine(services(b, memory), [flaky]);
-        const retried = await engine.retry(report.runId);
-        expect(retried).toMatchObject({ retryOf: report.runId, passes: [{ name: 'flaky', status: 'ok' }] });
-        expect(await a.deadLetters.read(report.runId)).toBeUndefined();
-        expect((await engine.listRuns()).find((summary) => summary.runId === report.runId)?.deadLetter).toBe(false);
-        await expect(engine.retry(report.runId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-        await expect(engine.retry('ffffffffffff')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
-      });
-
-      it('applies a saved plan once, through any handle, and refuses it once expired', async () => {
-        const memory = new InMemoryLongTermMemory({ clock });
-        const entry: MemoryEntry = await memory.save({ content: 'The user prefers tea', category: 'preferences' });
-        const rewrite: DreamPass = {
-          name: 'rewrite',
-          phase: 'rem',
-          requires: ['memory'],
-          model: 'none',
-          plan: async () => ({
-            operations: [{ op: 'memory.save', entry: { ...entry, content: 'The user prefers green tea' }, expectUpdatedAt: entry.updatedAt, reason: 'sharper' }],
-            itemsProcessed: 1,
-            notes: [],
-            refusals: [],
-          }),
-        };
-        const [a, b] = [await open(), await open()];
-        const planMaxAgeMs = 3_600_000;
-        const dry = await new DreamEngine(services(a, memory), [rewrite], { planMaxAgeMs }).run({ trigger: 'manual', dryRun: true });
-        const stale = await new DreamEngine(services(a, memory), [rewrite], { planMaxAgeMs }).run({ trigger: 'manual', dryRun: true });
-        const engine = new DreamEngine(services(b, memory), [rewrite], { planMaxAgeMs });
-        expect((await engine.pendingPlans()).map((plan) => plan.planId).sort()).toEqual([dry.planId, stale.planId].sort());
-        const applied = await engine.apply(dry.planId!);
-        expect(applied.passes[0]).toMatchObject({ status: 'ok', applied: 1 });
-        expect((await memory.get(entry.id))?.content).toBe('The user prefers green tea');
-        await expect(new DreamEngine(services(a, memory), [rewrite], { planMaxAgeMs }).apply(dry.planId!)).rejects.toMatchObject({ code: 'PLAN_APPLIED' });
-        clock.advance(planMaxAgeMs + 1);
-        expect(await engine.pendingPlans()).toMatchObject([{ planId: stale.planId, expired: true }]);
-        await expect(engine.apply(stale.planId!)).rejects.toMatchObject({ code: 'PLAN_EXPIRED' });
       });
     });
   });

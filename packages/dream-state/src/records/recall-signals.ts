@@ -1,6 +1,6 @@
 import { ownValue, setOwn } from '@reverie/core';
 import { z } from 'zod';
-import type { RecallEvent } from './recall-events';
+import type { RecallEvent } from './recall-event';
 
 const tallySchema = z.object({
   hits: z.number().int().min(0),

@@ -1,14 +1,16 @@
-import type { JsonlContents } from '../jsonl/jsonl-file';
-import type { DreamLockStatus } from '../ledger/dream-status';
-import type { LedgerLine } from '../ledger/ledger-line';
-import type { LockHolder } from '../lock/lock-holder';
-import type { SessionEnd } from '../gates/session-log';
-import type { ConsolidationCursor, SeenUpdate } from '../passes/memory-consolidation/consolidation-cursor';
-import type { PlanApplied, SavedPlan } from '../plans/plan-store';
-import type { RecallEvent } from '../recall/recall-events';
-import type { RecallSignalsFile } from '../recall/recall-signals-file';
-import type { DeadLetter } from '../runs/dead-letter';
-import type { ArchiveRecord, JournalLine, JournalWriter, PassPlanFile, RunManifest } from '../runs/run-folder';
+import type { ArchiveRecord } from './records/archive-record';
+import type { ConsolidationCursor, SeenUpdate } from './records/consolidation-cursor';
+import type { DeadLetter } from './records/dead-letter';
+import type { JournalLine, JournalWriter } from './records/journal-line';
+import type { LedgerLine } from './records/ledger-line';
+import type { LockHolder } from './records/lock-holder';
+import type { DreamLockStatus } from './records/lock-status';
+import type { PassPlanFile } from './records/pass-plan-file';
+import type { RecallEvent } from './records/recall-event';
+import type { RecallSignalsFile } from './records/recall-signals';
+import type { RunManifest } from './records/run-manifest';
+import type { PlanApplied, SavedPlan } from './records/saved-plan';
+import type { SessionEnd } from './records/session-end';
 
 /**
  * The dream engine's own state for one scope (SPEC B6, B8): its runs (plans, archives, journals,
@@ -24,7 +26,7 @@ import type { ArchiveRecord, JournalLine, JournalWriter, PassPlanFile, RunManife
  *
  * Two stores opened on the same scope — two processes, two machines — see each other's writes:
  * a run interrupted through one is recovered, shown, retried and undone through the other.
- * `describeDreamStateConformance` (`@reverie/dream/testing`) is the behaviour every
+ * `describeDreamStateConformance` (`@reverie/dream-state/testing`) is the behaviour every
  * implementation must show.
  */
 export interface DreamStateStore {
@@ -141,6 +143,14 @@ export interface SavedPlanStore {
   markApplied(planId: string, applied: PlanApplied): Promise<void>;
   /** Every readable plan, newest `createdAt` first. */
   list(): Promise<StoredPlan[]>;
+}
+
+/** What an append-only log holds. */
+export interface JsonlContents<T> {
+  /** The records that parsed and matched the schema, in order. */
+  lines: T[];
+  /** Records skipped because they were not valid JSON or did not match the schema (a torn last line after a crash, a hand edit). */
+  invalidLines: number;
 }
 
 /** An append-only log of records (the ledger, the completed sessions). */
