@@ -10,6 +10,7 @@ export const sourceAliases = [
   { find: /^@reverie\/core\/testing$/, replacement: root('./packages/core/src/testing/index.ts') },
   { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
   { find: /^@reverie\/postgres$/, replacement: root('./packages/postgres/src/index.ts') },
+  { find: /^@reverie\/file-store\/internal$/, replacement: root('./packages/file-store/src/internal.ts') },
   { find: /^@reverie\/file-store$/, replacement: root('./packages/file-store/src/index.ts') },
   { find: /^@reverie\/dream-state\/testing$/, replacement: root('./packages/dream-state/src/testing/index.ts') },
   { find: /^@reverie\/dream-state$/, replacement: root('./packages/dream-state/src/index.ts') },

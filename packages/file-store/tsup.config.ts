@@ -1,8 +1,12 @@
 import { defineConfig } from 'tsup';
 
+// Two entries that share their code through chunks (`splitting`, in the ESM and the CJS build
+// alike, so each class exists once per format): `index`, the stores, and `internal`, the building
+// blocks the monorepo's other packages share (not covered by semver).
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts' },
   format: ['esm', 'cjs'],
+  splitting: true,
   dts: true,
   clean: true,
   sourcemap: true,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '@reverie/core';
-import { RunFolder } from '@reverie/dream';
+import { RunFolder } from '@reverie/file-store/internal';
 import { FileMemoryStore } from '@reverie/file-store';
 import { runReverie, tempDir } from './__fixtures__/run-reverie';
 

@@ -2,10 +2,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type MemoryEntry, newId } from '@reverie/core';
-import { type CycleReport, RunFolder, runsDir } from '@reverie/dream';
+import { type CycleReport } from '@reverie/dream';
 import { FileConversationLog, FileMemoryStore } from '@reverie/file-store';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
 import { startFakeChatServer } from './__fixtures__/fake-chat-server';
+import { RunFolder, runsDir } from '@reverie/file-store/internal';
 
 type RunJson = CycleReport & { model: string | null; needsModel: string[]; recovered: string[] };
 interface ShowJson {

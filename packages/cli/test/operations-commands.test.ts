@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DreamStatus, PromotionExplanation } from 'reverie';
-import { failuresDir, lockPath } from '@reverie/dream';
+import { failuresDir, lockPath } from '@reverie/file-store/internal';
 import { FileConversationLog, FileMemoryStore } from '@reverie/file-store';
 import { startFakeChatServer, startOverloadedThenExtractingServer } from './__fixtures__/fake-chat-server';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';

@@ -22,6 +22,7 @@ export {
   type SavedPlanStore,
   type StoredPlan,
 } from './dream-state-store';
+export { PassCursor } from './pass-cursor';
 export type { ArchiveRecord } from './records/archive-record';
 export {
   type ConsolidationCursor,

@@ -1,9 +1,7 @@
 // `@reverie/dream/host`: what a host process needs before its first dream cycle — the options
 // schemas (validated when the host is built), the recall recorder (on every turn), the scheduler,
-// the trigger and its gates, the file dream state (the lock, the ledger's status, the recall events). Nothing here loads a pass, the
-// engine or the model gateway: `reverie` imports this entry statically and the package's main
+// the trigger and its gates, the status. Nothing here loads a pass, the engine or the model gateway: `reverie` imports this entry statically and the package's main
 // entry (`@reverie/dream`) when a cycle first runs (docs/architecture.md, "What loads lazily").
-export { DEFAULT_STALE_LOCK_MINUTES } from './lock/dream-lock';
 export {
   type DreamGateOptions,
   type DreamGateOptionsInput,
@@ -17,7 +15,6 @@ export { readDreamStatus } from './ledger/read-dream-status';
 export { renderDreamStatus } from './ledger/render-dream-status';
 export { DreamScheduler } from './scheduler/dream-scheduler';
 export { RecallEventLog, type RecallRecorder } from './recall/recall-events';
-export { FileDreamStateStore, type FileDreamStateStoreOptions } from './state/file-dream-state-store';
 export { promotionOptionsSchema, recallSignalsOptionsSchema } from './recall/recall-options';
 export { importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
 export { archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-options';

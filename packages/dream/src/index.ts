@@ -25,13 +25,9 @@ export type {
 export { describeServiceNeeds } from './engine/service-needs';
 export type { UndoReport } from './engine/undo-run';
 export { renderCycleSummary } from './engine/render-cycle-summary';
-export { RunFolder } from './runs/run-folder';
-export { FileDreamStateStore, type FileDreamStateStoreOptions } from './state/file-dream-state-store';
 export type { RunDetails, RunSummary } from './runs/run-details';
 export { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from './runs/run-changes';
-export { cursorsDir, dreamsDir, failuresDir, ledgerPath, lockPath, plansDir, runsDir, sessionsPath } from './runs/run-paths';
 export { renderPlanSummary } from './plans/render-plan-summary';
-export { DreamLedger } from './ledger/dream-ledger';
 export {
   type DreamStatus,
   dreamStatusSchema,
@@ -41,7 +37,6 @@ export {
   summariseLedger,
   type SummariseLedgerOptions,
 } from './ledger/dream-status';
-export { DEFAULT_STALE_LOCK_MINUTES, DreamLock, type DreamLockOptions } from './lock/dream-lock';
 export {
   type DreamGateOptions,
   type DreamGateOptionsInput,
@@ -62,7 +57,6 @@ export {
 } from './gates/dream-trigger';
 export { readDreamStatus, type ReadDreamStatusOptions } from './ledger/read-dream-status';
 export { type DreamStatusFormat, renderDreamStatus } from './ledger/render-dream-status';
-export { PassCursor } from './cursors/pass-cursor';
 export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './gateway/fence';
 export { loadDirective, type LoadedDirective } from './gateway/directives';
 export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
@@ -122,7 +116,6 @@ export {
   type SkillConsolidationOptionsInput,
   skillConsolidationOptionsSchema,
 } from './passes/skill-consolidation/skill-consolidation-options';
-export { recallEventsPath, recallSignalsPath } from './runs/run-paths';
 export {
   type PromotionOptions,
   type PromotionOptionsInput,

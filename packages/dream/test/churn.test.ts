@@ -5,7 +5,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine, ImportanceDecayPass, MemoryConsolidationPass } from '@reverie/dream';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } };
 const keepEverything = () =>

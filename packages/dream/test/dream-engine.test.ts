@@ -8,9 +8,8 @@ import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-re
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
-import { RunFolder } from '../src/runs/run-folder';
-import { failuresDir, runsDir } from '../src/runs/run-paths';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { failuresDir, RunFolder, runsDir } from '@reverie/file-store/internal';
+import { FileDreamStateStore } from '@reverie/file-store';
 import { failingPass, freshEngineServices } from './__fixtures__/engine-services';
 import { textModel } from './__fixtures__/text-model';
 import type { DreamOperation } from '@reverie/dream-state';

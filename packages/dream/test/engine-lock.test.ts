@@ -6,9 +6,8 @@ import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/c
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices } from '../src/engine/dream-types';
 import type { DreamLockStatus } from '@reverie/dream-state';
-import { DreamLock } from '../src/lock/dream-lock';
-import { dreamsDir, lockPath, runsDir } from '../src/runs/run-paths';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { DreamLock, dreamsDir, lockPath, runsDir } from '@reverie/file-store/internal';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 let dataPath: string;
 let clock: ManualClock;

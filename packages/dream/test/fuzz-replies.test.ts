@@ -28,7 +28,7 @@ import {
   SkillOptimizationPass,
   WorkflowFailureAnalysisPass,
 } from '../src/index';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
  * Issue "Hardening" item 2: whatever a model answers — garbage, huge text, unknown or foreign

@@ -29,7 +29,7 @@ import {
 } from '../src/index';
 import { deletionBudget } from '../src/review/run-budget';
 import { textModel } from './__fixtures__/text-model';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
  * Issue 13 (SPEC B4, B11): a hostile model, property-tested. Each attack class of the issue is

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ILongTermMemory } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices } from '../src/engine/dream-types';
-import { DreamLedger } from '../src/ledger/dream-ledger';
+import { DreamLedger } from '@reverie/file-store/internal';
 import { ImportanceDecayPass } from '../src/passes/importance-decay/importance-decay-pass';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
 import { failingPass, freshEngineServices } from './__fixtures__/engine-services';

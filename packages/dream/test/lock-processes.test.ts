@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockPath } from '../src/runs/run-paths';
+import { lockPath } from '@reverie/file-store/internal';
 
 // Real processes: each contender is one `node` process running the TypeScript sources through
 // tsx's loader, with the workspace paths of the root tsconfig.

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { InMemoryConversationLog, InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, PassContext, PassPlan } from '../src/engine/dream-types';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 /** Issue 15 item 6: a log clear is archived in the run, and undo appends the cleared turns back. */
 let dataPath: string;

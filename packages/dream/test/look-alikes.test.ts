@@ -5,7 +5,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine, MemoryConsolidationPass } from '@reverie/dream';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 let dataPath: string;
 beforeEach(() => {

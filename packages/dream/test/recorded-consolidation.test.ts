@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
 import { textModel } from './__fixtures__/text-model';
 import { DreamEngine, MemoryConsolidationPass, type RanPassOutcome } from '../src/index';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
  * Issue 13: a real model's consolidation of a redundant memory, recorded through the bridge (see

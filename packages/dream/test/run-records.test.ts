@@ -5,10 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices } from '../src/engine/dream-types';
-import { DreamLedger } from '../src/ledger/dream-ledger';
-import { FileDeadLetterStore } from '../src/runs/dead-letter';
-import { failuresDir } from '../src/runs/run-paths';
-import { FileDreamStateStore } from '../src/state/file-dream-state-store';
+import { DreamLedger, failuresDir, FileDeadLetterStore } from '@reverie/file-store/internal';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 let dataPath: string;
 let clock: ManualClock;

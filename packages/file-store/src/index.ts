@@ -10,5 +10,5 @@ export {
   type FileWorkingMemoryOptions,
 } from './working-memory/file-working-memory';
 export { aiSdkEmbedder, type AiSdkEmbedderOptions } from './embeddings/ai-sdk-embedder';
-export { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from './fs/atomic-write';
-export { DirectoryLock, type DirectoryLockOptions } from './fs/directory-lock';
+export { DEFAULT_STALE_LOCK_MINUTES } from './dream-state/lock/dream-lock';
+export { FileDreamStateStore, type FileDreamStateStoreOptions } from './dream-state/file-dream-state-store';

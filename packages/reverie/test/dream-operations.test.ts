@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, RecordingLogger } from '@reverie/core';
-import { DreamLedger, DreamLock, failuresDir, ledgerPath } from '@reverie/dream';
+import { DreamLedger, DreamLock, failuresDir, ledgerPath } from '@reverie/file-store/internal';
 import { createReverie, dreamingOptionsSchema, renderDreamStatus, type Reverie } from 'reverie';
 
 let dataPath: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IConversationLog, InMemoryConversationLog, ManualClock } from '@reverie/core';
-import { FileDreamStateStore } from '@reverie/dream';
+import { FileDreamStateStore } from '@reverie/file-store';
 import { createReverie, type Reverie } from 'reverie';
 import { scriptedModel } from './scripted-model';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recallEventsPath } from '@reverie/dream';
+import { recallEventsPath } from '@reverie/file-store/internal';
 import { createReverie, type Reverie } from 'reverie';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunFolder } from '@reverie/dream';
+import { RunFolder } from '@reverie/file-store/internal';
 import { createReverie, type Reverie } from 'reverie';
 import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { memoryImage, type MemoryImage, seedCrashFixture, skillImage, type SkillImage, unreadableFiles } from './__fixtures__/crash-fixture';

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
-import { cursorsDir, RunFolder } from '@reverie/dream';
+import { cursorsDir, RunFolder } from '@reverie/file-store/internal';
 import { createReverie, type CycleReport, type MemoryEntry, type Reverie } from 'reverie';
 import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { memoryImage, seedCrashFixture, skillImage } from './__fixtures__/crash-fixture';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
-import { recallEventsPath } from '@reverie/dream';
+import { recallEventsPath } from '@reverie/file-store/internal';
 import { createReverie, type Reverie } from 'reverie';
 
 let dataPath: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { FileDeadLetterStore } from '../../dream/src/runs/dead-letter';
+import { FileDeadLetterStore } from '@reverie/file-store/internal';
 import { createReverie } from 'reverie';
 
 /** Issue 15 item 6: retrying a model pass without a model keeps its dead letter and says why. */

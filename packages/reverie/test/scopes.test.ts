@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryLongTermMemory, isReverieError, ManualClock, systemClock, TOKENS } from '@reverie/core';
-import { FileDreamStateStore } from '@reverie/dream';
+import { FileDreamStateStore } from '@reverie/file-store';
 import { createReverie } from 'reverie';
 import { describeScopeIsolation } from './scope-isolation-property';
 

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock, silentLogger } from '@reverie/core';
 import { DreamEngine, ImportanceDecayPass, type ImportanceDecayOptionsInput } from '@reverie/dream';
-import { FileMemoryStore } from '@reverie/file-store';
+import { FileDreamStateStore, FileMemoryStore } from '@reverie/file-store';
 import { writeMemoryFixture } from '../memory-fixture';
 import { fmt, timed } from '../measure';
-import { FileDreamStateStore } from '@reverie/dream';
 
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const now = new Date('2026-11-01T00:00:00Z');

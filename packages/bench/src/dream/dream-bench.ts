@@ -22,7 +22,7 @@ import { fmt, rssMiB, timed } from '../measure';
 import { type GroupStatus, MergeAudit } from './merge-audit';
 import { type OracleCall, OracleModel } from './oracle-model';
 import { type PlantedEntry, PlantedMemory } from './planted-memory';
-import { FileDreamStateStore } from '@reverie/dream';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const SEED = Number(process.env.BENCH_SEED ?? 20261101);

@@ -1,6 +1,7 @@
 import type { MemoryEntry } from '@reverie/core';
-import { type CycleReport, RunFolder } from '@reverie/dream';
+import { type CycleReport } from '@reverie/dream';
 import type { Origin } from './planted-memory';
+import { RunFolder } from '@reverie/file-store/internal';
 
 const PASS = 'memory-consolidation';
 /** Delete reasons written by the pass: `consolidation: replaced by <id>`, `pre-pass: duplicate merged into <id>`. */

@@ -16,11 +16,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockLanguageModelV3 } from 'ai/test';
 import { extractJsonObject, InMemoryLongTermMemory, ManualClock, normaliseTerms, silentLogger } from '@reverie/core';
-import { DreamEngine, FileDreamStateStore, MemoryConsolidationPass } from '@reverie/dream';
+import { DreamEngine, MemoryConsolidationPass } from '@reverie/dream';
 import { missingFacts } from '../../../dream/src/passes/memory-consolidation/fact-tokens';
 import { checkMergeFacts } from '../../../dream/src/review/fact-check';
 import { shareTerms } from '../../../dream/src/review/source-similarity';
 import { fmt } from '../measure';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 interface CorpusCase {
   id: string;

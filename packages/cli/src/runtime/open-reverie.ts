@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '@reverie/core';
-import { FileDreamStateStore } from '@reverie/dream';
+import { FileDreamStateStore } from '@reverie/file-store';
 import { createReverie, type DreamingOptionsInput, type Reverie } from 'reverie';
 import { UsageError } from '../errors/cli-error';
 import type { LoadedModel } from '../model/load-model';

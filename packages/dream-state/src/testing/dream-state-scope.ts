@@ -76,3 +76,32 @@ export function useDreamStateScope(factory: DreamStateFactory): DreamStateHarnes
     iso: (offsetMs = 0) => new Date(clock.now().getTime() + offsetMs).toISOString(),
   };
 }
+
+/** A process as a store whose lock records its holder's process sees it (`FileDreamStateStore`'s options). */
+export interface SimulatedProcess {
+  pid: number;
+  host: string;
+  isProcessAlive(pid: number): boolean;
+}
+
+/**
+ * `open` and `crash` for a store whose lock names its holder's process: each handle is a process
+ * of its own on one host, and a crash is that process being gone.
+ */
+export function handlesAsProcesses(open: (process: SimulatedProcess) => DreamStateStore): Pick<DreamStateScope, 'open' | 'crash'> {
+  const alive = new Set<number>();
+  const pids = new Map<DreamStateStore, number>();
+  let nextPid = 4_000_000;
+  return {
+    async open() {
+      const pid = nextPid++;
+      alive.add(pid);
+      const store = open({ pid, host: 'conformance-host', isProcessAlive: (candidate) => alive.has(candidate) });
+      pids.set(store, pid);
+      return store;
+    },
+    async crash(store) {
+      alive.delete(pids.get(store)!);
+    },
+  };
+}

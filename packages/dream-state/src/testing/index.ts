@@ -6,5 +6,7 @@ export {
   type DreamStateFactory,
   type DreamStateHarness,
   type DreamStateScope,
+  handlesAsProcesses,
+  type SimulatedProcess,
   useDreamStateScope,
 } from './dream-state-scope';

@@ -1,6 +1,6 @@
 import { isReverieError, newId, ReverieError, ReverieValidationError } from '@reverie/core';
 import { ModelGateway } from '../gateway/model-gateway';
-import { ledgerLineFor } from '../ledger/dream-ledger';
+import { ledgerLineFor } from './ledger-line-for';
 import type { DreamLockStatus, PlanApplied, SavedPass, SavedPlan } from '@reverie/dream-state';
 import { assertStillHeld, type DreamRun, type DreamStateStore, holdingLock } from '@reverie/dream-state';
 import { renderPlanSummary } from '../plans/render-plan-summary';

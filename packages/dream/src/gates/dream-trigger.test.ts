@@ -5,11 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, RecordingLogger, ReverieLockHeldError } from '@reverie/core';
 import { DreamEngine } from '../engine/dream-engine';
 import type { DreamPass, DreamServices } from '../engine/dream-types';
-import { DreamLedger } from '../ledger/dream-ledger';
-import { DreamLock } from '../lock/dream-lock';
+import { DreamLedger, DreamLock } from '@reverie/file-store/internal';
+import { FileDreamStateStore } from '@reverie/file-store';
 import { DreamTrigger, type DreamTriggerOptions } from './dream-trigger';
 import { type DreamGateOptionsInput, dreamGateOptionsSchema } from './gate-options';
-import { FileDreamStateStore } from '../state/file-dream-state-store';
 
 let dataPath: string;
 let clock: ManualClock;

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
-import { sessionsPath } from '../runs/run-paths';
+import { sessionsPath } from '@reverie/file-store/internal';
 import { SessionLog } from './session-log';
-import { FileDreamStateStore } from '../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 let dataPath: string;
 beforeEach(() => {

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, silentLogger } from '@reverie/core';
-import { recallEventsPath } from '../runs/run-paths';
+import { FileRecallState, recallEventsPath } from '@reverie/file-store/internal';
 import { RecallEventLog } from './recall-events';
-import { FileRecallState } from './file-recall-state';
 
 let dataPath: string;
 beforeEach(async () => {

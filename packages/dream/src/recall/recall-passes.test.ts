@@ -6,13 +6,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
 import { DreamEngine } from '../engine/dream-engine';
 import type { DreamServices } from '../engine/dream-types';
-import { recallEventsPath, recallSignalsPath } from '../runs/run-paths';
+import { recallEventsPath, recallSignalsPath } from '@reverie/file-store/internal';
 import { explainPromotion } from './explain-promotion';
 import { PromotionPass } from './promotion-pass';
 import { RecallEventLog } from './recall-events';
 import { promotionOptionsSchema, recallSignalsOptionsSchema } from './recall-options';
 import { RecallSignalsPass } from './recall-signals-pass';
-import { FileDreamStateStore } from '../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 let dataPath: string;
 let clock: ManualClock;

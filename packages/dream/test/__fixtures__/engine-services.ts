@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import type { DreamPass, DreamServices } from '../../src/engine/dream-types';
-import { FileDreamStateStore } from '../../src/state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
  * What the engine tests run a cycle with: a fresh data directory (named `prefix…`, for the caller

@@ -3,7 +3,7 @@
 // stdin closes, then releases it and exits.
 import { createInterface } from 'node:readline';
 import { isReverieError, systemClock } from '@reverie/core';
-import { DreamLock } from '../../src/lock/dream-lock';
+import { DreamLock } from '@reverie/file-store/internal';
 
 const [dataPath, label] = process.argv.slice(2);
 if (!dataPath || !label) {

@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ZodType } from 'zod';
-import { describeIssues, type IClock, type ILogger, parseRecord, fileSystemError, systemClock } from '@reverie/core';
+import { describeIssues, fileSystemError, type IClock, type ILogger, parseRecord, ReverieValidationError, systemClock } from '@reverie/core';
 import { fsyncDirectory, isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import type { DirectoryLock } from '../fs/directory-lock';
 import { SerialQueue } from '../fs/serial-queue';
@@ -13,8 +13,13 @@ export interface JsonlFileOptions<T> {
   path: string;
   /** Every line is checked with it on read; every record is checked with it before it is written. */
   schema: ZodType<T>;
-  /** The cross-process lock every operation holds (usually one per directory). */
-  lock: DirectoryLock;
+  /**
+   * The cross-process lock every operation holds (usually one per directory). Without one, the
+   * processes that share the file only append whole lines to it (each append is one write to a
+   * file opened for appending), reads never write, and `rewrite` is refused: how the dream
+   * state's ledger and completed sessions are kept, read on a read-only data directory too.
+   */
+  lock?: DirectoryLock | undefined;
   logger: ILogger;
   /** What one record is, for messages ("feedback signal"). */
   what: string;
@@ -61,6 +66,8 @@ interface FileState<T> {
   lines: number;
   records: Array<Readonly<T>>;
   bad: BadLine[];
+  /** Without a lock: the text after the last newline (a line being written, or one a crash cut short); '' when there is none. */
+  unterminated: string;
 }
 
 const NEWLINE = 0x0a;
@@ -85,7 +92,7 @@ const TAIL_BYTES = 256;
 export class JsonlFile<T> {
   private readonly path: string;
   private readonly schema: ZodType<T>;
-  private readonly lock: DirectoryLock;
+  private readonly lock: DirectoryLock | undefined;
   private readonly logger: ILogger;
   private readonly what: string;
   private readonly clock: IClock;
@@ -121,7 +128,7 @@ export class JsonlFile<T> {
    */
   withLock<R>(critical: (file: LockedJsonlFile<T>) => Promise<R>): Promise<R> {
     return this.queue.run(() =>
-      this.lock.run(() =>
+      this.locked(() =>
         critical({
           read: () => this.readLocked(),
           peek: async () => {
@@ -135,6 +142,10 @@ export class JsonlFile<T> {
     );
   }
 
+  private locked<R>(critical: () => Promise<R>): Promise<R> {
+    return this.lock === undefined ? critical() : this.lock.run(critical);
+  }
+
   /** Resolves when every queued operation has finished. */
   idle(): Promise<void> {
     return this.queue.idle();
@@ -142,7 +153,12 @@ export class JsonlFile<T> {
 
   private async readLocked(): Promise<JsonlReadResult<T>> {
     const state = await this.refresh();
-    return { records: state.records.slice(), skipped: state.bad.length };
+    if (state.unterminated === '') return { records: state.records.slice(), skipped: state.bad.length };
+    // Without a lock, a last line without its newline is judged as it is and read again next time.
+    const parsed = this.schema.safeParse(parseJson(state.unterminated));
+    return parsed.success
+      ? { records: [...state.records, Object.freeze(parsed.data)], skipped: state.bad.length }
+      : { records: state.records.slice(), skipped: state.bad.length + 1 };
   }
 
   private async appendLocked(records: readonly T[]): Promise<void> {
@@ -180,6 +196,11 @@ export class JsonlFile<T> {
   }
 
   private async rewriteLocked(keep: (record: Readonly<T>) => boolean): Promise<number> {
+    if (this.lock === undefined) {
+      throw new ReverieValidationError('INVALID_OPTIONS', `${this.path} is shared by appends only: rewriting it needs a JsonlFile with a lock.`, {
+        details: { issues: [{ path: 'lock', message: 'rewrite needs the directory lock' }] },
+      });
+    }
     const state = await this.refresh();
     const kept = state.records.filter((record) => keep(record));
     const removed = state.records.length - kept.length;
@@ -197,6 +218,7 @@ export class JsonlFile<T> {
       lines: kept.length,
       records: kept,
       bad: [],
+      unterminated: '',
     };
     return removed;
   }
@@ -213,11 +235,11 @@ export class JsonlFile<T> {
         return this.state;
       }
       if (this.isCurrent(current)) return this.state;
-      const handle = await open(this.path, 'r+');
+      const handle = await open(this.path, this.lock === undefined ? 'r' : 'r+');
       try {
         let stats = await handle.stat({ bigint: true });
         const size = Number(stats.size);
-        if (size > 0 && !(await endsWithNewline(handle, size))) {
+        if (this.lock !== undefined && size > 0 && !(await endsWithNewline(handle, size))) {
           // Nobody writes while we hold the lock: an unterminated last line is torn. Close it,
           // so it is judged as a line now and the next append starts on a line of its own.
           await handle.write('\n', size);
@@ -266,6 +288,7 @@ export class JsonlFile<T> {
     }
     state.size = base + position;
     state.tail = lastBytes(bytes.subarray(0, position), TAIL_BYTES);
+    state.unterminated = bytes.toString('utf8', position).trim();
   }
 
   private accept(state: FileState<T>, text: string, offset: number): void {
@@ -333,7 +356,15 @@ export class JsonlFile<T> {
 }
 
 function emptyState<T>(identity: string): FileState<T> {
-  return { identity, size: 0, mtimeNs: -1n, tail: Buffer.alloc(0), lines: 0, records: [], bad: [] };
+  return { identity, size: 0, mtimeNs: -1n, tail: Buffer.alloc(0), lines: 0, records: [], bad: [], unterminated: '' };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function identityOf(stats: BigIntStats): string {

@@ -25,6 +25,7 @@ import {
 import {
   aiSdkEmbedder,
   FileConversationLog,
+  FileDreamStateStore,
   FileFeedbackStore,
   FileMemoryStore,
   FileSkillStore,
@@ -32,7 +33,7 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import { DreamScheduler, DreamTrigger, FileDreamStateStore, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
+import { DreamScheduler, DreamTrigger, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
 import type { RecallSignalStore } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   archiveRetentionOptionsSchema,
-  DEFAULT_STALE_LOCK_MINUTES,
   dreamGateOptionsSchema,
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
@@ -17,6 +16,7 @@ import {
 } from '@reverie/dream/host';
 import { durationSchema } from '../options/duration';
 import { type DreamStateStore } from '@reverie/dream-state';
+import { DEFAULT_STALE_LOCK_MINUTES } from '@reverie/file-store';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
 

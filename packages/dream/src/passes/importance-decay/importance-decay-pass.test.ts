@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, decayImportance, effectiveImportance, InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, DreamServices, PassOutcome } from '../../engine/dream-types';
-import { cursorsDir, runsDir } from '../../runs/run-paths';
+import { cursorsDir, runsDir } from '@reverie/file-store/internal';
 import { ImportanceDecayPass } from './importance-decay-pass';
-import { FileDreamStateStore } from '../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const START = '2026-06-01T00:00:00.000Z';
 let dataPath: string;

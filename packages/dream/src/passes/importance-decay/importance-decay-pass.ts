@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DAY_MS, DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance, type MemoryEntry, timestampMs } from '@reverie/core';
-import { PassCursor } from '../../cursors/pass-cursor';
+import { PassCursor } from '@reverie/dream-state';
 import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 import { parsePassOptions } from '../parse-pass-options';
 import { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './importance-decay-options';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { PassCursor } from '../../cursors/pass-cursor';
+import { PassCursor } from '@reverie/dream-state';
 import type { DreamCursorStore } from '@reverie/dream-state';
 
 /**

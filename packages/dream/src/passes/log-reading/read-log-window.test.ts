@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryConversationLog, type LoggedTurn } from '@reverie/core';
+import { InMemoryConversationLog, type LoggedTurn, ManualClock } from '@reverie/core';
 import { z } from 'zod';
 import { LogCursor } from './log-cursor';
 import { logWindow, nothingNew, nothingToAsk, readLogWindow } from './read-log-window';
-import { CursorFiles } from '../../cursors/cursor-files';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 function turn(seq: number, sessionId: string, content: string, role: LoggedTurn['role'] = 'user'): LoggedTurn {
   return { seq, sessionId, role, content, timestamp: `2026-06-01T09:00:${String(seq % 60).padStart(2, '0')}.000Z` };
@@ -63,7 +63,7 @@ describe('LogCursor', () => {
 
   it('starts at 0, and moves only when a commit is written, under its own key', async () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-log-cursor-'));
-    const cursors = new CursorFiles(dataPath);
+    const { cursors } = new FileDreamStateStore({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') });
     const cursor = new LogCursor('some-pass', z.object({ inferredThroughSeq: z.number().int().min(0) }), 'inferredThroughSeq');
     expect(await cursor.position(cursors)).toBe(0);
     const data = cursor.at(12);
@@ -75,7 +75,7 @@ describe('LogCursor', () => {
 
   it('refuses commit data that is not its cursor', async () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-log-cursor-'));
-    const cursors = new CursorFiles(dataPath);
+    const { cursors } = new FileDreamStateStore({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') });
     const cursor = new LogCursor('some-pass', z.object({ afterSeq: z.number().int().min(0) }), 'afterSeq');
     await expect(cursor.commit(cursors, { afterSeq: -1 })).rejects.toThrow();
     expect(await cursor.position(cursors)).toBe(0);

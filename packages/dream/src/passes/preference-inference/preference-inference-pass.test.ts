@@ -15,11 +15,11 @@ import {
 } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, DreamPass, PassContext, RanPassOutcome, PassPlan } from '../../engine/dream-types';
-import { cursorsDir } from '../../runs/run-paths';
+import { cursorsDir } from '@reverie/file-store/internal';
 import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
 import { PreferenceInferencePass } from './preference-inference-pass';
 import { PREFERENCE_DIRECTIVE } from './render-preference-prompt';
-import { FileDreamStateStore } from '../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };

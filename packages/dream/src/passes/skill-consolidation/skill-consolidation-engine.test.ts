@@ -2,7 +2,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordingLogger, type Skill } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
-import { RunFolder } from '../../runs/run-folder';
+import { RunFolder } from '@reverie/file-store/internal';
 import { shownSkills, SkillPassHarness } from './__fixtures__/skill-pass-harness';
 import { SkillConsolidationPass } from './skill-consolidation-pass';
 

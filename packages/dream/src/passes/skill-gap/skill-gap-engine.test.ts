@@ -7,7 +7,7 @@ import { InMemoryConversationLog, InMemorySkillStore, ManualClock, RecordingLogg
 import { DreamEngine } from '../../engine/dream-engine';
 import { SKILL_GAP_DIRECTIVE } from './render-skill-gap-prompt';
 import { SkillGapPass } from './skill-gap-pass';
-import { FileDreamStateStore } from '../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 

@@ -7,7 +7,7 @@ import { InMemoryFeedbackStore, InMemorySkillStore, InMemorySkillUsageStore, Man
 import { DreamEngine } from '../../engine/dream-engine';
 import { SKILL_OPTIMIZE_DIRECTIVE } from './render-skill-optimization-prompt';
 import { SkillOptimizationPass } from './skill-optimization-pass';
-import { FileDreamStateStore } from '../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 

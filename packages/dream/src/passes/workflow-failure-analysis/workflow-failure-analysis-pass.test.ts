@@ -19,7 +19,7 @@ import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-g
 import { WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE } from './render-workflow-prompt';
 import { WorkflowFailureAnalysisPass } from './workflow-failure-analysis-pass';
 import type { WorkflowFailureAnalysisOptionsInput } from './workflow-failure-analysis-options';
-import { FileDreamStateStore } from '../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 const NOW = '2026-11-22T09:00:00.000Z';
 const SYNC = 'Sync the calendar';

@@ -1,6 +1,6 @@
 import { type ISkillStore, isReverieError, matchesAnySkillPattern, ownValue, type Skill, skillSchema, timestampMs } from '@reverie/core';
 import { z } from 'zod';
-import { PassCursor } from '../../cursors/pass-cursor';
+import { PassCursor } from '@reverie/dream-state';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import type { DreamPass, DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { groupWorkflowRuns, type WorkflowGroup, workflowKey } from './group-workflow-runs';

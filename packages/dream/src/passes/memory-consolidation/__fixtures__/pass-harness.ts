@@ -13,7 +13,7 @@ import {
 import type { ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../../engine/dream-types';
 import type { MemoryConsolidationPass } from '../memory-consolidation-pass';
 import { normaliseContent } from '../normalise-content';
-import { FileDreamStateStore } from '../../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 export const DAY = 86_400_000;
 

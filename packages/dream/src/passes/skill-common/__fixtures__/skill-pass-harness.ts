@@ -10,7 +10,7 @@ import {
   silentLogger,
 } from '@reverie/core';
 import type { DreamPass, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../../engine/dream-types';
-import { FileDreamStateStore } from '../../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
  * In-memory skill, usage, feedback and conversation-log stores on a manual clock, with a temp

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InMemorySkillStore, InMemorySkillUsageStore, ManualClock, type Skill, type SkillDraft, silentLogger } from '@reverie/core';
 import type { GatewayRequest, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../../engine/dream-types';
 import type { SkillConsolidationPass } from '../skill-consolidation-pass';
-import { FileDreamStateStore } from '../../../state/file-dream-state-store';
+import { FileDreamStateStore } from '@reverie/file-store';
 
 export const NOW = '2026-06-01T12:00:00.000Z';
 

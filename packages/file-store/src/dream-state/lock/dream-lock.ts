@@ -3,7 +3,7 @@ import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/
 import { dirname } from 'node:path';
 import { type IClock, type ILogger, monotonicMs, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
 import type { DreamLockHandle, DreamLockStatus, DreamStateLock } from '@reverie/dream-state';
-import { lockPath } from '../runs/run-paths';
+import { lockPath } from '../dream-state-paths';
 import { type LockHolder, lockHolderSchema } from '@reverie/dream-state';
 
 export const DEFAULT_STALE_LOCK_MINUTES = 60;

@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { advanceCursor } from '../passes/memory-consolidation/consolidation-cursor';
 import { ConsolidationCursorFile } from './consolidation-cursor-file';
 import { FINGERPRINT_RECORD_BYTES, type FingerprintChange } from '@reverie/dream-state';
 
@@ -20,7 +19,7 @@ describe('ConsolidationCursorFile', () => {
   /** One run's commit: read, advance the feed, record `changes`. */
   const commit = async (feed: string, changes: FingerprintChange[], live?: Set<string>) => {
     const before = await file().read();
-    await file().write(advanceCursor(before, { written: [], feed }), before, { changes, ...(live ? { live } : {}) });
+    await file().write({ ...before, feed }, before, { changes, ...(live ? { live } : {}) });
   };
 
   beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunFolder } from '../runs/run-folder';
-import { runsDir } from '../runs/run-paths';
+import { RunFolder } from './run-folder';
+import { runsDir } from '../dream-state-paths';
 import type { DreamRunListing, DreamRunStore, NewDreamRun } from '@reverie/dream-state';
 
 /** Runs as folders, `_system/dreams/runs/<date>-<runId>/` (see `RunFolder`). */

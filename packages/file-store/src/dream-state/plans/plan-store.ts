@@ -2,9 +2,9 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isValidId, ReverieError } from '@reverie/core';
-import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
+import { fsyncDirectory, writeFileAtomic } from '../../fs/atomic-write';
 import { type PlanApplied, planAppliedSchema, type SavedPlan, savedPlanSchema } from '@reverie/dream-state';
-import { plansDir } from '../runs/run-paths';
+import { plansDir } from '../dream-state-paths';
 import type { SavedPlanStore, StoredPlan } from '@reverie/dream-state';
 
 

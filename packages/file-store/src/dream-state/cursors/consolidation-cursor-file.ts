@@ -5,14 +5,14 @@ import {
   type ConsolidationCursor,
   consolidationCursorSchema,
   FINGERPRINT_RECORD_BYTES,
+  PassCursor,
   SeenFingerprints,
   type SeenUpdate,
   type StoredConsolidationCursor,
 } from '@reverie/dream-state';
-import { fsyncDirectory, writeFileAtomic } from '@reverie/file-store';
-import { cursorsDir } from '../runs/run-paths';
+import { fsyncDirectory, writeFileAtomic } from '../../fs/atomic-write';
+import { cursorsDir } from '../dream-state-paths';
 import { CursorFiles } from './cursor-files';
-import { PassCursor } from './pass-cursor';
 
 /**
  * The log is folded into a new sorted file once it holds more records than this share of the

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@reverie/file-store';
-import { cursorsDir } from '../runs/run-paths';
+import { writeFileAtomic } from '../../fs/atomic-write';
+import { cursorsDir } from '../dream-state-paths';
 
 /**
  * The passes' cursors as files: `_system/dreams/cursors/<pass>.json`, pretty-printed JSON,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, RecordingLogger } from '@reverie/core';
-import { dreamsDir, lockPath } from '../runs/run-paths';
+import { dreamsDir, lockPath } from '../dream-state-paths';
 import { DreamLock } from './dream-lock';
 import { holdingLock } from '@reverie/dream-state';
 

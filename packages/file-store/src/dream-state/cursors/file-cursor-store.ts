@@ -1,5 +1,5 @@
-import { CursorFiles } from '../cursors/cursor-files';
-import { ConsolidationCursorFile } from '../cursors/consolidation-cursor-file';
+import { CursorFiles } from './cursor-files';
+import { ConsolidationCursorFile } from './consolidation-cursor-file';
 import { type ConsolidationCursor, type SeenUpdate } from '@reverie/dream-state';
 import type { DreamCursorStore } from '@reverie/dream-state';
 

@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ownValue, ReverieError, setOwn } from '@reverie/core';
-import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '@reverie/file-store';
+import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '../../fs/atomic-write';
 import {
   type ArchiveRecord,
   type DreamRun,
@@ -14,7 +14,7 @@ import {
   type RunManifest,
   runManifestSchema,
 } from '@reverie/dream-state';
-import { runFolderName, runsDir } from './run-paths';
+import { runFolderName, runsDir } from '../dream-state-paths';
 
 
 

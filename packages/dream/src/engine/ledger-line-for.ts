@@ -1,33 +1,5 @@
-import type { PassOutcome } from '../engine/dream-types';
-import { JsonlFile } from '../jsonl/jsonl-file';
-import { ledgerPath } from '../runs/run-paths';
-import { type JsonlContents, type LedgerLine, ledgerLineSchema } from '@reverie/dream-state';
-import type { AppendOnlyLog } from '@reverie/dream-state';
-
-/**
- * The telemetry ledger at `<dataPath>/_system/dreams/ledger.jsonl` (SPEC O5): the engine appends
- * one line at the end of every pass of every real run; `status` reads it back.
- */
-export class DreamLedger implements AppendOnlyLog<LedgerLine> {
-  private readonly file: JsonlFile<LedgerLine>;
-
-  constructor(dataPath: string) {
-    this.file = new JsonlFile(ledgerPath(dataPath), ledgerLineSchema);
-  }
-
-  get location(): string {
-    return this.file.path;
-  }
-
-  append(line: LedgerLine): Promise<void> {
-    return this.file.append(line);
-  }
-
-  /** Every valid line, oldest first; torn or invalid lines are skipped and counted. */
-  read(): Promise<JsonlContents<LedgerLine>> {
-    return this.file.read();
-  }
-}
+import type { LedgerLine } from '@reverie/dream-state';
+import type { PassOutcome } from './dream-types';
 
 /** The ledger line of a pass outcome. */
 export function ledgerLineFor(

@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ledgerPath } from '../runs/run-paths';
-import { DreamLedger, ledgerLineFor } from './dream-ledger';
+import { ledgerPath } from '../dream-state-paths';
+import { DreamLedger } from './dream-ledger';
 import type { LedgerLine } from '@reverie/dream-state';
 
 let dataPath: string;
@@ -57,40 +57,5 @@ describe('DreamLedger', () => {
     const ledger = new DreamLedger(dataPath);
     await expect(ledger.append({ ...line(), dryRun: true } as never)).rejects.toThrow();
     expect((await ledger.read()).lines).toEqual([]);
-  });
-});
-
-describe('ledgerLineFor', () => {
-  const run = { runId: 'r1', trigger: 'schedule', startedAt: new Date('2026-06-01T00:00:00Z'), completedAt: new Date('2026-06-01T00:00:01Z') };
-
-  it('records a skipped pass with its reason as the note', () => {
-    expect(ledgerLineFor({ name: 'skill-gap', phase: 'rem', status: 'skipped', reason: 'needs a language model' }, run)).toMatchObject({
-      status: 'skipped',
-      itemsProcessed: 0,
-      applied: 0,
-      tokens: { input: 0, output: 0 },
-      notes: ['needs a language model'],
-      trigger: 'schedule',
-    });
-  });
-
-  it('records a failed pass with its error', () => {
-    const failed = ledgerLineFor(
-      {
-        name: 'episode-extraction',
-        phase: 'rem',
-        status: 'failed',
-        itemsProcessed: 0,
-        applied: 0,
-        conflicts: 0,
-        notes: [],
-        refusals: [],
-        error: 'MODEL_REPLY_INVALID: not JSON',
-        tokens: { input: 10, output: 5 },
-        durationMs: 12.4,
-      },
-      run,
-    );
-    expect(failed).toMatchObject({ status: 'failed', error: 'MODEL_REPLY_INVALID: not JSON', durationMs: 12, tokens: { input: 10, output: 5 } });
   });
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DreamCursorStore } from '@reverie/dream-state';
+import type { DreamCursorStore } from './dream-state-store';
 
 /**
  * A pass's small durable state between cycles (SPEC D18), kept by the state store's cursors

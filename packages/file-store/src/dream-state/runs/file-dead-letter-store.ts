@@ -1,8 +1,8 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@reverie/file-store';
+import { writeFileAtomic } from '../../fs/atomic-write';
 import { type DeadLetter, deadLetterSchema, type DeadLetterStore } from '@reverie/dream-state';
-import { failuresDir } from './run-paths';
+import { failuresDir } from '../dream-state-paths';
 
 
 /** The dead letters of a data directory, one file per run in `_system/dreams/failures/`. */

@@ -1,15 +1,15 @@
 import { type IClock, type ILogger, ReverieValidationError } from '@reverie/core';
 import { type SessionEnd, sessionEndSchema } from '@reverie/dream-state';
-import { JsonlFile } from '../jsonl/jsonl-file';
-import { DreamLedger } from '../ledger/dream-ledger';
-import { DreamLock } from '../lock/dream-lock';
-import { PlanStore } from '../plans/plan-store';
-import { FileRecallState } from '../recall/file-recall-state';
-import { FileDeadLetterStore } from '../runs/dead-letter';
-import { dreamsDir, sessionsPath } from '../runs/run-paths';
+import { DreamLedger } from './ledger/dream-ledger';
+import { DreamLock } from './lock/dream-lock';
+import { PlanStore } from './plans/plan-store';
+import { FileRecallState } from './recall/file-recall-state';
+import { FileDeadLetterStore } from './runs/file-dead-letter-store';
+import { dreamsDir, sessionsPath } from './dream-state-paths';
 import type { AppendOnlyLog, DreamStateStore } from '@reverie/dream-state';
-import { FileCursorStore } from './file-cursor-store';
-import { FileRunStore } from './file-run-store';
+import { FileCursorStore } from './cursors/file-cursor-store';
+import { JsonlLog } from './jsonl-log';
+import { FileRunStore } from './runs/file-run-store';
 
 export interface FileDreamStateStoreOptions {
   /** The data directory; the state is kept in `<dataPath>/_system/dreams/`. */
@@ -49,15 +49,15 @@ export class FileDreamStateStore implements DreamStateStore {
     const { dataPath } = options;
     if (typeof dataPath !== 'string' || dataPath.trim() === '') {
       throw new ReverieValidationError('INVALID_OPTIONS', 'FileDreamStateStore needs dataPath: the data directory whose _system/dreams/ holds the dream state.', {
-        details: { fields: ['dataPath'] },
+        details: { issues: [{ path: 'dataPath', message: 'a data directory is required' }] },
       });
     }
     this.location = dreamsDir(dataPath);
     this.runs = new FileRunStore(dataPath);
     this.deadLetters = new FileDeadLetterStore(dataPath);
     this.plans = new PlanStore(dataPath);
-    this.ledger = new DreamLedger(dataPath);
-    this.sessions = new JsonlFile(sessionsPath(dataPath), sessionEndSchema);
+    this.ledger = new DreamLedger(dataPath, { logger: options.logger });
+    this.sessions = new JsonlLog(sessionsPath(dataPath), sessionEndSchema, { what: 'completed session', logger: options.logger });
     this.cursors = new FileCursorStore(dataPath);
     this.recall = new FileRecallState(dataPath);
     this.lock = new DreamLock({

@@ -1,8 +1,8 @@
 import { appendFile, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { newId } from '@reverie/core';
-import { writeFileAtomic } from '@reverie/file-store';
-import { recallEventsPath, recallSignalsPath } from '../runs/run-paths';
+import { writeFileAtomic } from '../../fs/atomic-write';
+import { recallEventsPath, recallSignalsPath } from '../dream-state-paths';
 import type { RecallEventPosition, RecallStateStore } from '@reverie/dream-state';
 import {
   emptyRecallSignals,
