@@ -15,7 +15,7 @@ export const sourceAliases = [
   { find: /^@reverie\/dream-state\/testing$/, replacement: root('./packages/dream-state/src/testing/index.ts') },
   { find: /^@reverie\/dream-state$/, replacement: root('./packages/dream-state/src/index.ts') },
   { find: /^@reverie\/dream\/testing$/, replacement: root('./packages/dream/src/testing/index.ts') },
-  { find: /^@reverie\/dream\/host$/, replacement: root('./packages/dream/src/host.ts') },
+  { find: /^@reverie\/dream\/options$/, replacement: root('./packages/dream/src/options.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },
   { find: /^reverie$/, replacement: root('./packages/reverie/src/index.ts') },
   { find: /^@reverie\/server$/, replacement: root('./packages/server/src/index.ts') },

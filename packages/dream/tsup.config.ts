@@ -1,13 +1,14 @@
 import { defineConfig } from 'tsup';
 
 // Two entries that share their code through chunks (`splitting`, in the ESM and the CJS build
-// alike, so each class exists once per format): `index`, everything, and `host`, the part a host
-// loads before its first cycle (src/host.ts), which `reverie` imports statically. The
+// alike, so each class exists once per format): `index`, the engine and its passes, and `options`,
+// the passes' option schemas a host validates when it is built (src/options.ts), which `reverie`
+// imports statically. The
 // conformance kit (`./testing`) is ESM-only, like `@reverie/core/testing`: it is built on Vitest,
 // which cannot be loaded from CommonJS.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', host: 'src/host.ts' },
+    entry: { index: 'src/index.ts', options: 'src/options.ts' },
     format: ['esm', 'cjs'],
     splitting: true,
     dts: true,

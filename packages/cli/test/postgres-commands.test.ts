@@ -2,11 +2,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CategoryCount, MemoryEntry, MemorySearchResult } from '@reverie/core';
-import type { CycleReport, DreamStatus } from '@reverie/dream';
+import type { CycleReport } from '@reverie/dream';
 import { PostgresConversationLog, postgresClientFromConnectionString } from '@reverie/postgres';
 import { realServer, useRealDatabase } from '../../postgres/test/test-databases';
 import { startOverloadedThenExtractingServer } from './__fixtures__/fake-chat-server';
 import { expectOneLineError, runJson, runReverie, tempDir } from './__fixtures__/run-reverie';
+import type { DreamStatus } from 'reverie';
 
 type RunJson = CycleReport & { model: string | null; recovered: string[] };
 interface ShowJson {

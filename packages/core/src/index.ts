@@ -259,6 +259,7 @@ export { type ExtractionStats, extractJsonObject } from './json/extract-json-obj
 export { ABBREVIATIONS, type Abbreviation } from './text/abbreviations';
 export { analyseText, NEGATION_SCOPE, normaliseTerms, type Term, type TermKind, type TextAnalysis } from './text/analyse-text';
 export { detectInjection, INJECTION_PATTERNS } from './text/detect-injection';
+export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './text/fence-untrusted';
 export {
   BAG_MAX_FUNCTION_SHARE,
   BAG_MIN_TERMS,

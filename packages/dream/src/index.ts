@@ -28,46 +28,8 @@ export { renderCycleSummary } from './engine/render-cycle-summary';
 export type { RunDetails, RunSummary } from './runs/run-details';
 export { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from './runs/run-changes';
 export { renderPlanSummary } from './plans/render-plan-summary';
-export {
-  type DreamStatus,
-  dreamStatusSchema,
-  lastSuccessfulRun,
-  type PassStatus,
-  type PhaseStatus,
-  summariseLedger,
-  type SummariseLedgerOptions,
-} from './ledger/dream-status';
-export {
-  type DreamGateOptions,
-  type DreamGateOptionsInput,
-  dreamGateOptionsSchema,
-  type SignalGateOptions,
-  signalGateOptionsSchema,
-} from './gates/gate-options';
-export type { SignalSource } from './gates/signal-source';
-export { SessionLog } from './gates/session-log';
-export {
-  DreamTrigger,
-  type DreamTriggerOptions,
-  type GateName,
-  type GateOutcome,
-  type TriggerableEngine,
-  type TriggerRequest,
-  type TriggerResult,
-} from './gates/dream-trigger';
-export { readDreamStatus, type ReadDreamStatusOptions } from './ledger/read-dream-status';
-export { type DreamStatusFormat, renderDreamStatus } from './ledger/render-dream-status';
-export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './gateway/fence';
 export { loadDirective, type LoadedDirective } from './gateway/directives';
 export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
-export {
-  DEFAULT_ACTIVITY_POLL_MS,
-  DEFAULT_SESSION_END_DEBOUNCE_MS,
-  DreamScheduler,
-  type DreamSchedulerOptions,
-  type SchedulerTimers,
-  type SchedulerTrigger,
-} from './scheduler/dream-scheduler';
 export { ImportanceDecayPass } from './passes/importance-decay/importance-decay-pass';
 export { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
 export { ArchiveRetentionPass } from './passes/archive-retention/archive-retention-pass';
@@ -125,7 +87,6 @@ export {
   recallSignalsOptionsSchema,
 } from './recall/recall-options';
 export { type RecallSignals, type RecallTally, recallSignals } from './recall/recall-score';
-export { type RecalledResult, RecallEventLog, type RecallRecorder } from './recall/recall-events';
 export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './recall/recall-signal-store';
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';

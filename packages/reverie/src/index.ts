@@ -1,3 +1,7 @@
+export type { SignalSource } from './dreaming/gates/signal-source';
+export type { GateName, GateOutcome, TriggerRequest, TriggerResult } from './dreaming/gates/dream-trigger';
+export type { DreamStatusFormat } from './dreaming/status/render-dream-status';
+export type { DreamStatus } from './dreaming/status/dream-status';
 export type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 export { createReverie, ReverieBuilder, scopeDataPath } from './builder/create-reverie';
 export { ReverieScopes } from './builder/reverie-scopes';
@@ -29,23 +33,8 @@ export { parseDuration } from './options/duration';
 export { DEFAULT_WORD_VECTOR_WORDS, loadWordVectorEmbedder, type WordVectorEmbedderOptions } from './recall/load-word-vector-embedder';
 export { loadWordNetThesaurus, type WordNetThesaurusOptions } from './recall/load-word-net-thesaurus';
 export { type CheckReverieOptions, type CheckStatus, checkReverie, type ReverieCheck, type ReverieCheckup } from './doctor/check-reverie';
-export { renderDreamStatus } from '@reverie/dream/host';
-export type {
-  ApplyRequest,
-  DreamStatus,
-  DreamStatusFormat,
-  GateName,
-  GateOutcome,
-  PlanSummary,
-  RecordChange,
-  RecordHistoryItem,
-  RecordKey,
-  RunDetails,
-  RunSummary,
-  SignalSource,
-  TriggerRequest,
-  TriggerResult,
-} from '@reverie/dream';
+export { renderDreamStatus } from './dreaming/status/render-dream-status';
+export type { ApplyRequest, PlanSummary, RecordChange, RecordHistoryItem, RecordKey, RunDetails, RunSummary } from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
 export type { IClock, Thesaurus } from '@reverie/core';
 export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, MemoryHistory, MemoryHistoryStep, MemoryLineage, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';

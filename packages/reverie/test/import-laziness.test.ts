@@ -9,13 +9,15 @@ import { buildIfStale } from './built-packages';
 // A process that builds an instance and serves a turn loads neither the dream engine with its
 // passes and model gateway (`@reverie/dream`'s main entry) nor the AI SDK nor any of date-fns
 // (only the fact check reads relative dates);
-// its first dream cycle loads them and runs. No process loads tsyringe or reflect-metadata: the
-// builder wires services in its own container. Builds first when a dist/ is missing or stale.
+// its first dream cycle loads them and runs. The same holds with `.withPostgres()`: the PostgreSQL
+// dream state imports only the contract (`@reverie/dream-state`), not the engine. No process loads
+// tsyringe or reflect-metadata: the builder wires services in its own container. Builds first when
+// a dist/ is missing or stale.
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '..', '..');
 const recorder = pathToFileURL(join(packageDir, 'test', '__fixtures__', 'record-loaded-modules.mjs')).href;
 
-beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'reverie']), 300_000);
+beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'postgres', 'reverie']), 600_000);
 
 /** A language model answering every call with an empty consolidation, written without `ai`. */
 const modelSource = `{
@@ -32,7 +34,9 @@ const modelSource = `{
   async doStream() { throw new Error('not scripted'); },
 }`;
 
-const scenario = (load: string) => `
+type Backend = 'files' | 'postgres';
+
+const scenario = (load: string, backend: Backend) => `
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
@@ -40,7 +44,9 @@ const scenario = (load: string) => `
   const atImport = await globalThis.loadedModules();
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-laziness-'));
   const model = ${modelSource};
-  const reverie = createReverie({ dataPath, model }).withMemory().withConversationLog().withDreaming({ preferenceInference: { enabled: false } }).build();
+  const builder = createReverie({ dataPath, model });
+  ${backend === 'postgres' ? "const { PGlite } = await import('@electric-sql/pglite'); const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin'); builder.withPostgres({ pglite: await PGlite.create({ extensions: { btree_gin } }) });" : ''}
+  const reverie = builder.withMemory().withConversationLog().withDreaming({ preferenceInference: { enabled: false } }).build();
   await reverie.memory.save({ content: 'The user moved to Porto' });
   await reverie.memory.save({ content: 'The user now lives in Porto, Portugal' });
   await reverie.memory.save({ content: 'Deploys happen on Tuesdays' });
@@ -72,9 +78,9 @@ interface Outcome {
   passes: string[];
 }
 
-function run(format: 'esm' | 'cjs'): Outcome {
+function run(format: 'esm' | 'cjs', backend: Backend = 'files'): Outcome {
   const load = format === 'esm' ? "await import('reverie')" : "(await import('node:module')).createRequire(join(process.cwd(), 'package.json'))('reverie')";
-  const stdout = execFileSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', scenario(load)], { cwd: packageDir, encoding: 'utf8' });
+  const stdout = execFileSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', scenario(load, backend)], { cwd: packageDir, encoding: 'utf8' });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Outcome;
 }
 
@@ -94,7 +100,7 @@ describe.each(['esm', 'cjs'] as const)('import reverie (%s build) in a fresh pro
     // The test sees the files: if the recorder stopped recording, the checks below would pass
     // for nothing, so the built entry must be among them.
     expect(outcome.atImport.some((file) => file.startsWith(join(root, 'packages', 'reverie', 'dist', 'index.')))).toBe(true);
-    expect(outcome.atImport.some((file) => file.startsWith(join(root, 'packages', 'dream', 'dist', 'host.')))).toBe(true);
+    expect(outcome.atImport.some((file) => file.startsWith(join(root, 'packages', 'dream', 'dist', 'options.')))).toBe(true);
     for (const loaded of [outcome.atImport, outcome.afterTurn]) {
       expect(loaded.filter(dreamMain)).toEqual([]);
       expect(loaded.filter(aiSdk)).toEqual([]);
@@ -114,5 +120,29 @@ describe.each(['esm', 'cjs'] as const)('import reverie (%s build) in a fresh pro
     // The exact duplicates are merged without the model; the model kept the Porto pair apart.
     expect(outcome.memories.filter((content) => /deploys/i.test(content))).toHaveLength(1);
     expect(outcome.memories.filter((content) => /porto/i.test(content))).toHaveLength(2);
+  });
+});
+
+describe('.withPostgres() in a fresh process (ESM)', () => {
+  let outcome: Outcome;
+  beforeAll(() => {
+    outcome = run('esm', 'postgres');
+  }, 120_000);
+
+  it('loads @reverie/postgres at build, and no dream pass, engine or model gateway up to the first turn', () => {
+    const postgres = (file: string) => file.startsWith(join(root, 'packages', 'postgres', 'dist', 'index.'));
+    expect(outcome.atImport.filter(postgres)).toEqual([]);
+    expect(outcome.afterTurn.filter(postgres).length).toBeGreaterThan(0);
+    for (const loaded of [outcome.atImport, outcome.afterTurn]) {
+      expect(loaded.filter(dreamMain)).toEqual([]);
+      expect(loaded.filter(aiSdk)).toEqual([]);
+    }
+    expect(outcome.recalled).toBe(true);
+  });
+
+  it('runs a dream cycle on PostgreSQL right after, loading the engine and its passes then', () => {
+    expect(outcome.afterCycle.filter(dreamMain).length).toBeGreaterThan(0);
+    expect(outcome.passes).toContain('memory-consolidation:ok');
+    expect(outcome.memories.filter((content) => /deploys/i.test(content))).toHaveLength(1);
   });
 });

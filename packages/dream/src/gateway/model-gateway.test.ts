@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isReverieError, RecordingLogger, ReverieError } from '@reverie/core';
+import { fenceUntrusted, isReverieError, RecordingLogger, ReverieError } from '@reverie/core';
 import type { GatewayRequest } from '../engine/dream-types';
-import { fenceUntrusted } from './fence';
 import { correctionRequest, ModelGateway } from './model-gateway';
 
 const planSchema = z.object({

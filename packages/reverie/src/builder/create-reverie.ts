@@ -33,7 +33,7 @@ import {
   FileWorkflowLog,
   FileWorkingMemory,
 } from '@reverie/file-store';
-import { DreamScheduler, DreamTrigger, RecallEventLog, readDreamStatus, type SignalSource } from '@reverie/dream/host';
+import { DreamScheduler } from '../dreaming/scheduling/dream-scheduler';
 import type { RecallSignalStore } from '@reverie/dream';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
@@ -78,6 +78,10 @@ import {
 import type { Reverie, WrappableModel } from './reverie';
 import { ReverieScopes } from './reverie-scopes';
 import { type DreamStateStore } from '@reverie/dream-state';
+import { DreamTrigger } from '../dreaming/gates/dream-trigger';
+import { RecallEventLog } from '../dreaming/recall-event-log';
+import { readDreamStatus } from '../dreaming/status/read-dream-status';
+import { type SignalSource } from '../dreaming/gates/signal-source';
 
 type Concern = 'memory' | 'workingMemory' | 'skills' | 'conversationLog' | 'feedback' | 'workflowLog' | 'dreaming';
 

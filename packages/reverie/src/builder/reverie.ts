@@ -17,7 +17,6 @@ import type { DreamPassPlan } from '../dreaming/dream-pass-catalog';
 import type {
   ApplyRequest,
   CycleReport,
-  DreamStatus,
   PlanSummary,
   PromotionExplanation,
   RecordChange,
@@ -26,14 +25,14 @@ import type {
   RunDetails,
   RunRequest,
   RunSummary,
-  TriggerRequest,
-  TriggerResult,
   UndoReport,
 } from '@reverie/dream';
 import type { AgentTools, ToolFamilies } from '../tools/agent-tools';
 import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 import type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
+import type { DreamStatus } from '../dreaming/status/dream-status';
+import type { TriggerRequest, TriggerResult } from '../dreaming/gates/dream-trigger';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
 export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];

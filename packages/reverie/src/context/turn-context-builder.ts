@@ -23,7 +23,7 @@ import {
   type WorkingMemoryEntry,
 } from '@reverie/core';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
-import type { RecallRecorder } from '@reverie/dream';
+import type { RecallRecorder } from '../dreaming/recall-event-log';
 import { recallSearch } from '../recall/recall-search';
 import { searchOutsideSystem } from '../recall/search-outside-system';
 import type { ContextOptions } from './context-options';

@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import {
   archiveRetentionOptionsSchema,
-  dreamGateOptionsSchema,
   episodeExtractionOptionsSchema,
   importanceDecayOptionsSchema,
   memoryConsolidationOptionsSchema,
   preferenceInferenceOptionsSchema,
   promotionOptionsSchema,
   recallSignalsOptionsSchema,
-  type SignalSource,
   skillConsolidationOptionsSchema,
   skillGapOptionsSchema,
   skillOptimizationOptionsSchema,
   workflowFailureAnalysisOptionsSchema,
-} from '@reverie/dream/host';
+} from '@reverie/dream/options';
 import { durationSchema } from '../options/duration';
 import { type DreamStateStore } from '@reverie/dream-state';
 import { DEFAULT_STALE_LOCK_MINUTES } from '@reverie/file-store';
+import { dreamGateOptionsSchema } from './gates/gate-options';
+import { type SignalSource } from './gates/signal-source';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
 

@@ -1,5 +1,5 @@
 import { TOKENS } from '@reverie/core';
-import { describeServiceNeeds, type ServiceName } from '@reverie/dream/host';
+import { describeServiceNeeds, type ServiceName } from '@reverie/dream/options';
 import type { DreamingOptions } from './dream-options';
 
 export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';

@@ -1,4 +1,4 @@
-import { fenceUntrusted } from '@reverie/dream/host';
+import { fenceUntrusted } from '@reverie/core';
 
 /** One turn of the exchange a model reads facts from. */
 export interface ExchangeTurn {

@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import type { RecallRecorder } from '@reverie/dream';
+import type { RecallRecorder } from '../dreaming/recall-event-log';
 import { type ILogger, type ILongTermMemory, type IWorkingMemory, parseRecord, ReverieError, sessionIdSchema } from '@reverie/core';
 import { createMemoryTools, type MemoryExpansionOptions, type MemoryTools } from './memory-tools';
 import { createWorkingMemoryTools, type WorkingMemoryTools } from './working-memory-tools';

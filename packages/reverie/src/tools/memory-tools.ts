@@ -22,7 +22,7 @@ import {
   tagsSchema,
 } from '@reverie/core';
 import { extractJsonObject, loadOnce } from '@reverie/core';
-import type { RecallRecorder } from '@reverie/dream';
+import type { RecallRecorder } from '../dreaming/recall-event-log';
 import { recallSearch } from '../recall/recall-search';
 import { defineTool } from './define-tool';
 import { answerOrExplain, type ToolError } from './tool-error';

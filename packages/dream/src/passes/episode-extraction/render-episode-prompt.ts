@@ -1,5 +1,4 @@
-import { describeSubjectTime, type LoggedTurn, type MemoryEntry } from '@reverie/core';
-import { fenceUntrusted } from '../../gateway/fence';
+import { describeSubjectTime, fenceUntrusted, type LoggedTurn, type MemoryEntry } from '@reverie/core';
 import { isoDay } from '../memory-consolidation/render-consolidation-prompt';
 
 /** The directive file in the data directory that replaces `EPISODE_DIRECTIVE` (SPEC D13). */

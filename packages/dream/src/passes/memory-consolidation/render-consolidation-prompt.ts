@@ -1,5 +1,4 @@
-import { describeSubjectTime, type FeedbackSignal, type MemoryEntry, renderFactRules, timestampMs } from '@reverie/core';
-import { fenceUntrusted } from '../../gateway/fence';
+import { describeSubjectTime, type FeedbackSignal, fenceUntrusted, type MemoryEntry, renderFactRules, timestampMs } from '@reverie/core';
 
 /** The directive file in the data directory that replaces `CONSOLIDATION_DIRECTIVE` (SPEC D13). */
 export const CONSOLIDATION_DIRECTIVE_FILE = 'dream.md';

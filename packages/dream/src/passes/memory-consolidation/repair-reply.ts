@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fenceUntrusted } from '../../gateway/fence';
+import { fenceUntrusted } from '@reverie/core';
 import type { ConsolidationReply } from './consolidation-reply';
 import type { CallReview, RepairItem } from './review-reply';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssues, hasMethods, type ILogger, ReverieError, ReverieValidationError } from '@reverie/core';
-import type { UserActivity } from '../engine/dream-types';
+import type { UserActivity } from '@reverie/dream';
 
 /** How often a waiting cycle checks again whether the user is still being served (SPEC D1). */
 export const DEFAULT_ACTIVITY_POLL_MS = 5000;

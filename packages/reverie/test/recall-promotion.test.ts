@@ -4,14 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
-import { DreamEngine } from '../engine/dream-engine';
-import type { DreamServices } from '../engine/dream-types';
+import { DreamEngine, type DreamServices, explainPromotion, PromotionPass, promotionOptionsSchema, RecallSignalsPass, recallSignalsOptionsSchema } from '@reverie/dream';
 import { recallEventsPath, recallSignalsPath } from '@reverie/file-store/internal';
-import { explainPromotion } from './explain-promotion';
-import { PromotionPass } from './promotion-pass';
-import { RecallEventLog } from './recall-events';
-import { promotionOptionsSchema, recallSignalsOptionsSchema } from './recall-options';
-import { RecallSignalsPass } from './recall-signals-pass';
+import { RecallEventLog } from '../src/dreaming/recall-event-log';
 import { FileDreamStateStore } from '@reverie/file-store';
 
 let dataPath: string;

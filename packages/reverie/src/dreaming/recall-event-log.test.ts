@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, silentLogger } from '@reverie/core';
 import { FileRecallState, recallEventsPath } from '@reverie/file-store/internal';
-import { RecallEventLog } from './recall-events';
+import { RecallEventLog } from './recall-event-log';
 
 let dataPath: string;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isReverieError, RecordingLogger, ReverieValidationError } from '@reverie/core';
-import type { UserActivity } from '../engine/dream-types';
+import type { UserActivity } from '@reverie/dream';
 import { DreamScheduler, type DreamSchedulerOptions } from './dream-scheduler';
 
 const SECOND = 1000;

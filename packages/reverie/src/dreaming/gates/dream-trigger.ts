@@ -1,6 +1,6 @@
 import { type IClock, type ILogger, isReverieError } from '@reverie/core';
-import type { CycleReport } from '../engine/dream-types';
-import { lastSuccessfulRun } from '../ledger/dream-status';
+import type { CycleReport } from '@reverie/dream';
+import { lastSuccessfulRun } from '../status/dream-status';
 import { type DreamLockStatus } from '@reverie/dream-state';
 import type { DreamGateOptions } from './gate-options';
 import { SessionLog } from './session-log';

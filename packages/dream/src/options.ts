@@ -1,20 +1,8 @@
-// `@reverie/dream/host`: what a host process needs before its first dream cycle — the options
-// schemas (validated when the host is built), the recall recorder (on every turn), the scheduler,
-// the trigger and its gates, the status. Nothing here loads a pass, the engine or the model gateway: `reverie` imports this entry statically and the package's main
-// entry (`@reverie/dream`) when a cycle first runs (docs/architecture.md, "What loads lazily").
-export {
-  type DreamGateOptions,
-  type DreamGateOptionsInput,
-  dreamGateOptionsSchema,
-  type SignalGateOptions,
-  signalGateOptionsSchema,
-} from './gates/gate-options';
-export type { SignalSource } from './gates/signal-source';
-export { DreamTrigger, type DreamTriggerOptions, type TriggerableEngine } from './gates/dream-trigger';
-export { readDreamStatus } from './ledger/read-dream-status';
-export { renderDreamStatus } from './ledger/render-dream-status';
-export { DreamScheduler } from './scheduler/dream-scheduler';
-export { RecallEventLog, type RecallRecorder } from './recall/recall-events';
+// `@reverie/dream/options`: the passes' option schemas and what each pass needs, which a host
+// validates when it is built (synchronously, so they cannot wait for an import). Nothing here
+// loads a pass, the engine or the model gateway: `reverie` imports this entry statically and the
+// package's main entry (`@reverie/dream`) when a cycle first runs (docs/architecture.md, "What
+// loads lazily"). A pass's option schema lives in the pass's `*-options.ts`, never in the pass.
 export { promotionOptionsSchema, recallSignalsOptionsSchema } from './recall/recall-options';
 export { importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
 export { archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-options';
@@ -27,4 +15,3 @@ export { workflowFailureAnalysisOptionsSchema } from './passes/workflow-failure-
 export { skillConsolidationOptionsSchema } from './passes/skill-consolidation/skill-consolidation-options';
 export { describeServiceNeeds } from './engine/service-needs';
 export type { ServiceName } from './engine/dream-types';
-export { fenceUntrusted } from './gateway/fence';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fenceUntrusted, renderUntrustedList } from './fence';
+import { fenceUntrusted, renderUntrustedList } from './fence-untrusted';
 
 /** Reads a fenced block back the way a CommonMark reader would: opening fence, then the first line that closes it. */
 function readBlock(rendered: string): { label: string; fence: string; body: string; after: string } {
