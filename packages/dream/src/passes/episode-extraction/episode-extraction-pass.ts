@@ -1,6 +1,6 @@
 import { type MemoryEntry } from '@reverie/core';
 import { z } from 'zod';
-import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamServices, ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
 import { estimateTokens } from '../memory-consolidation/pack-calls';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
 import {
@@ -12,7 +12,8 @@ import { EpisodeLedger } from './episode-ledger';
 import { episodeReplySchema } from './episode-reply';
 import { packSessions } from './episode-turns';
 import { LogCursor } from '../log-reading/log-cursor';
-import { nothingNew, nothingToAsk, readLogWindow } from '../log-reading/read-log-window';
+import { LogReadingPass } from '../log-reading/log-reading-pass';
+import { type LogWindow, nothingNew, nothingToAsk } from '../log-reading/read-log-window';
 import {
   EPISODE_DIRECTIVE,
   EPISODE_DIRECTIVE_FILE,
@@ -23,7 +24,6 @@ import {
 } from './render-episode-prompt';
 import { RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
-import { describeServiceNeeds } from '../../engine/service-needs';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
 export const episodeCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
@@ -51,26 +51,19 @@ const FRAME_TOKENS = 200;
  *    run leaves it where it was, so the next run reads the same turns again. The log is not cleared here: preference
  *    inference, its last reader, does that.
  */
-export class EpisodeExtractionPass implements DreamPass {
+export class EpisodeExtractionPass extends LogReadingPass<'afterSeq'> {
   readonly name = 'episode-extraction';
-  readonly phase = 'rem' as const;
   readonly requires = ['memory', 'conversationLog'] as const;
-  readonly model = 'required' as const;
   readonly options: EpisodeExtractionOptions;
-  private readonly cursor = new LogCursor(this.name, episodeCursorSchema, 'afterSeq');
+  protected readonly cursor = new LogCursor(this.name, episodeCursorSchema, 'afterSeq');
 
   constructor(options: EpisodeExtractionOptionsInput = {}) {
+    super();
     this.options = parsePassOptions('episode-extraction', episodeExtractionOptionsSchema, options);
   }
 
-  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, conversationLog } = context.services;
-    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
-    if (!conversationLog) return { skipped: describeServiceNeeds(['conversationLog']) };
-    const gateway = context.gateway;
-    if (!gateway) return { skipped: 'needs a language model' };
-
-    const window = await readLogWindow(conversationLog, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
+  protected async planWindow(context: PassContext, gateway: ModelGatewayLike, window: LogWindow): Promise<PassPlan> {
+    const memory = context.services.memory!;
     if (window.read.length === 0) return nothingNew(window);
     const { afterSeq, read, throughSeq, selection, notes } = window;
     const commit: EpisodeCursor = this.cursor.at(throughSeq);
@@ -110,21 +103,14 @@ export class EpisodeExtractionPass implements DreamPass {
       });
     }
 
-    await context.artifact(
-      `${this.name}.selection.json`,
-      `${JSON.stringify(
-        {
-          afterSeq,
-          throughSeq,
-          calls: calls.map((sessions, index) => ({
-            sessions: sessions.map((piece) => ({ sessionId: piece.sessionId, seqs: piece.turns.map((turn) => turn.seq) })),
-            episodesShown: shownPerCall[index],
-          })),
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    await this.recordSelection(context, {
+      afterSeq,
+      throughSeq,
+      calls: calls.map((sessions, index) => ({
+        sessions: sessions.map((piece) => ({ sessionId: piece.sessionId, seqs: piece.turns.map((turn) => turn.seq) })),
+        episodesShown: shownPerCall[index],
+      })),
+    });
     const { created, reinforced } = ledger.counts();
     notes.push(`${calls.length} model call(s)`, `${created} new episode(s), ${reinforced} reinforced`, ...ledger.notes);
     return {
@@ -136,11 +122,6 @@ export class EpisodeExtractionPass implements DreamPass {
       proposals: { proposed, accepted: created + reinforced },
       commit,
     };
-  }
-
-  /** Moves the cursor to the last turn the applied plan read. */
-  async commit(services: DreamServices, data: unknown): Promise<void> {
-    await this.cursor.commit(services.state.cursors, data);
   }
 
   /** The last logged turn this pass has turned into episodes; later turns must survive a log clear. */

@@ -4,9 +4,10 @@ import {
   isReverieError,
   } from '@reverie/core';
 import { z } from 'zod';
-import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
 import { LogCursor } from '../log-reading/log-cursor';
-import { nothingNew, readLogWindow } from '../log-reading/read-log-window';
+import { LogReadingPass } from '../log-reading/log-reading-pass';
+import { type LogWindow, nothingNew } from '../log-reading/read-log-window';
 import { PreferenceLedger } from './preference-ledger';
 import {
   type PreferenceInferenceOptions,
@@ -17,7 +18,6 @@ import { preferenceReplySchema } from './preference-reply';
 import { groupBySession, PREFERENCE_DIRECTIVE, PREFERENCE_DIRECTIVE_FILE, renderPreferenceData } from './render-preference-prompt';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
-import { describeServiceNeeds } from '../../engine/service-needs';
 import type { DreamOperation } from '@reverie/dream-state';
 
 /**
@@ -49,26 +49,20 @@ const DAY_MS = 86_400_000;
  *    clear and reports the failure (the log is cleared whether inference succeeded or not). An
  *    aborted run plans nothing and clears nothing.
  */
-export class PreferenceInferencePass implements DreamPass {
+export class PreferenceInferencePass extends LogReadingPass<'inferredThroughSeq'> {
   readonly name = 'preference-inference';
-  readonly phase = 'rem' as const;
   readonly requires = ['memory', 'conversationLog'] as const;
-  readonly model = 'required' as const;
   readonly options: PreferenceInferenceOptions;
-  private readonly cursor = new LogCursor(this.name, preferenceCursorSchema, 'inferredThroughSeq');
+  protected readonly cursor = new LogCursor(this.name, preferenceCursorSchema, 'inferredThroughSeq');
 
   constructor(options: PreferenceInferenceOptionsInput = {}) {
+    super();
     this.options = parsePassOptions('preference-inference', preferenceInferenceOptionsSchema, options);
   }
 
-  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { memory, conversationLog } = context.services;
-    if (!memory) return { skipped: describeServiceNeeds(['memory']) };
-    if (!conversationLog) return { skipped: describeServiceNeeds(['conversationLog']) };
-    const gateway = context.gateway;
-    if (!gateway) return { skipped: 'needs a language model' };
-
-    const window = await readLogWindow(conversationLog, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
+  protected async planWindow(context: PassContext, gateway: ModelGatewayLike, window: LogWindow): Promise<PassPlan> {
+    const memory = context.services.memory!;
+    const conversationLog = context.services.conversationLog!;
     const { afterSeq, read, throughSeq: readThroughSeq, selection, notes } = window;
 
     if (read.length === 0) {
@@ -95,10 +89,13 @@ export class PreferenceInferencePass implements DreamPass {
     const shown = [...preferences].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : a.lastSeenAt > b.lastSeenAt ? -1 : 0)).slice(0, SHOWN_PREFERENCES);
     const feedback = await this.recentFeedback(context.services.feedback, now);
     const data = renderPreferenceData({ today: now, sessions, feedback, preferences: shown, maxTurnChars: this.options.maxTurnChars });
-    await context.artifact(
-      `${this.name}.selection.json`,
-      `${JSON.stringify({ afterSeq, readThroughSeq, sentSeqs: selection.sent.map((turn) => turn.seq), feedback: feedback.map((signal) => signal.id), preferencesShown: shown.map((entry) => entry.id) }, null, 2)}\n`,
-    );
+    await this.recordSelection(context, {
+      afterSeq,
+      readThroughSeq,
+      sentSeqs: selection.sent.map((turn) => turn.seq),
+      feedback: feedback.map((signal) => signal.id),
+      preferencesShown: shown.map((entry) => entry.id),
+    });
 
     let reply;
     try {
@@ -145,11 +142,6 @@ export class PreferenceInferencePass implements DreamPass {
       proposals: { proposed: reply.preferences.length, accepted: created + reinforced },
       commit,
     };
-  }
-
-  /** Moves the cursor to the last turn the applied plan read. */
-  async commit(services: DreamServices, data: unknown): Promise<void> {
-    await this.cursor.commit(services.state.cursors, data);
   }
 
   /**

@@ -1,9 +1,10 @@
 import { Bm25Index, type Skill, skillDocumentText } from '@reverie/core';
 import { z } from 'zod';
-import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamServices, ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
 import { packSessions } from '../episode-extraction/episode-turns';
 import { LogCursor } from '../log-reading/log-cursor';
-import { nothingNew, nothingToAsk, readLogWindow } from '../log-reading/read-log-window';
+import { LogReadingPass } from '../log-reading/log-reading-pass';
+import { type LogWindow, nothingNew, nothingToAsk } from '../log-reading/read-log-window';
 import { renderTurnLine, type SessionPiece } from '../episode-extraction/render-episode-prompt';
 import { estimateTokens } from '../memory-consolidation/pack-calls';
 import { openingRequests, type RecurringTerm, recurringTerms } from './recurring-terms';
@@ -20,7 +21,6 @@ import { skillGapReplySchema } from './skill-gap-reply';
 import { SkillGapReview } from './skill-gap-review';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
 import { parsePassOptions } from '../parse-pass-options';
-import { describeServiceNeeds } from '../../engine/service-needs';
 
 /** SPEC D18: the pass's position in the conversation log, written only after a run was applied. */
 export const skillGapCursorSchema = z.object({ afterSeq: z.number().int().min(0) });
@@ -49,26 +49,19 @@ const FRAME_TOKENS = 300;
  * 5. The cursor moves to the last turn read only in `commit`, once the plan is applied; the log
  *    is not cleared here.
  */
-export class SkillGapPass implements DreamPass {
+export class SkillGapPass extends LogReadingPass<'afterSeq'> {
   readonly name = 'skill-gap';
-  readonly phase = 'rem' as const;
   readonly requires = ['skills', 'conversationLog'] as const;
-  readonly model = 'required' as const;
   readonly options: SkillGapOptions;
-  private readonly cursor = new LogCursor(this.name, skillGapCursorSchema, 'afterSeq');
+  protected readonly cursor = new LogCursor(this.name, skillGapCursorSchema, 'afterSeq');
 
   constructor(options: SkillGapOptionsInput = {}) {
+    super();
     this.options = parsePassOptions('skill-gap', skillGapOptionsSchema, options);
   }
 
-  async plan(context: PassContext): Promise<PassPlan | PassSkip> {
-    const { skills, conversationLog } = context.services;
-    if (!skills) return { skipped: describeServiceNeeds(['skills']) };
-    if (!conversationLog) return { skipped: describeServiceNeeds(['conversationLog']) };
-    const gateway = context.gateway;
-    if (!gateway) return { skipped: 'needs a language model' };
-
-    const window = await readLogWindow(conversationLog, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
+  protected async planWindow(context: PassContext, gateway: ModelGatewayLike, window: LogWindow): Promise<PassPlan> {
+    const skills = context.services.skills!;
     if (window.read.length === 0) return nothingNew(window);
     const { afterSeq, read, throughSeq, selection, notes } = window;
     const commit: SkillGapCursor = this.cursor.at(throughSeq);
@@ -130,22 +123,15 @@ export class SkillGapPass implements DreamPass {
     }
 
     const operations = review.operations();
-    await context.artifact(
-      `${this.name}.selection.json`,
-      `${JSON.stringify(
-        {
-          afterSeq,
-          throughSeq,
-          terms,
-          calls: asked.map(({ sessions, ...rest }) => ({
-            sessions: sessions.map((piece) => ({ sessionId: piece.sessionId, seqs: piece.turns.map((turn) => turn.seq) })),
-            ...rest,
-          })),
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    await this.recordSelection(context, {
+      afterSeq,
+      throughSeq,
+      terms,
+      calls: asked.map(({ sessions, ...rest }) => ({
+        sessions: sessions.map((piece) => ({ sessionId: piece.sessionId, seqs: piece.turns.map((turn) => turn.seq) })),
+        ...rest,
+      })),
+    });
     notes.push(`${callNumber} model call(s)`, `${review.created} new skill(s)`, ...review.notes);
     return {
       operations,
@@ -157,11 +143,6 @@ export class SkillGapPass implements DreamPass {
       commit,
       details: { recurringTerms: terms.slice(0, MAX_TERMS_PER_CALL).map(({ term, count }) => ({ term, count })) },
     };
-  }
-
-  /** Moves the cursor to the last turn the applied plan read. */
-  async commit(services: DreamServices, data: unknown): Promise<void> {
-    await this.cursor.commit(services.state.cursors, data);
   }
 
   /** The last logged turn this pass has looked at; later turns must survive a log clear. */
