@@ -402,7 +402,7 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
     expect(await cursor()).toEqual({ afterSeq: 1 });
   });
 
-  it('counts a session once when a crash before the cursor moved makes the next run read the same turns (issue 15 item 6)', async () => {
+  it('counts a session once when a crash before the cursor moved makes the next run read the same turns (SPEC B2, D6)', async () => {
     await say('s1', 'user', 'We closed the Series A with Northwind Ventures on Monday.', '2026-06-01T08:00:00.000Z');
     const model = scriptedModel((data) => {
       const shown = shownIds(data);

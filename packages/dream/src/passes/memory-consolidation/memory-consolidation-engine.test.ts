@@ -2,13 +2,13 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { contentFingerprint, memoryHistory } from '@reverie/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DreamEngine } from '../../engine/dream-engine';
-import { PassHarness } from './__fixtures__/pass-harness';
-import { shownEntries } from './__fixtures__/scripted-gateway';
+import { ConsolidationHarness } from './__fixtures__/consolidation-harness';
+import { shownEntries } from './__fixtures__/shown-entries';
 import { MemoryConsolidationPass } from './memory-consolidation-pass';
 
-let harness: PassHarness;
+let harness: ConsolidationHarness;
 beforeEach(async () => {
-  harness = await PassHarness.create();
+  harness = await ConsolidationHarness.create();
 });
 afterEach(async () => {
   await harness.dispose();

@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import { Bm25Index, type MemoryEntry } from '@reverie/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DreamOperation } from '@reverie/dream-state';
-import { PassHarness, savesBeforeDeletes } from './__fixtures__/pass-harness';
-import { ScriptedGateway, shownEntries } from './__fixtures__/scripted-gateway';
+import { savesBeforeDeletes } from '../__fixtures__/pass-harness';
+import { ConsolidationHarness } from './__fixtures__/consolidation-harness';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
+import { shownEntries, shownIds } from './__fixtures__/shown-entries';
 import { MemoryConsolidationPass } from './memory-consolidation-pass';
 
-let harness: PassHarness;
+let harness: ConsolidationHarness;
 beforeEach(async () => {
-  harness = await PassHarness.create();
+  harness = await ConsolidationHarness.create();
 });
 afterEach(async () => {
   await harness.dispose();
@@ -141,7 +143,7 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
     expect(gateway.requests).toHaveLength(1);
-    expect(new Set(gateway.shownIds()[0])).toEqual(new Set([a.id, b.id, c.id]));
+    expect(new Set(gateway.shown(shownIds)[0])).toEqual(new Set([a.id, b.id, c.id]));
     expect(plan.refusals.filter((refusal) => refusal.includes(x.id))).toHaveLength(2);
     expect(plan.refusals.join('\n')).toContain('"ffffffffffff" was not shown in this call');
     const live = await harness.live();
@@ -263,7 +265,7 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
-    expect(new Set(gateway.shownIds()[0])).toEqual(new Set([g2.id, b.id]));
+    expect(new Set(gateway.shown(shownIds)[0])).toEqual(new Set([g2.id, b.id]));
     expect(saves(plan.operations)).toHaveLength(1);
     expect(deletes(plan.operations).map((operation) => (operation as { id: string }).id).sort()).toEqual([g1.id, g2.id, b.id].sort());
     const live = await harness.live();
@@ -278,7 +280,7 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
-    expect(gateway.shownIds().flat()).toHaveLength(10);
+    expect(gateway.shown(shownIds).flat()).toHaveLength(10);
     expect(plan.operations).toEqual([]);
     expect(plan.misbehaviour).toEqual([
       'call 1: reply refused whole: it asks to take 10 of the 10 entries it was shown out of current recall or clean-up (deleted, superseded or moved under a protected category), over the 2 one reply may (20 %)',
@@ -480,16 +482,16 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     const pass = new MemoryConsolidationPass();
     const first = new ScriptedGateway();
     await harness.run(pass, first);
-    expect(first.shownIds().map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id])]);
+    expect(first.shown(shownIds).map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id])]);
 
     const added = await harness.add({ content: 'Favourite ice cream flavour is pistachio' }, '2026-03-02T09:00:00.000Z');
     const second = new ScriptedGateway();
     await harness.run(pass, second);
-    expect(second.shownIds().map((shown) => new Set(shown))).toEqual([new Set([added.id, y.id])]);
+    expect(second.shown(shownIds).map((shown) => new Set(shown))).toEqual([new Set([added.id, y.id])]);
 
     const full = new ScriptedGateway();
     await harness.run(new MemoryConsolidationPass({ strategy: 'full' }), full);
-    expect(new Set(full.shownIds().flat())).toEqual(new Set([a.id, b.id, c.id, x.id, y.id, added.id]));
+    expect(new Set(full.shown(shownIds).flat())).toEqual(new Set([a.id, b.id, c.id, x.id, y.id, added.id]));
   });
 
   it('plans nothing and asks nothing on a second run over unchanged memory', async () => {
@@ -527,7 +529,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     const unapplied = await harness.plan(pass, gateway);
     expect(await exists(cursorFile())).toBe(false);
     await harness.plan(pass, gateway);
-    expect(gateway.shownIds().map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id]), new Set([a.id, b.id, c.id])]);
+    expect(gateway.shown(shownIds).map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id]), new Set([a.id, b.id, c.id])]);
 
     await harness.apply(unapplied);
     expect(await exists(cursorFile())).toBe(true);
@@ -652,7 +654,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
 
     await harness.run(new MemoryConsolidationPass(), gateway);
 
-    expect(gateway.shownIds().map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id])]);
+    expect(gateway.shown(shownIds).map((shown) => new Set(shown))).toEqual([new Set([a.id, b.id, c.id])]);
     expect(new Set(asked.mock.calls.flatMap(([ids]) => ids))).toEqual(new Set((await harness.live()).map((entry) => entry.id)));
     expect(copied).not.toHaveBeenCalled();
     expect(indexed).not.toHaveBeenCalled();
@@ -669,7 +671,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     const second = new ScriptedGateway();
     await harness.run(pass, second);
     expect(second.requests).toHaveLength(1);
-    const shown = second.shownIds()[0]!;
+    const shown = second.shown(shownIds)[0]!;
     expect(shown).toContain(changed.id);
     expect(shown.length).toBeLessThanOrEqual(6);
 
@@ -684,7 +686,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     }
     const gateway = new ScriptedGateway();
     await harness.run(new MemoryConsolidationPass({ tokenBudget: 500 }), gateway);
-    const shown = gateway.shownIds();
+    const shown = gateway.shown(shownIds);
     expect(shown.length).toBeGreaterThan(1);
     expect(new Set(shown.flat()).size).toBe(12);
     expect(shown.flat()).toHaveLength(12);

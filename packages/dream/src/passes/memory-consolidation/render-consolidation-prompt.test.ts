@@ -1,6 +1,6 @@
 import type { FeedbackSignal, MemoryEntry } from '@reverie/core';
 import { describe, expect, it } from 'vitest';
-import { shownEntries } from './__fixtures__/scripted-gateway';
+import { shownEntries } from './__fixtures__/shown-entries';
 import {
   CONSOLIDATION_DIRECTIVE,
   isoDay,

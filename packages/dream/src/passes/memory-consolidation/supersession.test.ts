@@ -1,12 +1,13 @@
 import { type MemoryEntry } from '@reverie/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PassHarness } from './__fixtures__/pass-harness';
-import { ScriptedGateway, shownEntries } from './__fixtures__/scripted-gateway';
+import { ConsolidationHarness } from './__fixtures__/consolidation-harness';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
+import { shownEntries } from './__fixtures__/shown-entries';
 import { MemoryConsolidationPass } from './memory-consolidation-pass';
 
-let harness: PassHarness;
+let harness: ConsolidationHarness;
 beforeEach(async () => {
-  harness = await PassHarness.create();
+  harness = await ConsolidationHarness.create();
 });
 afterEach(async () => {
   await harness.dispose();
@@ -164,7 +165,7 @@ describe('MemoryConsolidationPass: supersession of changed facts in people’s w
     let accepted = 0;
     const refused: string[] = [];
     for (const [older, newer] of CHANGED_FACTS) {
-      const world = await PassHarness.create();
+      const world = await ConsolidationHarness.create();
       try {
         for (const words of UNRELATED) await world.add({ content: words }, '2024-06-01T09:00:00.000Z');
         const before = await world.add({ content: older }, '2025-01-10T09:00:00.000Z');

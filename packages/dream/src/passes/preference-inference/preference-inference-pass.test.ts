@@ -16,7 +16,7 @@ import {
 import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, DreamPass, PassContext, RanPassOutcome, PassPlan } from '../../engine/dream-types';
 import { cursorsDir } from '@reverie/file-store/internal';
-import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
 import { PreferenceInferencePass } from './preference-inference-pass';
 import { PREFERENCE_DIRECTIVE } from './render-preference-prompt';
 import { FileDreamStateStore } from '@reverie/file-store';

@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordingLogger, type Skill } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
 import { RunFolder } from '@reverie/file-store/internal';
-import { shownSkills, SkillPassHarness } from './__fixtures__/skill-pass-harness';
+import { shownSkills, SkillConsolidationHarness } from './__fixtures__/skill-consolidation-harness';
 import { SkillConsolidationPass } from './skill-consolidation-pass';
 
-let harness: SkillPassHarness;
+let harness: SkillConsolidationHarness;
 beforeEach(async () => {
-  harness = await SkillPassHarness.create();
+  harness = await SkillConsolidationHarness.create();
 });
 afterEach(async () => {
   await harness.dispose();

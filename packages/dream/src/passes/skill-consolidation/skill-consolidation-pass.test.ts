@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PassPlan } from '../../engine/dream-types';
-import { savesBeforeDeletes, ScriptedGateway, SkillPassHarness } from './__fixtures__/skill-pass-harness';
+import { savesBeforeDeletes } from '../__fixtures__/pass-harness';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
+import { shownSkills, SkillConsolidationHarness } from './__fixtures__/skill-consolidation-harness';
 import { SkillConsolidationPass } from './skill-consolidation-pass';
 import type { DreamOperation } from '@reverie/dream-state';
 
-let harness: SkillPassHarness;
+let harness: SkillConsolidationHarness;
 beforeEach(async () => {
-  harness = await SkillPassHarness.create();
+  harness = await SkillConsolidationHarness.create();
 });
 afterEach(async () => {
   await harness.dispose();
@@ -211,7 +213,7 @@ describe('SkillConsolidationPass (SPEC D9)', () => {
         : { toDelete: [], toSave: [] },
     );
     const plan = await harness.plan(new SkillConsolidationPass({ tokenBudget: 2000, maxDeleteShare: 1 }), gateway);
-    const shown = gateway.shown();
+    const shown = gateway.shown(shownSkills);
     expect(shown.length).toBeGreaterThan(1);
     expect(shown.flat().sort()).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']);
     expect(shown[0]).toEqual(expect.arrayContaining(['alpha', 'bravo']));
@@ -328,7 +330,7 @@ describe('SkillConsolidationPass (SPEC D9)', () => {
     await harness.use('zeta', 's1');
     const gateway = new ScriptedGateway();
     await harness.plan(new SkillConsolidationPass({ tokenBudget: 2000 }), gateway);
-    const shown = gateway.shown();
+    const shown = gateway.shown(shownSkills);
     expect(shown.length).toBeGreaterThan(1);
     expect(shown.flat().sort()).toEqual(names);
     expect(shown.find((call) => call.includes('mcp/a'))).toEqual(expect.arrayContaining(['mcp/a', 'mcp/b', 'mcp/c']));

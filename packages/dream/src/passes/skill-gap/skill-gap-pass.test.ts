@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TurnRole } from '@reverie/core';
 import { cursorsDir } from '@reverie/file-store/internal';
-import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
 import { SkillPassHarness } from '../skill-common/__fixtures__/skill-pass-harness';
 import { SKILL_GAP_DIRECTIVE, SKILL_GAP_DIRECTIVE_FILE } from './render-skill-gap-prompt';
 import { SkillGapPass } from './skill-gap-pass';

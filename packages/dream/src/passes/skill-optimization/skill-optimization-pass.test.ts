@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Skill } from '@reverie/core';
-import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
 import { SkillPassHarness } from '../skill-common/__fixtures__/skill-pass-harness';
 import { SKILL_OPTIMIZE_DIRECTIVE, SKILL_OPTIMIZE_DIRECTIVE_FILE } from './render-skill-optimization-prompt';
 import { SkillOptimizationPass } from './skill-optimization-pass';

@@ -15,7 +15,7 @@ import {
 } from '@reverie/core';
 import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, ModelGatewayLike, PassContext, RanPassOutcome, PassPlan } from '../../engine/dream-types';
-import { ScriptedGateway } from '../memory-consolidation/__fixtures__/scripted-gateway';
+import { ScriptedGateway } from '../__fixtures__/scripted-gateway';
 import { WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE } from './render-workflow-prompt';
 import { WorkflowFailureAnalysisPass } from './workflow-failure-analysis-pass';
 import type { WorkflowFailureAnalysisOptionsInput } from './workflow-failure-analysis-options';

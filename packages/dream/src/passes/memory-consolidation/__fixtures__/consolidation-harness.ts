@@ -1,39 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  type FeedbackDraft,
-  InMemoryFeedbackStore,
-  InMemoryLongTermMemory,
-  ManualClock,
-  type MemoryDraft,
-  type MemoryEntry,
-  silentLogger,
-} from '@reverie/core';
-import type { ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../../engine/dream-types';
-import type { MemoryConsolidationPass } from '../memory-consolidation-pass';
+import { type FeedbackDraft, InMemoryFeedbackStore, InMemoryLongTermMemory, ManualClock, type MemoryDraft, type MemoryEntry } from '@reverie/core';
+import { type HarnessStores, harnessDir, PassHarness } from '../../__fixtures__/pass-harness';
+import type { ModelGatewayLike, PassContext } from '../../../engine/dream-types';
 import { normaliseContent } from '../normalise-content';
-import { FileDreamStateStore } from '@reverie/file-store';
 
 export const DAY = 86_400_000;
 
 /** An in-memory memory and feedback store on a manual clock, with a temp data directory. */
-export class PassHarness {
-  readonly clock = new ManualClock('2026-03-01T09:00:00.000Z');
+export class ConsolidationHarness extends PassHarness {
   readonly memory = new InMemoryLongTermMemory({ clock: this.clock });
   readonly feedback = new InMemoryFeedbackStore({ clock: this.clock });
-  readonly artifacts = new Map<string, string>();
-  /** The pass that made each plan, to commit it after applying. */
-  private readonly passOf = new WeakMap<PassPlan, MemoryConsolidationPass>();
 
-  private constructor(readonly dataPath: string) {}
-
-  static async create(): Promise<PassHarness> {
-    return new PassHarness(await mkdtemp(join(tmpdir(), 'reverie-consolidation-')));
+  static async create(): Promise<ConsolidationHarness> {
+    return new ConsolidationHarness(await harnessDir('reverie-consolidation-'), new ManualClock('2026-03-01T09:00:00.000Z'));
   }
 
-  async dispose(): Promise<void> {
-    await rm(this.dataPath, { recursive: true, force: true });
+  protected stores(): HarnessStores {
+    return { memory: this.memory, feedback: this.feedback };
+  }
+
+  override context(gateway: ModelGatewayLike | undefined, withFeedback = true): PassContext {
+    return this.contextWithout(gateway, withFeedback ? [] : ['feedback']);
   }
 
   /** Saves an entry as if observed at `at` (the clock is set there, then left there). */
@@ -44,53 +30,6 @@ export class PassHarness {
 
   async addFeedback(draft: FeedbackDraft): Promise<void> {
     await this.feedback.record(draft);
-  }
-
-  context(gateway: ModelGatewayLike | undefined, withFeedback = true): PassContext {
-    return {
-      runId: 'run-test',
-      services: {
-        state: new FileDreamStateStore({ dataPath: this.dataPath, clock: this.clock }),
-        dataPath: this.dataPath,
-        clock: this.clock,
-        logger: silentLogger,
-        memory: this.memory,
-        ...(withFeedback ? { feedback: this.feedback } : {}),
-      },
-      gateway,
-      signal: new AbortController().signal,
-      conversationLogHorizon: async () => Number.POSITIVE_INFINITY,
-      artifact: async (name, content) => {
-        this.artifacts.set(name, content);
-      },
-      now: () => this.clock.now(),
-    };
-  }
-
-  async plan(pass: MemoryConsolidationPass, gateway?: ModelGatewayLike): Promise<PassPlan> {
-    const planned: PassPlan | PassSkip = await pass.plan(this.context(gateway));
-    if ('skipped' in planned) throw new Error(`pass skipped: ${planned.skipped}`);
-    this.passOf.set(planned, pass);
-    return planned;
-  }
-
-  /** Applies a plan the way the engine does (saves, then deletes, with their conditions), then commits it through JSON. */
-  async apply(plan: PassPlan): Promise<void> {
-    this.clock.advance(60_000);
-    for (const operation of plan.operations) {
-      if (operation.op === 'memory.save') await this.memory.save(operation.entry, { ifUpdatedAt: operation.expectUpdatedAt });
-    }
-    for (const operation of plan.operations) {
-      if (operation.op === 'memory.delete') await this.memory.delete(operation.id, { ifUpdatedAt: operation.expectUpdatedAt });
-    }
-    if (plan.commit !== undefined) await this.passOf.get(plan)!.commit(this.context(undefined).services, JSON.parse(JSON.stringify(plan.commit)));
-  }
-
-  /** Plans and applies one run. */
-  async run(pass: MemoryConsolidationPass, gateway?: ModelGatewayLike): Promise<PassPlan> {
-    const plan = await this.plan(pass, gateway);
-    await this.apply(plan);
-    return plan;
   }
 
   async live(): Promise<MemoryEntry[]> {
@@ -106,11 +45,4 @@ export class PassHarness {
     }
     return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
   }
-}
-
-/** The index of the last save and the first delete of a plan: saves must all come first. */
-export function savesBeforeDeletes(plan: PassPlan): boolean {
-  const lastSave = plan.operations.map((operation) => operation.op).lastIndexOf('memory.save');
-  const firstDelete = plan.operations.findIndex((operation) => operation.op === 'memory.delete');
-  return firstDelete === -1 || lastSave < firstDelete;
 }

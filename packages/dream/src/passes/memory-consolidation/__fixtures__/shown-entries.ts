@@ -1,5 +1,3 @@
-import type { GatewayRequest, ModelGatewayLike } from '../../../engine/dream-types';
-
 export interface ShownEntry {
   id: string;
   category: string;
@@ -20,28 +18,7 @@ export function shownEntries(data: string): ShownEntry[] {
   return shown;
 }
 
-export type Script = (data: string, call: number) => unknown;
-
-/**
- * A `ModelGatewayLike` whose replies come from a script. Each reply goes through the request's
- * schema, as the real gateway does; every request is kept for assertions.
- */
-export class ScriptedGateway implements ModelGatewayLike {
-  readonly requests: Array<GatewayRequest<unknown>> = [];
-  readonly usage = { inputTokens: 0, outputTokens: 0, calls: 0 };
-  readonly refusals: string[] = [];
-
-  constructor(private readonly script: Script = () => ({ toDelete: [], toSave: [] })) {}
-
-  async ask<T>(request: GatewayRequest<T>): Promise<T> {
-    this.requests.push(request as GatewayRequest<unknown>);
-    this.usage.calls += 1;
-    this.usage.inputTokens += Math.ceil(request.data.length / 4);
-    return request.schema.parse(this.script(request.data, this.usage.calls));
-  }
-
-  /** The ids shown in each request, in order. */
-  shownIds(): string[][] {
-    return this.requests.map((request) => shownEntries(request.data).map((entry) => entry.id));
-  }
+/** The ids a request showed, in order. */
+export function shownIds(data: string): string[] {
+  return shownEntries(data).map((entry) => entry.id);
 }
