@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { runDreamDemo } from './dream-demo';
 
 /**
- * Issue 13: a real model's replies to every pass's prompt, recorded through the bridge in
+ * SPEC B4, B11: a real model's replies to every pass's prompt, recorded through the bridge in
  * `../shared/tools/` on the demo's history (`recorded/`: each `<pass>.1.prompt.md` and the reply
  * a model wrote after reading only that prompt). Replayed on a fresh demo, they go through
  * today's guards: every pass that got a reply applies it, refusing nothing but what the

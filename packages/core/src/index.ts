@@ -255,7 +255,7 @@ export {
 // Model replies
 export { type ExtractionStats, extractJsonObject } from './json/extract-json-object';
 
-// Fact preservation: what a text means, normalised, and whether a merge keeps it (issue 13)
+// Fact preservation: what a text means, normalised, and whether a merge keeps it (SPEC B11)
 export { ABBREVIATIONS, type Abbreviation } from './text/abbreviations';
 export { analyseText, NEGATION_SCOPE, normaliseTerms, type Term, type TermKind, type TextAnalysis } from './text/analyse-text';
 export { detectInjection, INJECTION_PATTERNS } from './text/detect-injection';

@@ -34,7 +34,7 @@ const share = <T,>(items: T[], pick: (item: T) => boolean) => items.filter(pick)
 
 /**
  * Share of legit-holdout accepted. Measured once with the finished judge at 80 %; after the
- * general rules of issue 13 (preference contrasts, supersession markers, negations over pairs,
+ * general rules of SPEC B11 (preference contrasts, supersession markers, negations over pairs,
  * versions and dot files, text-speak), 94 % (47/50). Those rules were written knowing the
  * holdout's documented misses, so it is no longer a blind measure.
  */

@@ -32,7 +32,7 @@ import { textModel } from './__fixtures__/text-model';
 import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
- * Issue 13 (SPEC B4, B11): a hostile model, property-tested. Each attack class of the issue is
+ * SPEC B4, B11: a hostile model, property-tested. Each attack class the guards answer is
  * drawn against memories with and without capitals and digits, some of them protected; whatever
  * the model replies, nothing changes beyond the run's budgets, no protected entry is lost, no
  * attacker text or `_system/` category lands, and every refusal is in the run folder. A faithful

@@ -7,7 +7,7 @@ import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, PassContext, PassPlan } from '../src/engine/dream-types';
 import { FileDreamStateStore } from '@reverie/file-store';
 
-/** Issue 15 item 6: a log clear is archived in the run, and undo appends the cleared turns back. */
+/** SPEC O8: a log clear is archived in the run, and undo appends the cleared turns back. */
 let dataPath: string;
 beforeEach(async () => {
   dataPath = await mkdtemp(join(tmpdir(), 'reverie-log-clear-'));

@@ -8,7 +8,7 @@ import { DreamEngine, MemoryConsolidationPass, type RanPassOutcome } from '../sr
 import { FileDreamStateStore } from '@reverie/file-store';
 
 /**
- * Issue 13: a real model's consolidation of a redundant memory, recorded through the bridge (see
+ * SPEC B4, B11: a real model's consolidation of a redundant memory, recorded through the bridge (see
  * the fixture's README), replayed through today's guards. The model paraphrased, reordered,
  * abbreviated and changed inflection the way real models do; at least 95 % of its merges must go
  * through. Moving a protected entry out of its category stays refused by design (SPEC B4).
@@ -59,7 +59,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a recorded real-model consolidation, replayed through the guards (issue 13)', () => {
+describe('a recorded real-model consolidation, replayed through the guards (SPEC B11)', () => {
   it('accepts at least 95 % of the real model merges', { timeout: 60_000 }, async () => {
     const entries = JSON.parse(read('memory.json')) as RecordedEntry[];
     const clock = new ManualClock(new Date(SEEDED).toISOString());

@@ -7,7 +7,7 @@ import { type FileSystemFaults, injectFileSystemFaults } from '@reverie/core/tes
 import { createReverie, type Reverie } from 'reverie';
 
 /**
- * Issue 15 item 3: on a read-only or full disk, or with a file where a folder belongs, every
+ * SPEC B2: on a read-only or full disk, or with a file where a folder belongs, every
  * public call fails with a ReverieError that has a file-system code, the path and advice — never
  * a raw EROFS/EEXIST/ENOTDIR/EISDIR — and the agent tools answer with a tool error.
  */

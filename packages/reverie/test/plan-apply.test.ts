@@ -11,7 +11,7 @@ import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { memoryImage, seedCrashFixture, skillImage } from './__fixtures__/crash-fixture';
 import { dreamModel } from './__fixtures__/dream-model';
 
-// Review before apply (issue 13, point 8): a dry run saves its plan; `dreams.apply(planId)`
+// Review before apply (SPEC O12): a dry run saves its plan; `dreams.apply(planId)`
 // applies exactly that plan, later, without a model call, as a normal run.
 const here = dirname(fileURLToPath(import.meta.url));
 const NOW = '2026-06-01T09:00:00.000Z';

@@ -11,7 +11,7 @@ import { createPglite, realServer, useRealDatabase } from '../../postgres/test/t
 import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { buildIfStale } from './built-packages';
 
-// Issue 17 items 3 and 5, process level, on PostgreSQL: a real `node` child
+// SPEC B6, B8, process level, on PostgreSQL: a real `node` child
 // (__fixtures__/postgres-child.ts bundled with the workspace sources; @reverie/postgres loaded
 // from its build, as an application loads it) runs dream cycles over a shared database. A child
 // SIGKILLed mid-apply leaves a run that another instance recovers and undoes; two children on

@@ -131,7 +131,7 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
   });
 });
 
-describe('recall-events compaction (issue 15 item 6)', () => {
+describe('recall-events compaction (SPEC O4)', () => {
   const compacting = () =>
     new DreamEngine(services, [new RecallSignalsPass({ compactEventsBytes: 1 }), new PromotionPass()]);
   const hits = async (id: string) => JSON.parse(await readFile(recallSignalsPath(dataPath), 'utf8')).entries[id]?.hits;

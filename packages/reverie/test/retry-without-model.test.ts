@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { FileDeadLetterStore } from '@reverie/file-store/internal';
 import { createReverie } from 'reverie';
 
-/** Issue 15 item 6: retrying a model pass without a model keeps its dead letter and says why. */
+/** SPEC O7: retrying a model pass without a model keeps its dead letter and says why. */
 let dataPath: string;
 beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-retry-'));

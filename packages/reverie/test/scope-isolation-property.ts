@@ -29,7 +29,7 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
 export type ScopeBackend = (dataPath: string) => ReverieBuilder;
 
 /**
- * SPEC B8, issue 17 item 1, as a property over random commands on three scopes of one backend:
+ * SPEC B8, as a property over random commands on three scopes of one backend:
  * no read, write, search, injected id, working-memory entry, dream run or undo reaches another
  * scope. Each round uses scopes of its own (a database outlives the round).
  */

@@ -7,7 +7,7 @@ import { FileDreamStateStore } from '@reverie/file-store';
 import { createReverie } from 'reverie';
 import { describeScopeIsolation } from './scope-isolation-property';
 
-/** SPEC B8, issue 17 item 1: scopes over one data directory keep everything apart. */
+/** SPEC B8: scopes over one data directory keep everything apart. */
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'reverie-scopes-'));

@@ -4,7 +4,7 @@ import { loadWordNetThesaurus } from 'reverie';
 
 const fixture = join(import.meta.dirname, '__fixtures__', 'wordnet');
 
-describe('loadWordNetThesaurus (issue 20)', () => {
+describe('loadWordNetThesaurus (SPEC M3)', () => {
   it('gives the other lemmas of every synset a word belongs to and of their hypernyms, each once', async () => {
     const thesaurus = await loadWordNetThesaurus({ path: fixture });
     expect(thesaurus('flat')).toEqual(['apartment', 'dwelling', 'level', 'vapid']);

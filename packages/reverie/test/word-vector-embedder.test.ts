@@ -20,7 +20,7 @@ const cosine = (a: number[], b: number[]) => {
   return dot / Math.sqrt(normA * normB);
 };
 
-describe('loadWordVectorEmbedder (issue 20)', () => {
+describe('loadWordVectorEmbedder (SPEC M4)', () => {
   it('embeds texts as the sum of their words’ vectors, from a file in GloVe’s format', async () => {
     const path = join(folder, 'tiny.100d.txt');
     writeFileSync(path, 'the 1 1\nlaptop 1 0\ncomputer 0.9 0.1\ngarden 0 1\n');

@@ -173,7 +173,7 @@ describe('judgeFactPreservation refuses, naming what is wrong', () => {
   });
 });
 
-describe('judgeFactPreservation reads real-model wordings (issue 13)', () => {
+describe('judgeFactPreservation reads real-model wordings (SPEC B11)', () => {
   it.each([
     ['a preference contrast said three ways', ['prefers tea, not coffee, in afternoons', 'User likes tea rather than coffee after lunch'], 'Prefers tea over coffee in the afternoon / after lunch', true],
     ['"prefer X to Y" for "X instead of Y"', ['in summer the user drinks cold brew instead of hot coffee'], 'in summer, the user prefers cold brew to hot coffee', false],

@@ -61,7 +61,7 @@ describe('isUnderPrefix', () => {
   });
 });
 
-describe('names that break on other systems or mislead a reader (issue 15 item 5)', () => {
+describe('names that break on other systems or mislead a reader (SPEC M2)', () => {
   const misleading: Array<[string, string, RegExp]> = [
     ['a Windows device name', 'CON', /Windows reserves/],
     ['a device name in lower case', 'aux', /Windows reserves/],

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '@reverie/core';
 import { quarantineFile } from './quarantine';
 
-/** Issue 15 item 2: quarantined copies never overwrite each other. */
+/** SPEC M2, B2: quarantined copies never overwrite each other. */
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'reverie-quarantine-'));

@@ -200,7 +200,7 @@ describe('FileWorkingMemory damaged files', () => {
   });
 });
 
-describe('FileWorkingMemory faults (issue 15 items 1 and 4)', () => {
+describe('FileWorkingMemory faults (SPEC M7, B2)', () => {
   it('keeps the entry it just saved when the wall clock stepped back with the namespace at its cap', async () => {
     const { clock, open } = setup({ maxEntriesPerNamespace: 3 });
     const store = await open();

@@ -7,7 +7,7 @@ import type { PostgresMigration } from './postgres-migration';
 const SEARCH_TABLES: readonly SearchedTables[] = [MEMORY_TABLES, SKILL_TABLES, WORKING_MEMORY_TABLES];
 
 /**
- * BM25 terms with stems (issue 20): every document's `search_terms` and `term_count`, and each
+ * BM25 terms with stems (SPEC M3): every document's `search_terms` and `term_count`, and each
  * scope's document frequencies and counts, derived again from the documents' text with the
  * analysis of this release (`indexTerms`: words and their stems), so that the PostgreSQL stores
  * score as the file store does. Documents are re-derived a batch at a time in key order.

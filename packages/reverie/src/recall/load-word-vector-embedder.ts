@@ -6,7 +6,7 @@ import { readWordVectors } from './read-word-vectors';
 import { embedText } from './word-vectors';
 
 
-/** The most frequent words kept by default. Chosen on the shared recall set (issue 20). */
+/** The most frequent words kept by default. Chosen on the shared recall set (SPEC M4). */
 export const DEFAULT_WORD_VECTOR_WORDS = 50_000;
 
 export interface WordVectorEmbedderOptions {

@@ -19,7 +19,7 @@ export interface WordVectors {
  * the vectors do not know count for nothing; a text with none gives all zeros, which is similar
  * to nothing. Weighing rarer words more (smooth inverse frequency, with Zipf's law for the
  * frequency) was measured on the shared recall set and did no better once stop words are
- * dropped (`pnpm bench:recall`, issue 20). Pure.
+ * dropped (`pnpm bench:recall`, SPEC M4). Pure.
  */
 export function embedText(text: string, words: WordVectors): number[] {
   const { dimensions, rankOf, vectors } = words;

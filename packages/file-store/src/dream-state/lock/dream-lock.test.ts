@@ -88,7 +88,7 @@ describe('DreamLock', () => {
     await expect(lock({ isProcessAlive }).acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
   });
 
-  it('never judges a live holder stale from a reader whose wall clock runs 2 hours ahead (issue 15 item 1)', async () => {
+  it('never judges a live holder stale from a reader whose wall clock runs 2 hours ahead (SPEC B3)', async () => {
     const holder = await lock({ host: 'box-a' }).acquire('first-cycle');
     const ahead = new ManualClock('2026-06-01T02:00:00.000Z');
     const reader = new DreamLock({ dataPath, clock: ahead, host: 'box-b' });
