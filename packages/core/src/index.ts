@@ -119,6 +119,7 @@ export {
   workflowExecutionSchema,
 } from './schemas/workflow-execution';
 export { describeIssues, parseDraft, parseRecord, toStorableText, unstorableTextProblem } from './schemas/parse-record';
+export { invalidOptions, type OptionIssue, optionIssues, parseOptions } from './options/invalid-options';
 
 // Service interfaces and tokens
 export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';

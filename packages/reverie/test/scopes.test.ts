@@ -72,7 +72,7 @@ describe('buildScopes()', () => {
     const withUse = () => createReverie({ dataPath: root }).withMemory().use(TOKENS.LongTermMemory, new InMemoryLongTermMemory()).buildScopes();
     expect(withUse).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     const withState = () => createReverie({ dataPath: root }).withMemory().withDreaming({ state: new FileDreamStateStore({ dataPath: root, clock: systemClock }) }).buildScopes();
-    expect(withState).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', details: { concerns: ['dreaming'] } }));
+    expect(withState).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', details: { issues: [{ path: 'dreaming', message: expect.any(String) }] } }));
     expect(() => createReverie({ dataPath: root, scope: 'a' }).buildScopes()).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ReverieValidationError } from '@reverie/core';
+import { invalidOptions } from '@reverie/core';
 import type { Reverie } from 'reverie';
 import type { HttpRoute } from './http/http-route';
 import { openApiDocument } from './http/openapi-document';
@@ -133,9 +133,9 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const refuse = (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new ReverieValidationError('INVALID_OPTIONS', `Port ${port} on ${host} is in use: choose another port (--port, or 0 for a free one), or stop what listens there.`, { cause: error }));
+        reject(invalidOptions(`Port ${port} on ${host} is in use: choose another port (--port, or 0 for a free one), or stop what listens there.`, [{ path: 'port', message: 'in use' }], { cause: error }));
       } else if (error.code === 'EADDRNOTAVAIL') {
-        reject(new ReverieValidationError('INVALID_OPTIONS', `This machine has no address ${host} to listen on: choose another host (--host).`, { cause: error }));
+        reject(invalidOptions(`This machine has no address ${host} to listen on: choose another host (--host).`, [{ path: 'host', message: 'not an address of this machine' }], { cause: error }));
       } else reject(error);
     };
     server.once('error', refuse);

@@ -1,6 +1,6 @@
+import { invalidOptions } from '../options/invalid-options';
 import type { IClock } from '../interfaces/clock';
 import type { IWorkingMemory } from '../interfaces/working-memory';
-import { ReverieValidationError } from '../errors/reverie-error';
 import {
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
   DEFAULT_WORKING_MEMORY_TTL_MS,
@@ -145,9 +145,7 @@ export class InMemoryWorkingMemory implements IWorkingMemory {
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) {
-    throw new ReverieValidationError('INVALID_OPTIONS', `Invalid ${field} ${String(value)}: pass a positive whole number.`, {
-      details: { field, value },
-    });
+    throw invalidOptions(`Invalid ${field} ${String(value)}: pass a positive whole number.`, [{ path: field, message: 'must be a positive whole number' }]);
   }
   return value;
 }

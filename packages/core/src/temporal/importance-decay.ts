@@ -1,5 +1,5 @@
+import { invalidOptions, optionIssues } from '../options/invalid-options';
 import { z } from 'zod';
-import { ReverieValidationError } from '../errors/reverie-error';
 import { describeIssues } from '../schemas/parse-record';
 import { timestampMs } from './merge-temporal';
 
@@ -60,10 +60,10 @@ export const decayOptionsSchema = z
 export function resolveDecayOptions(options: Partial<DecayOptions> = {}): DecayOptions {
   const parsed = decayOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       `Invalid decay options: ${describeIssues(parsed.error)}. Give { graceDays >= 0, halfLifeDays (<= 0 turns decay off), floor in [0, 1] } or leave them out for 30 / 45 / 0.1.`,
-      { cause: parsed.error, details: { issues: parsed.error.issues } },
+      optionIssues(parsed.error),
+      { cause: parsed.error },
     );
   }
   return resolveOptions(parsed.data);
@@ -77,19 +77,13 @@ function resolveOptions(options: Partial<DecayOptions>): DecayOptions {
     floor: options.floor ?? DEFAULT_DECAY_OPTIONS.floor,
   };
   if (!Number.isFinite(resolved.graceDays) || resolved.graceDays < 0) {
-    throw new ReverieValidationError('INVALID_OPTIONS', `graceDays must be a finite number >= 0, got ${resolved.graceDays}.`, {
-      details: { graceDays: resolved.graceDays },
-    });
+    throw invalidOptions(`graceDays must be a finite number >= 0, got ${resolved.graceDays}.`, [{ path: 'graceDays', message: 'must be a finite number >= 0' }]);
   }
   if (!Number.isFinite(resolved.floor) || resolved.floor < 0 || resolved.floor > 1) {
-    throw new ReverieValidationError('INVALID_OPTIONS', `floor must be a number in [0, 1], got ${resolved.floor}.`, {
-      details: { floor: resolved.floor },
-    });
+    throw invalidOptions(`floor must be a number in [0, 1], got ${resolved.floor}.`, [{ path: 'floor', message: 'must be a number in [0, 1]' }]);
   }
   if (Number.isNaN(resolved.halfLifeDays)) {
-    throw new ReverieValidationError('INVALID_OPTIONS', 'halfLifeDays must be a number (<= 0 disables decay).', {
-      details: { halfLifeDays: resolved.halfLifeDays },
-    });
+    throw invalidOptions('halfLifeDays must be a number (<= 0 disables decay).', [{ path: 'halfLifeDays', message: 'must be a number' }]);
   }
   return resolved;
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ReverieError, ReverieValidationError } from '@reverie/core';
+import { invalidOptions, ReverieError } from '@reverie/core';
 
 export interface LoadedDirective {
   text: string;
@@ -36,9 +36,8 @@ export async function loadDirective(dataPath: string | undefined, directiveFile:
 
 function assertDirectiveFileName(directiveFile: string): void {
   if (DIRECTIVE_FILE_PATTERN.test(directiveFile) && !directiveFile.includes('..')) return;
-  throw new ReverieValidationError(
-    'INVALID_OPTIONS',
+  throw invalidOptions(
     `Invalid directive file name ${JSON.stringify(directiveFile)}: use a plain file name in the data directory ending in .md (letters, digits, ".", "_", "-"; no "/" and no ".."), such as "dream.md".`,
-    { details: { directiveFile } },
+    [{ path: 'directiveFile', message: 'a plain file name ending in .md' }],
   );
 }

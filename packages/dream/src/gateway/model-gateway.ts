@@ -1,13 +1,6 @@
 import type { generateText, LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
-import {
-  describeIssues,
-  extractJsonObject,
-  type ILogger,
-  ReverieError,
-  ReverieModelReplyError,
-  ReverieValidationError,
-} from '@reverie/core';
+import { describeIssues, extractJsonObject, type ILogger, invalidOptions, ReverieError, ReverieModelReplyError } from '@reverie/core';
 import type { GatewayRequest, ModelGatewayLike } from '../engine/dream-types';
 import { type LoadedDirective, loadDirective } from './directives';
 
@@ -89,15 +82,15 @@ export class ModelGateway implements ModelGatewayLike {
   constructor(options: ModelGatewayOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `maxRetries must be a whole number of at least 0, got ${String(options.maxRetries)}.`, {
-        details: { maxRetries: options.maxRetries },
-      });
+      throw invalidOptions(`maxRetries must be a whole number of at least 0, got ${String(options.maxRetries)}.`, [
+        { path: 'maxRetries', message: 'must be a whole number of at least 0' },
+      ]);
     }
     const maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
     if (!Number.isInteger(maxReplyChars) || maxReplyChars < 1_000 || maxReplyChars > 10_000_000) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `maxReplyChars must be a whole number from 1000 to 10000000, got ${String(options.maxReplyChars)}.`, {
-        details: { maxReplyChars: options.maxReplyChars },
-      });
+      throw invalidOptions(`maxReplyChars must be a whole number from 1000 to 10000000, got ${String(options.maxReplyChars)}.`, [
+        { path: 'maxReplyChars', message: 'must be a whole number from 1000 to 10000000' },
+      ]);
     }
     this.maxReplyChars = maxReplyChars;
     this.model = options.model;

@@ -1,4 +1,4 @@
-import { type IClock, type ILogger, ReverieValidationError } from '@reverie/core';
+import { type IClock, type ILogger, invalidOptions } from '@reverie/core';
 import { type SessionEnd, sessionEndSchema } from '@reverie/dream-state';
 import { DreamLedger } from './ledger/dream-ledger';
 import { DreamLock } from './lock/dream-lock';
@@ -48,9 +48,9 @@ export class FileDreamStateStore implements DreamStateStore {
   constructor(options: FileDreamStateStoreOptions) {
     const { dataPath } = options;
     if (typeof dataPath !== 'string' || dataPath.trim() === '') {
-      throw new ReverieValidationError('INVALID_OPTIONS', 'FileDreamStateStore needs dataPath: the data directory whose _system/dreams/ holds the dream state.', {
-        details: { issues: [{ path: 'dataPath', message: 'a data directory is required' }] },
-      });
+      throw invalidOptions('FileDreamStateStore needs dataPath: the data directory whose _system/dreams/ holds the dream state.', [
+        { path: 'dataPath', message: 'a data directory is required' },
+      ]);
     }
     this.location = dreamsDir(dataPath);
     this.runs = new FileRunStore(dataPath);

@@ -3,7 +3,7 @@ import type { BigIntStats } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ZodType } from 'zod';
-import { describeIssues, fileSystemError, type IClock, type ILogger, parseRecord, ReverieValidationError, systemClock } from '@reverie/core';
+import { describeIssues, fileSystemError, type IClock, type ILogger, parseRecord, invalidOptions, systemClock } from '@reverie/core';
 import { fsyncDirectory, isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import type { DirectoryLock } from '../fs/directory-lock';
 import { SerialQueue } from '../fs/serial-queue';
@@ -197,9 +197,7 @@ export class JsonlFile<T> {
 
   private async rewriteLocked(keep: (record: Readonly<T>) => boolean): Promise<number> {
     if (this.lock === undefined) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `${this.path} is shared by appends only: rewriting it needs a JsonlFile with a lock.`, {
-        details: { issues: [{ path: 'lock', message: 'rewrite needs the directory lock' }] },
-      });
+      throw invalidOptions(`${this.path} is shared by appends only: rewriting it needs a JsonlFile with a lock.`, [{ path: 'lock', message: 'rewrite needs the directory lock' }]);
     }
     const state = await this.refresh();
     const kept = state.records.filter((record) => keep(record));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hybridRecallOptionsShape, parseRecord, ReverieValidationError } from '@reverie/core';
+import { hybridRecallOptionsShape, invalidOptions, parseOptions } from '@reverie/core';
 
 const storeOptionsSchema = z
   .object({
@@ -14,13 +14,9 @@ const storeOptionsSchema = z
  */
 export function validateStoreOptions<T extends { dataPath: string }>(options: T, store: string, own?: z.ZodType): T {
   if (options === null || typeof options !== 'object') {
-    throw new ReverieValidationError('INVALID_OPTIONS', `${store} needs an options object with a dataPath.`);
+    throw invalidOptions(`${store} needs an options object with a dataPath.`, [{ path: '', message: 'an options object is required' }]);
   }
-  try {
-    parseRecord(storeOptionsSchema, options, `${store} options`);
-    if (own) parseRecord(own, options, `${store} options`);
-  } catch (error) {
-    throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
-  }
+  parseOptions(storeOptionsSchema, options, `${store} options`);
+  if (own) parseOptions(own, options, `${store} options`);
   return options;
 }

@@ -6,33 +6,33 @@ import { z } from 'zod';
 import {
   assertOpen,
   Bm25Index,
+  buildWorkingMemoryEntry,
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
   DEFAULT_WORKING_MEMORY_TTL_MS,
   describeIssues,
+  fileSystemError,
+  type HybridRecallOptions,
   type IClock,
   type ILogger,
+  internalError,
   isUnderPrefix,
   type IWorkingMemory,
   MAX_WORKING_MEMORY_TTL_MS,
   MAX_WORKING_MEMORY_VALUE_LENGTH,
   monotonicMs,
   namespaceOf,
-  parseRecord,
-  fileSystemError,
-  internalError,
+  parseOptions,
+  parseWorkingMemoryQuery,
   ReverieValidationError,
   silentLogger,
   systemClock,
   validateWorkingMemoryKey,
-  type WorkingMemoryEntry,
   workingMemoryDocumentText,
+  type WorkingMemoryEntry,
   workingMemoryEntrySchema,
   type WorkingMemorySearchQuery,
   type WorkingMemorySearchResult,
-  parseWorkingMemoryQuery,
   type WorkingMemorySetOptions,
-  buildWorkingMemoryEntry,
-  type HybridRecallOptions,
 } from '@reverie/core';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
@@ -160,11 +160,7 @@ export class FileWorkingMemory implements IWorkingMemory {
 
   constructor(options: FileWorkingMemoryOptions) {
     const valid = validateStoreOptions(options, 'FileWorkingMemory');
-    try {
-      parseRecord(workingMemoryOptionsSchema, valid, 'FileWorkingMemory options');
-    } catch (error) {
-      throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
-    }
+    parseOptions(workingMemoryOptionsSchema, valid, 'FileWorkingMemory options');
     this.dir = join(resolve(valid.dataPath), 'working-memory');
     this.quarantineDir = join(this.dir, '.quarantine');
     this.clock = valid.clock ?? systemClock;

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { type DreamStateStore, type LedgerLine, ledgerLineSchema, type SessionEnd, sessionEndSchema } from '@reverie/dream-state';
-import { ReverieValidationError } from '@reverie/core';
+import { parseOptions } from '@reverie/core';
 import { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
 import { ensureMigrated } from '../migrations/migrate-postgres';
@@ -56,12 +56,7 @@ export class PostgresDreamStateStore implements DreamStateStore {
 
   constructor(options: PostgresDreamStateStoreOptions) {
     const { client, scope, clock, logger } = resolveStoreOptions(options, 'PostgresDreamStateStore');
-    const parsed = optionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `PostgresDreamStateStore: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}.`, {
-        details: { fields: parsed.error.issues.map((issue) => issue.path.join('.')) },
-      });
-    }
+    parseOptions(optionsSchema, options, 'PostgresDreamStateStore options');
     const state: DreamStateScope = { scope, ready: () => ready(client) };
     this.runs = new PostgresDreamRunStore(state);
     this.deadLetters = new PostgresDeadLetterStore(state);

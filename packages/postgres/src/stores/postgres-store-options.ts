@@ -1,4 +1,4 @@
-import { type IClock, type ILogger, parseRecord, ReverieValidationError, silentLogger, systemClock, validateScope } from '@reverie/core';
+import { type IClock, type ILogger, invalidOptions, parseOptions, silentLogger, systemClock, validateScope } from '@reverie/core';
 import type { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
 
@@ -30,12 +30,12 @@ function isClient(value: unknown): value is PostgresClient {
  */
 export function resolveStoreOptions(options: PostgresStoreOptions, store: string): ResolvedStoreOptions {
   if (options === null || typeof options !== 'object') {
-    throw new ReverieValidationError('INVALID_OPTIONS', `${store} needs an options object with a client and a scope.`);
+    throw invalidOptions(`${store} needs an options object with a client and a scope.`, [{ path: '', message: 'an options object is required' }]);
   }
   if (!isClient(options.client)) {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       `${store} needs a client: pass postgresClientFromPool(pool), postgresClientFromConnectionString(url) or postgresClientFromPglite(db).`,
+      [{ path: 'client', message: 'a PostgresClient is required' }],
     );
   }
   return { client: options.client, scope: validateScope(options.scope), clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger };
@@ -43,9 +43,5 @@ export function resolveStoreOptions(options: PostgresStoreOptions, store: string
 
 /** `options` checked against a store's own `schema`: INVALID_OPTIONS naming the field that is wrong. */
 export function parseStoreOptions<S extends z.ZodType>(schema: S, options: unknown, store: string): z.output<S> {
-  try {
-    return parseRecord(schema, options, `${store} options`);
-  } catch (error) {
-    throw new ReverieValidationError('INVALID_OPTIONS', (error as Error).message, { cause: error });
-  }
+  return parseOptions(schema, options, `${store} options`);
 }

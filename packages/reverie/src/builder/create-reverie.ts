@@ -6,18 +6,20 @@ import {
   DEFAULT_DECAY_OPTIONS,
   effectiveImportance,
   fileSystemError,
+  type HybridRecallOptions,
   type IClock,
   type IConversationLog,
-  type HybridRecallOptions,
   type IEmbedder,
   type IFeedbackStore,
   type ILongTermMemory,
+  invalidOptions,
   type ISkillStore,
   type ISkillUsageStore,
   type IWorkflowLog,
   type IWorkingMemory,
+  type OptionIssue,
+  optionIssues,
   ReverieValidationError,
-  ReverieError,
   scopeFolderName,
   systemClock,
   TOKENS,
@@ -170,7 +172,7 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
   /** Replaces the implementation behind a token, e.g. `.use(TOKENS.LongTermMemory, myStore)`. */
   use<T>(token: symbol, implementation: T): this {
     if (typeof token !== 'symbol') {
-      throw new ReverieValidationError('INVALID_OPTIONS', 'use(token, implementation) needs a token from TOKENS, such as TOKENS.LongTermMemory.');
+      throw invalidOptions('use(token, implementation) needs a token from TOKENS, such as TOKENS.LongTermMemory.', [{ path: 'token', message: 'a token from TOKENS' }]);
     }
     this.overrides.set(token, implementation);
     return this;
@@ -196,14 +198,18 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
    */
   buildScopes(): ReverieScopes<F> {
     if (this.config.scope !== undefined) {
-      throw new ReverieValidationError('INVALID_OPTIONS', 'buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).');
+      throw invalidOptions('buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).', [
+        { path: 'createReverie.scope', message: 'buildScopes() names the scope in scopes.get(scope)' },
+      ]);
     }
     const shared = [...this.concerns].filter(([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw || 'state' in raw));
     if (this.overrides.size > 0 || shared.length > 0) {
-      throw new ReverieValidationError(
-        'INVALID_OPTIONS',
+      throw invalidOptions(
         'buildScopes() cannot share one store instance between scopes: leave out the `store` options, withDreaming({ state }) and `.use()`, or build one instance per scope with createReverie({ scope }).',
-        { details: { concerns: shared.map(([concern]) => concern) } },
+        [
+          ...shared.map(([concern]) => ({ path: concern, message: 'a store instance would be shared by every scope' })),
+          ...(this.overrides.size > 0 ? [{ path: 'use', message: 'an implementation would be shared by every scope' }] : []),
+        ],
       );
     }
     const { config, concerns, postgres } = this.validate();
@@ -223,13 +229,11 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
   /** Every option checked at once: INVALID_OPTIONS listing each problem. `dataPath` comes back absolute, and a scope's own when one is set. */
   private validate(): { config: z.output<typeof reverieConfigSchema>; concerns: Map<Concern, never>; postgres: z.output<typeof postgresOptionsSchema> | undefined } {
     assertSupportedPeers();
-    const problems: string[] = [];
+    const problems: OptionIssue[] = [];
     const parse = <S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> | undefined => {
       const result = schema.safeParse(value);
       if (result.success) return result.data;
-      problems.push(
-        ...result.error.issues.map((issue) => `${[where, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`),
-      );
+      problems.push(...optionIssues(result.error).map(({ path, message }) => ({ path: [where, path].filter(Boolean).join('.'), message })));
       return undefined;
     };
     const config = parse(reverieConfigSchema, this.config, 'createReverie');
@@ -242,10 +246,13 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     if (config) checkDataPath(config.dataPath, problems);
     const memoryOptions = parsed.get('memory') as z.output<typeof memoryOptionsSchema> | undefined;
     if (config && memoryOptions?.extract !== undefined && config.model === undefined) {
-      problems.push(`withMemory.extract: taking facts from turns ('${memoryOptions.extract}') needs a language model: createReverie({ dataPath, model: openai('gpt-4.1-mini') })`);
+      problems.push({
+        path: 'withMemory.extract',
+        message: `taking facts from turns ('${memoryOptions.extract}') needs a language model: createReverie({ dataPath, model: openai('gpt-4.1-mini') })`,
+      });
     }
     if (!config || problems.length > 0) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie options — ${problems.join('; ')}`, { details: { problems } });
+      throw invalidOptions(`Invalid Reverie options — ${problems.map(({ path, message }) => `${path}: ${message}`).join('; ')}`, problems);
     }
     const root = resolve(config.dataPath);
     return {
@@ -267,12 +274,12 @@ export function scopeDataPath(dataPath: string, scope: string): string {
   return join(dataPath, 'scopes', scopeFolderName(scope));
 }
 
-function checkDataPath(dataPath: string, problems: string[]): void {
+function checkDataPath(dataPath: string, problems: OptionIssue[]): void {
   try {
-    if (!statSync(dataPath).isDirectory()) problems.push(`createReverie.dataPath: ${dataPath} exists and is not a directory`);
+    if (!statSync(dataPath).isDirectory()) problems.push({ path: 'createReverie.dataPath', message: `${dataPath} exists and is not a directory` });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      problems.push(`createReverie.dataPath: cannot use ${dataPath} (${(error as Error).message})`);
+      problems.push({ path: 'createReverie.dataPath', message: `cannot use ${dataPath} (${(error as Error).message})` });
     }
   }
 }
@@ -524,7 +531,7 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
       apply: (planId, request = {}) => onDisk('apply a dream plan', () => engine.apply(planId, request)),
       plans: () => engine.pendingPlans(),
       async explain(entryId) {
-        if (!memory) throw new ReverieError('INVALID_OPTIONS', 'explain(entryId) needs long-term memory: call .withMemory() on the builder.');
+        if (!memory) throw invalidOptions('explain(entryId) needs long-term memory: call .withMemory() on the builder.', [{ path: 'withMemory', message: 'not configured' }]);
         await recall?.flush();
         const { explainPromotion } = await import('@reverie/dream');
         return explainPromotion(entryId, { recall: dreamState.recall, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
@@ -533,9 +540,9 @@ function assemble<F extends ToolFamilies>(config: z.output<typeof reverieConfigS
       recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
       async start() {
         if (options.dreaming === undefined) {
-          throw new ReverieValidationError(
-            'INVALID_OPTIONS',
+          throw invalidOptions(
             'dreams.start() has no dream cycle to schedule: call .withDreaming() on the builder (createReverie(…).withMemory().withDreaming().build()), or leave start() out.',
+            [{ path: 'withDreaming', message: 'not configured' }],
           );
         }
         await onDisk('start dreaming', async () => {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ReverieValidationError } from '@reverie/core';
+import { invalidOptions } from '@reverie/core';
 import type * as PostgresPackage from '@reverie/postgres';
 
 /** `@reverie/postgres` as `.withPostgres()` uses it. */
@@ -22,10 +22,10 @@ export function loadPostgres(load: (specifier: string) => unknown = requireFromR
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes('@reverie/postgres');
     if (!missing) throw error;
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       'withPostgres() needs the package @reverie/postgres, which is not installed: add it beside reverie (npm install @reverie/postgres; with { pglite }, @electric-sql/pglite too).',
-      { cause: error, details: { fields: ['withPostgres'] } },
+      [{ path: 'withPostgres', message: '@reverie/postgres is not installed' }],
+      { cause: error },
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { z } from 'zod';
-import { describeIssues, type ILogger, ReverieValidationError, sessionIdSchema } from '@reverie/core';
+import { describeIssues, type ILogger, invalidOptions, optionIssues, sessionIdSchema } from '@reverie/core';
 import type { ActivityTracker } from '../activity/activity-tracker';
 import { isBackgroundCall } from '../activity/background-calls';
 import { type TurnContextBuilder, turnInputSchema } from '../context/turn-context-builder';
@@ -212,18 +212,15 @@ export function createReverieMiddleware(services: MiddlewareServices, input: Mid
 export function parseMiddlewareOptions(input: MiddlewareOptions): z.output<typeof middlewareOptionsSchema> {
   const result = middlewareOptionsSchema.safeParse(input);
   if (!result.success) {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       `Invalid Reverie middleware options — ${describeIssues(result.error)}. Pass { sessionId } (a non-empty id of the conversation), and optionally kind, namespace and history.`,
-      { details: { issues: result.error.issues } },
+      optionIssues(result.error),
     );
   }
   const { sessionId, kind, namespace } = result.data;
   const turn = turnInputSchema.safeParse({ sessionId, message: '', kind, ...(namespace === undefined ? {} : { namespace }) });
   if (!turn.success) {
-    throw new ReverieValidationError('INVALID_OPTIONS', `Invalid Reverie middleware options — ${describeIssues(turn.error)}.`, {
-      details: { issues: turn.error.issues },
-    });
+    throw invalidOptions(`Invalid Reverie middleware options — ${describeIssues(turn.error)}.`, optionIssues(turn.error));
   }
   return result.data;
 }

@@ -1,4 +1,4 @@
-import { ReverieValidationError } from '@reverie/core';
+import { invalidOptions } from '@reverie/core';
 import type { Reverie, WrappableModel } from '../builder/reverie';
 import type { MiddlewareOptions } from './reverie-middleware';
 import { wrapLanguageModelLazily } from './wrap-language-model-lazily';
@@ -19,16 +19,14 @@ export interface WithReverieOptions extends MiddlewareOptions {
 export function withReverie(model: WrappableModel, options: WithReverieOptions): WrappableModel {
   const { reverie, ...middleware } = options ?? ({} as WithReverieOptions);
   if (typeof reverie?.middleware !== 'function') {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
-      'withReverie(model, options) needs options.reverie: the instance returned by createReverie(...).build().',
-    );
+    throw invalidOptions('withReverie(model, options) needs options.reverie: the instance returned by createReverie(...).build().', [
+      { path: 'reverie', message: 'the instance returned by createReverie(...).build()' },
+    ]);
   }
   if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
-      'withReverie(model, options) needs a provider model object, such as openai("gpt-4.1-mini"); a model id string cannot be wrapped.',
-    );
+    throw invalidOptions('withReverie(model, options) needs a provider model object, such as openai("gpt-4.1-mini"); a model id string cannot be wrapped.', [
+      { path: 'model', message: 'a provider model object' },
+    ]);
   }
   return wrapLanguageModelLazily(model, reverie.middleware(middleware));
 }

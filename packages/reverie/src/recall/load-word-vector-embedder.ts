@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { describeIssues, type IEmbedder, ReverieValidationError } from '@reverie/core';
+import { describeIssues, type IEmbedder, invalidOptions, optionIssues } from '@reverie/core';
 import { z } from 'zod';
 import { fromOptionalPackage } from './optional-package';
 import { readWordVectors } from './read-word-vectors';
@@ -42,10 +42,9 @@ const optionsSchema = z.strictObject({
 export async function loadWordVectorEmbedder(options: WordVectorEmbedderOptions = {}): Promise<IEmbedder> {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       `Invalid loadWordVectorEmbedder options — ${describeIssues(parsed.error)}. Pass { path } (a file of word vectors) and { maxWords } (a whole number from 1), or nothing.`,
-      { details: { issues: parsed.error.issues } },
+      optionIssues(parsed.error),
     );
   }
   const path = parsed.data.path ?? winkEmbeddingsPath();

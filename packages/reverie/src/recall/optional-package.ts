@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ReverieValidationError } from '@reverie/core';
+import { invalidOptions } from '@reverie/core';
 
 /**
  * `require` from this package, in both builds: `__filename` in the CJS build (where `import.meta`
@@ -17,10 +17,10 @@ export function fromOptionalPackage<T>(name: string, use: (require: NodeJS.Requi
     return use(requireFromReverie);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       `${caller} needs the package ${name}, which is not installed: add it beside reverie (npm install ${name}), or pass { path } to ${instead}.`,
-      { cause: error, details: { fields: ['path'] } },
+      [{ path: 'path', message: `${name} is not installed` }],
+      { cause: error },
     );
   }
 }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { fileSystemError, ReverieValidationError } from '@reverie/core';
+import { fileSystemError, invalidOptions } from '@reverie/core';
 import { invalidWordVectors, WinkJsonScanner } from './wink-json-vectors';
 import { WordVectorCollector, type WordVectors } from './word-vectors';
 
@@ -23,7 +23,7 @@ export async function readWordVectors(path: string, maxWords: number): Promise<W
     return (await startsWithBrace(path)) ? await wordVectorsFromWinkFile(path, maxWords) : await wordVectorsFromText(path, maxWords);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ReverieValidationError('INVALID_OPTIONS', `There is no file of word vectors at ${path}: check the path given.`, { cause: error, details: { fields: ['path'] } });
+      throw invalidOptions(`There is no file of word vectors at ${path}: check the path given.`, [{ path: 'path', message: 'no such file' }], { cause: error });
     }
     throw fileSystemError(error, 'read a word-vector file', path);
   }

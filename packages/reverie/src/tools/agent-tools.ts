@@ -1,6 +1,14 @@
 import type { LanguageModel } from 'ai';
 import type { RecallRecorder } from '../dreaming/recall-event-log';
-import { type ILogger, type ILongTermMemory, type IWorkingMemory, parseRecord, ReverieError, sessionIdSchema } from '@reverie/core';
+import {
+  type ILogger,
+  type ILongTermMemory,
+  invalidOptions,
+  type IWorkingMemory,
+  parseRecord,
+  ReverieError,
+  sessionIdSchema,
+} from '@reverie/core';
 import { createMemoryTools, type MemoryExpansionOptions, type MemoryTools } from './memory-tools';
 import { createWorkingMemoryTools, type WorkingMemoryTools } from './working-memory-tools';
 
@@ -66,7 +74,7 @@ export class AgentTools<F extends ToolFamilies = ToolFamilies> {
     const { memory, model, logger, expansion, recall, secondHop } = this.services;
     if (options?.sessionId !== undefined) parseRecord(sessionIdSchema, options.sessionId, 'tools.memory({ sessionId })');
     if (memory === undefined) {
-      throw new ReverieError('INVALID_OPTIONS', 'Memory tools need a long-term memory store: call .withMemory() on the builder.');
+      throw invalidOptions('Memory tools need a long-term memory store: call .withMemory() on the builder.', [{ path: 'withMemory', message: 'not configured' }]);
     }
     return createMemoryTools({
       memory,
@@ -84,10 +92,9 @@ export class AgentTools<F extends ToolFamilies = ToolFamilies> {
   workingMemory(options: { namespace: string }): WorkingMemoryTools {
     const { workingMemory, logger } = this.services;
     if (workingMemory === undefined) {
-      throw new ReverieError(
-        'INVALID_OPTIONS',
-        'Working-memory tools need a working-memory store: call .withWorkingMemory() on the builder.',
-      );
+      throw invalidOptions('Working-memory tools need a working-memory store: call .withWorkingMemory() on the builder.', [
+        { path: 'withWorkingMemory', message: 'not configured' },
+      ]);
     }
     return createWorkingMemoryTools({ workingMemory, namespace: options?.namespace, logger });
   }

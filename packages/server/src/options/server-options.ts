@@ -1,4 +1,4 @@
-import { ReverieValidationError } from '@reverie/core';
+import { invalidOptions, optionIssues } from '@reverie/core';
 import { z } from 'zod';
 
 /** 1 MiB: far above any memory entry or plan id a caller sends, far below what could hurt the process. */
@@ -80,14 +80,14 @@ export function isLoopbackHost(host: string): boolean {
 export function parseServerOptions(input: ServerOptionsInput = {}): ServerOptions {
   const parsed = serverOptionsSchema.safeParse(input);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'options'}: ${issue.message}`);
-    throw new ReverieValidationError('INVALID_OPTIONS', `Invalid server options: ${issues.join('; ')}.`);
+    const issues = optionIssues(parsed.error);
+    throw invalidOptions(`Invalid server options: ${issues.map(({ path, message }) => `${path || 'options'}: ${message}`).join('; ')}.`, issues);
   }
   const options = parsed.data;
   if (!isLoopbackHost(options.host) && options.token === undefined) {
-    throw new ReverieValidationError(
-      'INVALID_OPTIONS',
+    throw invalidOptions(
       `Refusing to serve on ${options.host} without a token: anything but loopback (127.0.0.1) needs one. Pass --token (or set REVERIE_TOKEN) to a secret of at least 16 characters, or bind 127.0.0.1.`,
+      [{ path: 'token', message: 'required on anything but loopback' }],
     );
   }
   return options;

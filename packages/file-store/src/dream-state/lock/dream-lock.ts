@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type IClock, type ILogger, monotonicMs, newId, ReverieLockHeldError, ReverieValidationError } from '@reverie/core';
+import { type IClock, type ILogger, invalidOptions, monotonicMs, newId, ReverieLockHeldError } from '@reverie/core';
 import type { DreamLockHandle, DreamLockStatus, DreamStateLock } from '@reverie/dream-state';
 import { lockPath } from '../dream-state-paths';
 import { type LockHolder, lockHolderSchema } from '@reverie/dream-state';
@@ -60,9 +60,9 @@ export class DreamLock implements DreamStateLock {
   constructor(options: DreamLockOptions) {
     const staleLockMinutes = options.staleLockMinutes ?? DEFAULT_STALE_LOCK_MINUTES;
     if (!(Number.isFinite(staleLockMinutes) && staleLockMinutes > 0)) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `staleLockMinutes must be a positive number of minutes, not ${String(staleLockMinutes)}.`, {
-        details: { fields: ['staleLockMinutes'] },
-      });
+      throw invalidOptions(`staleLockMinutes must be a positive number of minutes, not ${String(staleLockMinutes)}.`, [
+        { path: 'staleLockMinutes', message: 'must be a positive number of minutes' },
+      ]);
     }
     this.path = lockPath(options.dataPath);
     this.clock = options.clock;

@@ -494,6 +494,7 @@ describe('DreamScheduler options', () => {
     expect(thrown).toBeInstanceOf(ReverieValidationError);
     expect((thrown as ReverieValidationError).code).toBe('INVALID_OPTIONS');
     expect((thrown as ReverieValidationError).message).toContain(field);
-    expect((thrown as ReverieValidationError).details).toEqual({ fields: [field] });
+    const { issues } = (thrown as ReverieValidationError).details as { issues: Array<{ path: string; message: string }> };
+    expect(new Set(issues.map((issue) => issue.path))).toEqual(new Set([field]));
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues, hasMethods, type ILogger, ReverieError, ReverieValidationError } from '@reverie/core';
+import { hasMethods, type ILogger, invalidOptions, parseOptions, ReverieError } from '@reverie/core';
 import type { UserActivity } from '@reverie/dream';
 
 /** How often a waiting cycle checks again whether the user is still being served (SPEC D1). */
@@ -124,15 +124,11 @@ export class DreamScheduler {
 
   constructor(options: DreamSchedulerOptions) {
     if (options === null || typeof options !== 'object') {
-      throw new ReverieValidationError('INVALID_OPTIONS', 'DreamScheduler needs an options object (runCycle, initialDelayMs, intervalMs, enabled, logger).');
+      throw invalidOptions('DreamScheduler needs an options object (runCycle, initialDelayMs, intervalMs, enabled, logger).', [
+        { path: '', message: 'an options object is required' },
+      ]);
     }
-    const result = schedulerOptionsSchema.safeParse(options);
-    if (!result.success) {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Invalid DreamScheduler options: ${describeIssues(result.error)}`, {
-        cause: result.error,
-        details: { fields: [...new Set(result.error.issues.map((issue) => issue.path.map(String).join('.')))] },
-      });
-    }
+    parseOptions(schedulerOptionsSchema, options, 'DreamScheduler options');
     this.runCycle = options.runCycle;
     this.initialDelayMs = options.initialDelayMs;
     this.intervalMs = options.intervalMs;

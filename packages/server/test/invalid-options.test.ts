@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isReverieError, ManualClock, resolveDecayOptions } from '@reverie/core';
+import { MemoryConsolidationPass, ModelGateway } from '@reverie/dream';
+import { FileDreamStateStore, FileMemoryStore, FileWorkingMemory } from '@reverie/file-store';
+import { createReverie, withReverie } from 'reverie';
+import { parseServerOptions } from '../src/options/server-options';
+
+// SPEC D14: wherever options are refused — core, the file stores, the engine, the builder, the
+// middleware, the server — the error is INVALID_OPTIONS with `details.issues` as [{ path, message }].
+const dataPath = mkdtempSync(join(tmpdir(), 'reverie-invalid-options-'));
+afterAll(() => rmSync(dataPath, { recursive: true, force: true }));
+const clock = new ManualClock('2026-06-01T00:00:00.000Z');
+
+function refusal(attempt: () => unknown): { message: string; issues: Array<{ path: string; message: string }> } {
+  try {
+    attempt();
+  } catch (error) {
+    expect(isReverieError(error, 'INVALID_OPTIONS')).toBe(true);
+    const { details, message } = error as Error & { details: Record<string, unknown> };
+    expect(Object.keys(details)).toEqual(['issues']);
+    return { message, issues: details.issues as Array<{ path: string; message: string }> };
+  }
+  throw new Error('the options were accepted');
+}
+
+describe('every INVALID_OPTIONS error lists its issues as { path, message }', () => {
+  const cases: Array<[string, () => unknown, string[]]> = [
+    ['decay options (core)', () => resolveDecayOptions({ floor: 2 }), ['floor']],
+    ['a file store', () => new FileMemoryStore({ dataPath: '' }), ['dataPath']],
+    ['working memory', () => new FileWorkingMemory({ dataPath, maxEntriesPerNamespace: -1 } as never), ['maxEntriesPerNamespace']],
+    ['the file dream state', () => new FileDreamStateStore({ dataPath: '', clock }), ['dataPath']],
+    ['the dream lock', () => new FileDreamStateStore({ dataPath, clock, staleLockMinutes: 0 }), ['staleLockMinutes']],
+    ['a pass', () => new MemoryConsolidationPass({ deletionCap: -1 } as never), ['deletionCap']],
+    ['the model gateway', () => new ModelGateway({ maxRetries: -1 } as never), ['maxRetries']],
+    ['the builder', () => createReverie({ dataPath, clock }).withMemory({ nope: 1 } as never).build(), ['withMemory']],
+    ['the middleware', () => withReverie({} as never, { reverie: undefined as never, sessionId: 's1' }), ['reverie']],
+    ['the server', () => parseServerOptions({ port: -1 }), ['port']],
+    ['a server beyond loopback without a token', () => parseServerOptions({ host: '0.0.0.0' }), ['token']],
+  ];
+
+  it.each(cases)('%s', (_name, attempt, paths) => {
+    const { message, issues } = refusal(attempt);
+    expect(issues.length).toBeGreaterThan(0);
+    for (const issue of issues) {
+      expect(Object.keys(issue).sort()).toEqual(['message', 'path']);
+      expect(typeof issue.path).toBe('string');
+      expect(issue.message).not.toBe('');
+    }
+    for (const path of paths) expect(issues.some((issue) => issue.path === path || issue.path.startsWith(`${path}.`))).toBe(true);
+    expect(message).not.toBe('');
+  });
+});
