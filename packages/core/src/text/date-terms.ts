@@ -61,6 +61,8 @@ export interface DateMatch {
 
 /** Hedges before an anchored span, which the relative phrase implies anyway ("about five years before …"). */
 const SPAN_HEDGES = new Set(['about', 'around', 'roughly', 'some', 'approximately', 'nearly', 'almost', 'circa', 'approx']);
+/** "shortly before <day>": a time close to the day, which no source's phrase fixes more precisely. */
+const SOON_WORDS = new Set(['shortly', 'just', 'soon', 'recently']);
 /** What "the <unit> before/after <day>" stands for, by unit and direction. */
 const ANCHORED_UNITS: ReadonlyMap<string, { before: string; after: string }> = new Map([
   ['day', { before: 'yesterday', after: 'tomorrow' }],
@@ -92,6 +94,10 @@ function matchAnchored(tokens: readonly RawToken[], index: number): DateMatch | 
       return day ? anchored('this week', day.key, i + 3 + day.length - index) : undefined;
     }
     i += 2;
+  } else if (SOON_WORDS.has(lower(i) ?? '') && (lower(i + 1) === 'before' || lower(i + 1) === 'after')) {
+    // "shortly before 2023-02-08" (for "recently"): close to the day, on either side.
+    phrase = { before: 'recently', after: 'soon' };
+    i += 1;
   } else {
     if (lower(i) !== undefined && SPAN_HEDGES.has(lower(i)!)) i += 1;
     const span = countedSpan(tokens, i);
