@@ -59,3 +59,15 @@ describe('namesDateWithin', () => {
     expect(namesDateWithin('Has 2025 stickers', [])).toBe(false);
   });
 });
+
+describe('queryPeriods reads a relative time anchored to its day', () => {
+  it('"the week before 2023-07-16" covers the days before that day, not the day alone', () => {
+    const [period] = queryPeriods('Tim met a fan the week before 2023-07-16');
+    expect(period).toBeDefined();
+    expect(period!.to).toBe(Date.UTC(2023, 6, 17));
+    expect(period!.from).toBeLessThanOrEqual(Date.UTC(2023, 6, 9));
+    const [ahead] = queryPeriods('They fly out 3 days after 2024-01-02');
+    expect(ahead!.from).toBe(Date.UTC(2024, 0, 2));
+    expect(ahead!.to).toBeGreaterThan(Date.UTC(2024, 0, 5));
+  });
+});

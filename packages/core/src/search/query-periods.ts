@@ -29,7 +29,7 @@ export function queryPeriods(text: string): Period[] {
       i += 1;
       continue;
     }
-    const period = date.relative ? undefined : periodOfDateKey(date.key);
+    const period = date.relative ? undefined : date.anchored ? anchoredPeriod(date.anchored) : periodOfDateKey(date.key);
     if (period) periods.set(date.key, period);
     i += date.length;
   }
@@ -46,6 +46,29 @@ export function periodOfDateKey(key: string): Period | undefined {
   if (month === undefined) return { from: utc(year, 0, 1), to: utc(year + 1, 0, 1) };
   if (day === undefined) return { from: utc(year, month, 1), to: utc(year, month + 1, 1) };
   return { from: utc(year, month, day), to: utc(year, month, day + 1) };
+}
+
+const DAY_MS = 86_400_000;
+/** How far, in days, the unit of an anchored phrase reaches from its day ("the week before …": up to 9 days). */
+const ANCHORED_REACH: ReadonlyArray<[RegExp, number]> = [
+  [/\b(yesterday|tomorrow|days?)\b/, 1],
+  [/\b(weeks?|weekends?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/, 13],
+  [/\bmonths?\b/, 62],
+  [/\byears?\b/, 550],
+];
+
+/**
+ * The period an anchored relative time covers ("the week before 2023-07-16", "about five years
+ * before 2023-05-21"): on the side of its day it points to, as far as its unit and count reach,
+ * computed without the calendar functions the fact check loads. Pure.
+ */
+function anchoredPeriod(anchored: { phrase: string; day: string }): Period | undefined {
+  const day = periodOfDateKey(anchored.day);
+  if (!day) return undefined;
+  const count = Number(/^(?:in )?(\d+)/.exec(anchored.phrase)?.[1] ?? 1);
+  const reach = (ANCHORED_REACH.find(([pattern]) => pattern.test(anchored.phrase))?.[1] ?? 31) * Math.max(1, count);
+  const ahead = anchored.phrase.startsWith('next') || anchored.phrase.startsWith('in ') || anchored.phrase === 'tomorrow' || anchored.phrase === 'soon';
+  return ahead ? { from: day.from, to: day.to + reach * DAY_MS } : { from: day.from - reach * DAY_MS, to: day.to };
 }
 
 function utc(year: number, month: number, day: number): number {
