@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { refusedProposals, replayRecordedCycle } from './cycle-replay';
-import { loadLocomo, locomoCyclePath, locomoPath } from './locomo-data';
+import { loadLocomo, locomoPath, recordedCyclePaths } from './locomo-data';
 
 describe('refusedProposals', () => {
   it('names each refused proposal once by what it is about, whichever reply gave the reason', () => {
@@ -19,20 +19,28 @@ describe('refusedProposals', () => {
   });
 });
 
-const cycle = locomoCyclePath();
-const present = existsSync(locomoPath()) && existsSync(join(cycle, 'initial')) && existsSync(join(cycle, 'exchanges'));
+const locomo = existsSync(locomoPath());
+const cycles = locomo ? recordedCyclePaths() : [];
 
-describe('a real model’s recorded dream cycle, replayed through today’s directive and guards (SPEC B11)', () => {
-  it.skipIf(!present)(
-    present ? `accepts every proposal accepted when ${cycle} was recorded, and the cycle completes` : `skipped: no LoCoMo data at ${locomoPath()} and ${cycle} (../shared/data beside the repository, or LOCOMO_PATH and LOCOMO_CYCLE_PATH)`,
-    async () => {
-      const replay = await replayRecordedCycle(cycle, { conversations: loadLocomo(locomoPath()) });
-      expect(replay.unmatched).toEqual([]);
-      expect(replay.calls).toBeGreaterThan(0);
-      expect(replay.proposed).toBeGreaterThan(0.9 * replay.recordedProposals);
-      // What the guards refuse today, they refused when the cycle was recorded: nothing accepted then is refused now.
-      expect([...replay.refused].filter((proposal) => !replay.recordedRefused.has(proposal))).toEqual([]);
-    },
-    180_000,
-  );
+/** A kept cycle's `cycle.json`: the proposals refused when recorded that were not faithful to their sources. */
+function unfaithful(folder: string): Set<string> | undefined {
+  const file = join(folder, 'cycle.json');
+  if (!existsSync(file)) return undefined;
+  return new Set(Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { unfaithful?: Record<string, string> }).unfaithful ?? {}));
+}
+
+describe('a real model’s recorded dream cycles, replayed through today’s directive and guards (SPEC B11)', () => {
+  it.skipIf(locomo)(`skipped: no LoCoMo data at ${locomoPath()} (../shared/data beside the repository, or LOCOMO_PATH)`, () => undefined);
+
+  it.each(cycles)('%s: accepts what was accepted when recorded, refuses nothing faithful, and the cycle completes', async (folder) => {
+    const replay = await replayRecordedCycle(folder, { conversations: loadLocomo(locomoPath()) });
+    expect(replay.unmatched).toEqual([]);
+    expect(replay.calls).toBeGreaterThan(0);
+    expect(replay.proposed).toBeGreaterThan(0.9 * replay.recordedProposals);
+    // What the guards refuse today, they refused when the cycle was recorded: nothing accepted then is refused now.
+    expect([...replay.refused].filter((proposal) => !replay.recordedRefused.has(proposal))).toEqual([]);
+    // A cycle kept here lists what the model did unfaithfully; nothing else may be refused.
+    const wrong = unfaithful(folder);
+    if (wrong) expect([...replay.refused].filter((proposal) => !wrong.has(proposal))).toEqual([]);
+  }, 300_000);
 });

@@ -6,6 +6,7 @@ import { createReverie, type Reverie } from 'reverie';
 import { z } from 'zod';
 import { evidenceRecallAt, mean } from './evidence-recall';
 import type { LocomoConversation } from './locomo-data';
+import { writeCycleData } from './cycle-data';
 import { conversationOf, entryEvidence, evidenceByContent } from './locomo-memory';
 import { loadRecordedExchanges, RecordedModel, type ReplayedRequest } from './recorded-model';
 
@@ -23,6 +24,9 @@ export interface PassTokens {
   input: number;
   output: number;
 }
+
+/** The time recorded cycles were made at, and are replayed at. */
+export const RECORDING_CLOCK = '2026-11-27T17:00:00.000Z';
 
 /** What replaying a recorded cycle through today's directives and guards gave. */
 export interface CycleReplay {
@@ -80,9 +84,15 @@ export async function replayRecordedCycle(folder: string, options: CycleReplayOp
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-cycle-'));
   let reverie: Reverie | undefined;
   try {
-    copyWritable(join(folder, 'initial'), dataPath);
+    const clock = options.clock ?? new ManualClock(RECORDING_CLOCK);
+    // A cycle kept in the repository names its conversation; its data directory is built from LoCoMo.
+    const made = cycleManifest(folder);
+    if (made) {
+      const conversation = options.conversations.find((candidate) => candidate.index === made.conversation);
+      if (!conversation) throw new Error(`${folder}: LoCoMo has no conversation ${made.conversation}`);
+      await writeCycleData(conversation, dataPath, new ManualClock(RECORDING_CLOCK));
+    } else copyWritable(join(folder, 'initial'), dataPath);
     const recorded = new RecordedModel(loadRecordedExchanges(join(folder, 'exchanges')));
-    const clock = options.clock ?? new ManualClock('2026-11-27T17:00:00.000Z');
     reverie = createReverie({ dataPath, model: recorded.model, clock })
       .withMemory()
       .withWorkingMemory()
@@ -148,6 +158,14 @@ export async function replayRecordedCycle(folder: string, options: CycleReplayOp
     await reverie?.close();
     rmSync(dataPath, { recursive: true, force: true });
   }
+}
+
+/** `cycle.json` of a recorded cycle kept in the repository: the LoCoMo conversation its data directory is built from. */
+const manifestSchema = z.object({ conversation: z.number().int().min(0) }).loose();
+
+function cycleManifest(folder: string): z.infer<typeof manifestSchema> | undefined {
+  const file = join(folder, 'cycle.json');
+  return existsSync(file) ? manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) : undefined;
 }
 
 /** Copies a folder whose files may be read-only (the shared recordings are) into `to`, writable. */

@@ -30,7 +30,7 @@ import { fmt, percentile, timed } from '../measure';
 import { replayRecordedCycle } from './cycle-replay';
 import { evidenceRecallAt, mean } from './evidence-recall';
 import { linearBm25 } from './linear-bm25';
-import { loadLocomo, locomoCyclePath, locomoPath, type LocomoConversation, type LocomoQuestion, QUESTION_CATEGORIES } from './locomo-data';
+import { KEPT_CYCLES, loadLocomo, locomoCyclePath, locomoPath, type LocomoConversation, type LocomoQuestion, QUESTION_CATEGORIES, recordedCyclePaths } from './locomo-data';
 import { saveObservations } from './locomo-memory';
 
 const DEPTH = 10;
@@ -216,11 +216,9 @@ try {
 }
 
 console.log('\n## Recorded dream cycles replayed through today\'s directives and guards');
-for (const folder of locomoCyclePath().split(':')) {
-  if (!existsSync(join(folder, 'initial')) || !existsSync(join(folder, 'exchanges'))) {
-    console.log(`\nNo recorded cycle at ${folder} (set LOCOMO_CYCLE_PATH): nothing to replay.`);
-    continue;
-  }
+const cycles = recordedCyclePaths();
+if (cycles.length === 0) console.log(`\nNo recorded cycle at ${locomoCyclePath()} nor in ${KEPT_CYCLES} (set LOCOMO_CYCLE_PATH): nothing to replay.`);
+for (const folder of cycles) {
   const replay = await replayRecordedCycle(folder, { conversations });
   const share = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${fmt((100 * part) / whole, 1)} %`);
   const sum = (list: ReadonlyArray<{ input: number; output: number }>) => list.reduce((total, pass) => ({ input: total.input + pass.input, output: total.output + pass.output }), { input: 0, output: 0 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -21,6 +21,19 @@ export function locomoPath(env: NodeJS.ProcessEnv = process.env): string {
 /** Where a recorded dream cycle is read from: `LOCOMO_CYCLE_PATH`, else `../shared/data/locomo-4-cycle/`. */
 export function locomoCyclePath(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOCOMO_CYCLE_PATH ?? join(REPO_ROOT, '..', 'shared', 'data', 'locomo-4-cycle');
+}
+
+/** The recorded cycles kept in this repository (`cycle.json` names the conversation; LoCoMo's text is read at run time). */
+export const KEPT_CYCLES = join(REPO_ROOT, 'packages', 'bench', 'fixtures', 'locomo-cycles');
+
+/**
+ * Every recorded dream cycle to replay: `LOCOMO_CYCLE_PATH` (folders separated by `:`), else the
+ * shared one (`locomoCyclePath`) and those kept in the repository, each where it is present.
+ */
+export function recordedCyclePaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.LOCOMO_CYCLE_PATH) return env.LOCOMO_CYCLE_PATH.split(':');
+  const kept = existsSync(KEPT_CYCLES) ? readdirSync(KEPT_CYCLES).sort().map((name) => join(KEPT_CYCLES, name)) : [];
+  return [locomoCyclePath(env), ...kept].filter((folder) => existsSync(join(folder, 'exchanges')) && (existsSync(join(folder, 'initial')) || existsSync(join(folder, 'cycle.json'))));
 }
 
 /** Question categories of LoCoMo; 5 (adversarial: the answer is not in the conversation) is left out of recall. */
@@ -84,6 +97,8 @@ export interface LocomoConversation {
   questions: LocomoQuestion[];
   /** The turns, by id (for a reader of the retrieved memories). */
   turns: Map<string, { speaker: string; text: string }>;
+  /** The sessions in order, each with its date (ISO, when it names one) and its turns. */
+  sessions: Array<{ number: number; at: string | undefined; turns: Array<{ speaker: string; text: string }> }>;
 }
 
 /**
@@ -124,13 +139,21 @@ export function loadLocomo(path: string): LocomoConversation[] {
       }
     }
     const turns = new Map<string, { speaker: string; text: string }>();
+    const sessionList: LocomoConversation['sessions'] = [];
     for (const [key, value] of sessions) {
       if (!/^session_\d+$/.test(key) || !Array.isArray(value)) continue;
+      const number = Number(key.slice('session_'.length));
+      const dateText = sessions.get(`${key}_date_time`);
+      const said: Array<{ speaker: string; text: string }> = [];
       for (const turn of value) {
         const parsed = turnSchema.safeParse(turn);
-        if (parsed.success) turns.set(parsed.data.dia_id, { speaker: parsed.data.speaker, text: parsed.data.text });
+        if (!parsed.success) continue;
+        turns.set(parsed.data.dia_id, { speaker: parsed.data.speaker, text: parsed.data.text });
+        said.push({ speaker: parsed.data.speaker, text: parsed.data.text });
       }
+      sessionList.push({ number, at: typeof dateText === 'string' ? sessionDate(dateText) : undefined, turns: said });
     }
+    sessionList.sort((a, b) => a.number - b.number);
     const questions: LocomoQuestion[] = [];
     conversation.qa.forEach((qa, position) => {
       const category = QUESTION_CATEGORIES.find((known) => known.category === qa.category)?.category;
@@ -138,7 +161,7 @@ export function loadLocomo(path: string): LocomoConversation[] {
       if (category === undefined || evidence.length === 0) return;
       questions.push({ id: `${index}:${position}`, text: qa.question, answer: String(qa.answer ?? ''), category, evidence });
     });
-    return { index, sampleId: conversation.sample_id, speakers, observations, questions, turns };
+    return { index, sampleId: conversation.sample_id, speakers, observations, questions, turns, sessions: sessionList };
   });
 }
 

@@ -9,6 +9,7 @@ const conversation = (index: number, contents: Array<[string, string[]]>): Locom
   observations: contents.map(([content, evidence]) => ({ content, speaker: 'Ada', at: undefined, session: 1, evidence })),
   questions: [],
   turns: new Map(),
+  sessions: [],
 });
 
 describe('entryEvidence', () => {

@@ -126,6 +126,13 @@ export function proposalsOf(reply: string): Proposal[] {
   ];
 }
 
+/** A reply item without the `item` number a repair reply gives it. Pure. */
+function withoutItemNumber(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || !('item' in item)) return item;
+  const { item: _number, ...rest } = item as Record<string, unknown>;
+  return rest;
+}
+
 /** A consolidation reply of `proposals`, in the reply contract's shape. Pure. */
 export function consolidationReply(proposals: readonly Proposal[]): string {
   const of = (list: Proposal['list']) => proposals.filter((proposal) => proposal.list === list).map((proposal) => proposal.item);
@@ -237,7 +244,9 @@ export class RecordedModel {
       earlier.repaired = true;
       const picked = earlier.calls.flatMap((call) => this.proposals.get(call)!.repair.filter((proposal) => within(proposal) && !this.usedRepair.has(proposal)));
       for (const proposal of picked) this.usedRepair.add(proposal);
-      return { text: consolidationReply(picked), calls: earlier.calls, answer: 'repair', proposals: picked.length };
+      // A replacement's item number is the recorded call's; the host binds it by its sources instead.
+      const unnumbered = picked.map((proposal) => ({ ...proposal, item: withoutItemNumber(proposal.item) }));
+      return { text: consolidationReply(unnumbered), calls: earlier.calls, answer: 'repair', proposals: picked.length };
     }
     const calls: RecordedCall[] = [];
     const picked: Proposal[] = [];

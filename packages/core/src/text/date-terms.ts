@@ -36,7 +36,7 @@ export function isCalendarName(word: string): boolean {
 
 /** Relative time words; the phrase itself is the date's key ("last week"). */
 const RELATIVE_WORDS = new Set(['yesterday', 'today', 'tomorrow', 'tonight']);
-const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous']);
+const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous', 'following']);
 const RELATIVE_UNITS = new Set(['week', 'month', 'year', 'weekend', 'night', 'morning', 'evening', 'afternoon', 'summer', 'winter', 'spring', 'autumn', 'fall', 'quarter']);
 const AGO_UNITS = new Map([
   ['day', 'day'], ['days', 'day'], ['week', 'week'], ['weeks', 'week'], ['month', 'month'],
@@ -291,7 +291,7 @@ function matchRelative(tokens: readonly RawToken[], index: number): DateMatch | 
   if (first && RELATIVE_WORDS.has(first)) return { key: first, length: 1, relative: true };
   const second = lower(index + 1);
   if (first && RELATIVE_LEADS.has(first) && second) {
-    const lead = first === 'past' || first === 'previous' ? 'last' : first === 'coming' ? 'next' : first;
+    const lead = first === 'past' || first === 'previous' ? 'last' : first === 'coming' || first === 'following' ? 'next' : first;
     if (RELATIVE_UNITS.has(second)) return { key: `${lead} ${second === 'fall' ? 'autumn' : second}`, length: 2, relative: true };
     const weekday = weekdayOf(tokens[index + 1]);
     if (weekday) return { key: `${lead} ${weekday}`, length: 2, relative: true };

@@ -50,6 +50,7 @@ export const FACT_RULES: readonly FactRule[] = [
       { from: 'last Friday', to: 'the Friday before 2023-07-16', noted: '2023-07-16', shown: true },
       { from: 'five years ago', to: 'about five years before 2023-05-21', noted: '2023-05-21', shown: true },
       { from: 'yesterday', to: 'the day before 2023-07-16', noted: '2023-07-16' },
+      { from: 'Ana is preparing for a meeting next week.', to: 'As of 2023-01-09, Ana was preparing for a meeting the following week.', noted: '2023-01-09' },
       { from: 'The team ran a charity race last weekend.', to: 'The team ran a charity race the weekend before 2023-07-20.', noted: '2023-07-20' },
       { from: 'Ana runs a bakery and recently hired two bakers.', to: 'Ana runs a bakery and, shortly before 2023-02-08, hired two bakers.', noted: '2023-02-08' },
       { from: 'Tim had a chat with a fan in California last week.', to: 'In the week before 2023-07-16, Tim had a chat with a fan in California.', noted: '2023-07-16' },
