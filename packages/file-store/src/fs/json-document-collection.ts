@@ -7,7 +7,8 @@ import { type CollectionCapture, CollectionSnapshot, type CollectionSnapshotHook
 import { type FolderTimes, reconcileWithDirectory } from './directory-reconciliation';
 import { DirectoryLock } from './directory-lock';
 import type { CollectionListener, DocumentLayout } from './document-layout';
-import { QUARANTINE, RecordFiles } from './record-files';
+import { QUARANTINE } from './quarantine';
+import { RecordFiles } from './record-files';
 import type { RecordReader } from './record-map';
 import { SerialQueue } from './serial-queue';
 import { statOrUndefined } from './stat-or-undefined';

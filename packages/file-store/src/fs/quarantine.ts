@@ -1,8 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { fileSystemError, type ILogger } from '@reverie/core';
+import { fileSystemError, type IClock, type ILogger } from '@reverie/core';
 import { fsyncDirectory } from './atomic-write';
+
+/** The name of a store's quarantine folder, under the store's directory. */
+export const QUARANTINE = '.quarantine';
+
+/**
+ * A store's quarantine folder, `<root>/.quarantine`: `quarantineFile` and `quarantineRecords` for
+ * the files under `root`, said through the store's logger at its clock's time. The document
+ * collections' record files and working memory's group files share it.
+ */
+export class QuarantineFolder {
+  readonly dir: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly logger: ILogger,
+    private readonly clock: IClock,
+  ) {
+    this.dir = join(root, QUARANTINE);
+  }
+
+  /** Moves `file` (under the root) into the folder; see `quarantineFile`. */
+  file(file: string, reason: string): Promise<string> {
+    return quarantineFile(file, this.root, this.dir, reason, this.logger, this.clock.now());
+  }
+
+  /** Keeps `records` taken out of `file` (under the root) in the folder; see `quarantineRecords`. */
+  records(records: readonly unknown[], file: string, reason: string): Promise<string> {
+    return quarantineRecords(records, file, this.root, this.dir, reason, this.logger, this.clock.now());
+  }
+}
 
 /**
  * Moves a file that cannot be read as a valid record out of the way, into `quarantineDir`, and

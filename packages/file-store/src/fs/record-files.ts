@@ -4,11 +4,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { IClock, ILogger } from '@reverie/core';
 import { fsyncDirectory, isTemporaryFile, writeFileAtomic } from './atomic-write';
 import type { DocumentLayout } from './document-layout';
-import { quarantineFile } from './quarantine';
+import { QuarantineFolder } from './quarantine';
 import { statOrUndefined } from './stat-or-undefined';
 
-/** Where record files that cannot be read or indexed are moved, under the root. */
-export const QUARANTINE = '.quarantine';
 /**
  * Files read per slice during a cold load. Synchronous reads are several times faster than
  * promise-based ones for many small files; slicing and yielding between slices keeps the event
@@ -28,12 +26,17 @@ export interface RecordFile<T> {
  * read as a record that belongs where it is.
  */
 export class RecordFiles<T> {
+  /** Where record files that cannot be read or indexed are moved. */
+  private readonly quarantineFolder: QuarantineFolder;
+
   constructor(
     readonly root: string,
     private readonly layout: DocumentLayout<T>,
-    private readonly logger: ILogger,
+    logger: ILogger,
     private readonly clock: IClock,
-  ) {}
+  ) {
+    this.quarantineFolder = new QuarantineFolder(root, logger, clock);
+  }
 
   /** The absolute path of a record file from its path relative to the root. */
   absolute(path: string): string {
@@ -58,7 +61,7 @@ export class RecordFiles<T> {
 
   /** Moves `file` to the quarantine folder, saying why through the logger. */
   async quarantine(file: string, reason: string): Promise<void> {
-    await quarantineFile(file, this.root, join(this.root, QUARANTINE), reason, this.logger, this.clock.now());
+    await this.quarantineFolder.file(file, reason);
   }
 
   /**

@@ -12,7 +12,7 @@ import {
   workingMemoryEntrySchema,
 } from '@reverie/core';
 import { writeFileAtomic } from '../fs/atomic-write';
-import { quarantineFile, quarantineRecords } from '../fs/quarantine';
+import { QuarantineFolder } from '../fs/quarantine';
 
 const GROUP_FILE_VERSION = 1;
 
@@ -47,15 +47,15 @@ export interface EntryChecks {
  * (`<dir>/<kind>.json`) are read with the same format. What cannot be read goes to `.quarantine/`.
  */
 export class GroupFiles {
-  private readonly quarantineDir: string;
+  private readonly quarantineFolder: QuarantineFolder;
 
   constructor(
     readonly dir: string,
     private readonly checks: EntryChecks,
     private readonly logger: ILogger,
-    private readonly clock: IClock,
+    clock: IClock,
   ) {
-    this.quarantineDir = join(dir, '.quarantine');
+    this.quarantineFolder = new QuarantineFolder(dir, logger, clock);
   }
 
   fileOf(name: string): string {
@@ -79,7 +79,7 @@ export class GroupFiles {
 
   /** Moves a file that is not a readable group file to `.quarantine/` (under the lock). */
   async quarantine(file: string, reason: string): Promise<void> {
-    await quarantineFile(file, this.dir, this.quarantineDir, `${file} is ${reason}`, this.logger, this.clock.now());
+    await this.quarantineFolder.file(file, `${file} is ${reason}`);
   }
 
   async read(
@@ -142,14 +142,10 @@ export class GroupFiles {
       entries.set(entry.key, entry);
     });
     if (setAside.length > 0) {
-      await quarantineRecords(
+      await this.quarantineFolder.records(
         setAside,
         file,
-        this.dir,
-        this.quarantineDir,
         setAside.map(({ position, problem }) => `entry ${position}: ${problem}`).join('; '),
-        this.logger,
-        this.clock.now(),
       );
     }
     return { kind: 'read', entries, stamp, stale };
