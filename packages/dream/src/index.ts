@@ -1,12 +1,6 @@
-export {
-  type ApplyRequest,
-  DEFAULT_PLAN_MAX_AGE_MS,
-  DREAM_PHASES,
-  DreamEngine,
-  type DreamEngineOptions,
-  type PlanSummary,
-  type RunRequest,
-} from './engine/dream-engine';
+export { DreamEngine, type DreamEngineOptions } from './engine/dream-engine';
+export { type ApplyRequest, DREAM_PHASES, type RunRequest } from './engine/run-request';
+export { DEFAULT_PLAN_MAX_AGE_MS, type PlanSummary } from './engine/apply-plan';
 export type {
   CycleReport,
   DreamPass,

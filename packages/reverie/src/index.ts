@@ -3,7 +3,8 @@ export type { GateName, GateOutcome, TriggerRequest, TriggerResult } from './dre
 export type { DreamStatusFormat } from './dreaming/status/render-dream-status';
 export type { DreamStatus } from './dreaming/status/dream-status';
 export type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
-export { createReverie, ReverieBuilder, scopeDataPath } from './builder/create-reverie';
+export { createReverie, ReverieBuilder } from './builder/create-reverie';
+export { scopeDataPath } from './builder/scope-data-path';
 export { ReverieScopes } from './builder/reverie-scopes';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
 export type {

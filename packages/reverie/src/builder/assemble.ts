@@ -1,0 +1,78 @@
+import { effectiveImportance, type IFeedbackStore, type ISkillStore, type ISkillUsageStore, type IWorkflowLog, ReverieValidationError, TOKENS } from '@reverie/core';
+import { dreamingOptionsSchema } from '../dreaming/dream-options';
+import { createReverieMiddleware } from '../middleware/reverie-middleware';
+import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
+import { ReverieMemory } from '../memory/reverie-memory';
+import type { ToolFamilies } from '../tools/agent-tools';
+import { assembleDreamCycle, assembleDreamState } from './assemble-dreaming';
+import { assembleConversation, assembleRuntime } from './assemble-runtime';
+import { assembleServices, type PostgresInstance } from './assemble-services';
+import type { Reverie, WrappableModel } from './reverie';
+import { createReverieDreams } from './reverie-dreams';
+import type { BuildConfig, Concern, ParsedConcerns } from './validate-build';
+
+/**
+ * Builds one instance from validated options, step by step: the container with its stores
+ * (`assembleServices`), the sessions' turns, the dream state and the recall recorder
+ * (`assembleDreamState`), what serves a turn (`assembleRuntime`), the dream cycle
+ * (`assembleDreamCycle`), and the `Reverie` with its `dreams` (`createReverieDreams`) and `close()`.
+ */
+export function assemble<F extends ToolFamilies>(config: BuildConfig, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie<F> {
+  const options = Object.fromEntries(concerns) as ParsedConcerns;
+  const services = assembleServices(config, options, overrides, postgres);
+  const { optional, clock, logger, dataPath, decay, memory, workingMemory, conversationLog, activity, owned } = services;
+  const conversation = assembleConversation(services, config);
+  const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
+  const state = assembleDreamState(services, options, dreamingOptions, conversation, postgres);
+  const { recall } = state;
+  const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(services, config, options, conversation, recall);
+  const cycle = assembleDreamCycle(services, options, dreamingOptions, state);
+  const { dreamTrigger, scheduler } = cycle;
+  let closed = false;
+
+  return {
+    memory: memory && new ReverieMemory(memory, { secondHop }),
+    workingMemory,
+    skills: optional<ISkillStore>(TOKENS.SkillStore),
+    skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),
+    conversationLog,
+    feedback: optional<IFeedbackStore>(TOKENS.FeedbackStore),
+    workflowLog: optional<IWorkflowLog>(TOKENS.WorkflowLog),
+    dataPath,
+    scope: config.scope,
+    decay,
+    importanceOf: (entry) => effectiveImportance(entry, clock.now(), decay),
+    context,
+    conversation,
+    async idle() {
+      await Promise.all([tools.idle(), extractor?.idle()]);
+      await conversation.settled();
+    },
+    async endSession(sessionId) {
+      if (typeof sessionId !== 'string' || sessionId.trim() === '') {
+        throw new ReverieValidationError('INVALID_INPUT', 'endSession(sessionId) needs the id of the session that ended (a non-empty string).');
+      }
+      context.endSession(sessionId);
+      if (options.dreaming === undefined) return;
+      await dreamTrigger.recordSessionEnd(sessionId);
+      scheduler.sessionEnded();
+    },
+    tools,
+    activity,
+    trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
+    middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
+    dreams: createReverieDreams(services, options, dreamingOptions, state, cycle),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(idleSweep);
+      await scheduler.stop();
+      await tools.idle();
+      await extractor?.idle();
+      await recall?.close();
+      await conversation.settled();
+      await Promise.all(owned.map((store) => store.close()));
+      await postgres?.owned?.close();
+    },
+  };
+}

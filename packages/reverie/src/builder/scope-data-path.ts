@@ -1,0 +1,7 @@
+import { join } from 'node:path';
+import { scopeFolderName } from '@reverie/core';
+
+/** Where the file stores keep a scope's data: `<dataPath>/scopes/<scopeFolderName(scope)>`. */
+export function scopeDataPath(dataPath: string, scope: string): string {
+  return join(dataPath, 'scopes', scopeFolderName(scope));
+}
