@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one benchmark script, read top to bottom as the order it runs in.
 // pnpm bench:dream — figures for the memory-consolidation pass (issue: incremental consolidation).
 // For each size: a synthetic memory with planted duplicate groups and planted look-alikes
 // (planted-memory.ts) in InMemoryLongTermMemory under a ManualClock; one initial cycle whose

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the synthetic memory's vocabulary and planted groups are data, kept in
+// one file so a bench reader sees everything the consolidation bench measures against.
 import type { MemoryDraft } from '@reverie/core';
 
 // A deterministic synthetic long-term memory with planted answers for the consolidation bench:

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the index's postings, its incremental updates and the two search paths
+// (exhaustive and pruned) keep one set of invariants; scoring, range bounds and the pruned top-k are
+// already in files of their own.
 import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the pruned top-k walk is one algorithm whose bounds, margins and cursor
+// moves must be read together to see that it never drops a document the exhaustive path would keep.
 import { termScore } from './bm25-scoring';
 import { type Posting, RANGE_SHIFT, type RangeBounds } from './range-bounds';
 

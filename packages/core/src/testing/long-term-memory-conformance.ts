@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the memory store's conformance cases read as one checklist that a store
+// author runs and reads top to bottom; the shared harness and corpora live in their own files.
 import { describe, expect, it } from 'vitest';
 import type { ILongTermMemory } from '../interfaces/long-term-memory';
 import { ID_PATTERN } from '../ids/new-id';

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the skill store's conformance cases read as one checklist that a store
+// author runs and reads top to bottom; the shared harness and corpora live in their own files.
 import { describe, expect, it } from 'vitest';
 import type { ISkillStore } from '../interfaces/skill-store';
 import { type ConformanceOptions, DAY, HOSTILE_PATHS, type StoreFactory, useStoreHarness } from './conformance-context';

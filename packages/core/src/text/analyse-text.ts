@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one tokeniser and term classifier whose cases (abbreviations, dates,
+// numbers, names, function words) must agree on where a term starts and ends; its word tables are
+// in files of their own.
 import { LONGEST_ABBREVIATION, lookupAbbreviation, mayStartAbbreviation } from './abbreviations';
 import { matchDate } from './date-terms';
 import {

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the fact check is one rule book (docs/fact-check.md) whose rules are
+// read in the order they are applied; the text analysis, date terms and relative dates it uses are
+// in files of their own.
 import { analyseText, type Term, type TextAnalysis } from './analyse-text';
 import { dateGeneralisations } from './date-terms';
 import { detectInjection } from './detect-injection';

@@ -1,3 +1,5 @@
+// Just over 400 lines: the store maps each ILongTermMemory operation onto one SQL statement or
+// transaction, one method each; the SQL, migrations and row mapping are in files of their own.
 import {
   assertValidId,
   mergeHitLists,
