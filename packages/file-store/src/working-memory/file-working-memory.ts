@@ -9,17 +9,13 @@ import {
   buildWorkingMemoryEntry,
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
   DEFAULT_WORKING_MEMORY_TTL_MS,
-  describeIssues,
-  fileSystemError,
   type HybridRecallOptions,
   type IClock,
   type ILogger,
-  internalError,
   isUnderPrefix,
   type IWorkingMemory,
   MAX_WORKING_MEMORY_TTL_MS,
   MAX_WORKING_MEMORY_VALUE_LENGTH,
-  monotonicMs,
   namespaceOf,
   parseOptions,
   parseWorkingMemoryQuery,
@@ -34,6 +30,7 @@ import {
   type WorkingMemorySearchResult,
   type WorkingMemorySetOptions,
 } from '@reverie/core';
+import { describeIssues, fileSystemError, internalError, monotonicMs } from '@reverie/core/internal';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';

@@ -1,9 +1,5 @@
 import {
   assertValidId,
-  mergeHitLists,
-  queryCues,
-  rerankMemoryHits,
-  rerankPool,
   browseMemory,
   type CategoryCount,
   checkCondition,
@@ -20,10 +16,8 @@ import {
   type MemoryNeighbourQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
-  NEIGHBOUR_QUERY,
   parseMemoryQuery,
   type ParsedMemoryQuery,
-  parseNeighbourQuery,
   resolveDecayOptions,
   resolveMemoryDraft,
   ReverieError,
@@ -33,8 +27,16 @@ import {
   type Thesaurus,
   type WriteCondition,
   type HybridRecallOptions,
-  hybridRecallOptionsShape,
 } from '@reverie/core';
+import {
+  mergeHitLists,
+  queryCues,
+  rerankMemoryHits,
+  rerankPool,
+  NEIGHBOUR_QUERY,
+  parseNeighbourQuery,
+  hybridRecallOptionsShape,
+} from '@reverie/core/internal';
 import { z } from 'zod';
 import { PostgresChangeFeed } from '../changes/postgres-change-feed';
 import type { PostgresClient } from '../client/postgres-client';

@@ -5,7 +5,6 @@ import {
   type DecayOptions,
   DEFAULT_DECAY_OPTIONS,
   effectiveImportance,
-  fileSystemError,
   type HybridRecallOptions,
   type IClock,
   type IConversationLog,
@@ -20,10 +19,10 @@ import {
   type OptionIssue,
   optionIssues,
   ReverieValidationError,
-  scopeFolderName,
   systemClock,
   TOKENS,
 } from '@reverie/core';
+import { fileSystemError, scopeFolderName } from '@reverie/core/internal';
 import {
   aiSdkEmbedder,
   FileConversationLog,

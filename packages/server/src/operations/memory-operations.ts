@@ -1,4 +1,5 @@
-import { DEFAULT_SEARCH_RESULTS, isSystemCategory, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, refuseSystemCategory, ReverieError } from '@reverie/core';
+import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, ReverieError } from '@reverie/core';
+import { isSystemCategory, refuseSystemCategory } from '@reverie/core/internal';
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
 import { injectionWarnings } from './injection-warnings';
