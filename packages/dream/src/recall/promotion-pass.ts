@@ -26,7 +26,7 @@ export class PromotionPass implements DreamPass {
 
   constructor(options: PromotionOptionsInput = {}, signalOptions: RecallSignalsOptionsInput = {}) {
     this.options = parsePassOptions('promotion', promotionOptionsSchema, options);
-    this.signals = recallSignalsOptionsSchema.parse(signalOptions);
+    this.signals = parsePassOptions('promotion (recall signals)', recallSignalsOptionsSchema, signalOptions);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {
