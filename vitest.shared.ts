@@ -8,6 +8,7 @@ const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 export const sourceAliases = [
   { find: /^@reverie\/core\/testing$/, replacement: root('./packages/core/src/testing/index.ts') },
+  { find: /^@reverie\/core\/internal$/, replacement: root('./packages/core/src/internal.ts') },
   { find: /^@reverie\/core$/, replacement: root('./packages/core/src/index.ts') },
   { find: /^@reverie\/postgres$/, replacement: root('./packages/postgres/src/index.ts') },
   { find: /^@reverie\/file-store\/internal$/, replacement: root('./packages/file-store/src/internal.ts') },

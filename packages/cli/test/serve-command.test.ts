@@ -56,7 +56,7 @@ describe('reverie serve --stdio', () => {
     const stdio = await connectStdio('--read-only');
     const writing = OPERATIONS.filter((operation) => operation.access === 'write').map((operation) => operation.name);
     await expectWritesRefused(stdio, writing, entry.id);
-    expect(await callOk(stdio, 'memory_list')).toMatchObject({ total: 1, entries: [expect.objectContaining({ content: 'Deploys go out on Tuesdays' })] });
+    expect(await callOk(stdio, 'list_memory')).toMatchObject({ total: 1, entries: [expect.objectContaining({ content: 'Deploys go out on Tuesdays' })] });
   });
 });
 

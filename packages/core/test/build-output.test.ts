@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Proves what users get from npm: the built package loads in a plain `node` process through
-// its exports map, as ESM and as CommonJS. Builds first when dist/ is missing or stale.
+// its exports map, as ESM and as CommonJS, the main entry and `./internal` alike. Builds first when dist/ is missing or stale.
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 let consumerDir: string;
 
@@ -52,12 +52,14 @@ const probe = `
     token: typeof core.TOKENS.LongTermMemory,
     code,
     isError: new core.ReverieError('NOT_FOUND', 'x') instanceof Error,
-    stems: core.normaliseTerms('Mondays meetings'),
-    judged: core.judgeFactPreservation(['user does not eat meat'], 'user eats meat').reasons,
+    // The two entries share their code: an error the internal entry makes is the main entry's class.
+    oneClass: internal.internalError(new Error('x'), 'probe').constructor === core.ReverieError,
+    stems: internal.normaliseTerms('Mondays meetings'),
+    judged: internal.judgeFactPreservation(['user does not eat meat'], 'user eats meat').reasons,
     // Relative dates resolve with date-fns, which each build requires at this first use.
     anchored: [
-      core.judgeFactPreservation(['(noted 2024-05-20) the release went out last Friday'], 'The release went out on Friday, 2024-05-17.').reasons,
-      core.judgeFactPreservation(['(noted 2024-05-20) the release went out last Friday'], 'The release went out on 2024-05-16.').reasons.includes('adds date "2024-05-16"'),
+      internal.judgeFactPreservation(['(noted 2024-05-20) the release went out last Friday'], 'The release went out on Friday, 2024-05-17.').reasons,
+      internal.judgeFactPreservation(['(noted 2024-05-20) the release went out last Friday'], 'The release went out on 2024-05-16.').reasons.includes('adds date "2024-05-16"'),
     ],
   }));
 `;
@@ -67,6 +69,7 @@ const expected = {
   token: 'symbol',
   code: 'INVALID_CATEGORY',
   isError: true,
+  oneClass: true,
   // The stemmer (wink-porter2-stemmer, CommonJS) loads from both builds.
   stems: ['monday', 'meet'],
   judged: ['missing negation "not eat"'],
@@ -75,12 +78,12 @@ const expected = {
 
 describe('@reverie/core build output', () => {
   it('loads as ESM through the exports map', () => {
-    const out = runNode(['--input-type=module', '-e', `import * as core from '@reverie/core';\n${probe}`]);
+    const out = runNode(['--input-type=module', '-e', `import * as core from '@reverie/core';\nimport * as internal from '@reverie/core/internal';\n${probe}`]);
     expect(JSON.parse(out)).toEqual(expected);
   });
 
   it('loads as CommonJS through the exports map', () => {
-    const out = runNode(['-e', `const core = require('@reverie/core');\n(async () => {${probe}})();`]);
+    const out = runNode(['-e', `const core = require('@reverie/core');\nconst internal = require('@reverie/core/internal');\n(async () => {${probe}})();`]);
     expect(JSON.parse(out)).toEqual(expected);
   });
 
@@ -96,8 +99,8 @@ describe('@reverie/core build output', () => {
     expect(out).toBe('true');
   });
 
-  it('ships type declarations for both formats and the ESM-only testing entry', () => {
-    for (const file of ['index.d.ts', 'index.d.cts', 'testing/index.d.ts', 'testing/index.js']) {
+  it('ships type declarations for both formats of both entries and the ESM-only testing entry', () => {
+    for (const file of ['index.d.ts', 'index.d.cts', 'internal.d.ts', 'internal.d.cts', 'testing/index.d.ts', 'testing/index.js']) {
       expect(existsSync(join(packageDir, 'dist', file)), file).toBe(true);
     }
   });

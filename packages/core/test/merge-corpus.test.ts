@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { judgeFactPreservation } from '../src/index';
+import { judgeFactPreservation } from '../src/internal';
 
 // Merges and rewrites worded the way real models word them (legit-dev, legit-holdout), a
 // hostile model's replies by attack class (hostile), and the 53 merges a real model wrote in the

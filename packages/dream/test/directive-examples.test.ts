@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, detectInjection, directiveExamples, FACT_RULES, pathNameProblem, SKILL_NAME_RULES } from '@reverie/core';
+import { Bm25Index, detectInjection } from '@reverie/core';
+import { directiveExamples, FACT_RULES, pathNameProblem, SKILL_NAME_RULES } from '@reverie/core/internal';
 import { indexLookup } from '../src/review/neighbour-lookup';
 import { SourceSimilarity } from '../src/review/source-similarity';
 import { CONSOLIDATION_DIRECTIVE } from '../src/passes/memory-consolidation/render-consolidation-prompt';

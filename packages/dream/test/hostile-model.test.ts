@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  extractJsonObject,
-  type ExtractionStats,
   holdsNow,
   InMemoryConversationLog,
   InMemoryFeedbackStore,
@@ -16,6 +14,7 @@ import {
   type MemoryEntry,
   silentLogger,
 } from '@reverie/core';
+import { extractJsonObject, type ExtractionStats } from '@reverie/core/internal';
 import {
   DreamEngine,
   type RanPassOutcome,

@@ -111,10 +111,10 @@ describe("the inspector's reads on the HTTP API", () => {
   it('lists its reads in the OpenAPI document beside the others', async () => {
     served = await serveDreamedMemory({ extensions: [inspector({ assets: site })] });
     const document = (await (await served.call('/openapi.json')).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
-    expect(document.paths['/api/memory/{id}/history']?.get?.operationId).toBe('memory_history');
-    expect(document.paths['/api/dream/runs/{runId}/changes']?.get?.operationId).toBe('dream_changes');
-    expect(document.paths['/api/dream/ledger']?.get?.operationId).toBe('dream_ledger');
-    expect(document.paths['/api/dream/runs/{runId}/undo']?.post?.operationId).toBe('dream_undo');
+    expect(document.paths['/api/memory/{id}/history']?.get?.operationId).toBe('get_memory_history');
+    expect(document.paths['/api/dream/runs/{runId}/changes']?.get?.operationId).toBe('get_dream_run_changes');
+    expect(document.paths['/api/dream/ledger']?.get?.operationId).toBe('get_dream_ledger');
+    expect(document.paths['/api/dream/runs/{runId}/undo']?.post?.operationId).toBe('undo_dream_run');
   });
 
   it('undoes the run (the merged entries are back) and, read-only, refuses undo and apply but serves the reads', async () => {

@@ -38,10 +38,10 @@ describe('MCP over streamable HTTP', () => {
     served = await serveFresh({ token: TOKEN }, gated);
     const { tools } = await (await connect()).listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(OPERATIONS.map((operation) => operation.name).sort());
-    const search = tools.find((tool) => tool.name === 'memory_search')!;
+    const search = tools.find((tool) => tool.name === 'search_memory')!;
     expect(search.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { limit: { type: 'integer', maximum: 1000 } } });
     expect(search.annotations).toMatchObject({ readOnlyHint: true });
-    expect(tools.find((tool) => tool.name === 'memory_delete')!.annotations).toMatchObject({ readOnlyHint: false });
+    expect(tools.find((tool) => tool.name === 'delete_memory')!.annotations).toMatchObject({ readOnlyHint: false });
   });
 
   it('serves every tool and answers every refusal with its code', async () => {
@@ -55,23 +55,23 @@ describe('MCP over streamable HTTP', () => {
     served = await serveFresh({ token: TOKEN }, gated);
     const ana = await connect();
     const bob = await connect();
-    const saved = await callOk<{ key: string }>(ana, 'working_memory_save', { key: 'draft', data: 'Dear Bob' });
-    expect(await callOk(ana, 'working_memory_get', { key: 'draft' })).toMatchObject({ value: 'Dear Bob' });
-    expect((await callRefused(bob, 'working_memory_get', { key: 'draft' })).code).toBe('NOT_FOUND');
-    expect((await callRefused(bob, 'working_memory_get', { key: saved.key })).code).toBe('NAMESPACE_VIOLATION');
-    expect(await callOk(bob, 'working_memory_list')).toMatchObject({ entries: [] });
+    const saved = await callOk<{ key: string }>(ana, 'save_to_working_memory', { key: 'draft', data: 'Dear Bob' });
+    expect(await callOk(ana, 'get_from_working_memory', { key: 'draft' })).toMatchObject({ value: 'Dear Bob' });
+    expect((await callRefused(bob, 'get_from_working_memory', { key: 'draft' })).code).toBe('NOT_FOUND');
+    expect((await callRefused(bob, 'get_from_working_memory', { key: saved.key })).code).toBe('NAMESPACE_VIOLATION');
+    expect(await callOk(bob, 'list_working_memory')).toMatchObject({ entries: [] });
   });
 
   it('refuses every writing tool of a read-only server with READ_ONLY and writes nothing', async () => {
     served = await serveFresh({ token: TOKEN, readOnly: true }, gated);
     const entry = await served.reverie.memory!.save({ content: 'Deploys go out on Tuesdays' });
     const writing = OPERATIONS.filter((operation) => operation.access === 'write').map((operation) => operation.name);
-    expect(writing).toEqual(expect.arrayContaining(['memory_save', 'memory_delete', 'dream_run', 'dream_apply', 'dream_undo', 'working_memory_save']));
+    expect(writing).toEqual(expect.arrayContaining(['save_memory', 'delete_memory', 'run_dream', 'apply_dream_plan', 'undo_dream_run', 'save_to_working_memory']));
     const client = await connect();
     await expectWritesRefused(client, writing, entry.id);
     expect(await served.reverie.memory!.list()).toEqual([entry]);
     expect(await served.reverie.dreams.listRuns()).toEqual([]);
-    expect(await callOk(client, 'memory_get', { id: entry.id })).toMatchObject({ content: 'Deploys go out on Tuesdays' });
+    expect(await callOk(client, 'get_memory', { id: entry.id })).toMatchObject({ content: 'Deploys go out on Tuesdays' });
   });
 
   it('refuses a client without the token, and an unknown session', async () => {
@@ -93,12 +93,12 @@ describe('MCP over streamable HTTP', () => {
     // The busy client calls every 1.5 s, inside the idle time: its session is kept.
     for (let round = 0; round < 3; round++) {
       await pause(1_500);
-      expect(await callOk(busy, 'memory_categories')).toBeDefined();
+      expect(await callOk(busy, 'list_memory_categories')).toBeDefined();
     }
     // By now the other session has sent nothing for over 4.5 s: it was ended.
     await expect(idle.listTools()).rejects.toThrow(/404|session/i);
     const again = await connect();
-    expect(await callOk(again, 'memory_categories')).toBeDefined();
+    expect(await callOk(again, 'list_memory_categories')).toBeDefined();
   }, 30_000);
 
   it('refuses an idle time that is not a whole number of seconds from 1', async () => {

@@ -30,25 +30,25 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     served = await serveFresh();
     const ana = await connect();
     const bob = await connect();
-    const anaKey = (await callOk<{ key: string }>(ana, 'working_memory_save', { key: 'draft', data: 'Dear Bob, the plan is…' })).key;
-    const bobKey = (await callOk<{ key: string }>(bob, 'working_memory_save', { key: 'notes', data: 'Ask Ana' })).key;
+    const anaKey = (await callOk<{ key: string }>(ana, 'save_to_working_memory', { key: 'draft', data: 'Dear Bob, the plan is…' })).key;
+    const bobKey = (await callOk<{ key: string }>(bob, 'save_to_working_memory', { key: 'notes', data: 'Ask Ana' })).key;
     await served.reverie.workingMemory!.set('patrol/nightly/findings', 'Two new invoices');
 
-    const bobSees = await callOk<Listing>(bob, 'working_memory_list', { namespace: 'session' });
+    const bobSees = await callOk<Listing>(bob, 'list_working_memory', { namespace: 'session' });
     expect(bobSees.entries.map((entry) => entry.key)).toEqual([bobKey]);
-    const bobFinds = await callOk<Array<{ key: string }>>(bob, 'working_memory_search', { namespace: 'session' });
+    const bobFinds = await callOk<Array<{ key: string }>>(bob, 'search_working_memory', { namespace: 'session' });
     expect(bobFinds.map((entry) => entry.key)).toEqual([bobKey]);
     expect(JSON.stringify([bobSees, bobFinds])).not.toContain(namespaceOfKey(anaKey));
-    expect((await callRefused(bob, 'working_memory_list', { namespace: namespaceOfKey(anaKey) })).code).toBe('NAMESPACE_VIOLATION');
-    expect((await callRefused(bob, 'working_memory_search', { namespace: `${namespaceOfKey(anaKey)}/` })).code).toBe('NAMESPACE_VIOLATION');
-    expect((await callRefused(bob, 'working_memory_get', { key: anaKey })).code).toBe('NAMESPACE_VIOLATION');
-    expect((await callRefused(bob, 'working_memory_save', { key: anaKey, data: 'forged' })).code).toBe('NAMESPACE_VIOLATION');
+    expect((await callRefused(bob, 'list_working_memory', { namespace: namespaceOfKey(anaKey) })).code).toBe('NAMESPACE_VIOLATION');
+    expect((await callRefused(bob, 'search_working_memory', { namespace: `${namespaceOfKey(anaKey)}/` })).code).toBe('NAMESPACE_VIOLATION');
+    expect((await callRefused(bob, 'get_from_working_memory', { key: anaKey })).code).toBe('NAMESPACE_VIOLATION');
+    expect((await callRefused(bob, 'save_to_working_memory', { key: anaKey, data: 'forged' })).code).toBe('NAMESPACE_VIOLATION');
 
     // Its own session, and the shared namespaces, work as before.
-    expect((await callOk<Listing>(ana, 'working_memory_list', { namespace: 'session' })).entries.map((entry) => entry.key)).toEqual([anaKey]);
-    expect(await callOk(ana, 'working_memory_get', { key: anaKey })).toMatchObject({ value: 'Dear Bob, the plan is…' });
-    expect(await callOk(bob, 'working_memory_get', { key: 'patrol/nightly/findings' })).toMatchObject({ value: 'Two new invoices' });
-    expect((await callOk<Listing>(bob, 'working_memory_list', { namespace: 'patrol' })).entries).toHaveLength(1);
+    expect((await callOk<Listing>(ana, 'list_working_memory', { namespace: 'session' })).entries.map((entry) => entry.key)).toEqual([anaKey]);
+    expect(await callOk(ana, 'get_from_working_memory', { key: anaKey })).toMatchObject({ value: 'Dear Bob, the plan is…' });
+    expect(await callOk(bob, 'get_from_working_memory', { key: 'patrol/nightly/findings' })).toMatchObject({ value: 'Two new invoices' });
+    expect((await callOk<Listing>(bob, 'list_working_memory', { namespace: 'patrol' })).entries).toHaveLength(1);
     expect((await served.reverie.workingMemory!.get(anaKey))!.value).toBe('Dear Bob, the plan is…');
   });
 
@@ -56,7 +56,7 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     served = await serveFresh();
     const ana = await connect();
     const bob = await connect();
-    const key = (await callOk<{ key: string }>(ana, 'working_memory_save', { key: 'draft', data: 'x' })).key;
+    const key = (await callOk<{ key: string }>(ana, 'save_to_working_memory', { key: 'draft', data: 'x' })).key;
     expect(key).toMatch(/^session\/mcp-[0-9a-f]{32}\/draft$/);
     for (const id of [sessionIdOf(ana), sessionIdOf(bob)]) {
       expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -68,7 +68,7 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
   it('keeps HTTP callers out of MCP sessions: an mcp- session name is refused, an MCP session id is just another HTTP name', async () => {
     served = await serveFresh();
     const ana = await connect();
-    const anaKey = (await callOk<{ key: string }>(ana, 'working_memory_save', { key: 'draft', data: 'mine' })).key;
+    const anaKey = (await callOk<{ key: string }>(ana, 'save_to_working_memory', { key: 'draft', data: 'mine' })).key;
     const anaName = anaKey.split('/')[1]!;
     for (const name of [anaName, anaName.toUpperCase()]) {
       const taken = await served.call('/api/working-memory', { method: 'POST', json: { key: 'draft', data: 'forged' }, headers: { 'x-reverie-session': name } });
@@ -78,7 +78,7 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     const byId = await served.call('/api/working-memory', { method: 'POST', json: { key: 'draft', data: 'forged' }, headers: { 'x-reverie-session': sessionIdOf(ana) } });
     expect(byId.status).toBe(200);
     expect(((await byId.json()) as { key: string }).key).toBe(`session/${sessionIdOf(ana)}/draft`);
-    expect(await callOk(ana, 'working_memory_get', { key: 'draft' })).toMatchObject({ value: 'mine' });
+    expect(await callOk(ana, 'get_from_working_memory', { key: 'draft' })).toMatchObject({ value: 'mine' });
     // An HTTP session lists its own, never an MCP session's.
     const listed = (await (await served.call('/api/working-memory?namespace=session', { headers: { 'x-reverie-session': 'worker-1' } })).json()) as Listing;
     expect(listed.entries).toEqual([]);
@@ -92,7 +92,7 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     const refused = await fetch(`${served.server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': guessed } });
     expect(refused.status).toBe(404);
     expect(await refused.text()).not.toContain(guessed);
-    expect(await callOk(ana, 'memory_categories')).toEqual([]);
+    expect(await callOk(ana, 'list_memory_categories')).toEqual([]);
 
     const ended = await fetch(`${served.server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionIdOf(ana), 'mcp-protocol-version': '2025-06-18' } });
     expect(ended.status).toBe(200);

@@ -48,10 +48,10 @@ describe('unknown fields are refused, on HTTP and MCP alike (SPEC O10)', () => {
   it('refuses an unknown tool argument over MCP, and takes the known ones', async () => {
     served = await serveFresh();
     client = await connectMcp(served.server.url);
-    const refused = await callRefused(client, 'memory_save', { content: 'The user sails a small boat', tag: ['boat'] });
+    const refused = await callRefused(client, 'save_memory', { content: 'The user sails a small boat', tag: ['boat'] });
     expect(refused).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tag: unknown field') });
     expect(await served.reverie.memory!.list()).toEqual([]);
-    expect(await callOk(client, 'memory_save', { content: 'The user sails a small boat', tags: ['boat'] })).toMatchObject({ tags: ['boat'] });
+    expect(await callOk(client, 'save_memory', { content: 'The user sails a small boat', tags: ['boat'] })).toMatchObject({ tags: ['boat'] });
   });
 
   it('says so in the schemas it publishes: additionalProperties is false', async () => {
@@ -60,6 +60,6 @@ describe('unknown fields are refused, on HTTP and MCP alike (SPEC O10)', () => {
     expect(openApi.paths['/api/memory']!.post!.requestBody.content['application/json'].schema).toMatchObject({ additionalProperties: false });
     client = await connectMcp(served.server.url);
     const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === 'memory_save')!.inputSchema).toMatchObject({ additionalProperties: false });
+    expect(tools.find((tool) => tool.name === 'save_memory')!.inputSchema).toMatchObject({ additionalProperties: false });
   });
 });

@@ -60,13 +60,13 @@ describe('stored text is answered as untrusted data (SPEC B4)', () => {
     client = await connectMcp(served.server.url);
     expect(client.getInstructions()).toContain('untrusted-data');
     const { tools } = await client.listTools();
-    for (const name of ['memory_search', 'memory_get', 'memory_list', 'skills_get', 'working_memory_get']) {
+    for (const name of ['search_memory', 'get_memory', 'list_memory', 'get_skill', 'get_from_working_memory']) {
       expect(tools.find((tool) => tool.name === name)!.description, name).toContain('trust: "untrusted-data"');
     }
-    const hits = await callOk<Array<{ entry: AnsweredEntry }>>(client, 'memory_search', { query: 'sailing' });
+    const hits = await callOk<Array<{ entry: AnsweredEntry }>>(client, 'search_memory', { query: 'sailing' });
     expect(hits[0]!.entry).toMatchObject({ content: INJECTED, trust: 'untrusted-data' });
-    expect(await callOk(client, 'skills_get', { name: 'howto/sail' })).toMatchObject({ trust: 'untrusted-data' });
-    await callOk(client, 'working_memory_save', { key: 'draft', data: INJECTED });
-    expect(await callOk(client, 'working_memory_get', { key: 'draft' })).toMatchObject({ value: INJECTED, trust: 'untrusted-data' });
+    expect(await callOk(client, 'get_skill', { name: 'howto/sail' })).toMatchObject({ trust: 'untrusted-data' });
+    await callOk(client, 'save_to_working_memory', { key: 'draft', data: INJECTED });
+    expect(await callOk(client, 'get_from_working_memory', { key: 'draft' })).toMatchObject({ value: INJECTED, trust: 'untrusted-data' });
   });
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { judgeFactPreservation } from '@reverie/core';
+import { judgeFactPreservation } from '@reverie/core/internal';
 import { fmt } from '../measure';
 
 interface CorpusCase {

@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import { refuseSystemCategory } from '@reverie/core';
+import { refuseSystemCategory } from '@reverie/core/internal';
 import { parseNumberBetween } from '../args/parse-args';
 import { UsageError } from '../errors/cli-error';
 import { type Command, formatOption } from './command';

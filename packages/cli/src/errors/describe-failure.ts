@@ -1,4 +1,4 @@
-import { isFileSystemErrorCode } from '@reverie/core';
+import { isFileSystemErrorCode } from '@reverie/core/internal';
 import { CliError } from './cli-error';
 import { EXIT, type ExitCode } from './exit-codes';
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SCOPE_ADVICE, scopeProblem } from '@reverie/core';
+import { SCOPE_ADVICE, scopeProblem } from '@reverie/core/internal';
 import { scopeDataPath } from 'reverie';
 import { UsageError } from '../errors/cli-error';
 import { prepareDataDir } from './prepare-data-dir';

@@ -17,6 +17,7 @@ export type ReverieErrorCode =
   | 'PLAN_EXPIRED'
   | 'UNKNOWN_PASS'
   | 'UNKNOWN_PHASE'
+  | 'UNKNOWN_TOOL'
   | 'CONFLICT'
   | 'NAMESPACE_VIOLATION'
   | 'STORE_CORRUPT'
@@ -91,6 +92,7 @@ export class ReverieValidationError extends ReverieError {
       | 'INVALID_OPTIONS'
       | 'UNKNOWN_PASS'
       | 'UNKNOWN_PHASE'
+      | 'UNKNOWN_TOOL'
     >,
     message: string,
     options?: ReverieErrorOptions,

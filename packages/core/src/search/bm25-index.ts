@@ -4,7 +4,7 @@
 import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';
-import { ReverieValidationError } from '../errors/reverie-error';
+import { invalidOptions } from '../options/invalid-options';
 import { indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
 import { expandWithSynonyms, type Thesaurus } from './query-synonyms';
 
@@ -144,7 +144,9 @@ export class Bm25Index {
   constructor(private readonly options: Bm25IndexOptions = {}) {
     const analysis = options.analysis ?? 'stemmed';
     if (analysis !== 'stemmed' && analysis !== 'exact') {
-      throw new ReverieValidationError('INVALID_OPTIONS', `Bm25Index option analysis must be 'stemmed' or 'exact', not ${JSON.stringify(analysis)}.`);
+      throw invalidOptions(`Bm25Index option analysis must be 'stemmed' or 'exact', not ${JSON.stringify(analysis)}.`, [
+        { path: 'analysis', message: "must be 'stemmed' or 'exact'" },
+      ]);
     }
     this.analysis = analysis;
   }

@@ -1,4 +1,4 @@
-import { ownValue, setOwn } from '@reverie/core';
+import { ownValue, setOwn } from '@reverie/core/internal';
 import { z } from 'zod';
 import type { RecallEvent } from './recall-event';
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fenceUntrusted, isReverieError, RecordingLogger, ReverieError } from '@reverie/core';
+import { isReverieError, RecordingLogger, ReverieError } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import type { GatewayRequest } from '../engine/dream-types';
 import { correctionRequest, ModelGateway } from './model-gateway';
 

@@ -1,6 +1,7 @@
 import type { generateText, LanguageModel, ModelMessage } from 'ai';
 import type { z } from 'zod';
-import { describeIssues, extractJsonObject, type ILogger, invalidOptions, ReverieError, ReverieModelReplyError } from '@reverie/core';
+import { type ILogger, invalidOptions, ReverieError, ReverieModelReplyError } from '@reverie/core';
+import { describeIssues, extractJsonObject } from '@reverie/core/internal';
 import type { GatewayRequest, ModelGatewayLike } from '../engine/dream-types';
 import { type LoadedDirective, loadDirective } from './directives';
 

@@ -1,4 +1,5 @@
-import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory, ownValue } from '@reverie/core';
+import { type DecayOptions, DEFAULT_DECAY_OPTIONS, effectiveImportance, type ILongTermMemory } from '@reverie/core';
+import { ownValue } from '@reverie/core/internal';
 import type { PromotionOptions, RecallSignalsOptions } from './recall-options';
 import type { RecallSignals } from './recall-score';
 import type { RecallStateStore } from '@reverie/dream-state';

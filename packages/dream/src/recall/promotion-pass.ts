@@ -1,4 +1,5 @@
-import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry, ownValue } from '@reverie/core';
+import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry } from '@reverie/core';
+import { ownValue } from '@reverie/core/internal';
 import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
@@ -25,7 +26,7 @@ export class PromotionPass implements DreamPass {
 
   constructor(options: PromotionOptionsInput = {}, signalOptions: RecallSignalsOptionsInput = {}) {
     this.options = parsePassOptions('promotion', promotionOptionsSchema, options);
-    this.signals = recallSignalsOptionsSchema.parse(signalOptions);
+    this.signals = parsePassOptions('promotion (recall signals)', recallSignalsOptionsSchema, signalOptions);
   }
 
   async plan(context: PassContext): Promise<PassPlan | PassSkip> {

@@ -1,4 +1,5 @@
-import { detectInjection, judgeFactPreservation, type MemoryEntry } from '@reverie/core';
+import { detectInjection, type MemoryEntry } from '@reverie/core';
+import { judgeFactPreservation } from '@reverie/core/internal';
 
 /** Whether a merged or rewritten text keeps the facts of its sources and adds none (SPEC B11). */
 export interface FactVerdict {

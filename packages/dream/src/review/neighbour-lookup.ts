@@ -1,4 +1,5 @@
-import { type Bm25Index, NEIGHBOUR_QUERY } from '@reverie/core';
+import { type Bm25Index } from '@reverie/core';
+import { NEIGHBOUR_QUERY } from '@reverie/core/internal';
 import type { StoreHit } from './store-neighbours';
 
 /** A neighbour and how close it is: its score as a share of the best score of the same query (≤ 1). */

@@ -1,4 +1,5 @@
-import { cosineSimilarity, normaliseTerms } from '@reverie/core';
+import { cosineSimilarity } from '@reverie/core';
+import { normaliseTerms } from '@reverie/core/internal';
 import type { NeighbourLookup } from './neighbour-lookup';
 
 export interface SourceSimilarityOptions {

@@ -1,4 +1,4 @@
-import { analyseText, normaliseTerms } from '@reverie/core';
+import { analyseText, normaliseTerms } from '@reverie/core/internal';
 
 /**
  * Stems of words with which an entry states a preference or a standing instruction ("prefers tea",

@@ -1,5 +1,6 @@
 import type { EmbeddingModel } from 'ai';
-import { type IEmbedder, loadOnce, MAX_EMBEDDING_INPUT_CHARS } from '@reverie/core';
+import { type IEmbedder } from '@reverie/core';
+import { loadOnce, MAX_EMBEDDING_INPUT_CHARS } from '@reverie/core/internal';
 
 /** The AI SDK loads with the first embedding, not with the package (docs/architecture.md). */
 const loadAiSdk = loadOnce(() => import('ai'));

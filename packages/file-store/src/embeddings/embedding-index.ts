@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type IEmbedder, type ILogger, MAX_EMBEDDING_INPUT_CHARS, type VectorHit } from '@reverie/core';
+import { type IEmbedder, type ILogger, type VectorHit } from '@reverie/core';
+import { MAX_EMBEDDING_INPUT_CHARS } from '@reverie/core/internal';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { BestHits } from './best-hits';
 import { decodeSnapshot, encodeSnapshot } from '../fs/snapshot-file';

@@ -1,4 +1,5 @@
-import { type Bm25Hit, embedQueryWithin, type HybridRecallOptions, hybridRank, type IEmbedder, type ILogger, resolveHybridRecall } from '@reverie/core';
+import { type Bm25Hit, type HybridRecallOptions, hybridRank, type IEmbedder, type ILogger } from '@reverie/core';
+import { embedQueryWithin, resolveHybridRecall } from '@reverie/core/internal';
 import { contentHash } from './embedding-file';
 import { EmbeddingIndex } from './embedding-index';
 

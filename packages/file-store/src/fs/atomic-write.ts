@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileSystemError } from '@reverie/core';
+import { fileSystemError } from '@reverie/core/internal';
 
 /**
  * Writes a file so that a reader, or a process that restarts after a crash, sees either the old

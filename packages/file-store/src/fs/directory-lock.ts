@@ -1,6 +1,7 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSystemError, type ILogger, loadOnce, ReverieError, ReverieLockHeldError } from '@reverie/core';
+import { type ILogger, ReverieError, ReverieLockHeldError } from '@reverie/core';
+import { fileSystemError, loadOnce } from '@reverie/core/internal';
 
 // proper-lockfile (and graceful-fs under it) loads with the first lock a process takes, not with
 // the package (docs/architecture.md, "What loads lazily").

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSystemError, type IClock, type ILogger, parseRecord } from '@reverie/core';
+import { type IClock, type ILogger, parseRecord } from '@reverie/core';
+import { fileSystemError } from '@reverie/core/internal';
 import { ChangeJournal, type CollectionChangePage, JOURNAL, type JournalLine } from './change-journal';
 import { CollectionRecords } from './collection-records';
 import { type CollectionCapture, CollectionSnapshot, type CollectionSnapshotHooks } from './collection-snapshot';

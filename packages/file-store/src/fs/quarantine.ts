@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { fileSystemError, type IClock, type ILogger } from '@reverie/core';
+import { type IClock, type ILogger } from '@reverie/core';
+import { fileSystemError } from '@reverie/core/internal';
 import { fsyncDirectory } from './atomic-write';
 
 /** The name of a store's quarantine folder, under the store's directory. */

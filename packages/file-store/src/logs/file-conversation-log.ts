@@ -12,7 +12,6 @@ import {
   type ILogger,
   type LoggedTurn,
   loggedTurnSchema,
-  parseDraft,
   ReverieError,
   ReverieValidationError,
   selectTurns,
@@ -20,6 +19,7 @@ import {
   systemClock,
   validateRange,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';
 import { quarantineFile } from '../fs/quarantine';

@@ -9,12 +9,12 @@ import {
   type IFeedbackStore,
   type ILogger,
   newId,
-  parseDraft,
   selectFeedback,
   silentLogger,
   systemClock,
   validateRange,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { DirectoryLock } from '../fs/directory-lock';
 import { validateStoreOptions } from '../options/validate-store-options';
 import { JsonlFile } from './jsonl-file';

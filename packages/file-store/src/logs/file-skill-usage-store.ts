@@ -4,7 +4,6 @@ import {
   type IClock,
   type ILogger,
   type ISkillUsageStore,
-  parseDraft,
   selectSkillUsages,
   silentLogger,
   type SkillUsage,
@@ -14,6 +13,7 @@ import {
   systemClock,
   validateSkillName,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { DirectoryLock } from '../fs/directory-lock';
 import { validateStoreOptions } from '../options/validate-store-options';
 import { JsonlFile } from './jsonl-file';

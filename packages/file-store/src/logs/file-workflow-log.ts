@@ -6,7 +6,6 @@ import {
   inTimeRange,
   type IWorkflowLog,
   newId,
-  parseDraft,
   selectWorkflowExecutions,
   silentLogger,
   systemClock,
@@ -17,6 +16,7 @@ import {
   workflowExecutionSchema,
   type WorkflowLogReadOptions,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { DirectoryLock } from '../fs/directory-lock';
 import { validateStoreOptions } from '../options/validate-store-options';
 import { JsonlFile } from './jsonl-file';

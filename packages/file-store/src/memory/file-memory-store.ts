@@ -3,7 +3,6 @@ import {
   assertOpen,
   assertValidId,
   browseMemory,
-  BM25_INDEX_FORMAT,
   Bm25Index,
   byCreation,
   type CategoryCount,
@@ -26,25 +25,28 @@ import {
   silentLogger,
   systemClock,
   validateCategory,
-  caseCollision,
-  formatChangeCursor,
   hasValidityBounds,
   indexNeighbourIds,
   indexNeighbours,
   type MemoryChangePage,
   type MemoryChangeQuery,
   type MemoryNeighbourQuery,
-  parseChangeQuery,
   ReverieValidationError,
   type Thesaurus,
   type WriteCondition,
   type HybridRecallOptions,
+} from '@reverie/core';
+import {
+  BM25_INDEX_FORMAT,
+  caseCollision,
+  formatChangeCursor,
+  parseChangeQuery,
   mergeHitLists,
   notedWithin,
   queryCues,
   rerankMemoryHits,
   rerankPool,
-} from '@reverie/core';
+} from '@reverie/core/internal';
 import { z } from 'zod';
 import { type HybridSearch, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { hybridRecallOptionsShape, invalidOptions, parseOptions } from '@reverie/core';
+import { invalidOptions, parseOptions } from '@reverie/core';
+import { hybridRecallOptionsShape } from '@reverie/core/internal';
 
 const storeOptionsSchema = z
   .object({

@@ -2,14 +2,12 @@ import { join } from 'node:path';
 import {
   assertOpen,
   Bm25Index,
-  caseCollision,
   checkCondition,
   type HybridRecallOptions,
   type IClock,
   type ILogger,
   type ISkillStore,
   isUnderPrefix,
-  parseDraft,
   resolveSkillDraft,
   ReverieValidationError,
   silentLogger,
@@ -24,6 +22,7 @@ import {
   validateSkillName,
   type WriteCondition,
 } from '@reverie/core';
+import { caseCollision, parseDraft } from '@reverie/core/internal';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader } from '../fs/record-map';

@@ -2,15 +2,8 @@ import { readdirSync, type Stats, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  describeIssues,
-  fileSystemError,
-  type IClock,
-  type ILogger,
-  namespaceOf,
-  type WorkingMemoryEntry,
-  workingMemoryEntrySchema,
-} from '@reverie/core';
+import { type IClock, type ILogger, namespaceOf, type WorkingMemoryEntry, workingMemoryEntrySchema } from '@reverie/core';
+import { describeIssues, fileSystemError } from '@reverie/core/internal';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { QuarantineFolder } from '../fs/quarantine';
 

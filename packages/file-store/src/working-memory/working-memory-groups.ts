@@ -1,4 +1,5 @@
-import { Bm25Index, type IClock, monotonicMs, type WorkingMemoryEntry, workingMemoryDocumentText } from '@reverie/core';
+import { Bm25Index, type IClock, type WorkingMemoryEntry, workingMemoryDocumentText } from '@reverie/core';
+import { monotonicMs } from '@reverie/core/internal';
 import type { HybridSearch } from '../embeddings/hybrid-search';
 import { type EntryChecks, type FileStamp, groupOf } from './group-files';
 

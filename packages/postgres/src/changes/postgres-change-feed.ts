@@ -1,4 +1,5 @@
-import { type ChangePosition, formatChangeCursor, type MemoryChangeQuery, oldestPosition, parseChangeQuery } from '@reverie/core';
+import { type MemoryChangeQuery } from '@reverie/core';
+import { type ChangePosition, formatChangeCursor, oldestPosition, parseChangeQuery } from '@reverie/core/internal';
 import type { PostgresClient } from '../client/postgres-client';
 
 /**

@@ -5,10 +5,10 @@ import {
   type IConversationLog,
   type LoggedTurn,
   loggedTurnSchema,
-  parseDraft,
   ReverieValidationError,
   validateRange,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { SqlParams, timeRangeSql } from '../sql/sql-params';
 import { type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { isoFromRow, normaliseTime, recordFromRow } from '../stores/row-values';

@@ -2,15 +2,13 @@ import { createHash } from 'node:crypto';
 import {
   type Bm25Hit,
   cosineSimilarity,
-  embedQueryWithin,
   type HybridRecallOptions,
   hybridRank,
   type IEmbedder,
   type ILogger,
-  MAX_EMBEDDING_INPUT_CHARS,
-  resolveHybridRecall,
   type VectorHit,
 } from '@reverie/core';
+import { embedQueryWithin, MAX_EMBEDDING_INPUT_CHARS, resolveHybridRecall } from '@reverie/core/internal';
 import type { PostgresClient } from '../client/postgres-client';
 import { MIGRATION_LOCK_KEY } from '../migrations/migrate-postgres';
 import type { SearchedTables } from '../search/searched-tables';

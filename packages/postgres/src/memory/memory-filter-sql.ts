@@ -1,4 +1,5 @@
-import type { Period, ValidityView } from '@reverie/core';
+import type { ValidityView } from '@reverie/core';
+import type { Period } from '@reverie/core/internal';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
 
 /** The filters of a memory query that the SQL applies. */

@@ -2,10 +2,6 @@
 // transaction, one method each; the SQL, migrations and row mapping are in files of their own.
 import {
   assertValidId,
-  mergeHitLists,
-  queryCues,
-  rerankMemoryHits,
-  rerankPool,
   browseMemory,
   type CategoryCount,
   checkCondition,
@@ -22,10 +18,8 @@ import {
   type MemoryNeighbourQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
-  NEIGHBOUR_QUERY,
   parseMemoryQuery,
   type ParsedMemoryQuery,
-  parseNeighbourQuery,
   resolveDecayOptions,
   resolveMemoryDraft,
   ReverieError,
@@ -35,8 +29,16 @@ import {
   type Thesaurus,
   type WriteCondition,
   type HybridRecallOptions,
-  hybridRecallOptionsShape,
 } from '@reverie/core';
+import {
+  mergeHitLists,
+  queryCues,
+  rerankMemoryHits,
+  rerankPool,
+  NEIGHBOUR_QUERY,
+  parseNeighbourQuery,
+  hybridRecallOptionsShape,
+} from '@reverie/core/internal';
 import { z } from 'zod';
 import { PostgresChangeFeed } from '../changes/postgres-change-feed';
 import type { PostgresClient } from '../client/postgres-client';

@@ -1,4 +1,5 @@
-import { Bm25Index, indexTerms, ManualClock, memoryDocumentText, skillDocumentText, workingMemoryDocumentText } from '@reverie/core';
+import { Bm25Index, ManualClock, memoryDocumentText, skillDocumentText, workingMemoryDocumentText } from '@reverie/core';
+import { indexTerms } from '@reverie/core/internal';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
 import { usePgliteClient } from '../../test/test-databases';

@@ -1,4 +1,4 @@
-import { indexTerms, STEM_MARK } from '@reverie/core';
+import { indexTerms, STEM_MARK } from '@reverie/core/internal';
 
 /** PostgreSQL refuses a lexeme over this many bytes in a tsvector. */
 const MAX_LEXEME_BYTES = 2046;

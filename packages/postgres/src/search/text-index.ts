@@ -1,4 +1,14 @@
-import { BM25_B, BM25_K1, bm25Idf, type Bm25Hit, expandWithSynonyms, type QueryWord, queryWords, rarestTerms, type Thesaurus, weighQueryTerms } from '@reverie/core';
+import { type Bm25Hit, type Thesaurus } from '@reverie/core';
+import {
+  BM25_B,
+  BM25_K1,
+  bm25Idf,
+  expandWithSynonyms,
+  type QueryWord,
+  queryWords,
+  rarestTerms,
+  weighQueryTerms,
+} from '@reverie/core/internal';
 import type { PostgresClient } from '../client/postgres-client';
 import { documentFrequencyDelta, type DocumentTerms, tsqueryText } from './search-terms';
 import { SqlParams } from '../sql/sql-params';

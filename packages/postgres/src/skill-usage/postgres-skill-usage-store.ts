@@ -1,6 +1,5 @@
 import {
   type ISkillUsageStore,
-  parseDraft,
   type SkillUsage,
   type SkillUsageDraft,
   type SkillUsageListOptions,
@@ -8,6 +7,7 @@ import {
   validateRange,
   validateSkillName,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { SqlParams, timeRangeSql } from '../sql/sql-params';
 import { type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { isoFromRow, normaliseTime, recordFromRow } from '../stores/row-values';

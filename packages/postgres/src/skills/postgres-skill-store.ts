@@ -1,9 +1,7 @@
 import {
   checkCondition,
   type HybridRecallOptions,
-  hybridRecallOptionsShape,
   type ISkillStore,
-  parseDraft,
   resolveSkillDraft,
   type Skill,
   skillDocumentText,
@@ -15,6 +13,7 @@ import {
   validateSkillName,
   type WriteCondition,
 } from '@reverie/core';
+import { hybridRecallOptionsShape, parseDraft } from '@reverie/core/internal';
 import { z } from 'zod';
 import type { PostgresClient } from '../client/postgres-client';
 import { type StoreEmbeddings, storeEmbeddingsOf, textHash } from '../embeddings/store-embeddings';

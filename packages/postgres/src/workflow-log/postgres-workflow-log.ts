@@ -1,7 +1,6 @@
 import {
   type IWorkflowLog,
   newId,
-  parseDraft,
   type TimeInput,
   validateRange,
   type WorkflowExecution,
@@ -9,6 +8,7 @@ import {
   workflowExecutionSchema,
   type WorkflowLogReadOptions,
 } from '@reverie/core';
+import { parseDraft } from '@reverie/core/internal';
 import { SqlParams, timeRangeSql } from '../sql/sql-params';
 import { type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { isoFromRow, normaliseTime, recordFromRow } from '../stores/row-values';

@@ -17,8 +17,8 @@ import {
   type WorkingMemorySearchResult,
   type WorkingMemorySetOptions,
   type HybridRecallOptions,
-  hybridRecallOptionsShape,
 } from '@reverie/core';
+import { hybridRecallOptionsShape } from '@reverie/core/internal';
 import type { PostgresClient } from '../client/postgres-client';
 import { type StoreEmbeddings, storeEmbeddingsOf, textHash } from '../embeddings/store-embeddings';
 import { documentTerms, tsvectorText } from '../search/search-terms';

@@ -1,5 +1,6 @@
 import type { LanguageModelMiddleware } from 'ai';
-import { type IClock, monotonicMs, systemClock } from '@reverie/core';
+import { type IClock, systemClock } from '@reverie/core';
+import { monotonicMs } from '@reverie/core/internal';
 import { isBackgroundCall } from './background-calls';
 
 /**

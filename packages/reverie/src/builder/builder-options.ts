@@ -1,16 +1,6 @@
 import { z } from 'zod';
-import {
-  decayOptionsSchema,
-  DEFAULT_MIN_SIMILARITY,
-  DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS,
-  hasMethods,
-  hybridRecallOptionsShape,
-  SCOPE_ADVICE,
-  scopeProblem,
-  silentLogger,
-  skillNamePatternSchema,
-  stderrLogger,
-} from '@reverie/core';
+import { decayOptionsSchema, DEFAULT_MIN_SIMILARITY, DEFAULT_QUERY_EMBEDDING_TIMEOUT_MS, silentLogger, stderrLogger } from '@reverie/core';
+import { hasMethods, hybridRecallOptionsShape, SCOPE_ADVICE, scopeProblem, skillNamePatternSchema } from '@reverie/core/internal';
 import type {
   IClock,
   IConversationLog,

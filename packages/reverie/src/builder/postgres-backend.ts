@@ -1,4 +1,4 @@
-import { hasMethods } from '@reverie/core';
+import { hasMethods } from '@reverie/core/internal';
 import { z } from 'zod';
 import type {
   DecayOptions,

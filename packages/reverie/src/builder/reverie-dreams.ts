@@ -1,4 +1,5 @@
-import { fileSystemError, invalidOptions, ReverieValidationError } from '@reverie/core';
+import { invalidOptions, ReverieValidationError } from '@reverie/core';
+import { fileSystemError } from '@reverie/core/internal';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import type { DreamingOptions } from '../dreaming/dream-options';
 import { readDreamStatus } from '../dreaming/status/read-dream-status';

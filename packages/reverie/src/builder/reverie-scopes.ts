@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSystemError, ReverieError, scopeFromFolderName, validateScope } from '@reverie/core';
+import { ReverieError, validateScope } from '@reverie/core';
+import { fileSystemError, scopeFromFolderName } from '@reverie/core/internal';
 import type { ToolFamilies } from '../tools/agent-tools';
 import type { Reverie } from './reverie';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORY_RULES, isSystemCategory, pathNameProblem } from '@reverie/core';
+import { CATEGORY_RULES, isSystemCategory, pathNameProblem } from '@reverie/core/internal';
 import { durationSchema } from '../options/duration';
 
 /** The categories pinned by default (SPEC M5, M11): what the user wants and what to avoid. */

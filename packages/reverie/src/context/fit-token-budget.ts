@@ -1,4 +1,4 @@
-import { estimateTokens } from '@reverie/core';
+import { estimateTokens } from '@reverie/core/internal';
 
 /**
  * The items, in the order given, that fit in `budget` tokens together (SPEC M11): each is taken

@@ -1,5 +1,5 @@
 import type { MemoryEntry, WorkingMemoryEntry } from '@reverie/core';
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 
 /** What the profile section is, said before its fence (SPEC M11). */
 export const PROFILE_TITLE =

@@ -13,15 +13,13 @@ import {
   type MemoryEntry,
   type MemorySearchResult,
   parseRecord,
-  pathNameProblem,
   ReverieValidationError,
   sessionIdSchema,
   type TimeInput,
   timestampSchema,
-  toStorableText,
-  WORKING_MEMORY_KEY_RULES,
   type WorkingMemoryEntry,
 } from '@reverie/core';
+import { pathNameProblem, toStorableText, WORKING_MEMORY_KEY_RULES } from '@reverie/core/internal';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
 import type { RecallRecorder } from '../dreaming/recall-event-log';
 import { recallSearch } from '../recall/recall-search';

@@ -1,4 +1,5 @@
-import { type IClock, type IConversationLog, type ILogger, fileSystemError, ReverieError, toStorableText, type TurnRole } from '@reverie/core';
+import { type IClock, type IConversationLog, type ILogger, ReverieError, type TurnRole } from '@reverie/core';
+import { fileSystemError, toStorableText } from '@reverie/core/internal';
 import { restorableTurns } from './restorable-turns';
 
 export interface RecordedTurn {

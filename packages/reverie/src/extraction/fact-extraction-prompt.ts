@@ -1,4 +1,4 @@
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 
 /** One turn of the exchange a model reads facts from. */
 export interface ExchangeTurn {

@@ -1,16 +1,13 @@
 import { z } from 'zod';
+import { categorySchema, detectInjection, ReverieModelReplyError, tagsSchema } from '@reverie/core';
 import {
   analyseText,
-  categorySchema,
   describeIssues,
-  detectInjection,
   extractJsonObject,
   isSystemCategory,
   judgeFactPreservation,
-  ReverieModelReplyError,
   SYSTEM_CATEGORY,
-  tagsSchema,
-} from '@reverie/core';
+} from '@reverie/core/internal';
 import type { ExchangeTurn } from './fact-extraction-prompt';
 
 /** The longest fact kept: one sentence or two. */

@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
-import { type ILogger, type ILongTermMemory, lineageTurnRanges, loadOnce, MAX_SEARCH_TEXT_LENGTH, type MemoryLineageDraft } from '@reverie/core';
+import { type ILogger, type ILongTermMemory, MAX_SEARCH_TEXT_LENGTH, type MemoryLineageDraft } from '@reverie/core';
+import { lineageTurnRanges, loadOnce } from '@reverie/core/internal';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
 import { buildExtractionPrompt, exchangeWithinBudget } from './fact-extraction-prompt';
 import { isSameFact, parseExtractionReply, reviewExtractedFacts } from './review-extracted-facts';

@@ -10,9 +10,9 @@ import {
   type MemorySearchQuery,
   type MemorySearchResult,
   ReverieError,
-  refuseSystemCategory,
   type WriteCondition,
 } from '@reverie/core';
+import { refuseSystemCategory } from '@reverie/core/internal';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
 import { searchOutsideSystem } from '../recall/search-outside-system';
 

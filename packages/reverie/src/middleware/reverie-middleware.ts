@@ -1,6 +1,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import { z } from 'zod';
-import { describeIssues, type ILogger, invalidOptions, optionIssues, sessionIdSchema } from '@reverie/core';
+import { type ILogger, invalidOptions, optionIssues, sessionIdSchema } from '@reverie/core';
+import { describeIssues } from '@reverie/core/internal';
 import type { ActivityTracker } from '../activity/activity-tracker';
 import { isBackgroundCall } from '../activity/background-calls';
 import { type TurnContextBuilder, turnInputSchema } from '../context/turn-context-builder';

@@ -1,6 +1,6 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import { z } from 'zod';
-import { hasMethods } from '@reverie/core';
+import { hasMethods } from '@reverie/core/internal';
 
 /** A language model object (`openai('gpt-4.1-mini')`): what `createReverie({ model })` takes. */
 export type LanguageModelObject = Exclude<LanguageModel, string>;

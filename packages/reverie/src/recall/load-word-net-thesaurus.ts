@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileSystemError, IRREGULAR_FORMS, type Thesaurus } from '@reverie/core';
+import { type Thesaurus } from '@reverie/core';
+import { fileSystemError, IRREGULAR_FORMS } from '@reverie/core/internal';
 import { fromOptionalPackage } from './optional-package';
 import { baseFormsOf, exceptionsIn, WORD_NET_PARTS_OF_SPEECH, type WordNetPartOfSpeech } from './word-net-morphology';
 import { synsetOf, type WordNetSynset } from './word-net-synsets';

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { describeIssues, type IEmbedder, invalidOptions, optionIssues } from '@reverie/core';
+import { type IEmbedder, invalidOptions, optionIssues } from '@reverie/core';
+import { describeIssues } from '@reverie/core/internal';
 import { z } from 'zod';
 import { fromOptionalPackage } from './optional-package';
 import { readWordVectors } from './read-word-vectors';

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { fileSystemError, invalidOptions } from '@reverie/core';
+import { invalidOptions } from '@reverie/core';
+import { fileSystemError } from '@reverie/core/internal';
 import { invalidWordVectors, WinkJsonScanner } from './wink-json-vectors';
 import { WordVectorCollector, type WordVectors } from './word-vectors';
 

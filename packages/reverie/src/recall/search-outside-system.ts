@@ -1,4 +1,5 @@
-import { DEFAULT_SEARCH_RESULTS, isSystemCategory, MAX_SEARCH_RESULTS, type MemorySearchQuery, type MemorySearchResult } from '@reverie/core';
+import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, type MemorySearchQuery, type MemorySearchResult } from '@reverie/core';
+import { isSystemCategory } from '@reverie/core/internal';
 import type { RecallSearch } from './recall-search';
 
 /**

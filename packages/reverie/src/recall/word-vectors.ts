@@ -1,4 +1,4 @@
-import { tokenize } from '@reverie/core';
+import { tokenize } from '@reverie/core/internal';
 
 /**
  * Word vectors as the word-vector embedder holds them: the most frequent words of a file of

@@ -2,7 +2,8 @@ import type { LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-s
 import type { Tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { directiveExamples, InMemoryLongTermMemory, isReverieError, ManualClock, RecordingLogger, ReverieValidationError } from '@reverie/core';
+import { InMemoryLongTermMemory, isReverieError, ManualClock, RecordingLogger, ReverieValidationError } from '@reverie/core';
+import { directiveExamples } from '@reverie/core/internal';
 import { AgentTools } from './agent-tools';
 import { buildExpansionPrompt, EXPANDED_FROM_KEY, MAX_EXPANDED_ENTRIES, MAX_EXPANSION_REPLY_CHARS, reviewExpansion } from './memory-tools';
 

@@ -2,26 +2,28 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import {
   categorySchema,
-  describeIssues,
-  FACT_RULES,
   type ILogger,
   type ILongTermMemory,
   isReverieError,
-  isSystemCategory,
-  judgeFactPreservation,
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
   parseRecord,
-  refuseSystemCategory,
-  renderFactRules,
   ReverieModelReplyError,
   ReverieValidationError,
   supersede,
   supersedingLineage,
-  SYSTEM_CATEGORY,
   tagsSchema,
 } from '@reverie/core';
-import { extractJsonObject, loadOnce } from '@reverie/core';
+import {
+  describeIssues,
+  FACT_RULES,
+  isSystemCategory,
+  judgeFactPreservation,
+  refuseSystemCategory,
+  renderFactRules,
+  SYSTEM_CATEGORY,
+} from '@reverie/core/internal';
+import { extractJsonObject, loadOnce } from '@reverie/core/internal';
 import type { RecallRecorder } from '../dreaming/recall-event-log';
 import { recallSearch } from '../recall/recall-search';
 import { defineTool } from './define-tool';

@@ -1,4 +1,5 @@
-import { fileSystemError, isReverieError, type ReverieErrorCode } from '@reverie/core';
+import { isReverieError, type ReverieErrorCode } from '@reverie/core';
+import { fileSystemError } from '@reverie/core/internal';
 
 /** What a tool hands back instead of throwing. */
 export interface ToolError {

@@ -4,12 +4,11 @@ import {
   type IWorkingMemory,
   namespaceOf,
   parseRecord,
-  pathNameProblem,
   ReverieError,
   ReverieValidationError,
-  WORKING_MEMORY_KEY_RULES,
   type WorkingMemoryEntry,
 } from '@reverie/core';
+import { pathNameProblem, WORKING_MEMORY_KEY_RULES } from '@reverie/core/internal';
 import { defineTool } from './define-tool';
 import { answerOrExplain, type ToolError } from './tool-error';
 

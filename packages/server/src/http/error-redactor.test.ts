@@ -34,6 +34,6 @@ describe('ErrorRedactor (SPEC O10)', () => {
 
   it('leaves an error with nothing to hide as it was', () => {
     const details = { category: 'preferences/units', issues: [{ path: 'tags.0', message: 'too long' }] };
-    expect(redactor.error('Invalid input for memory_save: tags.0: too long.', details)).toEqual({ message: 'Invalid input for memory_save: tags.0: too long.', details, changed: false });
+    expect(redactor.error('Invalid input for save_memory: tags.0: too long.', details)).toEqual({ message: 'Invalid input for save_memory: tags.0: too long.', details, changed: false });
   });
 });

@@ -1,4 +1,4 @@
-import { ownValue } from '@reverie/core';
+import { ownValue } from '@reverie/core/internal';
 import { version } from '../../package.json';
 import { inputJsonSchema, type JsonSchema } from '../operations/input-json-schema';
 import type { Operation } from '../operations/operation';

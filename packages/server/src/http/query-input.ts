@@ -1,4 +1,4 @@
-import { ownValue } from '@reverie/core';
+import { ownValue } from '@reverie/core/internal';
 import type { JsonSchema } from '../operations/input-json-schema';
 
 /**

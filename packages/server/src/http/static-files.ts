@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import { lookupTable, ReverieError } from '@reverie/core';
+import { ReverieError } from '@reverie/core';
+import { lookupTable } from '@reverie/core/internal';
 import type { HttpRoute } from './http-route';
 
 const CONTENT_TYPES: ReadonlyMap<string, string> = lookupTable({

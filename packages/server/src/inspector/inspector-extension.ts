@@ -30,7 +30,7 @@ export interface InspectorOptions {
 /**
  * The memory inspector (SPEC O11): the page at `/inspector/` (and `/` sends a browser there),
  * served with a strict Content-Security-Policy, and the reads it needs beside the catalogue's
- * (`memory_history`, `dream_changes`, `dream_ledger`) on the HTTP API. The page holds no data:
+ * (`get_memory_history`, `get_dream_run_changes`, `get_dream_ledger`) on the HTTP API. The page holds no data:
  * it is served without the token and asks for it, and every API call it makes needs it.
  */
 export function inspector({ assets = builtInspectorFolder() }: InspectorOptions = {}): ServerExtension {

@@ -6,7 +6,7 @@ import { defineOperation } from '../operations/operation';
  * OpenAPI document) by the inspector extension.
  */
 export const memoryHistory = defineOperation({
-  name: 'memory_history',
+  name: 'get_memory_history',
   title: "A memory's history",
   description:
     "Which dream runs created, merged, changed or deleted an entry, oldest first: each change with its run (status, trigger, when, undone or not), pass, reason and the entry before and after. Empty when no run touched it; the entry need not exist any more.",
@@ -19,12 +19,12 @@ export const memoryHistory = defineOperation({
 });
 
 export const dreamChanges = defineOperation({
-  name: 'dream_changes',
+  name: 'get_dream_run_changes',
   title: "A dream run's changes",
   description:
     'What one run changed, in the order it applied it: each memory entry or skill before and after, the pass, the reason, and whether it was applied or left alone as a conflict. RUN_NOT_FOUND when unknown.',
   access: 'read',
-  input: z.object({ runId: z.string().min(1).describe('A run id (from dream_runs)') }),
+  input: z.object({ runId: z.string().min(1).describe('A run id (from list_dream_runs)') }),
   http: { method: 'GET', path: '/api/dream/runs/{runId}/changes' },
   async run({ runId }, { reverie }) {
     return reverie.dreams.changes(runId);
@@ -32,7 +32,7 @@ export const dreamChanges = defineOperation({
 });
 
 export const dreamLedger = defineOperation({
-  name: 'dream_ledger',
+  name: 'get_dream_ledger',
   title: 'The dream ledger',
   description:
     "The telemetry ledger's lines, oldest first — one per pass of every real run: phase, status, items, operations applied, tokens, refusals — all of them or those that ended within the last windowHours.",

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { ReverieValidationError } from '@reverie/core';
 import { version } from '../../package.json';
 import type { ErrorPolicy } from '../http/error-response';
 import { inputJsonSchema } from '../operations/input-json-schema';
@@ -8,6 +9,7 @@ import type { Operation } from '../operations/operation';
 import type { OperationHost } from '../operations/operation-host';
 import { MCP_NAMESPACE_PREFIX } from '../operations/session-namespace';
 import { UNTRUSTED_DATA_NOTE } from '../operations/untrusted-data';
+import { RENAMED_TOOLS } from './renamed-tools';
 import { toolAnswer, toolError } from './tool-result';
 
 /** What the server tells a client about itself at initialize (SPEC B4: stored text is data). */
@@ -57,5 +59,27 @@ export function createMcpServer(host: OperationHost, errors: ErrorPolicy): McpSe
       },
     );
   }
+  refuseRenamedTools(server, errors);
   return server;
+}
+
+type RequestHandler = (request: { params?: { name?: unknown } }, extra: unknown) => Promise<unknown>;
+
+/**
+ * A call by a tool's old name (`memory_save`) is a tool error naming the new one (`UNKNOWN_TOOL`:
+ * "memory_save is now save_memory"), not the SDK's "Tool memory_save not found", and the old names
+ * are not listed. The SDK has no hook before its own lookup, so its `tools/call` handler is wrapped
+ * where the protocol keeps it (`mcp-renamed-tools.test.ts` fails if that moves).
+ */
+function refuseRenamedTools(server: McpServer, errors: ErrorPolicy): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+  const call = handlers?.get('tools/call');
+  if (handlers === undefined || call === undefined) throw new Error('The MCP SDK no longer keeps its tools/call handler where Reverie wraps it.');
+  handlers.set('tools/call', async (request, extra) => {
+    const name = request.params?.name;
+    const renamed = typeof name === 'string' ? RENAMED_TOOLS.get(name) : undefined;
+    if (renamed === undefined) return call(request, extra);
+    const message = `${name} is now ${renamed}: the tools take the agent tools' names (save_memory, search_memory, …). Call ${renamed}.`;
+    return toolError(new ReverieValidationError('UNKNOWN_TOOL', message, { details: { tool: name, renamedTo: renamed } }), errors);
+  });
 }

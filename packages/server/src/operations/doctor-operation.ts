@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from './operation';
 
 export const doctor = defineOperation({
-  name: 'doctor',
+  name: 'check_reverie',
   title: 'Check the served Reverie',
   description:
     'Checks what the server works with, changing nothing: each store (readable, how much it holds), files set aside as unreadable, runs left running or dead-lettered, the dream lock, the last runs, and which passes a cycle would run.',

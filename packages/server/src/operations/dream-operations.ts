@@ -8,10 +8,10 @@ const selection = {
   phase: z.enum(DREAM_PHASES as [DreamPhase, ...DreamPhase[]]).optional().describe('Only the passes of this phase'),
   passes: z.array(z.string().min(1)).min(1).optional().describe('Only these passes, by name'),
 };
-const runId = z.string().min(1).describe('A run id (from dream_runs or a report)');
+const runId = z.string().min(1).describe('A run id (from list_dream_runs or a report)');
 
 export const dreamStatus = defineOperation({
-  name: 'dream_status',
+  name: 'get_dream_status',
   title: 'Dream status',
   description: 'What the dream cycle has been doing: the ledger aggregated per phase over a window (runs, passes ok/failed/skipped, changes, tokens), the last run of each pass, and the lock.',
   access: 'read',
@@ -23,7 +23,7 @@ export const dreamStatus = defineOperation({
 });
 
 export const dreamRun = defineOperation({
-  name: 'dream_run',
+  name: 'run_dream',
   title: 'Run a dream cycle',
   description:
     'Asks for a dream cycle through the gates, evaluated now (disabled, time, sessions, lock, signal), and waits for its report. A blocked cycle is refused with DREAM_BLOCKED naming the gate that blocked it and why.',
@@ -42,10 +42,10 @@ export const dreamRun = defineOperation({
 });
 
 export const dreamTrigger = defineOperation({
-  name: 'dream_trigger',
+  name: 'trigger_dream',
   title: 'Trigger a dream cycle',
   description:
-    'Asks for a dream cycle through the gates and answers at once (202) without waiting: the cycle runs in the background when the gates let it. See what happened with dream_status and dream_runs.',
+    'Asks for a dream cycle through the gates and answers at once (202) without waiting: the cycle runs in the background when the gates let it. See what happened with get_dream_status and list_dream_runs.',
   access: 'write',
   input: z.object({ reason }),
   http: { method: 'POST', path: '/api/dream/trigger', status: 202 },
@@ -57,10 +57,10 @@ export const dreamTrigger = defineOperation({
 });
 
 export const dreamPlan = defineOperation({
-  name: 'dream_plan',
+  name: 'plan_dream',
   title: 'Plan a dream cycle',
   description:
-    'A dry run, without the gates: plans what a cycle (or one phase, or named passes) would change, applies nothing, and saves the plan. Its planId is what dream_apply applies after review.',
+    'A dry run, without the gates: plans what a cycle (or one phase, or named passes) would change, applies nothing, and saves the plan. Its planId is what apply_dream_plan applies after review.',
   access: 'write',
   input: z.object(selection),
   http: { method: 'POST', path: '/api/dream/plan' },
@@ -70,7 +70,7 @@ export const dreamPlan = defineOperation({
 });
 
 export const dreamPlans = defineOperation({
-  name: 'dream_plans',
+  name: 'list_dream_plans',
   title: 'List saved plans',
   description: 'The plans dry runs saved and not applied yet, newest first: id, when made, expired or not, the operations of each pass.',
   access: 'read',
@@ -82,12 +82,12 @@ export const dreamPlans = defineOperation({
 });
 
 export const dreamApply = defineOperation({
-  name: 'dream_apply',
+  name: 'apply_dream_plan',
   title: 'Apply a reviewed plan',
   description:
     'Applies exactly the plan a dry run saved, without asking a model; entries changed since are skipped and listed as conflicts. PLAN_NOT_FOUND, PLAN_APPLIED, PLAN_EXPIRED, LOCK_HELD.',
   access: 'write',
-  input: z.object({ planId: z.string().min(1).describe('The planId of a dry run (dream_plan, dream_plans)') }),
+  input: z.object({ planId: z.string().min(1).describe('The planId of a dry run (plan_dream, list_dream_plans)') }),
   http: { method: 'POST', path: '/api/dream/plans/{planId}/apply' },
   async run({ planId }, { reverie }) {
     return reverie.dreams.apply(planId);
@@ -95,7 +95,7 @@ export const dreamApply = defineOperation({
 });
 
 export const dreamRuns = defineOperation({
-  name: 'dream_runs',
+  name: 'list_dream_runs',
   title: 'List dream runs',
   description: 'Every dream run, newest first: id, status, trigger, when, the passes that planned something, and whether it left a dead letter.',
   access: 'read',
@@ -107,7 +107,7 @@ export const dreamRuns = defineOperation({
 });
 
 export const dreamShow = defineOperation({
-  name: 'dream_show',
+  name: 'show_dream_run',
   title: 'Show a dream run',
   description: 'One run: its manifest, each pass outcome (notes, refusals, errors, tokens), the summary and any dead letter. "latest" names the newest run. RUN_NOT_FOUND when unknown.',
   access: 'read',
@@ -117,7 +117,7 @@ export const dreamShow = defineOperation({
     let id = input.runId;
     if (id === 'latest') {
       const [newest] = await reverie.dreams.listRuns();
-      if (newest === undefined) throw new ReverieError('RUN_NOT_FOUND', 'There is no dream run yet: start one with dream_run.');
+      if (newest === undefined) throw new ReverieError('RUN_NOT_FOUND', 'There is no dream run yet: start one with run_dream.');
       id = newest.runId;
     }
     return reverie.dreams.show(id);
@@ -125,14 +125,14 @@ export const dreamShow = defineOperation({
 });
 
 export const dreamUndo = defineOperation({
-  name: 'dream_undo',
+  name: 'undo_dream_run',
   title: 'Undo a dream run',
   description: 'Reverses a run: restores what it deleted or replaced and removes what it created, except records changed since (listed as kept). RUN_NOT_FOUND when unknown.',
   access: 'write',
   input: z.object({ runId }),
   http: { method: 'POST', path: '/api/dream/runs/{runId}/undo' },
   async run(input, { reverie }) {
-    if (input.runId === 'latest') throw new ReverieValidationError('INVALID_ID', 'Undo names the run to reverse by its id, not "latest": find it with dream_runs.');
+    if (input.runId === 'latest') throw new ReverieValidationError('INVALID_ID', 'Undo names the run to reverse by its id, not "latest": find it with list_dream_runs.');
     return reverie.dreams.undo(input.runId);
   },
 });

@@ -1,4 +1,5 @@
-import { DEFAULT_SEARCH_RESULTS, isSystemCategory, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, refuseSystemCategory, ReverieError } from '@reverie/core';
+import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, ReverieError } from '@reverie/core';
+import { isSystemCategory, refuseSystemCategory } from '@reverie/core/internal';
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
 import { injectionWarnings } from './injection-warnings';
@@ -28,11 +29,11 @@ function refuseSystemEntry(entry: MemoryEntry): void {
 }
 
 function notFound(entryId: string): ReverieError {
-  return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with memory_search or memory_list.`, { details: { id: entryId } });
+  return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with search_memory or list_memory.`, { details: { id: entryId } });
 }
 
 export const memorySave = defineOperation({
-  name: 'memory_save',
+  name: 'save_memory',
   title: 'Save a memory',
   description: `Saves a new long-term memory entry and returns it as stored (with its id). Content that reads like instructions to an AI is saved too, with a LIKELY_INJECTION entry in warnings. ${UNTRUSTED_DATA_NOTE}`,
   access: 'write',
@@ -49,7 +50,7 @@ export const memorySave = defineOperation({
 });
 
 export const memoryUpdate = defineOperation({
-  name: 'memory_update',
+  name: 'update_memory',
   title: 'Change a memory',
   description:
     `Changes the content, category, tags or importance of an entry; the fields not given are kept. With ifUpdatedAt, the change is refused (CONFLICT) when the entry changed since that time. New content that reads like instructions to an AI is saved too, with a LIKELY_INJECTION entry in warnings. ${UNTRUSTED_DATA_NOTE}`,
@@ -75,7 +76,7 @@ export const memoryUpdate = defineOperation({
 });
 
 export const memoryGet = defineOperation({
-  name: 'memory_get',
+  name: 'get_memory',
   title: 'Read a memory',
   description: `One long-term memory entry by id; NOT_FOUND when there is none. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
@@ -89,7 +90,7 @@ export const memoryGet = defineOperation({
 });
 
 export const memoryLineage = defineOperation({
-  name: 'memory_lineage',
+  name: 'get_memory_lineage',
   title: 'Where a memory came from',
   description:
     "An entry's lineage (SPEC B10), oldest first, as the entry itself records it (it outlives the run folders): the entries merged into it or superseded by it (also those no longer stored), how it was written (api, tool, import, session, feedback, merge) and the dream run of each step. NOT_FOUND when there is no such entry.",
@@ -102,7 +103,7 @@ export const memoryLineage = defineOperation({
 });
 
 export const memoryDelete = defineOperation({
-  name: 'memory_delete',
+  name: 'delete_memory',
   title: 'Delete a memory',
   description: 'Deletes one long-term memory entry by id; NOT_FOUND when there is none.',
   access: 'write',
@@ -119,7 +120,7 @@ export const memoryDelete = defineOperation({
 });
 
 export const memorySearch = defineOperation({
-  name: 'memory_search',
+  name: 'search_memory',
   title: 'Search memory',
   description: `Ranked recall over long-term memory, the way the agent recalls: BM25 over content, tags and category (and a second hop when the agent has one), best first. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
@@ -138,7 +139,7 @@ export const memorySearch = defineOperation({
 });
 
 export const memoryList = defineOperation({
-  name: 'memory_list',
+  name: 'list_memory',
   title: 'Browse memory',
   description: `Long-term memory entries, oldest first, optionally under one category (browse by category), a page at a time. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
@@ -156,7 +157,7 @@ export const memoryList = defineOperation({
 });
 
 export const memoryCategories = defineOperation({
-  name: 'memory_categories',
+  name: 'list_memory_categories',
   title: 'List categories',
   description: 'Each category of long-term memory in use, with its number of entries.',
   access: 'read',

@@ -5,9 +5,9 @@ import { skillsOf } from './services';
 import { asUntrustedData, UNTRUSTED_DATA_NOTE } from './untrusted-data';
 
 export const skillsList = defineOperation({
-  name: 'skills_list',
+  name: 'list_skills',
   title: 'List skills',
-  description: `The skills of the library sorted by name, with their summaries (read one with skills_get). ${UNTRUSTED_DATA_NOTE}`,
+  description: `The skills of the library sorted by name, with their summaries (read one with get_skill). ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
   input: z.object({ prefix: z.string().optional().describe('Only skills named this or below it ("mcp" lists "mcp/email"…)') }),
   http: { method: 'GET', path: '/api/skills' },
@@ -18,7 +18,7 @@ export const skillsList = defineOperation({
 });
 
 export const skillsGet = defineOperation({
-  name: 'skills_get',
+  name: 'get_skill',
   title: 'Read a skill',
   description: `One skill with its full content; NOT_FOUND when there is none by that name. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
@@ -26,7 +26,7 @@ export const skillsGet = defineOperation({
   http: { method: 'GET', path: '/api/skills/{name}' },
   async run({ name }, { reverie }) {
     const skill = await skillsOf(reverie).get(name);
-    if (skill === undefined) throw new ReverieError('NOT_FOUND', `No skill is named ${name}: list them with skills_list.`, { details: { name } });
+    if (skill === undefined) throw new ReverieError('NOT_FOUND', `No skill is named ${name}: list them with list_skills.`, { details: { name } });
     return asUntrustedData(skill);
   },
 });

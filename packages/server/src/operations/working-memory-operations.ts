@@ -37,7 +37,7 @@ const key = z.string().min(1).describe('A plain key ("inbox") in your session na
 const namespace = z.string().optional().describe('A key prefix to browse instead of your session namespace, e.g. "patrol" or "subagent/t1" (other sessions are never shown)');
 
 export const workingMemorySave = defineOperation({
-  name: 'working_memory_save',
+  name: 'save_to_working_memory',
   title: 'Keep data in working memory',
   description: 'Keeps data for a short while in your session namespace (session/<id>): big tool results, partial work. Expires after ttl_minutes (default 5).',
   access: 'write',
@@ -56,7 +56,7 @@ export const workingMemorySave = defineOperation({
 });
 
 export const workingMemoryGet = defineOperation({
-  name: 'working_memory_get',
+  name: 'get_from_working_memory',
   title: 'Read working memory',
   description: `One working-memory entry with its value; NOT_FOUND when the key is wrong or the entry expired. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
@@ -73,7 +73,7 @@ export const workingMemoryGet = defineOperation({
 });
 
 export const workingMemoryList = defineOperation({
-  name: 'working_memory_list',
+  name: 'list_working_memory',
   title: 'List working memory',
   description: 'The keys of your session namespace (or of a shared patrol/ or subagent/ prefix; other sessions are never listed) with their expiry, category and tags; values are read one at a time.',
   access: 'read',
@@ -89,7 +89,7 @@ export const workingMemoryList = defineOperation({
 });
 
 export const workingMemorySearch = defineOperation({
-  name: 'working_memory_search',
+  name: 'search_working_memory',
   title: 'Search working memory',
   description: 'Working-memory entries by words, category or tags, in your session namespace unless a shared patrol/ or subagent/ prefix is given (other sessions are never searched); keys, not values.',
   access: 'read',

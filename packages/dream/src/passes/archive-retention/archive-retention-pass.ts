@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
+import { parsePassOptions } from '../parse-pass-options';
 import { archiveRetentionOptionsSchema } from './archive-retention-options';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +19,7 @@ export class ArchiveRetentionPass implements DreamPass {
   private readonly retentionDays: number;
 
   constructor(options: z.input<typeof archiveRetentionOptionsSchema> = {}) {
-    this.retentionDays = archiveRetentionOptionsSchema.parse(options).retentionDays;
+    this.retentionDays = parsePassOptions('archive-retention', archiveRetentionOptionsSchema, options).retentionDays;
   }
 
   async plan(context: PassContext): Promise<PassPlan> {

@@ -2,19 +2,18 @@ import {
   Bm25Index,
   DEFAULT_IMPORTANCE,
   isUnderPrefix,
-  lineageTurnRanges,
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
   type MemoryLineage,
   memoryDocumentText,
   mergeSubjectTimeMetadata,
   newId,
-  parsePartialDate,
   SUBJECT_END_KEY,
   SUBJECT_POINT_KEY,
   SUBJECT_START_KEY,
   tagSchema,
 } from '@reverie/core';
+import { lineageTurnRanges, parsePartialDate } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import { factTokens, missingFacts } from '../memory-consolidation/fact-tokens';
 import { unionTags } from '../memory-consolidation/merge-entries';

@@ -1,4 +1,5 @@
-import { describeSubjectTime, fenceUntrusted, type LoggedTurn, type MemoryEntry } from '@reverie/core';
+import { describeSubjectTime, type LoggedTurn, type MemoryEntry } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import { isoDay } from '../memory-consolidation/render-consolidation-prompt';
 
 /** The directive file in the data directory that replaces `EPISODE_DIRECTIVE` (SPEC D13). */

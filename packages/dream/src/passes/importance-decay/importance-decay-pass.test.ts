@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DAY_MS, decayImportance, effectiveImportance, InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
+import { decayImportance, effectiveImportance, InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/core';
+import { DAY_MS } from '@reverie/core/internal';
 import { DreamEngine } from '../../engine/dream-engine';
 import type { CycleReport, DreamServices, PassOutcome } from '../../engine/dream-types';
 import { cursorsDir, runsDir } from '@reverie/file-store/internal';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DAY_MS, DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance, type MemoryEntry, timestampMs } from '@reverie/core';
+import { DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance, type MemoryEntry } from '@reverie/core';
+import { DAY_MS, timestampMs } from '@reverie/core/internal';
 import { PassCursor } from '@reverie/dream-state';
 import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 import { parsePassOptions } from '../parse-pass-options';

@@ -2,7 +2,6 @@ import {
   type DecayOptions,
   DEFAULT_DECAY_OPTIONS,
   DEFAULT_IMPORTANCE,
-  type LineageStep,
   type MemoryEntry,
   memoryEntrySchema,
   mergedLineage,
@@ -11,6 +10,7 @@ import {
   supersede,
   supersedingLineage,
 } from '@reverie/core';
+import { type LineageStep } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import type { ConsolidationItem } from './consolidation-item';
 import { mergeEntries, unionTags } from './merge-entries';

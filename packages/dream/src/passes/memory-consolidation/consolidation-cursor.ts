@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type MemoryEntry, ownValue, timestampMs } from '@reverie/core';
+import { type MemoryEntry } from '@reverie/core';
+import { ownValue, timestampMs } from '@reverie/core/internal';
 import type { ConsolidationCursor, CursorPosition, DreamCursorStore, SeenUpdate } from '@reverie/dream-state';
 
 /** A short hash of what the model would see of an entry: its content, category and tags. */

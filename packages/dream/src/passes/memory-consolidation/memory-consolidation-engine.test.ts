@@ -1,5 +1,6 @@
 import { MockLanguageModelV3 } from 'ai/test';
-import { contentFingerprint, memoryHistory } from '@reverie/core';
+import { memoryHistory } from '@reverie/core';
+import { contentFingerprint } from '@reverie/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DreamEngine } from '../../engine/dream-engine';
 import { ConsolidationHarness } from './__fixtures__/consolidation-harness';

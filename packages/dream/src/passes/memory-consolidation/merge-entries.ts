@@ -1,4 +1,5 @@
-import { type DecayOptions, type MemoryEntry, mergeTemporalFields, ReverieValidationError, timestampMs, withEffectiveImportance } from '@reverie/core';
+import { type DecayOptions, type MemoryEntry, mergeTemporalFields, ReverieValidationError, withEffectiveImportance } from '@reverie/core';
+import { timestampMs } from '@reverie/core/internal';
 
 /** SPEC M1: an entry carries at most this many tags; a union of many sources is cut to it. */
 const MAX_TAGS = 32;

@@ -45,4 +45,4 @@ function cut(group: readonly string[], cost: (id: string) => number, budget: num
 }
 
 /** The estimate every budget uses (characters / 4), from `@reverie/core`. */
-export { estimateTokens } from '@reverie/core';
+export { estimateTokens } from '@reverie/core/internal';

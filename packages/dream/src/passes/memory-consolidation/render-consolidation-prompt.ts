@@ -1,4 +1,5 @@
-import { describeSubjectTime, type FeedbackSignal, fenceUntrusted, type MemoryEntry, renderFactRules, timestampMs } from '@reverie/core';
+import { describeSubjectTime, type FeedbackSignal, type MemoryEntry } from '@reverie/core';
+import { fenceUntrusted, renderFactRules, timestampMs } from '@reverie/core/internal';
 
 /** The directive file in the data directory that replaces `CONSOLIDATION_DIRECTIVE` (SPEC D13). */
 export const CONSOLIDATION_DIRECTIVE_FILE = 'dream.md';

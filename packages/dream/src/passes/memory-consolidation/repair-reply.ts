@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import type { ConsolidationReply } from './consolidation-reply';
 import type { CallReview, RepairItem } from './review-reply';
 

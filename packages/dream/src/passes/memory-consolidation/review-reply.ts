@@ -1,4 +1,5 @@
-import { CATEGORY_RULES, detectInjection, isSystemCategory, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, pathNameProblem, SYSTEM_CATEGORY, tagSchema } from '@reverie/core';
+import { detectInjection, isUnderPrefix, MAX_MEMORY_CONTENT_LENGTH, tagSchema } from '@reverie/core';
+import { CATEGORY_RULES, isSystemCategory, pathNameProblem, SYSTEM_CATEGORY } from '@reverie/core/internal';
 import { checkMergeFacts, type FactVerdict } from '../../review/fact-check';
 import type { FactCheckJob } from '../../review/fact-check-stage';
 import type { ConsolidationItem } from './consolidation-item';

@@ -1,4 +1,5 @@
-import { isUnderPrefix, type MemoryEntry, SUBJECT_POINT_KEY, timestampMs } from '@reverie/core';
+import { isUnderPrefix, type MemoryEntry, SUBJECT_POINT_KEY } from '@reverie/core';
+import { timestampMs } from '@reverie/core/internal';
 import type { ConsolidationItem } from './consolidation-item';
 import type { ConsolidationReply } from './consolidation-reply';
 import { protectionOf } from './protection';

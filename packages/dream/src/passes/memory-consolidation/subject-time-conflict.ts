@@ -1,4 +1,5 @@
-import { parsePartialDate, SUBJECT_END_KEY, SUBJECT_POINT_KEY, SUBJECT_START_KEY } from '@reverie/core';
+import { SUBJECT_END_KEY, SUBJECT_POINT_KEY, SUBJECT_START_KEY } from '@reverie/core';
+import { parsePartialDate } from '@reverie/core/internal';
 
 interface Span {
   start: number;

@@ -1,4 +1,5 @@
-import { holdsNow, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, SYSTEM_CATEGORY } from '@reverie/core';
+import { holdsNow, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry } from '@reverie/core';
+import { SYSTEM_CATEGORY } from '@reverie/core/internal';
 import { changeFeedOf, readFeed } from '../../changes/memory-feed';
 import { hitsOf, StoreNeighbours } from '../../review/store-neighbours';
 import { comparePositions, entryPosition } from './consolidation-cursor';

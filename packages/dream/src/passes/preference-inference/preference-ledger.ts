@@ -1,4 +1,5 @@
-import { DEFAULT_IMPORTANCE, lineageTurnRanges, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, type MemoryLineage, newId, tagSchema } from '@reverie/core';
+import { DEFAULT_IMPORTANCE, MAX_MEMORY_CONTENT_LENGTH, type MemoryEntry, type MemoryLineage, newId, tagSchema } from '@reverie/core';
+import { lineageTurnRanges } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import { unionTags } from '../memory-consolidation/merge-entries';
 import { normaliseContent, stripRetentionTags } from '../memory-consolidation/normalise-content';

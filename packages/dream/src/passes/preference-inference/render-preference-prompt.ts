@@ -1,5 +1,5 @@
 import type { FeedbackSignal, LoggedTurn, MemoryEntry } from '@reverie/core';
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import { isoDay, renderFeedbackLine } from '../memory-consolidation/render-consolidation-prompt';
 
 /** The directive file in the data directory that replaces `PREFERENCE_DIRECTIVE` (SPEC D13). */

@@ -1,4 +1,5 @@
-import { type Skill, timestampMs } from '@reverie/core';
+import { type Skill } from '@reverie/core';
+import { timestampMs } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import type { AcceptedSave, SkillCallReview } from './review-skill-reply';
 import type { SkillProfile } from './skill-profile';

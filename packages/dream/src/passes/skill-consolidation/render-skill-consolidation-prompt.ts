@@ -1,4 +1,4 @@
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import { isoDay } from '../memory-consolidation/render-consolidation-prompt';
 import type { CoUsedPair } from './co-used-pairs';
 import type { PrefixCluster } from './prefix-clusters';

@@ -1,5 +1,6 @@
 import { skillRewriteProblem } from '../../review/fact-check';
-import { matchesAnySkillPattern, pathNameProblem, SKILL_NAME_RULES, skillSchema } from '@reverie/core';
+import { skillSchema } from '@reverie/core';
+import { matchesAnySkillPattern, pathNameProblem, SKILL_NAME_RULES } from '@reverie/core/internal';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
 import type { PrefixCluster } from './prefix-clusters';
 import { guidedCluster } from './skill-calls';

@@ -1,4 +1,4 @@
-import { skillNamePatternSchema } from '@reverie/core';
+import { skillNamePatternSchema } from '@reverie/core/internal';
 import { z } from 'zod';
 
 /** SPEC D9, D14: the options of the skill-consolidation pass, validated with defaults. */

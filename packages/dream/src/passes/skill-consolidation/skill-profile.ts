@@ -1,4 +1,5 @@
-import { matchesAnySkillPattern, type Skill, type SkillUsage } from '@reverie/core';
+import { type Skill, type SkillUsage } from '@reverie/core';
+import { matchesAnySkillPattern } from '@reverie/core/internal';
 import { isSparseSkill, type SparseRule } from './sparse-skill';
 import { countSkillUsage, type UsageWindow } from './usage-window';
 

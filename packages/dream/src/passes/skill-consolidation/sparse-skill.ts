@@ -1,4 +1,5 @@
-import { type Skill, timestampMs } from '@reverie/core';
+import { type Skill } from '@reverie/core';
+import { timestampMs } from '@reverie/core/internal';
 import { subDays } from 'date-fns/subDays';
 
 /** When a skill counts as sparse. */

@@ -1,4 +1,5 @@
-import { type SkillUsage, timestampMs } from '@reverie/core';
+import { type SkillUsage } from '@reverie/core';
+import { timestampMs } from '@reverie/core/internal';
 import { subDays } from 'date-fns/subDays';
 
 /** The stretch of time usage is counted over: the last `days` days up to `now`. */

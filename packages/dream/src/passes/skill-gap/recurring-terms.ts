@@ -1,4 +1,5 @@
-import { type LoggedTurn, tokenize } from '@reverie/core';
+import { type LoggedTurn } from '@reverie/core';
+import { tokenize } from '@reverie/core/internal';
 import { stripRetentionTags } from '../memory-consolidation/normalise-content';
 
 /** A session's opening request, as the recurring-term signal reads it. */

@@ -1,5 +1,5 @@
 import type { Skill } from '@reverie/core';
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import { renderTurnLine, type SessionPiece } from '../episode-extraction/render-episode-prompt';
 
 /** The directive file in the data directory that replaces `SKILL_GAP_DIRECTIVE` (SPEC D13). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { skillNamePatternSchema } from '@reverie/core';
+import { skillNamePatternSchema } from '@reverie/core/internal';
 
 /** SPEC D8, D14, D18: the options of the skill-gap pass, validated with defaults. */
 export const skillGapOptionsSchema = z

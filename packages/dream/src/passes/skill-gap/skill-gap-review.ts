@@ -1,4 +1,5 @@
-import { matchesAnySkillPattern, type Skill, skillNameSchema, skillSchema } from '@reverie/core';
+import { type Skill, skillNameSchema, skillSchema } from '@reverie/core';
+import { matchesAnySkillPattern } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import { filterSeeAlso, stripSkillTags } from '../skill-common/skill-draft-hygiene';
 import type { ProposedSkill, SkillGapReply } from './skill-gap-reply';

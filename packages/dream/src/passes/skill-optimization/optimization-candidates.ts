@@ -1,4 +1,5 @@
-import { type FeedbackSignal, matchesAnySkillPattern, type Skill, type SkillUsage } from '@reverie/core';
+import { type FeedbackSignal, type Skill, type SkillUsage } from '@reverie/core';
+import { matchesAnySkillPattern } from '@reverie/core/internal';
 
 const DAY_MS = 86_400_000;
 /** Failure context shown per at-risk skill: the most recent signals. */

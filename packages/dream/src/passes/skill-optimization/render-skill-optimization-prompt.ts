@@ -1,5 +1,5 @@
 import type { FeedbackSignal } from '@reverie/core';
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import type { OptimizationCandidate } from './optimization-candidates';
 
 /** The directive file in the data directory that replaces `SKILL_OPTIMIZE_DIRECTIVE` (SPEC D13). */

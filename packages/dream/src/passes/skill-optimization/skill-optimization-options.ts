@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { skillNamePatternSchema } from '@reverie/core';
+import { skillNamePatternSchema } from '@reverie/core/internal';
 
 /** SPEC D10, D14: the options of the skill-optimization pass, validated with defaults. */
 export const skillOptimizationOptionsSchema = z

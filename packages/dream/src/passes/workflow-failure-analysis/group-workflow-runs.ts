@@ -1,4 +1,5 @@
-import { timestampMs, type WorkflowExecution } from '@reverie/core';
+import { type WorkflowExecution } from '@reverie/core';
+import { timestampMs } from '@reverie/core/internal';
 
 /** How often one text occurred. */
 export interface Counted {

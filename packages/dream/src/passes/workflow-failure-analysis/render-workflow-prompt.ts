@@ -1,5 +1,5 @@
 import type { Skill } from '@reverie/core';
-import { fenceUntrusted } from '@reverie/core';
+import { fenceUntrusted } from '@reverie/core/internal';
 import type { WorkflowGroup } from './group-workflow-runs';
 import { failureCounts } from './workflow-annotation';
 

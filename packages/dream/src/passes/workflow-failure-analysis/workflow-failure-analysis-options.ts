@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { skillNamePatternSchema } from '@reverie/core';
+import { skillNamePatternSchema } from '@reverie/core/internal';
 
 /** SPEC D12, D14: the options of the workflow-failure-analysis pass, validated with defaults. */
 export const workflowFailureAnalysisOptionsSchema = z

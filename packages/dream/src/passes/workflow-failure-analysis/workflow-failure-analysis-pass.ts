@@ -1,4 +1,5 @@
-import { type ISkillStore, isReverieError, matchesAnySkillPattern, ownValue, type Skill, skillSchema, timestampMs } from '@reverie/core';
+import { type ISkillStore, isReverieError, type Skill, skillSchema } from '@reverie/core';
+import { matchesAnySkillPattern, ownValue, timestampMs } from '@reverie/core/internal';
 import { z } from 'zod';
 import { PassCursor } from '@reverie/dream-state';
 import { replyAllowance, RunBudget } from '../../review/run-budget';

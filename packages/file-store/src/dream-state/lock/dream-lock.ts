@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type IClock, type ILogger, invalidOptions, monotonicMs, newId, ReverieLockHeldError } from '@reverie/core';
+import { type IClock, type ILogger, invalidOptions, newId, ReverieLockHeldError } from '@reverie/core';
+import { monotonicMs } from '@reverie/core/internal';
 import type { DreamLockHandle, DreamLockStatus, DreamStateLock } from '@reverie/dream-state';
 import { lockPath } from '../dream-state-paths';
 import { type LockHolder, lockHolderSchema } from '@reverie/dream-state';

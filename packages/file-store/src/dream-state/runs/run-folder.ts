@@ -1,7 +1,8 @@
 import { writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ownValue, ReverieError, setOwn } from '@reverie/core';
+import { ReverieError } from '@reverie/core';
+import { ownValue, setOwn } from '@reverie/core/internal';
 import { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from '../../fs/atomic-write';
 import {
   type ArchiveRecord,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { hasMethods, type ILogger, invalidOptions, parseOptions, ReverieError } from '@reverie/core';
+import { type ILogger, invalidOptions, parseOptions, ReverieError } from '@reverie/core';
+import { hasMethods } from '@reverie/core/internal';
 import type { UserActivity } from '@reverie/dream';
 
 /** How often a waiting cycle checks again whether the user is still being served (SPEC D1). */
