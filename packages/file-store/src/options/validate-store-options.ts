@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { hybridRecallOptionsShape, parseRecord, ReverieValidationError } from '@reverie/core';
+import { vectorSearchOptionsShape } from '../embeddings/vector-search-options';
 
 const storeOptionsSchema = z
   .object({
     dataPath: z.string().min(1, 'dataPath is required: the directory where the agent keeps its data'),
     ...hybridRecallOptionsShape,
+    ...vectorSearchOptionsShape,
   })
   .loose();
 
