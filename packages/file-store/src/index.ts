@@ -12,3 +12,4 @@ export {
 export { aiSdkEmbedder, type AiSdkEmbedderOptions } from './embeddings/ai-sdk-embedder';
 export { fsyncDirectory, syncFiles, writeFileAtomic, writeFileAtomicUnsynced } from './fs/atomic-write';
 export { DirectoryLock, type DirectoryLockOptions } from './fs/directory-lock';
+export type { VectorSearchOptions } from './embeddings/vector-search-options';

@@ -34,6 +34,7 @@ import {
   buildWorkingMemoryEntry,
   type HybridRecallOptions,
 } from '@reverie/core';
+import type { VectorSearchOptions } from '../embeddings/vector-search-options';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { isTemporaryFile, writeFileAtomic } from '../fs/atomic-write';
 import { DirectoryLock } from '../fs/directory-lock';
@@ -41,7 +42,7 @@ import { quarantineFile, quarantineRecords } from '../fs/quarantine';
 import { SerialQueue } from '../fs/serial-queue';
 import { validateStoreOptions } from '../options/validate-store-options';
 
-export interface FileWorkingMemoryOptions extends HybridRecallOptions {
+export interface FileWorkingMemoryOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; entries live in `<dataPath>/working-memory/<kind>/<id>.json`, one file per namespace. */
   dataPath: string;
   clock?: IClock;
@@ -276,10 +277,13 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.sweepTimer = undefined;
   }
 
-  /** Waits until every entry set so far has its embedding cached (for tests and tools). */
-  async flushEmbeddings(): Promise<void> {
+  /**
+   * Waits until every document saved so far has its vector (for tests and tools); with `index:
+   * true`, also until the vector index holds them (see docs/file-store.md, "The vector index").
+   */
+  async flushEmbeddings(options: { index?: boolean } = {}): Promise<void> {
     await this.read('read working memory', '', () => undefined);
-    await this.hybrid?.flush();
+    await (options.index ? this.hybrid?.settleIndex() : this.hybrid?.flush());
   }
 
   /** Stops the sweep, lets queued writes finish and stops background embedding, then refuses every call with STORE_CLOSED. */
