@@ -174,34 +174,42 @@ export class EmbeddingIndex {
    *
    * With an index, the candidates are the graph's nearest to the query (as many as its search
    * considers, at least `limit`) and every vector it does not hold; when the filter leaves fewer
-   * than `limit` of the graph's candidates, it asks for four times as many, up to
-   * `MAX_GRAPH_CANDIDATES`, and then compares every vector.
+   * than `limit` of the graph's candidates, it asks for as many as the share that passed says it
+   * takes, up to `MAX_GRAPH_CANDIDATES`; a filter narrower than that compares every vector.
    */
   similar(queryVector: ArrayLike<number>, accept: (id: string) => boolean, limit: number, options: { exact?: boolean } = {}): VectorHit[] {
-    const query = Float32Array.from(queryVector);
+    const query = new Float32Array(queryVector);
     const queryNorm = Math.sqrt(dot(query, query));
     if (queryNorm === 0 || limit < 1) return [];
     const graph = options.exact ? undefined : this.maintenance?.searchable(query.length);
     if (!graph) return this.exact(query, queryNorm, accept, limit);
     // The graph's search considers `expansionSearch` candidates whatever it returns: taking them
     // all costs one dot product each, and the exact scores then pick the best.
-    for (let asked = Math.max(limit, ANN_SETTINGS.expansionSearch); ; asked *= 4) {
+    for (let asked = Math.max(limit, ANN_SETTINGS.expansionSearch); ; ) {
       const best = new BestHits(limit);
       const candidates = graph.search(query, asked);
-      for (const id of candidates) this.offer(best, id, query, queryNorm, accept);
+      let accepted = 0;
+      for (const id of candidates) if (this.offer(best, id, query, queryNorm, accept)) accepted += 1;
       for (const id of this.maintenance!.unindexed) if (!graph.holds(id, this.vectors.get(id)?.hash ?? '')) this.offer(best, id, query, queryNorm, accept);
       const hits = best.sorted();
       // Enough of the graph's candidates passed the filter, or the graph has no more to give.
       if (hits.length >= limit || candidates.length < asked) return hits;
-      if (asked * 4 > MAX_GRAPH_CANDIDATES) return this.exact(query, queryNorm, accept, limit);
+      // Ask for as many as the share that passed says it takes (and half again), unless that is
+      // more than the graph should be asked for: then the filter is narrow, and every vector is compared.
+      const needed = accepted === 0 ? Number.POSITIVE_INFINITY : Math.ceil(((limit * candidates.length) / accepted) * 1.5);
+      if (needed > MAX_GRAPH_CANDIDATES || asked >= MAX_GRAPH_CANDIDATES) return this.exact(query, queryNorm, accept, limit);
+      asked = Math.max(needed, asked * 2);
     }
   }
 
-  private offer(best: BestHits, id: string, query: Float32Array, queryNorm: number, accept: (id: string) => boolean): void {
+  /** Offers `id`'s vector to `best`; true when `accept` was asked and let it through. */
+  private offer(best: BestHits, id: string, query: Float32Array, queryNorm: number, accept: (id: string) => boolean): boolean {
     const stored = this.vectors.get(id);
-    if (!stored || stored.vector.length !== query.length || stored.norm === 0) return;
+    if (!stored || stored.vector.length !== query.length || stored.norm === 0) return false;
     const similarity = dot(query, stored.vector) / (queryNorm * stored.norm);
-    if (best.wouldKeep(similarity) && accept(id)) best.offer(id, similarity);
+    if (!best.wouldKeep(similarity) || !accept(id)) return false;
+    best.offer(id, similarity);
+    return true;
   }
 
   private exact(query: Float32Array, queryNorm: number, accept: (id: string) => boolean, limit: number): VectorHit[] {
@@ -348,7 +356,7 @@ export class EmbeddingIndex {
         const [id, wanted] = batch[i]!;
         const vector = vectors[i];
         if (!vector || this.pending.has(id) || this.wanted.get(id) !== wanted.hash) continue;
-        const numbers = Float32Array.from(vector);
+        const numbers = new Float32Array(vector);
         this.vectors.set(id, stored(wanted.hash, numbers));
         this.maintenance?.changed(id);
         written.push({ id, hash: wanted.hash, vector: numbers });

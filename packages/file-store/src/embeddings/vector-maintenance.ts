@@ -56,7 +56,8 @@ export class VectorMaintenance {
     this.index?.drop(id);
     if (this.options.vectors.has(id)) this.unindexed.add(id);
     else this.unindexed.delete(id);
-    this.kick();
+    // While documents are embedded, the embedding worker kicks once it is done.
+    if (!this.options.embedding()) this.kick();
   }
 
   /** Starts the background work if there is any and none runs. */
