@@ -190,6 +190,9 @@ export {
 } from './search/hybrid-rank';
 export { type IndexTerms, indexTerms, type QueryWord, queryWords, STEM_MARK, type TermAnalysis } from './search/index-terms';
 export { memoryDocumentText } from './search/memory-document-text';
+export { namesDateWithin, notedWithin, type Period, periodOfDateKey, queryPeriods } from './search/query-periods';
+export { hasCues, queryCues, type QueryCues, queryNames } from './search/query-cues';
+export { MEMORY_RERANK, mergeHitLists, type RerankedEntry, rerankMemoryHits, rerankPool } from './search/rerank-memory-hits';
 export { expandWithSynonyms, type Thesaurus } from './search/query-synonyms';
 export { bridgeNames, mergeSecondHop, SECOND_HOP, searchWithSecondHop } from './search/second-hop';
 export { IRREGULAR_FORMS } from './text/stem-word';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detectInjection, directiveExamples, FACT_RULES, pathNameProblem, SKILL_NAME_RULES } from '@reverie/core';
+import { Bm25Index, detectInjection, directiveExamples, FACT_RULES, pathNameProblem, SKILL_NAME_RULES } from '@reverie/core';
+import { indexLookup } from '../src/review/neighbour-lookup';
+import { SourceSimilarity } from '../src/review/source-similarity';
 import { CONSOLIDATION_DIRECTIVE } from '../src/passes/memory-consolidation/render-consolidation-prompt';
 import { PREFERENCE_DIRECTIVE } from '../src/passes/preference-inference/render-preference-prompt';
 import { SKILL_CONSOLIDATION_DIRECTIVE } from '../src/passes/skill-consolidation/render-skill-consolidation-prompt';
@@ -30,6 +32,26 @@ describe('the examples each directive gives meet its guard', () => {
       expect(verdict.ok, verdict.reason).toBe(example.allowed);
     },
   );
+
+  it('memory consolidation: the pair it says the host refuses to merge, the similarity check refuses', () => {
+    const [, first, second] = /such as "([^"]+)" and "([^"]+)"/.exec(CONSOLIDATION_DIRECTIVE) ?? [];
+    expect(first && second).toBeTruthy();
+    // A memory about one person, as a real one is: her name is in most entries.
+    const texts = new Map([
+      ['a', first!],
+      ['b', second!],
+      ['c', 'Ana works as a nurse at the city hospital'],
+      ['d', 'Ana has a cat called Miso'],
+      ['e', 'Ana moved to Porto in 2021'],
+      ['f', 'Ana is learning to play the cello'],
+      ['g', 'Ana runs every Sunday morning'],
+      ['h', 'Ana visited her sister in Lisbon'],
+    ]);
+    const index = new Bm25Index();
+    index.setAll([...texts].map(([id, text]) => ({ id, text })));
+    const similarity = new SourceSimilarity(indexLookup(index, (id) => texts.get(id)), (id) => texts.get(id), { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 });
+    expect(similarity.unconnected(['a', 'b'])).not.toEqual([]);
+  });
 
   it('the skill names the skill directives give are valid skill names', () => {
     const names = [...`${SKILL_GAP_DIRECTIVE}\n${SKILL_CONSOLIDATION_DIRECTIVE}`.matchAll(/"([a-z0-9-]+(?:\/[a-z0-9-]+)+)"/g)].map((match) => match[1]!);

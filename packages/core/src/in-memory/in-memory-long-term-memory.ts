@@ -17,6 +17,9 @@ import { browseMemory, parseMemoryQuery } from '../memory/memory-query';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import { Bm25Index } from '../search/bm25-index';
 import { memoryDocumentText } from '../search/memory-document-text';
+import { queryCues } from '../search/query-cues';
+import { notedWithin } from '../search/query-periods';
+import { mergeHitLists, rerankMemoryHits, rerankPool } from '../search/rerank-memory-hits';
 import { systemClock } from '../time/system-clock';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
 import { assertOpen, checkCondition } from '../stores/write-condition';
@@ -96,9 +99,16 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     assertOpen(this.closed, 'memory store');
     const parsed = parseMemoryQuery(query, this.clock.now());
     if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
-    return this.index
-      .search(parsed.text, { filter: parsed.filterOf((id) => this.entries.get(id)), limit: parsed.maxResults })
-      .map((hit) => ({ entry: copyMemoryEntry(this.entries.get(hit.id)!), score: hit.score }));
+    const { text, maxResults } = parsed;
+    const filter = parsed.filterOf((id) => this.entries.get(id));
+    const cues = queryCues(text);
+    let hits = this.index.search(text, { filter, limit: rerankPool(maxResults, cues) });
+    // Its best among the entries noted within the periods the query names, too (see rerankMemoryHits).
+    if (cues.periods.length > 0) {
+      const dated = (id: string) => (filter === undefined || filter(id)) && notedWithin(this.entries.get(id)!, cues.periods);
+      hits = mergeHitLists(hits, this.index.search(text, { filter: dated, limit: rerankPool(maxResults, cues) }));
+    }
+    return rerankMemoryHits(hits, cues, (id) => this.entries.get(id), maxResults).map((hit) => ({ entry: copyMemoryEntry(this.entries.get(hit.id)!), score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {

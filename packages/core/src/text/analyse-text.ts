@@ -129,6 +129,8 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
   /** The last term emitted, while only a conjunction (and articles) have been read since it. */
   let pairLeft: Term | undefined;
   let afterConjunction = false;
+  /** The pair just recorded, until the next term says whether it was a list or a clause. */
+  let pendingPair: { index: number; clause: number } | undefined;
   /** A preference verb read in this clause ("prefers"), and how many terms followed it. */
   let preference: { clause: number; verb: string; after: number } | undefined;
   const boundary = () => {
@@ -143,8 +145,13 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       terms.push({ kind: 'negation', key: `not ${term.key}`, text: `${pendingNegation} ${term.text}`, sentence, clause });
       pendingNegation = undefined;
     }
+    // A content word right after the second of a pair ("… and expresses happiness") makes it a
+    // clause joined by "and", not a list ("peanuts and shellfish"): that pair is dropped.
+    if (pendingPair !== undefined && pendingPair.clause === clause && (term.kind === 'word' || term.kind === 'name')) pairs.splice(pendingPair.index, 1);
+    pendingPair = undefined;
     if (afterConjunction && pairLeft && (term.kind === 'word' || term.kind === 'name') && (pairLeft.kind === 'word' || pairLeft.kind === 'name')) {
       pairs.push([pairLeft.key, placed.key]);
+      pendingPair = { index: pairs.length - 1, clause };
     }
     afterConjunction = false;
     pairLeft = placed;

@@ -36,7 +36,7 @@ export function isCalendarName(word: string): boolean {
 
 /** Relative time words; the phrase itself is the date's key ("last week"). */
 const RELATIVE_WORDS = new Set(['yesterday', 'today', 'tomorrow', 'tonight']);
-const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous']);
+const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous', 'following']);
 const RELATIVE_UNITS = new Set(['week', 'month', 'year', 'weekend', 'night', 'morning', 'evening', 'afternoon', 'summer', 'winter', 'spring', 'autumn', 'fall', 'quarter']);
 const AGO_UNITS = new Map([
   ['day', 'day'], ['days', 'day'], ['week', 'week'], ['weeks', 'week'], ['month', 'month'],
@@ -61,6 +61,8 @@ export interface DateMatch {
 
 /** Hedges before an anchored span, which the relative phrase implies anyway ("about five years before …"). */
 const SPAN_HEDGES = new Set(['about', 'around', 'roughly', 'some', 'approximately', 'nearly', 'almost', 'circa', 'approx']);
+/** "shortly before <day>": a time close to the day, which no source's phrase fixes more precisely. */
+const SOON_WORDS = new Set(['shortly', 'just', 'soon', 'recently']);
 /** What "the <unit> before/after <day>" stands for, by unit and direction. */
 const ANCHORED_UNITS: ReadonlyMap<string, { before: string; after: string }> = new Map([
   ['day', { before: 'yesterday', after: 'tomorrow' }],
@@ -92,6 +94,10 @@ function matchAnchored(tokens: readonly RawToken[], index: number): DateMatch | 
       return day ? anchored('this week', day.key, i + 3 + day.length - index) : undefined;
     }
     i += 2;
+  } else if (SOON_WORDS.has(lower(i) ?? '') && (lower(i + 1) === 'before' || lower(i + 1) === 'after')) {
+    // "shortly before 2023-02-08" (for "recently"): close to the day, on either side.
+    phrase = { before: 'recently', after: 'soon' };
+    i += 1;
   } else {
     if (lower(i) !== undefined && SPAN_HEDGES.has(lower(i)!)) i += 1;
     const span = countedSpan(tokens, i);
@@ -285,7 +291,7 @@ function matchRelative(tokens: readonly RawToken[], index: number): DateMatch | 
   if (first && RELATIVE_WORDS.has(first)) return { key: first, length: 1, relative: true };
   const second = lower(index + 1);
   if (first && RELATIVE_LEADS.has(first) && second) {
-    const lead = first === 'past' || first === 'previous' ? 'last' : first === 'coming' ? 'next' : first;
+    const lead = first === 'past' || first === 'previous' ? 'last' : first === 'coming' || first === 'following' ? 'next' : first;
     if (RELATIVE_UNITS.has(second)) return { key: `${lead} ${second === 'fall' ? 'autumn' : second}`, length: 2, relative: true };
     const weekday = weekdayOf(tokens[index + 1]);
     if (weekday) return { key: `${lead} ${weekday}`, length: 2, relative: true };

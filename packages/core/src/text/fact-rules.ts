@@ -31,6 +31,8 @@ export const FACT_RULES: readonly FactRule[] = [
     allows: [
       { from: 'Alice moved to Berlin in March 2024.', to: 'In March 2024, Alice moved to Berlin.' },
       { from: 'The user does not eat meat.', to: "The user doesn't eat meat." },
+      // "and" joining two clauses, not a list: "expresses" is not the partner of "supportive".
+      { from: 'Mel is supportive and expresses pride in Ana for helping others.', to: 'Mel supports Ana and is proud of her for helping others.' },
     ],
     forbids: [
       { from: 'Alice moved to Berlin in March 2024.', to: 'Alice moved to Berlin.', shown: true },
@@ -48,6 +50,9 @@ export const FACT_RULES: readonly FactRule[] = [
       { from: 'last Friday', to: 'the Friday before 2023-07-16', noted: '2023-07-16', shown: true },
       { from: 'five years ago', to: 'about five years before 2023-05-21', noted: '2023-05-21', shown: true },
       { from: 'yesterday', to: 'the day before 2023-07-16', noted: '2023-07-16' },
+      { from: 'Ana is preparing for a meeting next week.', to: 'As of 2023-01-09, Ana was preparing for a meeting the following week.', noted: '2023-01-09' },
+      { from: 'The team ran a charity race last weekend.', to: 'The team ran a charity race the weekend before 2023-07-20.', noted: '2023-07-20' },
+      { from: 'Ana runs a bakery and recently hired two bakers.', to: 'Ana runs a bakery and, shortly before 2023-02-08, hired two bakers.', noted: '2023-02-08' },
       { from: 'Tim had a chat with a fan in California last week.', to: 'In the week before 2023-07-16, Tim had a chat with a fan in California.', noted: '2023-07-16' },
       { from: 'John started surfing five years ago.', to: 'John started surfing about five years before 2023-05-21.', noted: '2023-05-21' },
       { from: 'The release went out last Friday.', to: 'The release went out last Friday (the Friday before 2023-12-11).', noted: '2023-12-11' },

@@ -90,6 +90,13 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
       return span(startOfWeek(at, week), endOfWeek(at, week));
     case 'next week':
       return span(startOfWeek(addWeeks(at, 1), week), endOfWeek(addWeeks(at, 1), week));
+    case 'last weekend':
+      // The weekend before the day of writing, whichever day of the week that was.
+      return span(addDays(at, -9), addDays(at, -1));
+    case 'this weekend':
+      return span(addDays(at, -2), addDays(at, 6));
+    case 'next weekend':
+      return span(addDays(at, 1), addDays(at, 13));
     case 'last month':
       return span(startOfMonth(subMonths(at, 1)), endOfMonth(subMonths(at, 1)));
     case 'this month':

@@ -101,15 +101,16 @@ export class HybridSearch {
   }
 
   /**
-   * The best `maxResults` ids with their scores: with a query vector, the 4 × `maxResults` best of
-   * `bm25` and the 4 × `maxResults` most similar vectors that `accept` lets through, merged by
-   * `hybridRank`; without one, `bm25` alone. `bm25(limit)` is the store's keyword search, with
-   * the same filter as `accept`.
+   * The best `limit` ids (default `maxResults`) with their scores: with a query vector, the
+   * 4 × `maxResults` best of `bm25` and the 4 × `maxResults` most similar vectors that `accept`
+   * lets through, merged by `hybridRank`; without one, `bm25` alone. `bm25(limit)` is the store's
+   * keyword search, with the same filter as `accept`. The candidates depend on `maxResults` only,
+   * so a larger `limit` (the memory store weighs more hits than it returns) scores them alike.
    */
-  rank(queryVector: readonly number[] | undefined, bm25: (limit: number) => Bm25Hit[], accept: (id: string) => boolean, maxResults: number): Bm25Hit[] {
-    if (queryVector === undefined) return bm25(maxResults);
+  rank(queryVector: readonly number[] | undefined, bm25: (limit: number) => Bm25Hit[], accept: (id: string) => boolean, maxResults: number, limit = maxResults): Bm25Hit[] {
+    if (queryVector === undefined) return bm25(limit);
     const vector = this.vectors.similar(queryVector, accept, maxResults * 4);
-    return hybridRank(bm25(maxResults * 4), vector, { minSimilarity: this.minSimilarity, limit: maxResults }).map(({ id, score }) => ({ id, score }));
+    return hybridRank(bm25(Math.max(maxResults * 4, limit)), vector, { minSimilarity: this.minSimilarity, limit }).map(({ id, score }) => ({ id, score }));
   }
 
   /** Waits until every document wanted so far has its vector (for tests and tools). */

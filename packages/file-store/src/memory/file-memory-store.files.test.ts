@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, memoryEntrySchema, RecordingLogger } from '@reverie/core';
+import { InMemoryLongTermMemory, ManualClock, memoryEntrySchema, RecordingLogger } from '@reverie/core';
 import { createFakeEmbedder, HOSTILE_PATHS } from '@reverie/core/testing';
 import { FileMemoryStore } from './file-memory-store';
 
@@ -122,6 +122,40 @@ describe('FileMemoryStore on disk', () => {
     expect(() => new FileMemoryStore({ dataPath: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new FileMemoryStore({ dataPath, minSimilarity: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new FileMemoryStore({ dataPath, synonyms: { flat: ['apartment'] } as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+  });
+});
+
+describe('FileMemoryStore weighs what a query points to besides words (SPEC M3)', () => {
+  it('ranks an entry tagged with a name the query holds first, and one noted in a period it names, even past the text ranking’s best', async () => {
+    const memory = store();
+    const johns = await memory.save({ content: 'John set a goal for the season', tags: ['john'], createdAt: '2023-05-21T10:00:00Z' });
+    await memory.save({ content: 'Tim set a goal for the season, a goal for the team, a goal to write', tags: ['tim'], createdAt: '2023-05-22T10:00:00Z' });
+    expect((await memory.search({ text: "What is John's goal for the season?" }))[0]!.entry.id).toBe(johns.id);
+    // Sixty entries that match the question better, then the one noted in December 2023.
+    for (let i = 0; i < 60; i++) await memory.save({ content: `Maria gave the shelter a donation, note ${i}`, createdAt: '2023-03-01T10:00:00Z' });
+    const december = await memory.save({ content: 'Maria handed over her old car', createdAt: '2023-12-12T10:00:00Z' });
+    const hits = await memory.search({ text: 'What did Maria give the shelter in December 2023?', maxResults: 5 });
+    expect(hits[0]!.entry.id).toBe(december.id);
+  });
+
+  it('ranks as the in-memory reference store does', async () => {
+    const memory = store();
+    const reference = new InMemoryLongTermMemory({ clock: new ManualClock('2026-03-01T12:00:00Z') });
+    const topics = ['pottery', 'camping', 'painting', 'kids', 'beach', 'adoption', 'counseling', 'parade'];
+    for (let i = 0; i < 50; i++) {
+      const draft = {
+        content: `${i % 2 === 0 ? 'Melanie' : 'Caroline'} ${topics.filter((_, j) => (i + j) % 3 === 0).join(' and ')} ${i}`,
+        tags: [i % 2 === 0 ? 'melanie' : 'caroline'],
+        createdAt: `2023-0${1 + (i % 8)}-1${i % 5}T10:00:00Z`,
+      };
+      const saved = await memory.save(draft);
+      await reference.save({ ...draft, id: saved.id });
+    }
+    for (const text of ['What pottery did Melanie make?', 'When did Caroline go camping?', 'kids beach in April 2023', 'Caroline painting on 12 March 2023']) {
+      const mine = (await memory.search({ text, maxResults: 6 })).map((hit) => [hit.entry.id, hit.score]);
+      const theirs = (await reference.search({ text, maxResults: 6 })).map((hit) => [hit.entry.id, hit.score]);
+      expect(mine, text).toEqual(theirs);
+    }
   });
 });
 

@@ -39,6 +39,11 @@ import {
   type Thesaurus,
   type WriteCondition,
   type HybridRecallOptions,
+  mergeHitLists,
+  notedWithin,
+  queryCues,
+  rerankMemoryHits,
+  rerankPool,
 } from '@reverie/core';
 import { z } from 'zod';
 import type { VectorSearchOptions } from '../embeddings/vector-search-options';
@@ -175,12 +180,19 @@ export class FileMemoryStore implements ILongTermMemory {
     const filter = parsed.filterOf((id) => entries.get(id), this.bounded);
     const { text, maxResults } = parsed;
     const synonyms = this.synonyms ? { synonyms: this.synonyms } : {};
+    const cues = queryCues(text);
 
     const queryVector = await this.hybrid?.queryVector(text);
-    const bm25 = (limit: number) => this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit });
     const accept = (id: string) => entries.has(id) && (filter === undefined || filter(id));
-    const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, maxResults) : bm25(maxResults);
-    return hits.map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
+    // The text ranking's best, and its best among the entries noted within the periods the query names.
+    const dated = cues.periods.length === 0 ? undefined : (id: string) => accept(id) && notedWithin(entries.get(id)!, cues.periods);
+    const bm25 = (limit: number) => {
+      const hits = this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit });
+      return dated ? mergeHitLists(hits, this.index.search(text, { filter: dated, ...synonyms, limit })) : hits;
+    };
+    const pool = rerankPool(maxResults, cues);
+    const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, maxResults, pool) : bm25(pool);
+    return rerankMemoryHits(hits, cues, (id) => entries.get(id), maxResults).map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {

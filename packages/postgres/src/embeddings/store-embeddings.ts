@@ -135,17 +135,18 @@ export class StoreEmbeddings {
   }
 
   /**
-   * The best `maxResults` documents for `text` among those that pass `filter` (alias `d`): the
-   * 4 × maxResults best of `keyword` (BM25, with the same filter) and the 4 × maxResults most
-   * similar vectors, merged by `hybridRank`. Without a query vector (no vectors yet, or the
-   * model failed or was too slow), `keyword`'s best `maxResults` as they are.
+   * The best `limit` documents (default `maxResults`) for `text` among those that pass `filter`
+   * (alias `d`): the 4 × maxResults best of `keyword` (BM25, with the same filter) and the
+   * 4 × maxResults most similar vectors, merged by `hybridRank`. Without a query vector (no
+   * vectors yet, or the model failed or was too slow), `keyword`'s best `limit` as they are. The
+   * candidates depend on `maxResults` only, as the file stores' `HybridSearch.rank`.
    */
-  async rank(text: string, maxResults: number, keyword: (limit: number) => Promise<Bm25Hit[]>, filter: DocumentFilter): Promise<Bm25Hit[]> {
+  async rank(text: string, maxResults: number, keyword: (limit: number) => Promise<Bm25Hit[]>, filter: DocumentFilter, limit = maxResults): Promise<Bm25Hit[]> {
     const query = await this.queryVector(text);
-    if (!query) return keyword(maxResults);
-    const bm25 = await keyword(maxResults * 4);
+    if (!query) return keyword(limit);
+    const bm25 = await keyword(Math.max(maxResults * 4, limit));
     const vector = await this.similar(query, maxResults * 4, filter);
-    return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit: maxResults });
+    return hybridRank(bm25, vector, { minSimilarity: this.minSimilarity, limit });
   }
 
   /** The query's vector, or undefined (and a warning) when the scope has no vectors yet or the model fails or is too slow. */

@@ -1,4 +1,4 @@
-import type { ValidityView } from '@reverie/core';
+import type { Period, ValidityView } from '@reverie/core';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
 
 /** The filters of a memory query that the SQL applies. */
@@ -29,4 +29,12 @@ function validitySql(params: SqlParams, view: ValidityView, alias: string): stri
   }
   const now = params.add(view.now.toISOString());
   return `(${alias}.valid_to IS NULL OR ${alias}.valid_to > ${now}::timestamptz) AND (${alias}.valid_from IS NULL OR ${alias}.valid_from <= ${now}::timestamptz)`;
+}
+
+/** `notedWithin` of `@reverie/core` as an SQL condition: the entry's first to last note meets one of the periods. */
+export function notedWithinSql(params: SqlParams, periods: readonly Period[], alias = 'm'): string {
+  if (periods.length === 0) return 'FALSE';
+  return periods
+    .map((period) => `(${alias}.created_at < ${params.add(new Date(period.to).toISOString())}::timestamptz AND ${alias}.last_seen_at >= ${params.add(new Date(period.from).toISOString())}::timestamptz)`)
+    .join(' OR ');
 }

@@ -1,4 +1,4 @@
-import { Bm25Index, indexNeighbours, ManualClock, memoryDocumentText, type MemoryEntry, RecordingLogger } from '@reverie/core';
+import { Bm25Index, indexNeighbours, InMemoryLongTermMemory, ManualClock, memoryDocumentText, type MemoryEntry, RecordingLogger } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
@@ -107,6 +107,39 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
           expect(untied(found, index.search(text, { synonyms }))).toEqual(untied(expected, index.search(text, { synonyms })));
         }
         expect(() => open({ synonyms: table as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+      });
+
+      it('weighs the names and the periods a query points to as the in-memory reference does (SPEC M3)', async () => {
+        const store = open();
+        const reference = new InMemoryLongTermMemory({ clock: new ManualClock('2026-03-01T12:00:00.000Z') });
+        const people = ['tim', 'john'];
+        const days = ['2023-05-21', '2023-06-15', '2023-07-16', '2023-12-01', '2024-01-02'];
+        const topics = ['basketball', 'books', 'travel', 'yoga', 'fantasy', 'season', 'team', 'writing'];
+        for (let i = 0; i < 40; i++) {
+          const person = people[i % 2]!;
+          const day = days[(i * 3) % days.length]!;
+          const words = Array.from({ length: 2 + (i % 5) }, (_, j) => topics[(i * 5 + j * 3) % topics.length]!);
+          const draft = {
+            content: `${person === 'tim' ? 'Tim' : 'John'} note ${i}: ${words.join(' ')}${i % 7 === 0 ? ', as of 3 December 2023' : ''}`,
+            tags: [person],
+            createdAt: `${day}T10:00:00.000Z`,
+            lastSeenAt: `${i % 6 === 0 ? days[4] : day}T10:00:00.000Z`,
+          };
+          const saved = await store.save(draft);
+          await reference.save({ ...draft, id: saved.id });
+        }
+        for (const text of ['What does John think of basketball?', 'Tim books travel', 'What did Tim write in December 2023?', 'yoga in 2024', 'team season on 15 June, 2023']) {
+          const expected = (await reference.search({ text, maxResults: 8 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
+          const found = (await store.search({ text, maxResults: 8 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
+          expect(found.map((hit) => hit.score), text).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
+          // Ties may come in another order; the last score of the list may have tied hits past its end.
+          const above = (hits: ReadonlyArray<{ id: string; score: number }>) => hits.filter((hit) => Math.abs(hit.score - hits.at(-1)!.score) > 1e-9).map((hit) => `${hit.score.toFixed(9)} ${hit.id}`).sort();
+          expect(above(found), text).toEqual(above(expected));
+        }
+        // The weighing is at work here: John's entries first, then those of December 2023.
+        expect((await store.search({ text: 'What does John think of basketball?', maxResults: 5 })).map((hit) => hit.entry.tags)).toEqual(Array(5).fill(['john']));
+        const december = (await store.search({ text: 'What did Tim write in December 2023?', maxResults: 3 })).map((hit) => hit.entry);
+        for (const entry of december) expect((entry.createdAt < '2024' && entry.lastSeenAt >= '2023-12') || entry.content.includes('December 2023'), entry.content).toBe(true);
       });
 
       it('finds the neighbours the file store finds, with the same scores', async () => {

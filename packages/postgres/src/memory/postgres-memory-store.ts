@@ -1,5 +1,9 @@
 import {
   assertValidId,
+  mergeHitLists,
+  queryCues,
+  rerankMemoryHits,
+  rerankPool,
   browseMemory,
   type CategoryCount,
   checkCondition,
@@ -42,7 +46,7 @@ import { ENTRY_COLUMNS, entryFromRow, type MemoryRow, normaliseTimes } from './m
 import { type DocumentTerms, documentTerms, tsvectorText } from '../search/search-terms';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams } from '../sql/sql-params';
-import { memoryFilterSql } from './memory-filter-sql';
+import { memoryFilterSql, notedWithinSql } from './memory-filter-sql';
 
 export interface PostgresMemoryStoreOptions extends PostgresStoreOptions, HybridRecallOptions {
   /** SPEC D7: how importance fades, applied when browsing (default graceDays 30, halfLifeDays 45, floor 0.1). */
@@ -155,14 +159,23 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     if (parsed.text === undefined) return this.browse(client, parsed);
     const { text, maxResults } = parsed;
+    const cues = queryCues(text);
     const filter = (params: SqlParams) => memoryFilterSql(params, parsed, 'd');
-    const keyword = (limit: number) => this.text.search(client, text, limit, filter);
-    const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter) : await keyword(maxResults);
+    // The text ranking's best, and its best among the entries noted within the periods the query names (see `rerankMemoryHits`).
+    const dated = (params: SqlParams) => `${filter(params)} AND (${notedWithinSql(params, cues.periods, 'd')})`;
+    const keyword = async (limit: number) => {
+      const hits = await this.text.search(client, text, limit, filter);
+      return cues.periods.length === 0 ? hits : mergeHitLists(hits, await this.text.search(client, text, limit, dated));
+    };
+    const pool = rerankPool(maxResults, cues);
+    const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter, pool) : await keyword(pool);
     const entries = await this.entriesById(client, hits.map((hit) => hit.id));
-    return hits.flatMap((hit) => {
-      const entry = entries.get(hit.id);
-      return entry ? [{ entry, score: hit.score }] : [];
-    });
+    return rerankMemoryHits(
+      hits.filter((hit) => entries.has(hit.id)),
+      cues,
+      (id) => entries.get(id),
+      maxResults,
+    ).map((hit) => ({ entry: entries.get(hit.id)!, score: hit.score }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {

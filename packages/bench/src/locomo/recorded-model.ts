@@ -1,0 +1,272 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+
+type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+
+/**
+ * One request of a recorded dream cycle and the reply it got (`exchanges/req-NNNN.json` as the
+ * OpenAI-compatible endpoint received it, `resp-NNNN.txt` as a capable model answered it).
+ */
+export interface RecordedExchange {
+  number: number;
+  system: string;
+  user: string;
+  reply: string;
+}
+
+/** What identifies a prompt across wordings of its directive: the pass (by its reply's first key) and what it shows. */
+export interface PromptKey {
+  /** The first key of the JSON reply the prompt asks for (`toDelete`, `episodes`, `skills`, `preferences`…). */
+  kind: string;
+  /** The memory entries (`entry:<id>`) and conversation sessions (`session:<id>`) it shows, sorted. */
+  shown: string[];
+}
+
+/** One model call of the recorded cycle: its first reply, and the reply to the host's repair request if it made one. */
+export interface RecordedCall {
+  key: PromptKey;
+  first: RecordedExchange;
+  repair?: RecordedExchange;
+}
+
+const requestSchema = z.object({ messages: z.array(z.object({ role: z.string(), content: z.union([z.string(), z.array(z.object({ text: z.string().optional() }).loose())]) }).loose()) }).loose();
+/** `[id] (category) …`: a memory entry line of a prompt. */
+const ENTRY_LINE = /^\[([0-9a-f]{12})\] \(/gm;
+/** `Session "id": …`: the heading of a session's turns. */
+const SESSION_HEADING = /^Session ("(?:[^"\\]|\\.)*"):/gm;
+/** The first key of the JSON shape a directive asks for. */
+const REPLY_SHAPE = /\{"([A-Za-z]+)"/;
+
+/** The key of a prompt (see `PromptKey`): its system text names the reply's shape, its user text shows the entries and sessions. Pure. */
+export function promptKey(system: string, user: string): PromptKey {
+  const shown = new Set<string>();
+  for (const match of user.matchAll(ENTRY_LINE)) shown.add(`entry:${match[1]}`);
+  for (const match of user.matchAll(SESSION_HEADING)) shown.add(`session:${JSON.parse(match[1]!) as string}`);
+  return { kind: REPLY_SHAPE.exec(system)?.[1] ?? REPLY_SHAPE.exec(user)?.[1] ?? '', shown: [...shown].sort() };
+}
+
+/** Whether every item `inner` shows is one `outer` shows, for the same pass. Pure. */
+export function showsWithin(inner: PromptKey, outer: PromptKey): boolean {
+  const items = new Set(outer.shown);
+  return inner.kind === outer.kind && inner.shown.every((item) => items.has(item));
+}
+
+function sameKey(a: PromptKey, b: PromptKey): boolean {
+  return a.kind === b.kind && a.shown.length === b.shown.length && a.shown.every((item, i) => item === b.shown[i]);
+}
+
+/** The exchanges of a recorded cycle's `exchanges/` folder, in the order they were made. */
+export function loadRecordedExchanges(folder: string): RecordedExchange[] {
+  const numbers = readdirSync(folder)
+    .map((name) => /^req-(\d+)\.json$/.exec(name)?.[1])
+    .filter((number): number is string => number !== undefined)
+    .sort();
+  return numbers.flatMap((number) => {
+    const reply = join(folder, `resp-${number}.txt`);
+    if (!existsSync(reply)) return [];
+    const request = requestSchema.parse(JSON.parse(readFileSync(join(folder, `req-${number}.json`), 'utf8')));
+    const textOf = (role: string) =>
+      request.messages
+        .filter((message) => message.role === role)
+        .map((message) => (typeof message.content === 'string' ? message.content : message.content.map((part) => part.text ?? '').join('')))
+        .join('\n');
+    return [{ number: Number(number), system: textOf('system'), user: textOf('user'), reply: readFileSync(reply, 'utf8') }];
+  });
+}
+
+/**
+ * The recorded exchanges as calls: an exchange that shows what the one before it showed, or
+ * part of it, for the same pass, is the host's repair request of that call (the host asks once).
+ * Pure.
+ */
+export function recordedCalls(exchanges: readonly RecordedExchange[]): RecordedCall[] {
+  const calls: RecordedCall[] = [];
+  for (const exchange of exchanges) {
+    const key = promptKey(exchange.system, exchange.user);
+    const previous = calls.at(-1);
+    if (previous && !previous.repair && key.shown.length > 0 && showsWithin(key, previous.key)) previous.repair = exchange;
+    else calls.push({ key, first: exchange });
+  }
+  return calls;
+}
+
+/** One proposal of a recorded consolidation reply, with the entry ids it refers to. */
+interface Proposal {
+  list: 'toDelete' | 'toSave' | 'toSupersede';
+  ids: string[];
+  item: unknown;
+}
+
+const consolidationReplySchema = z
+  .object({
+    toDelete: z.array(z.string()).default([]),
+    toSave: z.array(z.object({ sourceIds: z.array(z.string()).optional() }).loose()).default([]),
+    toSupersede: z.array(z.object({ olderId: z.string(), newerId: z.string() }).loose()).default([]),
+  })
+  .loose();
+
+/** The proposals of a consolidation reply (none when it holds no such JSON object). Pure. */
+export function proposalsOf(reply: string): Proposal[] {
+  const start = reply.indexOf('{');
+  const end = reply.lastIndexOf('}');
+  if (start < 0 || end < start) return [];
+  let parsed: z.infer<typeof consolidationReplySchema>;
+  try {
+    parsed = consolidationReplySchema.parse(JSON.parse(reply.slice(start, end + 1)));
+  } catch {
+    return [];
+  }
+  return [
+    ...[...new Set(parsed.toDelete)].map((id): Proposal => ({ list: 'toDelete', ids: [id], item: id })),
+    ...parsed.toSave.map((item): Proposal => ({ list: 'toSave', ids: item.sourceIds ?? [], item })),
+    ...parsed.toSupersede.map((item): Proposal => ({ list: 'toSupersede', ids: [item.olderId, item.newerId], item })),
+  ];
+}
+
+/** A reply item without the `item` number a repair reply gives it. Pure. */
+function withoutItemNumber(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || !('item' in item)) return item;
+  const { item: _number, ...rest } = item as Record<string, unknown>;
+  return rest;
+}
+
+/** A consolidation reply of `proposals`, in the reply contract's shape. Pure. */
+export function consolidationReply(proposals: readonly Proposal[]): string {
+  const of = (list: Proposal['list']) => proposals.filter((proposal) => proposal.list === list).map((proposal) => proposal.item);
+  return JSON.stringify({ toDelete: of('toDelete'), toSave: of('toSave'), toSupersede: of('toSupersede') });
+}
+
+/** What the recorded model was asked and what it answered, per request. */
+export interface ReplayedRequest {
+  key: PromptKey;
+  /** The recorded calls it was answered from, by the number of their first exchange. */
+  calls: number[];
+  /** `first`: from the calls' first replies; `repair`: from their replies to the repair request; `none`: no recording matched. */
+  answer: 'first' | 'repair' | 'none';
+  /** Consolidation: how many recorded proposals the reply holds. */
+  proposals: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The reply's first key that marks a consolidation prompt. */
+const CONSOLIDATION_KIND = 'toDelete';
+
+/**
+ * A scripted language model that replays a recorded dream cycle, so that today's directives and
+ * guards can be measured on a real model's replies (SPEC B11). Prompts are matched by what they
+ * show, never by their whole text, which changes with the directive:
+ * - a consolidation prompt gets the recorded proposals whose entries it shows, all of them (a
+ *   deletion its entry, a merge all its sources, a supersession both entries), each proposal
+ *   once: the host may pack entries into calls differently than when the cycle was recorded,
+ *   and a proposal is replayed in the call that shows what it is about;
+ * - a prompt that shows only what an earlier consolidation prompt showed is the host's repair
+ *   request of that call: it gets, of those entries, the proposals of the recorded replies to the
+ *   repair requests of the calls it was answered from (their first replies where none was
+ *   recorded);
+ * - any other prompt gets the recorded reply of the call of its pass that showed the same
+ *   sessions and entries, else the one that showed most of them, each once;
+ * - a prompt nothing matches gets an empty object of the asked shape (`{"toDelete": []}`).
+ * Usage is counted as the recording's endpoint counted it: the request body's characters / 4 in,
+ * the reply's characters / 4 out.
+ */
+export class RecordedModel {
+  readonly model: MockLanguageModelV3;
+  readonly requests: ReplayedRequest[] = [];
+  private readonly calls: RecordedCall[];
+  /** Per recorded consolidation call: its first reply's proposals and its repair reply's. */
+  private readonly proposals = new Map<RecordedCall, { first: Proposal[]; repair: Proposal[] }>();
+  private readonly usedFirst = new Set<Proposal>();
+  private readonly usedRepair = new Set<Proposal>();
+  private readonly answered = new Set<RecordedCall>();
+  /** Consolidation prompts answered with first replies, latest last: what they showed, the calls they drew on, repaired yet. */
+  private readonly consolidations: Array<{ shown: Set<string>; calls: RecordedCall[]; repaired: boolean }> = [];
+
+  constructor(exchanges: readonly RecordedExchange[]) {
+    this.calls = recordedCalls(exchanges);
+    for (const call of this.calls) {
+      if (call.key.kind !== CONSOLIDATION_KIND) continue;
+      const first = proposalsOf(call.first.reply);
+      this.proposals.set(call, { first, repair: call.repair ? proposalsOf(call.repair.reply) : first });
+    }
+    this.model = new MockLanguageModelV3({ doGenerate: async (options) => this.reply(options) });
+  }
+
+  /** The recorded calls, in the order they were made. */
+  get recorded(): readonly RecordedCall[] {
+    return this.calls;
+  }
+
+  /** The recorded first replies' proposals no prompt has been answered with yet. */
+  get unreplayed(): number {
+    return [...this.proposals.values()].reduce((sum, { first }) => sum + first.filter((proposal) => !this.usedFirst.has(proposal)).length, 0);
+  }
+
+  /** The recorded first replies' proposals, all of them. */
+  get recordedProposals(): number {
+    return [...this.proposals.values()].reduce((sum, { first }) => sum + first.length, 0);
+  }
+
+  private reply(options: CallOptions): GenerateResult {
+    // The mock keeps every call's options; the replay keeps its own summary instead.
+    this.model.doGenerateCalls.length = 0;
+    const messages: Array<{ role: string; content: string }> = options.prompt.map((message) => ({
+      role: message.role,
+      content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+    }));
+    const system = messages.filter((message) => message.role === 'system').map((message) => message.content).join('\n');
+    const user = messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+    const key = promptKey(system, user);
+    const answer = key.kind === CONSOLIDATION_KIND ? this.consolidation(key) : this.other(key);
+    const text = answer.text ?? JSON.stringify({ [key.kind || CONSOLIDATION_KIND]: [] });
+    const inputTokens = Math.ceil(JSON.stringify({ model: 'recorded', messages }).length / 4);
+    const outputTokens = Math.ceil(text.length / 4);
+    this.requests.push({ key, calls: answer.calls.map((call) => call.first.number), answer: answer.answer, proposals: answer.proposals, inputTokens, outputTokens });
+    return {
+      content: [{ type: 'text', text }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+      },
+      warnings: [],
+    };
+  }
+
+  private consolidation(key: PromptKey): { text: string | undefined; calls: RecordedCall[]; answer: ReplayedRequest['answer']; proposals: number } {
+    const shown = new Set(key.shown.map((item) => item.slice('entry:'.length)));
+    const within = (proposal: Proposal) => proposal.ids.length > 0 && proposal.ids.every((id) => shown.has(id));
+    const earlier = [...this.consolidations].reverse().find((asked) => !asked.repaired && shown.size > 0 && [...shown].every((id) => asked.shown.has(id)));
+    if (earlier) {
+      earlier.repaired = true;
+      const picked = earlier.calls.flatMap((call) => this.proposals.get(call)!.repair.filter((proposal) => within(proposal) && !this.usedRepair.has(proposal)));
+      for (const proposal of picked) this.usedRepair.add(proposal);
+      // A replacement's item number is the recorded call's; the host binds it by its sources instead.
+      const unnumbered = picked.map((proposal) => ({ ...proposal, item: withoutItemNumber(proposal.item) }));
+      return { text: consolidationReply(unnumbered), calls: earlier.calls, answer: 'repair', proposals: picked.length };
+    }
+    const calls: RecordedCall[] = [];
+    const picked: Proposal[] = [];
+    for (const [call, { first }] of this.proposals) {
+      const taken = first.filter((proposal) => within(proposal) && !this.usedFirst.has(proposal));
+      if (taken.length === 0) continue;
+      calls.push(call);
+      picked.push(...taken);
+    }
+    for (const proposal of picked) this.usedFirst.add(proposal);
+    this.consolidations.push({ shown, calls, repaired: false });
+    return calls.length === 0 ? { text: undefined, calls, answer: 'none', proposals: 0 } : { text: consolidationReply(picked), calls, answer: 'first', proposals: picked.length };
+  }
+
+  private other(key: PromptKey): { text: string | undefined; calls: RecordedCall[]; answer: ReplayedRequest['answer']; proposals: number } {
+    const candidates = this.calls.filter((call) => call.key.kind === key.kind && !this.answered.has(call));
+    const overlap = (call: RecordedCall) => call.key.shown.filter((item) => key.shown.includes(item)).length;
+    const call = candidates.find((candidate) => sameKey(candidate.key, key)) ?? candidates.filter((candidate) => overlap(candidate) > 0).sort((a, b) => overlap(b) - overlap(a))[0];
+    if (!call) return { text: undefined, calls: [], answer: 'none', proposals: 0 };
+    this.answered.add(call);
+    return { text: call.first.reply, calls: [call], answer: 'first', proposals: 0 };
+  }
+}
