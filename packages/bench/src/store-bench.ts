@@ -12,6 +12,7 @@ import { Bm25Index, memoryDocumentText } from '@reverie/core';
 import { normaliseTerm, tokenize } from '@reverie/core/internal';
 import { FileMemoryStore } from '@reverie/file-store';
 import { reportFigure } from './figures';
+import { linearBm25 } from './linear-bm25';
 import { fmt, percentile, rssMiB, timed } from './measure';
 import { writeMemoryFixture } from './memory-fixture';
 import { syntheticEntry, syntheticQuery } from './synthetic-memory';
@@ -105,7 +106,7 @@ async function benchSize(size: number): Promise<void> {
     const miniDefault = new MiniSearch<{ id: string; text: string }>({ fields: ['text'] });
     miniDefault.addAll(documents);
     const miniDefaultLatencies = queryLatencies((query) => miniDefault.search(query).slice(0, 8));
-    const linear = new LinearScanBm25(documents);
+    const linear = linearBm25(documents, { tokens: tokenize });
     const linearLatencies = queryLatencies((query) => linear.search(query, 8), LINEAR_QUERIES);
 
     console.log(`\n## ${size.toLocaleString('en')} entries (${fmt(bytes / 1024 / 1024, 1)} MiB of JSON)`);
@@ -170,43 +171,6 @@ async function benchSize(size: number): Promise<void> {
 
 /** Queries run against the linear-scan baseline (each one scores every document). */
 const LINEAR_QUERIES = 100;
-
-/**
- * BM25 without an inverted index: every query scores every document from its term counts. The
- * same tokenisation and parameters as `Bm25Index` (k1 1.2, b 0.75), exact terms only.
- */
-class LinearScanBm25 {
-  private readonly docs: Array<{ id: string; terms: Map<string, number>; length: number }>;
-  private readonly df = new Map<string, number>();
-  private readonly averageLength: number;
-
-  constructor(documents: ReadonlyArray<{ id: string; text: string }>) {
-    this.docs = documents.map(({ id, text }) => {
-      const terms = new Map<string, number>();
-      const tokens = tokenize(text);
-      for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
-      for (const term of terms.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
-      return { id, terms, length: tokens.length };
-    });
-    this.averageLength = this.docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, this.docs.length);
-  }
-
-  search(query: string, limit: number): Array<{ id: string; score: number }> {
-    const terms = [...new Set(tokenize(query))];
-    const n = this.docs.length;
-    const idf = terms.map((term) => Math.log(1 + (n - (this.df.get(term) ?? 0) + 0.5) / ((this.df.get(term) ?? 0) + 0.5)));
-    const hits: Array<{ id: string; score: number }> = [];
-    for (const doc of this.docs) {
-      let score = 0;
-      terms.forEach((term, i) => {
-        const freq = doc.terms.get(term);
-        if (freq) score += (idf[i]! * freq * 2.2) / (freq + 1.2 * (0.25 + (0.75 * doc.length) / this.averageLength));
-      });
-      if (score > 0) hits.push({ id: doc.id, score });
-    }
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
-  }
-}
 
 /** Of the bench's queries, how many of the heaviest are timed, and how often each. */
 const HEAVIEST = 10;

@@ -12,3 +12,4 @@ export {
 export { aiSdkEmbedder, type AiSdkEmbedderOptions } from './embeddings/ai-sdk-embedder';
 export { DEFAULT_STALE_LOCK_MINUTES } from './dream-state/lock/dream-lock';
 export { FileDreamStateStore, type FileDreamStateStoreOptions } from './dream-state/file-dream-state-store';
+export type { VectorSearchOptions } from './embeddings/vector-search-options';

@@ -29,7 +29,7 @@ import { reportFigure } from '../figures';
 import { fmt, percentile, timed } from '../measure';
 import { replayRecordedCycle } from './cycle-replay';
 import { evidenceRecallAt, mean } from './evidence-recall';
-import { linearBm25 } from './linear-bm25';
+import { linearBm25 } from '../linear-bm25';
 import { KEPT_CYCLES, loadLocomo, locomoCyclePath, locomoPath, type LocomoConversation, type LocomoQuestion, QUESTION_CATEGORIES, recordedCyclePaths } from './locomo-data';
 import { saveObservations } from './locomo-memory';
 

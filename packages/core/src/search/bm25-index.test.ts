@@ -222,7 +222,7 @@ describe('Bm25Index exportState / importState', () => {
   };
   /** Every hit, by score then id; `limit` 16 (every document) takes the pruned path an import warms up. */
   const canonical = (index: Bm25Index, query: string, limit?: number) =>
-    index.search(query, limit === undefined ? {} : { limit }).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    index.search(query, limit === undefined ? {} : { limit, prune: true }).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 
   it('an imported index answers as the exported one, before and after further sets and deletes', () => {
     fc.assert(
@@ -290,7 +290,7 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
       else {
         const query = operation.query.join(' ');
         const filter = byModulus(operation.modulus);
-        expect(index.search(query, { limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
+        expect(index.search(query, { prune: true, limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
       }
     }
   };
@@ -302,7 +302,7 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
         initial.forEach((t, i) => index.set(`d${i}`, t));
         applyAndCompare(index, operations);
         for (const query of ['deploy', 'deploy note alpha', 'invoice kappa', 'note padding']) {
-          for (const limit of [1, 3, 10, 10_000]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
+          for (const limit of [1, 3, 10, 10_000]) expect(index.search(query, { prune: true, limit })).toEqual(expected(index, query, limit));
         }
       }),
       { numRuns: 60 },
@@ -336,7 +336,7 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
           index.set(`d${i}`, `${words[next() % 3]} ${words[3 + (next() % 3)]}${rare}${next() % 5 === 0 ? ' deploy deploy' : ''}`);
         }
         for (const query of ['kappa', 'kappa deploy', 'sigma note alpha', 'gamma deploy note', 'deploy note', 'invoice kappa gamma']) {
-          for (const limit of [1, 5, 20]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
+          for (const limit of [1, 5, 20]) expect(index.search(query, { prune: true, limit })).toEqual(expected(index, query, limit));
         }
       }),
       { numRuns: 12 },
@@ -346,10 +346,10 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
   it('breaks ties by the order documents were indexed, as the exhaustive search does', () => {
     const index = new Bm25Index();
     for (let i = 0; i < 2000; i++) index.set(`d${i}`, i % 7 === 0 ? 'invoice invoice paid' : 'invoice paid late');
-    const hits = index.search('invoice', { limit: 5 });
+    const hits = index.search('invoice', { prune: true, limit: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(['d0', 'd7', 'd14', 'd21', 'd28']);
     expect(hits).toEqual(expected(index, 'invoice', 5));
-    expect(index.search('invoice', { limit: 5, filter: (id) => id.endsWith('1') })).toEqual(expected(index, 'invoice', 5, (id) => id.endsWith('1')));
+    expect(index.search('invoice', { prune: true, limit: 5, filter: (id) => id.endsWith('1') })).toEqual(expected(index, 'invoice', 5, (id) => id.endsWith('1')));
   });
 
   it('finds a document whose score rose with the average length since the bounds were computed', () => {
@@ -359,10 +359,10 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     const index = new Bm25Index();
     index.set('x', `invoice ${'filler '.repeat(100)}`);
     for (let i = 1; i < 200; i++) index.set(i === 150 ? 'y' : `d${i}`, i === 150 ? `invoice ${'filler '.repeat(99)}` : 'ledger '.repeat(200));
-    expect(index.search('invoice', { limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
+    expect(index.search('invoice', { prune: true, limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
     for (let i = 200; i < 209; i++) index.set(`d${i}`, 'ledger '.repeat(400));
-    expect(index.search('invoice', { limit: 1 })).toEqual(expected(index, 'invoice', 1));
-    expect(index.search('invoice', { limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
+    expect(index.search('invoice', { prune: true, limit: 1 })).toEqual(expected(index, 'invoice', 1));
+    expect(index.search('invoice', { prune: true, limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
   });
 
   it('asks the filter about the best documents only, however the documents are numbered', () => {
@@ -373,7 +373,7 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
       asked += 1;
       return Number(id.slice(1)) >= 2000;
     };
-    expect(index.search('invoice', { limit: 5, filter }).map((hit) => hit.id)).toEqual(['d2000', 'd2001', 'd2002', 'd2003', 'd2004']);
+    expect(index.search('invoice', { prune: true, limit: 5, filter }).map((hit) => hit.id)).toEqual(['d2000', 'd2001', 'd2002', 'd2003', 'd2004']);
     expect(asked).toBeLessThanOrEqual(32);
   });
 
@@ -383,18 +383,18 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     for (let i = 0; i < 3000; i++) index.set(`d${i}`, vocabulary.filter((_, w) => (i * 7 + w * 13) % (w + 3) === 0).join(' ') || 'w0x');
     const queries = ['w1x w2x', vocabulary.slice(0, 33).join(' '), 'w3x', vocabulary.join(' '), 'w5x w39x'];
     for (const query of queries) {
-      for (const limit of [1, 8, 40]) expect(index.search(query, { limit })).toEqual(expected(index, query, limit));
+      for (const limit of [1, 8, 40]) expect(index.search(query, { prune: true, limit })).toEqual(expected(index, query, limit));
     }
   });
 
   it('stays the same after deletions trigger a compaction', () => {
     const index = new Bm25Index();
     for (let i = 0; i < 3000; i++) index.set(`d${i}`, `${i % 11 === 0 ? 'invoice invoice' : 'invoice'} ${i % 3 === 0 ? 'meeting' : 'notes'}`);
-    expect(index.search('invoice meeting', { limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
+    expect(index.search('invoice meeting', { prune: true, limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
     for (let i = 0; i < 3000; i++) if (i % 3 !== 0) index.delete(`d${i}`);
     for (let i = 3000; i < 3500; i++) index.set(`d${i}`, 'invoice invoice invoice meeting');
-    expect(index.search('invoice meeting', { limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
-    expect(index.search('invoice', { limit: 2000 })).toEqual(expected(index, 'invoice', 2000));
+    expect(index.search('invoice meeting', { prune: true, limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
+    expect(index.search('invoice', { prune: true, limit: 2000 })).toEqual(expected(index, 'invoice', 2000));
   });
 });
 
@@ -406,7 +406,8 @@ describe('Bm25Index: prune', () => {
     );
     for (const query of ['deploys tea', 'coffee budgets', 'ticket t17 deploys', 'note']) {
       for (const limit of [1, 5, 400]) {
-        expect(index.search(query, { limit, prune: false })).toEqual(index.search(query, { limit }));
+        expect(index.search(query, { limit, prune: false })).toEqual(index.search(query, { limit, prune: true }));
+        expect(index.search(query, { limit })).toEqual(index.search(query, { limit, prune: true }));
         expect(index.search(query, { limit, prune: false })).toEqual(index.search(query).slice(0, limit));
       }
     }

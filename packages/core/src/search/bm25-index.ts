@@ -3,7 +3,7 @@
 // already in files of their own.
 import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
-import { hasRangeBounds, type ImpactReference, impactScale, type Posting, rangeBounds, updateReference } from './range-bounds';
+import { hasRangeBounds, type ImpactReference, impactScale, type Posting, RANGE_SHIFT, rangeBounds, updateReference } from './range-bounds';
 import { invalidOptions } from '../options/invalid-options';
 import { indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
 import { expandWithSynonyms, type Thesaurus } from './query-synonyms';
@@ -35,9 +35,10 @@ export interface Bm25SearchOptions {
    */
   synonyms?: Thesaurus;
   /**
-   * With a limit: skip the ranges that cannot make the cut (default true). `false` scores every
-   * posting, which is cheaper for a query of many rare terms (an entry's rarest terms, asked
-   * for its neighbours), whose short postings leave little to skip. Same hits either way.
+   * With a limit: skip the ranges that cannot make the cut. `false` scores every posting, which
+   * is cheaper for a query of many rare terms (an entry's rarest terms, asked for its
+   * neighbours), whose short postings leave little to skip; `true` always prunes. Default: prune
+   * when it pays (`pruningPays`). Same hits and scores either way.
    */
   prune?: boolean;
   /**
@@ -243,7 +244,7 @@ export class Bm25Index {
       if (posting.df === 0) continue;
       terms.push({ posting, factor: weight * bm25Idf(this.liveCount, posting.df) });
     }
-    if (options.limit !== undefined && options.prune !== false) {
+    if (options.limit !== undefined && (options.prune ?? this.pruningPays(terms))) {
       const hits = this.searchTop(terms, options.limit, averageLength, options.filter);
       if (hits !== undefined) return hits;
     }
@@ -266,6 +267,24 @@ export class Bm25Index {
     const hits = this.topHits(scored, options.limit ?? count, options.filter);
     for (let i = 0; i < count; i++) scores[touched[i]!] = 0;
     return hits;
+  }
+
+  /**
+   * Whether a search with a limit should prune (SPEC M3, B12). Pruning costs per range of
+   * documents and per term (each range's bounds, each term's place in it), whatever it skips;
+   * scoring every posting costs per posting. A term with few postings has no bounds per range,
+   * so its bound counts in every range it has a posting in, and a query of many such terms can
+   * skip few ranges. Stems and prefix expansions make a natural question 15–35 terms, most of
+   * them short, so it would pay for every range and term and still read most postings (at 100k
+   * entries, LoCoMo's questions: p99 7.8 ms pruned, 0.6 ms scoring every posting; the store
+   * bench's few-term queries over long postings: 1.2 ms pruned, 6 ms not). So a search prunes
+   * only when its terms hold more postings than it has ranges times terms
+   * (docs/benchmarks.md, "The search tail on natural questions").
+   */
+  private pruningPays(terms: ReadonlyArray<{ posting: Posting }>): boolean {
+    let postings = 0;
+    for (const { posting } of terms) postings += posting.df;
+    return postings > ((this.ids.length >> RANGE_SHIFT) + 1) * terms.length;
   }
 
   /**
@@ -395,7 +414,8 @@ export class Bm25Index {
   }
 
   /**
-   * Runs `WARM_UP_SEARCHES` searches for the first words of documents spread over the index and
+   * Runs `WARM_UP_SEARCHES` searches (pruned, and every third one also scoring every posting, the
+   * two ways a search may go) for the first words of documents spread over the index and
    * drops their hits, so that V8 has compiled the search's loops by the time the first real query
    * comes: a process's first queries would otherwise run them unoptimised while they are compiled,
    * at several times the cost (5–11 ms against 1–2 ms at 100k documents). Leaves nothing behind
@@ -407,7 +427,11 @@ export class Bm25Index {
     for (let search = 0; search < WARM_UP_SEARCHES; search++) {
       const id = this.ids[Math.floor(((search + 0.5) * documents) / WARM_UP_SEARCHES)];
       const text = id === undefined ? undefined : this.textOf(id);
-      if (text !== undefined) this.search(text.split(/\s+/, WARM_UP_QUERY_WORDS).join(' '), { limit: WARM_UP_LIMIT });
+      if (text === undefined) continue;
+      const query = text.split(/\s+/, WARM_UP_QUERY_WORDS).join(' ');
+      // Both ways a search with a limit may go (see `pruningPays`).
+      this.search(query, { limit: WARM_UP_LIMIT, prune: true });
+      if (search % 3 === 0) this.search(query, { limit: WARM_UP_LIMIT, prune: false });
     }
   }
 

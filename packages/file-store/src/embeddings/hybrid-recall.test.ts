@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { FileMemoryStore } from '../memory/file-memory-store';
 import { FileSkillStore } from '../skills/file-skill-store';
 import { FileWorkingMemory } from '../working-memory/file-working-memory';
 import { hashedFileStem } from './hybrid-search';
+import { wordSumEmbedder } from './__fixtures__/word-sum-embedder';
+import type { VectorSearchOptions } from './vector-search-options';
 
 // SPEC M4 and issue 20, item 4: with an embedder, long-term memory, skills and working memory
 // rank alike (BM25 and cosine, averaged), through one HybridSearch. Each store is driven through
@@ -21,13 +23,13 @@ interface Adapter {
   search(text: string, group?: string): Promise<string[]>;
   flush(): Promise<void>;
   close(): Promise<void>;
-  /** The folder its vectors are cached in, and the file a document's vector is cached as. */
-  vectorFile(name: string): string;
+  /** The folder its vectors are cached in. */
+  vectorDir: string;
 }
 
 interface StoreCase {
   store: string;
-  open(dataPath: string, options: { embedder: IEmbedder; minSimilarity: number; logger?: RecordingLogger; clock: ManualClock }): Adapter;
+  open(dataPath: string, options: { embedder: IEmbedder; minSimilarity: number; logger?: RecordingLogger; clock: ManualClock } & VectorSearchOptions): Adapter;
 }
 
 const CASES: StoreCase[] = [
@@ -48,9 +50,9 @@ const CASES: StoreCase[] = [
           const results = await memory.search({ text, ...(group ? { category: group } : {}) });
           return results.map((result) => result.entry.tags[0]!);
         },
-        flush: () => memory.flushEmbeddings(),
+        flush: () => memory.flushEmbeddings({ index: true }),
         close: () => memory.close(),
-        vectorFile: (name) => join(dataPath, 'memory', '.embeddings', `${idOf(name)}.bin`),
+        vectorDir: join(dataPath, 'memory', '.embeddings'),
       };
     },
   },
@@ -70,14 +72,9 @@ const CASES: StoreCase[] = [
           const results = await skills.search({ text, ...(group ? { prefix: group } : {}) });
           return results.map((result) => result.skill.name.split('/').pop()!);
         },
-        flush: () => skills.flushEmbeddings(),
+        flush: () => skills.flushEmbeddings({ index: true }),
         close: () => skills.close(),
-        vectorFile: (name) => {
-          const dir = join(dataPath, 'skills', '.embeddings');
-          const names = readdirSync(join(dataPath, 'skills'), { recursive: true }) as string[];
-          const skill = names.find((file) => file.endsWith(`/${name}.json`))?.slice(0, -'.json'.length) ?? `?/${name}`;
-          return join(dir, `${hashedFileStem(skill)}.bin`);
-        },
+        vectorDir: join(dataPath, 'skills', '.embeddings'),
       };
     },
   },
@@ -99,9 +96,9 @@ const CASES: StoreCase[] = [
           const results = await working.search({ text, ...(group ? { prefix: group } : {}) });
           return results.map((result) => result.entry.key.split('/').pop()!);
         },
-        flush: () => working.flushEmbeddings(),
+        flush: () => working.flushEmbeddings({ index: true }),
         close: () => working.close(),
-        vectorFile: (name) => join(dataPath, 'working-memory', '.embeddings', `${hashedFileStem(keys.get(name) ?? `?/${name}`)}.bin`),
+        vectorDir: join(dataPath, 'working-memory', '.embeddings'),
       };
     },
   },
@@ -144,7 +141,7 @@ describe.each(CASES)('$store: hybrid recall with an embedder (SPEC M4)', ({ open
     const store = openStore(embedder);
     await store.put('parking', 'The car is parked in garage B', 'errands');
     await store.flush();
-    expect(existsSync(store.vectorFile('parking'))).toBe(true);
+    expect(statSync(join(store.vectorDir, '.vectors.log')).size).toBeGreaterThan(0);
     await store.close();
 
     const again = createFakeEmbedder({ synonyms });
@@ -158,8 +155,33 @@ describe.each(CASES)('$store: hybrid recall with an embedder (SPEC M4)', ({ open
     expect(again.embeddedTexts).toBe(2);
     await reopened.remove('parking');
     await reopened.flush();
-    expect(existsSync(reopened.vectorFile('parking'))).toBe(false);
     expect(await reopened.search('vehicle')).toEqual([]);
+    await reopened.close();
+    // Nor after a reopen: the cache gives no vector to a document that is gone.
+    const third = openStore(createFakeEmbedder({ synonyms }));
+    await third.flush();
+    expect(await third.search('vehicle')).toEqual([]);
+  });
+
+  it('finds through the vector index what comparing every vector finds (SPEC M4, B12)', async () => {
+    const embedder = wordSumEmbedder(16);
+    const writer = open(dataPath, { embedder, clock, minSimilarity: 0.2, vectorSearch: 'exact' });
+    const words = ['harbour', 'lantern', 'orchard', 'violin', 'glacier', 'pepper', 'canyon', 'saddle', 'meadow', 'ember'];
+    // Each note has a word of its own, so no two are equally similar to a query (ties have no set order).
+    for (let i = 0; i < 60; i++) await writer.put(`n${i}`, `${words[i % 10]} ${words[(i * 3) % 10]} ${words[(i * 7 + 1) % 10]} token${i}x`, i % 2 ? 'even' : 'odd');
+    await writer.flush();
+    await writer.close();
+    // Both opened from disk alike, so their BM25 sides number (and so order tied) documents alike.
+    const exact = open(dataPath, { embedder, clock, minSimilarity: 0.2, vectorSearch: 'exact' });
+    opened.push(exact);
+    await exact.flush();
+    const indexed = open(dataPath, { embedder, clock, minSimilarity: 0.2, exactSearchBelow: 0 });
+    opened.push(indexed);
+    await indexed.flush();
+    for (const query of ['harbour lantern', 'violin glacier meadow', 'pepper', 'saddle ember canyon']) {
+      expect(await indexed.search(query)).toEqual(await exact.search(query));
+      expect(await indexed.search(query, 'even')).toEqual(await exact.search(query, 'even'));
+    }
   });
 
   it('ranks by BM25 alone when the embedder fails, and says so', async () => {

@@ -2,14 +2,26 @@ import { type Bm25Hit, type HybridRecallOptions, hybridRank, type IEmbedder, typ
 import { embedQueryWithin, resolveHybridRecall } from '@reverie/core/internal';
 import { contentHash } from './embedding-file';
 import { EmbeddingIndex } from './embedding-index';
+import { loadUsearch, type UsearchModule } from './load-usearch';
+import type { VectorSearchOptions } from './vector-search-options';
 
 /**
  * The hybrid search of a store given `options` (validated by `validateStoreOptions`), its vectors
  * cached in `dir`; undefined without an embedder.
  */
-export function hybridSearchOf(options: HybridRecallOptions, dir: string, logger: ILogger, fileStemOf?: (id: string) => string): HybridSearch | undefined {
+export function hybridSearchOf(options: HybridRecallOptions & VectorSearchOptions, dir: string, logger: ILogger, fileStemOf?: (id: string) => string): HybridSearch | undefined {
   const hybrid = resolveHybridRecall(options);
-  return hybrid && new HybridSearch({ ...hybrid, dir, logger, ...(fileStemOf ? { fileStemOf } : {}) });
+  return (
+    hybrid &&
+    new HybridSearch({
+      ...hybrid,
+      dir,
+      logger,
+      ...(fileStemOf ? { fileStemOf } : {}),
+      vectorSearch: options.vectorSearch ?? 'auto',
+      ...(options.exactSearchBelow !== undefined ? { exactSearchBelow: options.exactSearchBelow } : {}),
+    })
+  );
 }
 
 export interface HybridSearchOptions {
@@ -23,6 +35,9 @@ export interface HybridSearchOptions {
   queryEmbeddingTimeoutMs: number;
   /** The vector file's name of a document (see `EmbeddingIndex`); default: its id. */
   fileStemOf?: (id: string) => string;
+  /** See `VectorSearchOptions` (default `'auto'`, 5,000). */
+  vectorSearch?: 'auto' | 'exact';
+  exactSearchBelow?: number;
 }
 
 /** A file name for any id (a skill name with `/`, a long working-memory key): a hash of it. Pure. */
@@ -52,6 +67,8 @@ export class HybridSearch {
       embedder: options.embedder,
       logger: options.logger,
       ...(options.fileStemOf ? { fileStemOf: options.fileStemOf } : {}),
+      ...(options.vectorSearch === 'exact' ? {} : optionalUsearch(options.logger)),
+      ...(options.exactSearchBelow !== undefined ? { exactSearchBelow: options.exactSearchBelow } : {}),
     });
     this.embedder = options.embedder;
     this.logger = options.logger;
@@ -102,7 +119,18 @@ export class HybridSearch {
     return this.vectors.flush();
   }
 
+  /** Waits until the vector index holds every vector too (for tests and the benchmarks). */
+  settleIndex(): Promise<void> {
+    return this.vectors.settleIndex();
+  }
+
   close(): Promise<void> {
     return this.vectors.close();
   }
+}
+
+/** `{ usearch }` when it loads, else nothing (and `loadUsearch` has said why, once). */
+function optionalUsearch(logger: ILogger): { usearch?: UsearchModule } {
+  const usearch = loadUsearch(logger);
+  return usearch ? { usearch } : {};
 }

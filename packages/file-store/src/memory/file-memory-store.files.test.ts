@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -194,15 +194,18 @@ describe('FileMemoryStore hybrid recall', () => {
     expect(results[0]!.score).toBeLessThanOrEqual(1);
   });
 
-  it('caches vectors as float32 files and never re-embeds an unchanged entry', async () => {
+  it('caches vectors in the vector log, then in the matrix, and never re-embeds an unchanged entry', async () => {
     const embedder = createFakeEmbedder({ synonyms });
     const memory = store({ embedder });
     const entry = await memory.save({ content: 'Keys are under the doormat' });
     await memory.flushEmbeddings();
-    const file = join(dataPath, 'memory', '.embeddings', `${entry.id}.bin`);
-    expect(existsSync(file)).toBe(true);
+    const log = join(dataPath, 'memory', '.embeddings', '.vectors.log');
+    expect(statSync(log).size).toBeGreaterThan(0);
     expect(embedder.embeddedTexts).toBe(1);
     await memory.close();
+    // The matrix holds it now, and the log is empty.
+    expect(existsSync(join(dataPath, 'memory', '.embeddings', '.matrix.bin'))).toBe(true);
+    expect(statSync(log).size).toBe(0);
 
     const again = createFakeEmbedder({ synonyms });
     const reopened = store({ embedder: again });

@@ -6,6 +6,7 @@ import { ManualClock, type MemoryEntry, memoryDocumentText as memoryDocumentText
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { decodeSnapshot, encodeSnapshot, type SnapshotSection } from '../fs/snapshot-file';
 import { FileMemoryStore } from './file-memory-store';
+import { contentHash, encodeEmbedding } from '../embeddings/embedding-file';
 
 let dataPath: string;
 const open: FileMemoryStore[] = [];
@@ -416,15 +417,36 @@ describe('FileMemoryStore embedding matrix', () => {
     expect(hits[0]?.entry.id).toBe(saved[3]!.id);
   });
 
-  it('ignores a torn matrix and falls back to the per-entry files', async () => {
+  it('ignores a torn matrix: its vectors are embedded again, and a whole one is written at close', async () => {
     await seedVectors();
     const whole = readFileSync(matrixFile());
     writeFileSync(matrixFile(), whole.subarray(0, whole.length - 40));
     const embedder = createFakeEmbedder();
     const reopened = withEmbedder(embedder);
     await reopened.flushEmbeddings();
-    expect(embedder.embeddedTexts).toBe(0);
+    expect(embedder.embeddedTexts).toBe(30);
     await reopened.close();
     expect(readFileSync(matrixFile()).length).toBe(whole.length);
+  });
+
+  it('reads the per-entry vector files an older version wrote, without embedding them again, and folds them into the matrix', async () => {
+    const saved = await seedVectors();
+    // As the previous layout left it: one file per vector, no matrix, no log.
+    const reader = withEmbedder(createFakeEmbedder());
+    await reader.flushEmbeddings();
+    const expected = await ranked(reader);
+    await reader.close();
+    const embedder = createFakeEmbedder();
+    const vectors = await embedder.embed(saved.map((entry) => memoryDocumentTextOf(entry)));
+    rmSync(matrixFile());
+    saved.forEach((entry, i) => writeFileSync(join(dataPath, 'memory', '.embeddings', `${entry.id}.bin`), encodeEmbedding({ modelId: embedder.modelId, contentHash: contentHash(memoryDocumentTextOf(entry)) }, vectors[i]!)));
+    const counting = createFakeEmbedder();
+    const reopened = withEmbedder(counting);
+    await reopened.flushEmbeddings();
+    expect(counting.embeddedTexts).toBe(0);
+    expect(await ranked(reopened)).toEqual(expected);
+    await reopened.close();
+    expect(existsSync(matrixFile())).toBe(true);
+    expect(vectorFiles().filter((name) => name.endsWith('.bin'))).toEqual([]);
   });
 });

@@ -48,13 +48,14 @@ import {
   rerankPool,
 } from '@reverie/core/internal';
 import { z } from 'zod';
+import type { VectorSearchOptions } from '../embeddings/vector-search-options';
 import { type HybridSearch, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
 
-export interface FileMemoryStoreOptions extends HybridRecallOptions {
+export interface FileMemoryStoreOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; entries live in `<dataPath>/memory/<category>/<id>.json`. */
   dataPath: string;
   clock?: IClock;
@@ -253,10 +254,13 @@ export class FileMemoryStore implements ILongTermMemory {
     return answer(entryOf, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf, this.bounded));
   }
 
-  /** Waits until every entry saved so far has its embedding cached (for tests and tools). */
-  async flushEmbeddings(): Promise<void> {
+  /**
+   * Waits until every document saved so far has its vector (for tests and tools); with `index:
+   * true`, also until the vector index holds them (see docs/file-store.md, "The vector index").
+   */
+  async flushEmbeddings(options: { index?: boolean } = {}): Promise<void> {
     await this.entries();
-    await this.hybrid?.flush();
+    await (options.index ? this.hybrid?.settleIndex() : this.hybrid?.flush());
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { invalidOptions, parseOptions } from '@reverie/core';
 import { hybridRecallOptionsShape } from '@reverie/core/internal';
+import { vectorSearchOptionsShape } from '../embeddings/vector-search-options';
 
 const storeOptionsSchema = z
   .object({
     dataPath: z.string().min(1, 'dataPath is required: the directory where the agent keeps its data'),
     ...hybridRecallOptionsShape,
+    ...vectorSearchOptionsShape,
   })
   .loose();
 

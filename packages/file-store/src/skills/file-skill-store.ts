@@ -23,12 +23,13 @@ import {
   type WriteCondition,
 } from '@reverie/core';
 import { caseCollision, parseDraft } from '@reverie/core/internal';
+import type { VectorSearchOptions } from '../embeddings/vector-search-options';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader } from '../fs/record-map';
 import { validateStoreOptions } from '../options/validate-store-options';
 
-export interface FileSkillStoreOptions extends HybridRecallOptions {
+export interface FileSkillStoreOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; skills live in `<dataPath>/skills/<name>.json`. */
   dataPath: string;
   clock?: IClock;
@@ -139,10 +140,13 @@ export class FileSkillStore implements ISkillStore {
       .map((skill) => ({ skill: structuredClone(skill), score: 0 }));
   }
 
-  /** Waits until every skill saved so far has its embedding cached (for tests and tools). */
-  async flushEmbeddings(): Promise<void> {
+  /**
+   * Waits until every document saved so far has its vector (for tests and tools); with `index:
+   * true`, also until the vector index holds them (see docs/file-store.md, "The vector index").
+   */
+  async flushEmbeddings(options: { index?: boolean } = {}): Promise<void> {
     await this.skills();
-    await this.hybrid?.flush();
+    await (options.index ? this.hybrid?.settleIndex() : this.hybrid?.flush());
   }
 
   async close(): Promise<void> {

@@ -183,10 +183,13 @@ export class FileWorkingMemory implements IWorkingMemory {
     this.sweepTimer = undefined;
   }
 
-  /** Waits until every entry set so far has its embedding cached (for tests and tools). */
-  async flushEmbeddings(): Promise<void> {
+  /**
+   * Waits until every document saved so far has its vector (for tests and tools); with `index:
+   * true`, also until the vector index holds them (see docs/file-store.md, "The vector index").
+   */
+  async flushEmbeddings(options: { index?: boolean } = {}): Promise<void> {
     await this.read('read working memory', '', () => undefined);
-    await this.hybrid?.flush();
+    await (options.index ? this.hybrid?.settleIndex() : this.hybrid?.flush());
   }
 
   /** Stops the sweep, lets queued writes finish and stops background embedding, then refuses every call with STORE_CLOSED. */

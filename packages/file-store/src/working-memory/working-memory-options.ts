@@ -6,8 +6,9 @@ import {
   MAX_WORKING_MEMORY_TTL_MS,
   MAX_WORKING_MEMORY_VALUE_LENGTH,
 } from '@reverie/core';
+import type { VectorSearchOptions } from '../embeddings/vector-search-options';
 
-export interface FileWorkingMemoryOptions extends HybridRecallOptions {
+export interface FileWorkingMemoryOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; entries live in `<dataPath>/working-memory/<kind>/<id>.json`, one file per namespace. */
   dataPath: string;
   clock?: IClock;
