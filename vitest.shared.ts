@@ -16,6 +16,7 @@ export const sourceAliases = [
   { find: /^@reverie\/dream-state\/testing$/, replacement: root('./packages/dream-state/src/testing/index.ts') },
   { find: /^@reverie\/dream-state$/, replacement: root('./packages/dream-state/src/index.ts') },
   { find: /^@reverie\/dream\/testing$/, replacement: root('./packages/dream/src/testing/index.ts') },
+  { find: /^@reverie\/dream\/internal$/, replacement: root('./packages/dream/src/internal.ts') },
   { find: /^@reverie\/dream\/options$/, replacement: root('./packages/dream/src/options.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },
   { find: /^reverie$/, replacement: root('./packages/reverie/src/index.ts') },
