@@ -1,14 +1,15 @@
 import { defineConfig } from 'tsup';
 
-// Two entries that share their code through chunks (`splitting`, in the ESM and the CJS build
-// alike, so each class exists once per format): `index`, the engine and its passes, and `options`,
+// Three entries that share their code through chunks (`splitting`, in the ESM and the CJS build
+// alike, so each class exists once per format): `index`, the engine and its passes; `options`,
 // the passes' option schemas a host validates when it is built (src/options.ts), which `reverie`
-// imports statically. The
-// conformance kit (`./testing`) is ESM-only, like `@reverie/core/testing`: it is built on Vitest,
-// which cannot be loaded from CommonJS.
+// imports statically; and `internal`, what Reverie's other packages use of the engine directly
+// (not covered by semver), which `reverie` imports only with its first cycle. The conformance kit
+// (`./testing`) is ESM-only, like `@reverie/core/testing`: it is built on Vitest, which cannot be
+// loaded from CommonJS.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', options: 'src/options.ts' },
+    entry: { index: 'src/index.ts', options: 'src/options.ts', internal: 'src/internal.ts' },
     format: ['esm', 'cjs'],
     splitting: true,
     dts: true,

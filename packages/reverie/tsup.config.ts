@@ -1,15 +1,24 @@
 import { defineConfig } from 'tsup';
 
+// Two entries that share their code through chunks (`splitting`, in the ESM and the CJS build
+// alike, so each class exists once per format): `index`, what a host imports, and `internal`, what
+// Reverie's other packages share with the runtime (not covered by semver).
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts' },
   format: ['esm', 'cjs'],
+  splitting: true,
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // In the CJS build a lazy `import('x')` becomes `require('x')`, so CommonJS hosts load the CJS
-  // build of a dependency, as they do for static imports, and never a second (ESM) copy of it.
   esbuildOptions(options, { format }) {
-    if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+    if (format !== 'cjs') return;
+    // In the CJS build a lazy `import('x')` becomes `require('x')`, so CommonJS hosts load the CJS
+    // build of a dependency, as they do for static imports, and never a second (ESM) copy of it.
+    options.supported = { ...options.supported, 'dynamic-import': false };
+    // The modules that `require` from this package read `import.meta.url` only where `__filename`
+    // is missing (the ESM build). The CJS build with chunks keeps `import.meta` as written, which
+    // CommonJS cannot parse: there it reads `__filename`.
+    options.define = { ...options.define, 'import.meta.url': '__filename' };
   },
 });

@@ -18,12 +18,8 @@ export type {
 } from './engine/dream-types';
 export { describeServiceNeeds } from './engine/service-needs';
 export type { UndoReport } from './engine/undo-run';
-export { renderCycleSummary } from './engine/render-cycle-summary';
 export type { RunDetails, RunSummary } from './runs/run-details';
-export { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from './runs/run-changes';
-export { renderPlanSummary } from './plans/render-plan-summary';
-export { loadDirective, type LoadedDirective } from './gateway/directives';
-export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
+export type { RecordChange, RecordHistoryItem, RecordKey } from './runs/run-changes';
 export { ImportanceDecayPass } from './passes/importance-decay/importance-decay-pass';
 export { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
 export { ArchiveRetentionPass } from './passes/archive-retention/archive-retention-pass';
@@ -34,13 +30,13 @@ export {
   type MemoryConsolidationOptionsInput,
   memoryConsolidationOptionsSchema,
 } from './passes/memory-consolidation/memory-consolidation-options';
-export { type EpisodeCursor, episodeCursorSchema, EpisodeExtractionPass } from './passes/episode-extraction/episode-extraction-pass';
+export { EpisodeExtractionPass } from './passes/episode-extraction/episode-extraction-pass';
 export {
   type EpisodeExtractionOptions,
   type EpisodeExtractionOptionsInput,
   episodeExtractionOptionsSchema,
 } from './passes/episode-extraction/episode-extraction-options';
-export { type SkillGapCursor, skillGapCursorSchema, SkillGapPass } from './passes/skill-gap/skill-gap-pass';
+export { SkillGapPass } from './passes/skill-gap/skill-gap-pass';
 export { type SkillGapOptions, type SkillGapOptionsInput, skillGapOptionsSchema } from './passes/skill-gap/skill-gap-options';
 export { SkillOptimizationPass } from './passes/skill-optimization/skill-optimization-pass';
 export {
@@ -48,19 +44,13 @@ export {
   type SkillOptimizationOptionsInput,
   skillOptimizationOptionsSchema,
 } from './passes/skill-optimization/skill-optimization-options';
-export { type PreferenceCursor, preferenceCursorSchema, PreferenceInferencePass } from './passes/preference-inference/preference-inference-pass';
+export { PreferenceInferencePass } from './passes/preference-inference/preference-inference-pass';
 export {
   type PreferenceInferenceOptions,
   type PreferenceInferenceOptionsInput,
   preferenceInferenceOptionsSchema,
 } from './passes/preference-inference/preference-inference-options';
-export { permissionKeyword, requiresUserPermission } from './passes/preference-inference/requires-user-permission';
-export {
-  type PromotionCandidate,
-  type WorkflowCursor,
-  workflowCursorSchema,
-  WorkflowFailureAnalysisPass,
-} from './passes/workflow-failure-analysis/workflow-failure-analysis-pass';
+export { type PromotionCandidate, WorkflowFailureAnalysisPass } from './passes/workflow-failure-analysis/workflow-failure-analysis-pass';
 export {
   type WorkflowFailureAnalysisOptions,
   type WorkflowFailureAnalysisOptionsInput,
@@ -80,9 +70,6 @@ export {
   type RecallSignalsOptionsInput,
   recallSignalsOptionsSchema,
 } from './recall/recall-options';
-export { type RecallSignals, type RecallTally, recallSignals } from './recall/recall-score';
-export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './recall/recall-signal-store';
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';
-export { explainPromotion, type PromotionExplanation } from './recall/explain-promotion';
-export { withoutChangeFeed } from './changes/memory-feed';
+export type { PromotionExplanation } from './recall/explain-promotion';

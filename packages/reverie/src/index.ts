@@ -4,7 +4,6 @@ export type { DreamStatusFormat } from './dreaming/status/render-dream-status';
 export type { DreamStatus } from './dreaming/status/dream-status';
 export type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 export { createReverie, ReverieBuilder } from './builder/create-reverie';
-export { scopeDataPath } from './builder/scope-data-path';
 export { ReverieScopes } from './builder/reverie-scopes';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
 export type {
@@ -29,7 +28,7 @@ export { AgentTools, type NoToolFamilies, type SessionTools, type ToolFamilies, 
 export type { EmbeddingModelObject, LanguageModelObject } from './options/model-option';
 export { ReverieMemory } from './memory/reverie-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
-export { DREAM_PASSES, type DreamPassDescriptor, type DreamPassPlan, type DreamPhase, planDreamPasses } from './dreaming/dream-pass-catalog';
+export type { DreamPassPlan, DreamPhase } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';
 export { DEFAULT_WORD_VECTOR_WORDS, loadWordVectorEmbedder, type WordVectorEmbedderOptions } from './recall/load-word-vector-embedder';
 export { loadWordNetThesaurus, type WordNetThesaurusOptions } from './recall/load-word-net-thesaurus';

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryLongTermMemory, ManualClock, TOKENS } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { FileMemoryStore } from '@reverie/file-store';
-import { createReverie, DREAM_PASSES, planDreamPasses, type Reverie, type ReverieBuilder } from 'reverie';
+import { createReverie, type Reverie, type ReverieBuilder } from 'reverie';
+import { DREAM_PASSES, planDreamPasses } from '../src/dreaming/dream-pass-catalog';
 import { scriptedModel } from './scripted-model';
 
 const fakeEmbeddingModel = new MockEmbeddingModelV3();

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
-import { createReverie, DREAM_PASSES, type MemoryEntry, type PassOutcome, type RanPassOutcome, type Reverie, type Skill } from 'reverie';
+import { createReverie, type MemoryEntry, type PassOutcome, type RanPassOutcome, type Reverie, type Skill } from 'reverie';
+import { DREAM_PASSES } from '../src/dreaming/dream-pass-catalog';
 import { FIXTURE_NOW, type RealisticAgent, seedRealisticAgent } from './__fixtures__/realistic-agent';
 
 /** The directive file of each model pass; the test writes its own, marked, so the model can tell the passes apart (D13). */

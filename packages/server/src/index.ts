@@ -9,6 +9,4 @@ export { readBody, readJsonBody } from './http/read-body';
 export { sendJson } from './http/send';
 export { staticFiles, type StaticFilesOptions } from './http/static-files';
 export { serveStdio, type StdioServer, type StdioServerOptions } from './mcp/serve-stdio';
-export { createMcpServer } from './mcp/create-mcp-server';
-export { INSPECTOR_CSP, inspector, type InspectorOptions } from './inspector/inspector-extension';
-export { dreamChanges, dreamLedger, INSPECTOR_OPERATIONS, memoryHistory } from './inspector/inspector-operations';
+export { inspector, type InspectorOptions } from './inspector/inspector-extension';

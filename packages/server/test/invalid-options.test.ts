@@ -8,7 +8,6 @@ import {
   EpisodeExtractionPass,
   ImportanceDecayPass,
   MemoryConsolidationPass,
-  ModelGateway,
   PreferenceInferencePass,
   PromotionPass,
   RecallSignalsPass,
@@ -17,6 +16,7 @@ import {
   SkillOptimizationPass,
   WorkflowFailureAnalysisPass,
 } from '@reverie/dream';
+import { ModelGateway } from '@reverie/dream/internal';
 import { FileDreamStateStore, FileMemoryStore, FileWorkingMemory } from '@reverie/file-store';
 import { PostgresDreamStateStore, PostgresMemoryStore } from '@reverie/postgres';
 import { createReverie, withReverie } from 'reverie';

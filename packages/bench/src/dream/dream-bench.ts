@@ -17,7 +17,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, silentLogger } from '@reverie/core';
-import { type CycleReport, DreamEngine, MemoryConsolidationPass, type MemoryConsolidationOptionsInput, withoutChangeFeed } from '@reverie/dream';
+import { type CycleReport, DreamEngine, MemoryConsolidationPass, type MemoryConsolidationOptionsInput } from '@reverie/dream';
+import { withoutChangeFeed } from '@reverie/dream/internal';
 import { reportFigure } from '../figures';
 import { fmt, rssMiB, timed } from '../measure';
 import { type GroupStatus, MergeAudit } from './merge-audit';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { SCOPE_ADVICE, scopeProblem } from '@reverie/core/internal';
-import { scopeDataPath } from 'reverie';
+import { scopeDataPath } from 'reverie/internal';
 import { UsageError } from '../errors/cli-error';
 import { prepareDataDir } from './prepare-data-dir';
 

@@ -1,6 +1,6 @@
 import type { IClock, IEmbedder, IFeedbackStore, ILongTermMemory, ISkillStore, ISkillUsageStore, IWorkflowLog } from '@reverie/core';
 import { TOKENS } from '@reverie/core';
-import type { RecallSignalStore } from '@reverie/dream';
+import type { RecallSignalStore } from '@reverie/dream/internal';
 import type { DreamStateStore } from '@reverie/dream-state';
 import { FileDreamStateStore } from '@reverie/file-store';
 import type { ConversationMemory } from '../conversation/conversation-memory';
@@ -115,7 +115,7 @@ function recallSignalSource(state: DreamStateStore, memory: ILongTermMemory, opt
   return {
     async unpromotedCandidates(query) {
       // The store belongs to the dream engine's package, loaded with the first cycle (docs/architecture.md).
-      store ??= new (await import('@reverie/dream')).RecallSignalStore(state.recall, options.recallSignals);
+      store ??= new (await import('@reverie/dream/internal')).RecallSignalStore(state.recall, options.recallSignals);
       return (await store.candidates(memory, query, clock.now())).length;
     },
   };

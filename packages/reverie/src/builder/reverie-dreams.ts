@@ -74,7 +74,7 @@ export function createReverieDreams(
     async explain(entryId) {
       if (!memory) throw invalidOptions('explain(entryId) needs long-term memory: call .withMemory() on the builder.', [{ path: 'withMemory', message: 'not configured' }]);
       await recall?.flush();
-      const { explainPromotion } = await import('@reverie/dream');
+      const { explainPromotion } = await import('@reverie/dream/internal');
       return explainPromotion(entryId, { recall: dreamState.recall, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
     },
     undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
