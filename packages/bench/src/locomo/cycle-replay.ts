@@ -1,7 +1,7 @@
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '@reverie/core';
+import { type ILongTermMemory, ManualClock } from '@reverie/core';
 import { createReverie, type Reverie } from 'reverie';
 import { z } from 'zod';
 import { evidenceRecallAt, mean } from './evidence-recall';
@@ -66,6 +66,12 @@ export interface CycleReplayOptions {
   conversations: readonly LocomoConversation[];
   /** The clock of the replay (default: 2026-11-27T17:00Z, when the recorded cycles were made). */
   clock?: ManualClock;
+  /**
+   * Called with the data directory's memory before the cycle and after it (once recall is
+   * measured), and the observations' evidence by entry id as they were before: to look at what a
+   * question found each time (`pnpm --filter @reverie/bench locomo:cycle-diff`).
+   */
+  inspect?: (phase: 'before' | 'after', memory: ILongTermMemory, evidenceById: ReadonlyMap<string, readonly string[]>, conversation: LocomoConversation) => Promise<void>;
 }
 
 const reportSchema = z
@@ -121,10 +127,12 @@ export async function replayRecordedCycle(folder: string, options: CycleReplayOp
       return { at5: mean(at5), at10: mean(at10) };
     };
     const recallBefore = await recallOf();
+    await options.inspect?.('before', memory, evidenceById, conversation);
 
     const report = await reverie.dreams.run();
     const after = await memory.list();
     const recallAfter = await recallOf();
+    await options.inspect?.('after', memory, evidenceById, conversation);
 
     const consolidation = report.passes.find((pass) => pass.name === CONSOLIDATION.pass);
     const refusals = consolidation && consolidation.status !== 'skipped' ? consolidation.refusals : [];
