@@ -48,6 +48,23 @@ function stored(hash: string, vector: Float32Array): StoredVector {
   return { hash, vector, norm: Math.sqrt(dot(vector, vector)) };
 }
 
+/**
+ * Float32 copies of a batch's vectors. Vectors of one length share one buffer (each a view of its
+ * part): one allocation per batch instead of one per vector, which at 1,536 dimensions cost more
+ * than the copy itself (the collector tracks every buffer). A vector kept alive keeps its batch's
+ * buffer alive, at most `batchSize` vectors.
+ */
+function copyVectors(vectors: ReadonlyArray<ArrayLike<number>>): Float32Array[] {
+  const length = vectors[0]?.length ?? 0;
+  if (vectors.some((vector) => vector.length !== length)) return vectors.map((vector) => new Float32Array(vector));
+  const buffer = new ArrayBuffer(vectors.length * length * 4);
+  return vectors.map((vector, i) => {
+    const copy = new Float32Array(buffer, i * length * 4, length);
+    copy.set(vector);
+    return copy;
+  });
+}
+
 /** Always given two Float32Arrays, so V8 compiles one fast loop for it; four sums at a time. */
 function dot(a: Float32Array, b: Float32Array): number {
   const length = a.length;
@@ -90,6 +107,8 @@ export class EmbeddingIndex {
   private readonly cache: VectorCache;
   private readonly vectors = new Map<string, StoredVector>();
   private readonly pending = new Map<string, Wanted>();
+  /** Where the worker is in `pending` (see `takeBatch`). */
+  private cursor: MapIterator<[string, Wanted]> | undefined;
   /** The text hash each live document should have a vector for. */
   private readonly wanted = new Map<string, string>();
   private worker: Promise<void> | undefined;
@@ -326,18 +345,35 @@ export class EmbeddingIndex {
   }
 
   /**
+   * Takes up to `batchSize` queued documents, oldest first. The queue is walked with one iterator
+   * kept between batches (a Map's iterator sees later additions and skips deletions): starting
+   * from the front each time walked over the slots of every document taken before.
+   */
+  private takeBatch(): Array<[string, Wanted]> {
+    const batch: Array<[string, Wanted]> = [];
+    while (batch.length < this.batchSize && this.pending.size > 0) {
+      this.cursor ??= this.pending.entries();
+      const next = this.cursor.next();
+      if (next.done) {
+        // At the end; documents queued again since (deleted, then added) lie before the cursor.
+        this.cursor = undefined;
+        if (batch.length > 0) break;
+        continue;
+      }
+      batch.push(next.value);
+      this.pending.delete(next.value[0]);
+    }
+    return batch;
+  }
+
+  /**
    * Embeds what is queued, a batch at a time. A batch's vectors are searchable at once and are
    * appended to the log while the next batch is embedded (appends waiting behind one in flight
    * go to disk together), so writing never waits for the model nor the model for the disk.
    */
   private async drain(): Promise<void> {
     while (this.pending.size > 0 && !this.abort.signal.aborted) {
-      const batch: Array<[string, Wanted]> = [];
-      for (const entry of this.pending) {
-        batch.push(entry);
-        if (batch.length === this.batchSize) break;
-      }
-      for (const [id] of batch) this.pending.delete(id);
+      const batch = this.takeBatch();
       let vectors: number[][];
       try {
         vectors = await this.embedder.embed(
@@ -353,11 +389,15 @@ export class EmbeddingIndex {
         continue;
       }
       const written: Array<{ id: string; hash: string; vector: Float32Array }> = [];
+      const kept: number[] = [];
       for (let i = 0; i < batch.length; i++) {
         const [id, wanted] = batch[i]!;
-        const vector = vectors[i];
-        if (!vector || this.pending.has(id) || this.wanted.get(id) !== wanted.hash) continue;
-        const numbers = new Float32Array(vector);
+        if (vectors[i] && !this.pending.has(id) && this.wanted.get(id) === wanted.hash) kept.push(i);
+      }
+      const copies = copyVectors(kept.map((i) => vectors[i]!));
+      for (let k = 0; k < kept.length; k++) {
+        const [id, wanted] = batch[kept[k]!]!;
+        const numbers = copies[k]!;
         this.vectors.set(id, stored(wanted.hash, numbers));
         this.maintenance?.changed(id);
         written.push({ id, hash: wanted.hash, vector: numbers });

@@ -20,6 +20,8 @@ export interface LoggedVector {
 const MAGIC = 0x314c5652;
 /** Magic, payload length, checksum. */
 const RECORD_HEADER = 12;
+/** Records per `writev` call: two pieces each, within the 1,024 pieces a call may take (IOV_MAX). */
+const RECORDS_PER_WRITE = 512;
 
 /**
  * The vectors computed since the last `.matrix.bin` (SPEC M4), appended in batches to one file
@@ -30,13 +32,18 @@ const RECORD_HEADER = 12;
  * header (`{"id","hash","model","dims"}`) padded to 4 bytes and the vector as little-endian
  * float32. A process killed in the middle of an append leaves a torn record: a reader skips what
  * does not check out and takes the next whole record after it, so a torn record costs its
- * vectors (computed again at the next open), never a wrong one; and since every append is one
- * `write` with `O_APPEND`, records of two processes never interleave. The log is a cache like the
- * matrix: deleting it costs embeddings, nothing else.
+ * vectors (computed again at the next open), never a wrong one; and since appends are written
+ * with `O_APPEND`, whole records at a time (one `writev` of up to `RECORDS_PER_WRITE` records),
+ * records of two processes never interleave. The log is a cache like the matrix: deleting it
+ * costs embeddings, nothing else.
+ *
+ * A record is written from two pieces, its header and the vector's own bytes (not copied): at
+ * 1,536 dimensions the copies into one buffer per append, then one per group, and the
+ * collections their hundreds of MiB called for, cost more than the rest of a first embedding.
  */
 export class VectorLog {
-  /** Appends waiting for the one in flight (group commit: one write and one fsync for all of them). */
-  private queued: Buffer[] = [];
+  /** The pieces of the records waiting for the write in flight (group commit: one fsync for all of them). */
+  private queued: Uint8Array[] = [];
   private writing: Promise<void> | undefined;
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private folderMade = false;
@@ -46,7 +53,7 @@ export class VectorLog {
   /** Appends `vectors`; resolves once they are on disk with every append made before. */
   append(vectors: readonly LoggedVector[]): Promise<void> {
     if (vectors.length === 0) return this.writing ?? Promise.resolve();
-    for (const vector of vectors) this.queued.push(encodeRecord(vector));
+    for (const piece of encodeRecords(vectors)) this.queued.push(piece);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.writing ??= this.drain();
     return done;
@@ -93,7 +100,7 @@ export class VectorLog {
   private async drain(): Promise<void> {
     try {
       while (this.queued.length > 0) {
-        const batch = Buffer.concat(this.queued);
+        const pieces = this.queued;
         const waiters = this.waiters;
         this.queued = [];
         this.waiters = [];
@@ -104,7 +111,13 @@ export class VectorLog {
           }
           const handle = await open(this.path, 'a');
           try {
-            await handle.write(batch);
+            // Whole records per call (two pieces each), at most as many pieces as one writev takes.
+            for (let first = 0; first < pieces.length; first += RECORDS_PER_WRITE * 2) {
+              const chunk = pieces.slice(first, first + RECORDS_PER_WRITE * 2);
+              const expected = chunk.reduce((sum, piece) => sum + piece.byteLength, 0);
+              const { bytesWritten } = await handle.writev(chunk);
+              if (bytesWritten !== expected) throw new Error(`wrote ${bytesWritten} of ${expected} bytes to the vector log`);
+            }
             await handle.datasync();
           } finally {
             await handle.close();
@@ -121,19 +134,44 @@ export class VectorLog {
 }
 
 /** One record's bytes (see `VectorLog`). */
-export function encodeRecord({ id, hash, modelId, vector }: LoggedVector): Buffer {
-  const json = Buffer.from(JSON.stringify({ id, hash, model: modelId, dims: vector.length }), 'utf8');
-  const headerBytes = 4 + json.length;
-  const padded = Math.ceil(headerBytes / 4) * 4;
-  const payloadLength = padded + vector.length * 4;
-  const record = Buffer.alloc(RECORD_HEADER + payloadLength);
-  record.writeUInt32LE(MAGIC, 0);
-  record.writeUInt32LE(payloadLength, 4);
-  record.writeUInt32LE(json.length, RECORD_HEADER);
-  json.copy(record, RECORD_HEADER + 4);
-  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(record, RECORD_HEADER + padded);
-  record.writeUInt32LE(checksum(record, RECORD_HEADER, record.length), 8);
-  return record;
+export function encodeRecord(vector: LoggedVector): Buffer {
+  return Buffer.concat(encodeRecords([vector]));
+}
+
+/**
+ * The records of `vectors` as pieces to write in order, two per record: its header (magic,
+ * length, checksum, the JSON header padded) and its vector's bytes, a view of the vector itself.
+ * The headers of one append share one buffer.
+ */
+export function encodeRecords(vectors: readonly LoggedVector[]): Uint8Array[] {
+  const headers = vectors.map(({ id, hash, modelId, vector }) => Buffer.from(JSON.stringify({ id, hash, model: modelId, dims: vector.length }), 'utf8'));
+  let total = 0;
+  for (const json of headers) total += RECORD_HEADER + paddedHeader(json.length);
+  // Every byte is written below (the padding as zeros), so the buffer need not be cleared first.
+  const heads = Buffer.allocUnsafeSlow(total);
+  const pieces: Uint8Array[] = [];
+  let at = 0;
+  for (let i = 0; i < vectors.length; i++) {
+    const { vector } = vectors[i]!;
+    const json = headers[i]!;
+    const padded = paddedHeader(json.length);
+    const payload = at + RECORD_HEADER;
+    heads.writeUInt32LE(MAGIC, at);
+    heads.writeUInt32LE(padded + vector.length * 4, at + 4);
+    heads.writeUInt32LE(json.length, payload);
+    json.copy(heads, payload + 4);
+    heads.fill(0, payload + 4 + json.length, payload + padded);
+    const body = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+    heads.writeUInt32LE(checksum(body, 0, body.length, checksum(heads, payload, payload + padded)), at + 8);
+    pieces.push(heads.subarray(at, payload + padded), body);
+    at = payload + padded;
+  }
+  return pieces;
+}
+
+/** The length of a record's JSON header with its length word, padded to 4 bytes (the vector's alignment). */
+function paddedHeader(jsonLength: number): number {
+  return Math.ceil((4 + jsonLength) / 4) * 4;
 }
 
 /** The whole records of a log's bytes, in order; what does not check out is skipped up to the next magic. */
@@ -187,15 +225,19 @@ function nextMagic(bytes: Buffer, from: number): number {
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
-/** FNV-1a over the bytes `from`…`to` (a multiple of 4 long), word by word, little-endian. */
-function checksum(bytes: Buffer, from: number, to: number): number {
-  let hash = 0x811c9dc5;
+/**
+ * FNV-1a over the bytes `from`…`to` (a multiple of 4 long), word by word, little-endian; `seed`
+ * continues a checksum begun over the bytes before them (a record's header, then its vector).
+ */
+function checksum(bytes: Uint8Array, from: number, to: number, seed = 0x811c9dc5): number {
+  let hash = seed;
   if (LITTLE_ENDIAN && (bytes.byteOffset + from) % 4 === 0) {
     // The common case, read as words in place (a record after a torn one may start anywhere).
     const words = new Uint32Array(bytes.buffer, bytes.byteOffset + from, (to - from) / 4);
     for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193);
   } else {
-    for (let i = from; i < to; i += 4) hash = Math.imul(hash ^ bytes.readUInt32LE(i), 0x01000193);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = from; i < to; i += 4) hash = Math.imul(hash ^ view.getUint32(i, true), 0x01000193);
   }
   return hash >>> 0;
 }
