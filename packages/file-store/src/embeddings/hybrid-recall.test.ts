@@ -85,7 +85,9 @@ const CASES: StoreCase[] = [
       const keys = new Map<string, string>();
       return {
         async put(name, text, group) {
-          const key = `${group}/notes/${name}`;
+          // One namespace (one group file) for every note: the entries load in one order at every
+          // open, so two stores opened on the same files break BM25's ties alike.
+          const key = `notes/all/${group}/${name}`;
           keys.set(name, key);
           await working.set(key, text, { ttlMs: 60_000 });
         },
@@ -93,7 +95,7 @@ const CASES: StoreCase[] = [
           await working.delete(keys.get(name)!);
         },
         async search(text, group) {
-          const results = await working.search({ text, ...(group ? { prefix: group } : {}) });
+          const results = await working.search({ text, ...(group ? { prefix: `notes/all/${group}` } : {}) });
           return results.map((result) => result.entry.key.split('/').pop()!);
         },
         flush: () => working.flushEmbeddings({ index: true }),
