@@ -8,11 +8,22 @@ import { scriptedChatModel } from './scripted-model';
 
 it('saves memories through the tools, keeps the allergy in context across turns and a restart, merges the duplicate in a dream, recalls both later', async () => {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-chat-test-'));
-  const open = () => createReverie({ dataPath, logger: 'silent' }).withMemory().withWorkingMemory().withConversationLog().withFeedback().withDreaming().build();
+  const open = () =>
+    createReverie({ dataPath, logger: 'silent' })
+      .withMemory()
+      .withWorkingMemory()
+      .withConversationLog()
+      .withFeedback()
+      .withDreaming()
+      .build();
   const lines: string[] = [];
   const { replies, reverie } = await runScriptedChat(open, scriptedChatModel(), (line) => lines.push(line));
   try {
-    expect(replies.slice(0, 3)).toEqual(['Noted — I will remember that.', 'Noted — I will remember that.', 'Noted — I will remember that.']);
+    expect(replies.slice(0, 3)).toEqual([
+      'Noted — I will remember that.',
+      'Noted — I will remember that.',
+      'Noted — I will remember that.',
+    ]);
     // Tuesday: the allergy recalled for the snack question stays in context on the next turn, and after the restart.
     expect(replies[3]).toMatch(/^How about .*\? No peanuts: you are allergic to them\.$/);
     expect(replies[4]).toMatch(/^How about .*\? No peanuts: you are allergic to them\.$/);

@@ -62,7 +62,9 @@ if (!loaded) {
   }
   terminal.close();
   await reverie.idle();
-  console.log(`\n(Session ${sessionId} stays open: REVERIE_DATA=${dataPath} REVERIE_SESSION=${sessionId} continues it, turns and recalled memories included.)`);
+  console.log(
+    `\n(Session ${sessionId} stays open: REVERIE_DATA=${dataPath} REVERIE_SESSION=${sessionId} continues it, turns and recalled memories included.)`,
+  );
 }
 
 console.log('\nMemory on disk:');

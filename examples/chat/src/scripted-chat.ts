@@ -18,7 +18,14 @@ export interface ScriptStep {
  */
 export const SCRIPT: ScriptStep[] = [
   { sessionId: 'monday', messages: ['Remember: I prefer metric units.', 'Also remember: I am allergic to peanuts.'], endAndDream: true },
-  { sessionId: 'tuesday', messages: ['Remember: I prefer metric units.', 'Suggest a snack for my hike, keeping my peanut allergy in mind.', 'And something sweet for later?'] },
+  {
+    sessionId: 'tuesday',
+    messages: [
+      'Remember: I prefer metric units.',
+      'Suggest a snack for my hike, keeping my peanut allergy in mind.',
+      'And something sweet for later?',
+    ],
+  },
   { sessionId: 'tuesday', restartBefore: true, messages: ['One more idea for the train home?'], endAndDream: true },
   { sessionId: 'wednesday', messages: ['Which units do I prefer, and am I allergic to anything?'] },
 ];

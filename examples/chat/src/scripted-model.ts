@@ -66,7 +66,11 @@ export function scriptedChatModel(): MockLanguageModelV3 {
       if (/\b(snack|sweet|idea)\b/i.test(said)) {
         const allergic = recalled.some((line) => /allergic to peanuts/i.test(line));
         const idea = IDEAS[ideas++ % IDEAS.length]!;
-        return { stream: streamOf(textParts(allergic ? `How about ${idea}? No peanuts: you are allergic to them.` : 'How about a peanut butter bar?')) };
+        return {
+          stream: streamOf(
+            textParts(allergic ? `How about ${idea}? No peanuts: you are allergic to them.` : 'How about a peanut butter bar?'),
+          ),
+        };
       }
       const answer = recalled.length > 0 ? `From memory: ${recalled.join(' ')}` : 'I do not know anything about that yet.';
       return { stream: streamOf(textParts(answer)) };

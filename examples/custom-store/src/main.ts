@@ -8,7 +8,11 @@ const memory = new KeyValueMemoryStore({ backend });
 
 const timezone = await memory.save({ content: 'The user lives in Chicago (UTC-6)', category: 'user-preferences/timezone' });
 await memory.save({ content: 'Deploys go through the staging cluster first', category: 'project-context/release', tags: ['deploy'] });
-await memory.save({ content: "Don't run migrations on Fridays because rollback needs the DBA — instead schedule them Monday", category: 'anti-patterns/deploy', tags: ['anti-pattern', 'deploy'] });
+await memory.save({
+  content: "Don't run migrations on Fridays because rollback needs the DBA — instead schedule them Monday",
+  category: 'anti-patterns/deploy',
+  tags: ['anti-pattern', 'deploy'],
+});
 
 console.log('Saved 3 memories. Categories:');
 for (const { category, count } of await memory.listCategories()) console.log(`  ${category}: ${count}`);

@@ -16,17 +16,34 @@ const entry = (id: string, content: string, extra: Partial<MemoryEntry> = {}): M
   lastSeenAt: at,
   ...extra,
 });
-const skill = (name: string, content: string, seeAlso: string[] = []): Skill => ({ name, summary: 's', content, seeAlso, createdAt: at, updatedAt: at, lastUsedAt: null });
+const skill = (name: string, content: string, seeAlso: string[] = []): Skill => ({
+  name,
+  summary: 's',
+  content,
+  seeAlso,
+  createdAt: at,
+  updatedAt: at,
+  lastUsedAt: null,
+});
 
 describe('describeChanges', () => {
   it('shows a merge as one line, and removals, additions and changes as such', () => {
     const lines = describeChanges(
       {
-        memories: [entry('a', 'The user likes tea.'), entry('b', 'the user likes tea'), entry('c', 'Old fact'), entry('d', 'Decaying', { importance: 0.6 })],
+        memories: [
+          entry('a', 'The user likes tea.'),
+          entry('b', 'the user likes tea'),
+          entry('c', 'Old fact'),
+          entry('d', 'Decaying', { importance: 0.6 }),
+        ],
         skills: [skill('x/one', 'abc'), skill('x/two', 'abc')],
       },
       {
-        memories: [entry('m', 'The user likes tea.', { reinforcementCount: 2 }), entry('d', 'Decaying', { importance: 0.3 }), entry('n', 'New episode')],
+        memories: [
+          entry('m', 'The user likes tea.', { reinforcementCount: 2 }),
+          entry('d', 'Decaying', { importance: 0.3 }),
+          entry('n', 'New episode'),
+        ],
         skills: [skill('x/one', 'abcdef', ['x/three']), skill('x/three', 'new')],
       },
     );

@@ -19,7 +19,14 @@ export function describeChanges(before: StoreSnapshot, after: StoreSnapshot): st
       describeMemory,
       memoryChange,
     ),
-    ...diff('skill', before.skills, after.skills, (skill) => skill.name, (skill) => skill.name, skillChange),
+    ...diff(
+      'skill',
+      before.skills,
+      after.skills,
+      (skill) => skill.name,
+      (skill) => skill.name,
+      skillChange,
+    ),
   ];
 }
 
@@ -57,7 +64,8 @@ function describeMerges(before: readonly MemoryEntry[], after: readonly MemoryEn
   for (const entry of after) {
     if (existed.has(entry.id)) continue;
     const sources = before.filter((old) => !live.has(old.id) && sameWords(old.content, entry.content));
-    if (sources.length > 0) lines.push(`= merged ${sources.length} entries into: ${describeMemory(entry)} (reinforced ${entry.reinforcementCount}×)`);
+    if (sources.length > 0)
+      lines.push(`= merged ${sources.length} entries into: ${describeMemory(entry)} (reinforced ${entry.reinforcementCount}×)`);
   }
   return lines;
 }
@@ -72,7 +80,11 @@ function mergedAway(entry: MemoryEntry, before: readonly MemoryEntry[], after: r
 }
 
 function sameWords(a: string, b: string): boolean {
-  const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
   return words(a) === words(b);
 }
 
@@ -84,7 +96,8 @@ function memoryChange(was: MemoryEntry, now: MemoryEntry): string | undefined {
   const changes: string[] = [];
   if (was.content !== now.content) changes.push('content rewritten');
   if (was.category !== now.category) changes.push(`moved from ${was.category}`);
-  if (Math.abs(was.importance - now.importance) >= 0.005) changes.push(`importance ${was.importance.toFixed(2)} → ${now.importance.toFixed(2)}`);
+  if (Math.abs(was.importance - now.importance) >= 0.005)
+    changes.push(`importance ${was.importance.toFixed(2)} → ${now.importance.toFixed(2)}`);
   if (was.reinforcementCount !== now.reinforcementCount) changes.push(`reinforced ${was.reinforcementCount}× → ${now.reinforcementCount}×`);
   return changes.length > 0 ? changes.join(', ') : undefined;
 }

@@ -17,7 +17,11 @@ it('without a model runs the model-free passes, shows what changed and says how 
 
   const byName = new Map(result.report.passes.map((outcome) => [outcome.name, outcome]));
   // Importance decays where it is read: the pass reports the stale entries and rewrites none.
-  expect(byName.get('importance-decay')).toMatchObject({ status: 'ok', applied: 0, notes: expect.arrayContaining([expect.stringMatching(/entries have decayed below their stored importance/)]) });
+  expect(byName.get('importance-decay')).toMatchObject({
+    status: 'ok',
+    applied: 0,
+    notes: expect.arrayContaining([expect.stringMatching(/entries have decayed below their stored importance/)]),
+  });
   expect(byName.get('memory-consolidation')).toMatchObject({ status: 'ok' });
   expect(byName.get('episode-extraction')).toMatchObject({ status: 'skipped', reason: 'needs a language model' });
   // The deterministic pre-pass folds the exact duplicates; the stale entries are not rewritten.

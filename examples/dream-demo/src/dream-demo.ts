@@ -1,4 +1,12 @@
-import { createReverie, type CycleReport, type IClock, type LanguageModelObject, type PassOutcome, renderDreamStatus, type Reverie } from 'reverie';
+import {
+  createReverie,
+  type CycleReport,
+  type IClock,
+  type LanguageModelObject,
+  type PassOutcome,
+  renderDreamStatus,
+  type Reverie,
+} from 'reverie';
 import { describeChanges, type StoreSnapshot } from './describe-changes';
 import { type SampleCounts, seedSampleHistory } from './sample-history';
 
@@ -42,7 +50,11 @@ export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemo
 
     // Today the agent is asked about the wiki three times: each turn's recall is recorded, and the
     // cycle's recall-signals and promotion passes turn that into importance.
-    const questions = ['Where do we publish the Atlas report?', 'How do I publish a page to the Atlas wiki?', 'Which token does the Atlas wiki need?'];
+    const questions = [
+      'Where do we publish the Atlas report?',
+      'How do I publish a page to the Atlas wiki?',
+      'Which token does the Atlas wiki need?',
+    ];
     for (const [index, message] of questions.entries()) await reverie.context.forTurn({ sessionId: `today-${index + 1}`, message });
     print(`\nThe agent answered ${questions.length} questions about the Atlas wiki today; what each turn recalled was recorded.`);
 
@@ -64,12 +76,19 @@ export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemo
     if (needModel.length > 0) {
       print(`\n${needModel.length} pass(es) need a language model: ${needModel.map((outcome) => outcome.name).join(', ')}.`);
       print('Set REVERIE_MODEL to run them, e.g. REVERIE_MODEL=openai:gpt-4.1-mini (with OPENAI_API_KEY),');
-      print('REVERIE_MODEL=anthropic:claude-sonnet-4-5 (with ANTHROPIC_API_KEY) or REVERIE_MODEL=ollama:llama3.1, then run `pnpm demo` again.');
+      print(
+        'REVERIE_MODEL=anthropic:claude-sonnet-4-5 (with ANTHROPIC_API_KEY) or REVERIE_MODEL=ollama:llama3.1, then run `pnpm demo` again.',
+      );
     }
     print('\nStatus of the dream cycle (reverie.dreams.status()):');
-    for (const line of renderDreamStatus(await reverie.dreams.status(), 'text').trimEnd().split('\n')) print(`  ${line}`);
+    for (const line of renderDreamStatus(await reverie.dreams.status(), 'text')
+      .trimEnd()
+      .split('\n'))
+      print(`  ${line}`);
 
-    print(`\nEvery change can be reverted: reverie.dreams.undo('${report.runId}') (or \`reverie dream undo ${report.runId} --data ${options.dataPath}\`).`);
+    print(
+      `\nEvery change can be reverted: reverie.dreams.undo('${report.runId}') (or \`reverie dream undo ${report.runId} --data ${options.dataPath}\`).`,
+    );
     return { seeded, report, changes };
   } finally {
     await reverie.close();
@@ -77,15 +96,17 @@ export async function runDreamDemo(options: DreamDemoOptions): Promise<DreamDemo
 }
 
 function openAgent(options: DreamDemoOptions): Reverie {
-  return createReverie({ dataPath: options.dataPath, clock: clockStartingAt(options.now), ...(options.model ? { model: options.model } : {}) })
-    .withMemory()
-    .withSkills()
-    .withConversationLog()
-    .withFeedback()
-    .withWorkflowLog()
-    // report: the demo shows what has decayed (by default the decay pass reads nothing: decay is computed where importance is read).
-    .withDreaming({ enabled: false, importanceDecay: { report: true } })
-    .build();
+  return (
+    createReverie({ dataPath: options.dataPath, clock: clockStartingAt(options.now), ...(options.model ? { model: options.model } : {}) })
+      .withMemory()
+      .withSkills()
+      .withConversationLog()
+      .withFeedback()
+      .withWorkflowLog()
+      // report: the demo shows what has decayed (by default the decay pass reads nothing: decay is computed where importance is read).
+      .withDreaming({ enabled: false, importanceDecay: { report: true } })
+      .build()
+  );
 }
 
 /**
@@ -115,6 +136,11 @@ export function describeOutcome(outcome: PassOutcome): string {
   const mark = outcome.status === 'ok' ? '✓' : outcome.status === 'warning' ? '!' : '✗';
   const facts = [`${outcome.itemsProcessed} item(s) looked at`, `${outcome.applied} change(s) applied`];
   if (outcome.tokens.input + outcome.tokens.output > 0) facts.push(`${outcome.tokens.input}/${outcome.tokens.output} tokens`);
-  const detail = [...(outcome.warning ? [`warning: ${outcome.warning}`] : []), ...outcome.notes, ...outcome.refusals.map((refusal) => `refused: ${refusal}`), ...(outcome.error ? [`error: ${outcome.error}`] : [])];
+  const detail = [
+    ...(outcome.warning ? [`warning: ${outcome.warning}`] : []),
+    ...outcome.notes,
+    ...outcome.refusals.map((refusal) => `refused: ${refusal}`),
+    ...(outcome.error ? [`error: ${outcome.error}`] : []),
+  ];
   return `${mark} ${outcome.name} — ${facts.join(', ')}${detail.length > 0 ? `\n      ${detail.join('\n      ')}` : ''}`;
 }

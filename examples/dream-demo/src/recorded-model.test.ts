@@ -30,7 +30,12 @@ const recordings: Recording[] = readdirSync(RECORDED)
   .map((file) => {
     const text = readFileSync(join(RECORDED, file), 'utf8');
     const [system, prompt] = text.replace(/^## system\n/, '').split('\n## user\n') as [string, string];
-    return { pass: file.replace('.1.prompt.md', ''), system: system.trim(), prompt, reply: readFileSync(join(RECORDED, file.replace('.prompt.md', '.reply.md')), 'utf8') };
+    return {
+      pass: file.replace('.1.prompt.md', ''),
+      system: system.trim(),
+      prompt,
+      reply: readFileSync(join(RECORDED, file.replace('.prompt.md', '.reply.md')), 'utf8'),
+    };
   });
 
 /** Text of the system and user messages of a request. */
@@ -38,8 +43,15 @@ function messages(prompt: Array<{ role: string; content: unknown }>): { system: 
   const text = (content: unknown) =>
     typeof content === 'string' ? content : (content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
   return {
-    system: prompt.filter((message) => message.role === 'system').map((message) => text(message.content)).join('\n').trim(),
-    user: prompt.filter((message) => message.role === 'user').map((message) => text(message.content)).join('\n'),
+    system: prompt
+      .filter((message) => message.role === 'system')
+      .map((message) => text(message.content))
+      .join('\n')
+      .trim(),
+    user: prompt
+      .filter((message) => message.role === 'user')
+      .map((message) => text(message.content))
+      .join('\n'),
   };
 }
 

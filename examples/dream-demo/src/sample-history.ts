@@ -27,9 +27,27 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
 
   const memories = [
     // The same preference, saved three times in different words.
-    { content: 'The user prefers metric units.', category: 'user-preferences/units', tags: ['units'], createdAt: days(40), lastSeenAt: days(40) },
-    { content: 'the user prefers metric units', category: 'user-preferences/units', tags: ['units'], createdAt: days(12), lastSeenAt: days(12) },
-    { content: 'The user prefers metric units!', category: 'user-preferences/units', tags: ['units', 'formatting'], createdAt: days(2), lastSeenAt: days(2) },
+    {
+      content: 'The user prefers metric units.',
+      category: 'user-preferences/units',
+      tags: ['units'],
+      createdAt: days(40),
+      lastSeenAt: days(40),
+    },
+    {
+      content: 'the user prefers metric units',
+      category: 'user-preferences/units',
+      tags: ['units'],
+      createdAt: days(12),
+      lastSeenAt: days(12),
+    },
+    {
+      content: 'The user prefers metric units!',
+      category: 'user-preferences/units',
+      tags: ['units', 'formatting'],
+      createdAt: days(2),
+      lastSeenAt: days(2),
+    },
     // One durable fact, observed half a year apart.
     { content: "The user's dog is called Biscuit.", category: 'general', tags: ['pets'], createdAt: days(190), lastSeenAt: days(190) },
     { content: "The user's dog is called Biscuit", category: 'general', tags: ['pets'], createdAt: days(6), lastSeenAt: days(6) },
@@ -51,17 +69,73 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
       lastSeenAt: days(18),
     },
     // Project context, one of it repeated with different punctuation.
-    { content: 'Project Atlas ships its weekly status report every Friday at 16:00 CET.', category: 'project-context/atlas', tags: ['atlas'], createdAt: days(60), lastSeenAt: days(5) },
-    { content: 'Project Atlas ships its weekly status report every Friday, at 16:00 CET', category: 'project-context/atlas', tags: ['atlas'], createdAt: days(9), lastSeenAt: days(9) },
-    { content: 'The Atlas wiki lives at wiki.example.com/atlas and needs a bot token to publish.', category: 'project-context/atlas', tags: ['atlas', 'wiki'], createdAt: days(33), lastSeenAt: days(33) },
+    {
+      content: 'Project Atlas ships its weekly status report every Friday at 16:00 CET.',
+      category: 'project-context/atlas',
+      tags: ['atlas'],
+      createdAt: days(60),
+      lastSeenAt: days(5),
+    },
+    {
+      content: 'Project Atlas ships its weekly status report every Friday, at 16:00 CET',
+      category: 'project-context/atlas',
+      tags: ['atlas'],
+      createdAt: days(9),
+      lastSeenAt: days(9),
+    },
+    {
+      content: 'The Atlas wiki lives at wiki.example.com/atlas and needs a bot token to publish.',
+      category: 'project-context/atlas',
+      tags: ['atlas', 'wiki'],
+      createdAt: days(33),
+      lastSeenAt: days(33),
+    },
     // Stale entries nobody has looked at for months: decay lowers them.
-    { content: 'The user was comparing two standing desks in the spring.', category: 'general', tags: ['shopping'], importance: 0.6, createdAt: days(160), lastSeenAt: days(150) },
-    { content: 'The user once asked for a packing list for a ski trip.', category: 'general', tags: ['travel'], importance: 0.5, createdAt: days(220), lastSeenAt: days(210) },
+    {
+      content: 'The user was comparing two standing desks in the spring.',
+      category: 'general',
+      tags: ['shopping'],
+      importance: 0.6,
+      createdAt: days(160),
+      lastSeenAt: days(150),
+    },
+    {
+      content: 'The user once asked for a packing list for a ski trip.',
+      category: 'general',
+      tags: ['travel'],
+      importance: 0.5,
+      createdAt: days(220),
+      lastSeenAt: days(210),
+    },
     // Everyday facts.
-    { content: 'The user works from Berlin and answers email before 10:00.', category: 'general', tags: ['work'], createdAt: days(80), lastSeenAt: days(4) },
-    { content: 'The user writes reports in British English.', category: 'user-preferences/writing', tags: ['writing'], createdAt: days(70), lastSeenAt: days(10) },
-    { content: 'The user dislikes long disclaimers at the end of answers.', category: 'user-preferences/writing', tags: ['writing'], createdAt: days(25), lastSeenAt: days(25) },
-    { content: "Don't round currency in reports because finance reconciles to the cent — instead keep two decimals.", category: 'anti-patterns/reports', tags: ['anti-pattern'], createdAt: days(45), lastSeenAt: days(45) },
+    {
+      content: 'The user works from Berlin and answers email before 10:00.',
+      category: 'general',
+      tags: ['work'],
+      createdAt: days(80),
+      lastSeenAt: days(4),
+    },
+    {
+      content: 'The user writes reports in British English.',
+      category: 'user-preferences/writing',
+      tags: ['writing'],
+      createdAt: days(70),
+      lastSeenAt: days(10),
+    },
+    {
+      content: 'The user dislikes long disclaimers at the end of answers.',
+      category: 'user-preferences/writing',
+      tags: ['writing'],
+      createdAt: days(25),
+      lastSeenAt: days(25),
+    },
+    {
+      content: "Don't round currency in reports because finance reconciles to the cent — instead keep two decimals.",
+      category: 'anti-patterns/reports',
+      tags: ['anti-pattern'],
+      createdAt: days(45),
+      lastSeenAt: days(45),
+    },
   ];
   for (const entry of memories) await memory.save(entry);
 
@@ -121,8 +195,19 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
   }
 
   const feedback = [
-    { kind: 'correction' as const, sessionId: 'fri-report', text: 'Used Fahrenheit in the report appendix; the user wants Celsius.', timestamp: days(6) },
-    { kind: 'session-summary' as const, sessionId: 'mon-report', rating: 'fair' as const, text: 'Report was too long and ended with a disclaimer.', timestamp: days(13) },
+    {
+      kind: 'correction' as const,
+      sessionId: 'fri-report',
+      text: 'Used Fahrenheit in the report appendix; the user wants Celsius.',
+      timestamp: days(6),
+    },
+    {
+      kind: 'session-summary' as const,
+      sessionId: 'mon-report',
+      rating: 'fair' as const,
+      text: 'Report was too long and ended with a disclaimer.',
+      timestamp: days(13),
+    },
     { kind: 'positive' as const, sessionId: 'tue-email', text: 'The email was exactly right.', timestamp: days(12) },
   ];
   for (const signal of feedback) await reverie.feedback!.record(signal);
@@ -131,7 +216,8 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
     {
       name: 'reports/weekly-status',
       summary: 'Write the weekly status report for a project.',
-      content: '# Weekly status report\n\n1. Collect shipped work, open issues and risks.\n2. Write three short sections: Done, Next, Risks.\n3. Keep it under 200 words; no closing disclaimer.\n4. Use metric units and two decimals for money.\n',
+      content:
+        '# Weekly status report\n\n1. Collect shipped work, open issues and risks.\n2. Write three short sections: Done, Next, Risks.\n3. Keep it under 200 words; no closing disclaimer.\n4. Use metric units and two decimals for money.\n',
       createdAt: days(90),
     },
     {
@@ -140,7 +226,12 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
       content: '# Status update\n\nSummarise the notes into Done / Next / Risks. Keep it short.\n',
       createdAt: days(40),
     },
-    { name: 'reports/publish-wiki', summary: 'Publish a report to the project wiki.', content: 'Upload the report page to the wiki with the bot token.', createdAt: days(30) },
+    {
+      name: 'reports/publish-wiki',
+      summary: 'Publish a report to the project wiki.',
+      content: 'Upload the report page to the wiki with the bot token.',
+      createdAt: days(30),
+    },
     {
       name: 'mcp/email',
       summary: 'Send email through the mail server binding.',
@@ -153,7 +244,12 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
       content: '# Calendar (live binding)\n\nUse `calendar.find` before `calendar.move`; never delete events without asking.\n',
       createdAt: days(120),
     },
-    { name: 'writing/email-tone', summary: 'Tone for short work emails.', content: 'Friendly, short, one ask per email.', createdAt: days(50) },
+    {
+      name: 'writing/email-tone',
+      summary: 'Tone for short work emails.',
+      content: 'Friendly, short, one ask per email.',
+      createdAt: days(50),
+    },
     {
       name: 'travel/packing-list',
       summary: 'Make a packing list for a trip.',
@@ -184,7 +280,12 @@ export async function seedSampleHistory(reverie: Reverie, now: Date): Promise<Sa
       error: 'HTTP 403: the bot token lacks the "pages:write" scope',
       daysAgo,
     })),
-    ...[12, 10, 8, 6, 4, 2].map((daysAgo) => ({ description: 'Move a meeting on the calendar', skill: 'mcp/calendar', success: true, daysAgo })),
+    ...[12, 10, 8, 6, 4, 2].map((daysAgo) => ({
+      description: 'Move a meeting on the calendar',
+      skill: 'mcp/calendar',
+      success: true,
+      daysAgo,
+    })),
   ];
   for (const { daysAgo, ...run } of runs) await reverie.workflowLog!.append({ ...run, timestamp: days(daysAgo) });
 

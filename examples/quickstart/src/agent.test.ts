@@ -11,8 +11,12 @@ it('remembers a preference in one session and has it in context on every turn of
   const reverie = createReverie({ dataPath }).withMemory().withWorkingMemory().withConversationLog().build();
   try {
     const model = reverie.trackActivity(offlineModel());
-    expect(await agentTurn(reverie, model, 'monday', 'I always want answers in metric units, please.')).toBe('Got it — I will remember that.');
-    expect(await agentTurn(reverie, model, 'tuesday', 'What units should you use when you answer me?')).toMatch(/From memory: .*metric units/);
+    expect(await agentTurn(reverie, model, 'monday', 'I always want answers in metric units, please.')).toBe(
+      'Got it — I will remember that.',
+    );
+    expect(await agentTurn(reverie, model, 'tuesday', 'What units should you use when you answer me?')).toMatch(
+      /From memory: .*metric units/,
+    );
     expect(await agentTurn(reverie, model, 'tuesday', 'Remind me which units again?')).toMatch(/^From memory: .*metric units/);
     expect(await reverie.memory!.list()).toHaveLength(1);
   } finally {

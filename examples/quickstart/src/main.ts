@@ -17,7 +17,9 @@ const reverie = createReverie({ dataPath, ...(process.env.OPENAI_API_KEY ? { mod
   .build();
 const agent = reverie.trackActivity(model as Parameters<typeof reverie.trackActivity>[0]);
 
-console.log(`Reverie quickstart — data in ${dataPath} — model: ${process.env.OPENAI_API_KEY ? 'OpenAI' : 'offline (set OPENAI_API_KEY for a real one)'}\n`);
+console.log(
+  `Reverie quickstart — data in ${dataPath} — model: ${process.env.OPENAI_API_KEY ? 'OpenAI' : 'offline (set OPENAI_API_KEY for a real one)'}\n`,
+);
 for (const [sessionId, message] of [
   ['monday', 'I always want answers in metric units, please.'],
   ['tuesday', 'What units should you use when you answer me?'],
@@ -30,5 +32,6 @@ for (const [sessionId, message] of [
 console.log('Memory on disk:');
 for (const entry of await reverie.memory!.list()) console.log(`  [${entry.id}] (${entry.category}) ${entry.content}`);
 console.log('\nDream passes a cycle would run with this setup:');
-for (const pass of reverie.dreams.plan()) console.log(`  ${pass.status === 'would-run' ? '✓' : '·'} ${pass.name}${pass.reason ? ` — ${pass.reason}` : ''}`);
+for (const pass of reverie.dreams.plan())
+  console.log(`  ${pass.status === 'would-run' ? '✓' : '·'} ${pass.name}${pass.reason ? ` — ${pass.reason}` : ''}`);
 await reverie.close();

@@ -16,12 +16,24 @@ export function offlineModel(): MockLanguageModelV3 {
     doGenerate: async ({ prompt }) => {
       const last = prompt[prompt.length - 1]!;
       if (last.role === 'tool') {
-        return { content: [{ type: 'text', text: 'Got it — I will remember that.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+        return {
+          content: [{ type: 'text', text: 'Got it — I will remember that.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       }
       const userText = last.role === 'user' ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ') : '';
       if (/\b(always|prefer|never)\b/i.test(userText)) {
         return {
-          content: [{ type: 'tool-call', toolCallId: 'save-1', toolName: 'save_memory', input: JSON.stringify({ content: userText, category: 'user-preferences/style' }) }],
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: 'save-1',
+              toolName: 'save_memory',
+              input: JSON.stringify({ content: userText, category: 'user-preferences/style' }),
+            },
+          ],
           finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
           usage,
           warnings: [],

@@ -38,7 +38,12 @@ console.log(`\n# Summary — node ${process.version}, ${new Date().toISOString()
 console.log('| figure | measured | baseline (same run) | baseline | ratio | target | |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const figure of figures) {
-  const target = figure.target?.atMost !== undefined ? `≤ ${formatValue(figure.target.atMost, figure.unit)}` : figure.target?.atLeast !== undefined ? `≥ ${formatValue(figure.target.atLeast, figure.unit)}` : '';
+  const target =
+    figure.target?.atMost !== undefined
+      ? `≤ ${formatValue(figure.target.atMost, figure.unit)}`
+      : figure.target?.atLeast !== undefined
+        ? `≥ ${formatValue(figure.target.atLeast, figure.unit)}`
+        : '';
   console.log(
     `| ${figure.label} | ${formatValue(figure.value, figure.unit)} | ${figure.baseline?.label ?? ''} | ${figure.baseline ? formatValue(figure.baseline.value, figure.unit) : ''} | ${ratio(figure)} | ${target} | ${verdict(figure)} |`,
   );

@@ -21,6 +21,11 @@ describe('linearBm25', () => {
   });
 
   it('scores the documents given, ties in the order given', () => {
-    expect(linearBm25([{ id: 'x', text: 'same words' }, { id: 'y', text: 'same words' }]).search('words', 10)).toEqual(['x', 'y']);
+    expect(
+      linearBm25([
+        { id: 'x', text: 'same words' },
+        { id: 'y', text: 'same words' },
+      ]).search('words', 10),
+    ).toEqual(['x', 'y']);
   });
 });

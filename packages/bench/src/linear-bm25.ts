@@ -10,7 +10,10 @@ const B = 0.75;
 
 /** Lower case, split at anything but letters and digits. Pure. */
 export function plainTokens(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((token) => token !== '');
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((token) => token !== '');
 }
 
 export interface LinearBm25 {

@@ -74,10 +74,15 @@ async function benchSize(size: number): Promise<void> {
     latencies.sort((a, b) => a - b);
 
     const [, saveMs] = await timed(async () => {
-      for (let i = 0; i < SAVES; i++) await store.save({ content: `bench save ${i}: the user asked about the quarterly budget again`, category: 'bench/saves' });
+      for (let i = 0; i < SAVES; i++)
+        await store.save({ content: `bench save ${i}: the user asked about the quarterly budget again`, category: 'bench/saves' });
     });
     const [, parallelMs] = await timed(() =>
-      Promise.all(Array.from({ length: SAVES }, (_, i) => store.save({ content: `parallel bench save ${i} about terraform modules`, category: 'bench/parallel' }))),
+      Promise.all(
+        Array.from({ length: SAVES }, (_, i) =>
+          store.save({ content: `parallel bench save ${i} about terraform modules`, category: 'bench/parallel' }),
+        ),
+      ),
     );
     const [, filteredMs] = await timed(async () => {
       for (let q = 0; q < 200; q++) await store.search({ text: syntheticQuery(q), category: 'project-context' });
@@ -115,21 +120,37 @@ async function benchSize(size: number): Promise<void> {
         `${label}: open + first search ${fmt(run.openMs, 0)} ms (${run.firstResults} results); first 20 queries p50 ${fmt(run.first.p50)} ms, max ${fmt(run.first.max)} ms; ` +
           `after 20 warm-ups p50 / p99 ${fmt(run.warm.p50)} / ${fmt(run.warm.p99)} ms over ${QUERIES}; RSS after open ${fmt(run.rssAfterOpen, 0)} MiB; close ${fmt(run.closeMs, 0)} ms`,
       );
-    console.log(`cold open, fresh process (best of ${ROUNDS}; scans ${scans.map((r) => fmt(r.openMs, 0)).join(', ')} ms, snapshot opens ${snaps.map((r) => fmt(r.openMs, 0)).join(', ')} ms):`);
+    console.log(
+      `cold open, fresh process (best of ${ROUNDS}; scans ${scans.map((r) => fmt(r.openMs, 0)).join(', ')} ms, snapshot opens ${snaps.map((r) => fmt(r.openMs, 0)).join(', ')} ms):`,
+    );
     line('  scan (baseline)', scan);
     line(`  snapshot${snap.refused ? ` (REFUSED: ${snap.refused})` : ''}`, snap);
-    console.log(`  snapshot / scan: open ${fmt(snap.openMs / scan.openMs)}×, first-20 max ${fmt(snap.first.max / scan.first.max)}×, warm p99 ${fmt(snap.warm.p99 / scan.warm.p99)}×`);
+    console.log(
+      `  snapshot / scan: open ${fmt(snap.openMs / scan.openMs)}×, first-20 max ${fmt(snap.first.max / scan.first.max)}×, warm p99 ${fmt(snap.warm.p99 / scan.warm.p99)}×`,
+    );
     console.log(`in this process (opened from the snapshot): open + first search ${fmt(coldMs, 0)} ms (${first.length} results)`);
-    console.log(`search p50 / p99 over ${QUERIES} queries: ${fmt(percentile(latencies, 50))} ms / ${fmt(percentile(latencies, 99))} ms (avg ${fmt(hits / QUERIES, 1)} results)`);
-    console.log(`  bare Bm25Index: build ${fmt(bareBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`);
+    console.log(
+      `search p50 / p99 over ${QUERIES} queries: ${fmt(percentile(latencies, 50))} ms / ${fmt(percentile(latencies, 99))} ms (avg ${fmt(hits / QUERIES, 1)} results)`,
+    );
+    console.log(
+      `  bare Bm25Index: build ${fmt(bareBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(bareLatencies, 50))} ms / ${fmt(percentile(bareLatencies, 99))} ms`,
+    );
     console.log(
       `  bare Bm25Index, the ${HEAVIEST} queries matching the most entries, ${REPEATS} runs each: median ${fmt(percentile(heaviest, 50))} ms, slowest median ${fmt(heaviest.at(-1)!)} ms`,
     );
-    console.log(`  minisearch, same queries: build ${fmt(miniBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(miniLatencies, 50))} ms / ${fmt(percentile(miniLatencies, 99))} ms`);
-    console.log(`  minisearch with its defaults: p50 / p99 ${fmt(percentile(miniDefaultLatencies, 50))} ms / ${fmt(percentile(miniDefaultLatencies, 99))} ms`);
-    console.log(`  linear-scan BM25 (every document scored, ${LINEAR_QUERIES} queries): p50 / p99 ${fmt(percentile(linearLatencies, 50))} ms / ${fmt(percentile(linearLatencies, 99))} ms`);
+    console.log(
+      `  minisearch, same queries: build ${fmt(miniBuildMs, 0)} ms, p50 / p99 ${fmt(percentile(miniLatencies, 50))} ms / ${fmt(percentile(miniLatencies, 99))} ms`,
+    );
+    console.log(
+      `  minisearch with its defaults: p50 / p99 ${fmt(percentile(miniDefaultLatencies, 50))} ms / ${fmt(percentile(miniDefaultLatencies, 99))} ms`,
+    );
+    console.log(
+      `  linear-scan BM25 (every document scored, ${LINEAR_QUERIES} queries): p50 / p99 ${fmt(percentile(linearLatencies, 50))} ms / ${fmt(percentile(linearLatencies, 99))} ms`,
+    );
     console.log(`search with a category filter: ${fmt(filteredMs / 200)} ms avg`);
-    console.log(`save throughput: ${fmt(SAVES / (saveMs / 1000), 0)} saves/s sequential, ${fmt(SAVES / (parallelMs / 1000), 0)} saves/s with ${SAVES} in flight`);
+    console.log(
+      `save throughput: ${fmt(SAVES / (saveMs / 1000), 0)} saves/s sequential, ${fmt(SAVES / (parallelMs / 1000), 0)} saves/s with ${SAVES} in flight`,
+    );
     console.log(`RSS: ${fmt(rssBefore, 0)} MiB before open, ${fmt(rssAfterOpen, 0)} MiB after open, ${fmt(rssMiB(), 0)} MiB at the end`);
     const at = size.toLocaleString('en');
     const big = size === 100_000;
@@ -194,7 +215,10 @@ function heaviestQueryMedians(index: Bm25Index): number[] {
         index.search(query, { limit: 8 });
         times.push(performance.now() - start);
       }
-      return percentile(times.sort((a, b) => a - b), 50);
+      return percentile(
+        times.sort((a, b) => a - b),
+        50,
+      );
     })
     .sort((a, b) => a - b);
 }

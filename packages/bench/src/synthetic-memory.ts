@@ -4,20 +4,69 @@ import { memoryDocumentText, type MemoryEntry } from '@reverie/core';
 // places, tools and events, so BM25 sees real term statistics (common and rare words).
 
 const SUBJECTS = ['The user', 'Ana', 'The team', 'Marco', 'The client', 'Priya', 'The on-call engineer', 'Our CFO', 'The designer', 'Sam'];
-const VERBS = ['prefers', 'asked about', 'decided on', 'complained about', 'scheduled', 'reviewed', 'migrated', 'forgot', 'approved', 'rejected'];
+const VERBS = [
+  'prefers',
+  'asked about',
+  'decided on',
+  'complained about',
+  'scheduled',
+  'reviewed',
+  'migrated',
+  'forgot',
+  'approved',
+  'rejected',
+];
 const TOPICS = [
-  'the quarterly budget', 'kubernetes upgrades', 'the billing service', 'postgres backups', 'the onboarding flow', 'dark mode',
-  'weekly status emails', 'the Lisbon offsite', 'invoice numbering', 'the mobile release', 'grafana dashboards', 'vendor contracts',
-  'the hiring plan', 'terraform modules', 'customer churn', 'the design system', 'API rate limits', 'travel to Berlin',
-  'the incident review', 'password rotation', 'the data warehouse', 'slack notifications', 'the roadmap', 'SSO with Okta',
+  'the quarterly budget',
+  'kubernetes upgrades',
+  'the billing service',
+  'postgres backups',
+  'the onboarding flow',
+  'dark mode',
+  'weekly status emails',
+  'the Lisbon offsite',
+  'invoice numbering',
+  'the mobile release',
+  'grafana dashboards',
+  'vendor contracts',
+  'the hiring plan',
+  'terraform modules',
+  'customer churn',
+  'the design system',
+  'API rate limits',
+  'travel to Berlin',
+  'the incident review',
+  'password rotation',
+  'the data warehouse',
+  'slack notifications',
+  'the roadmap',
+  'SSO with Okta',
 ];
 const DETAILS = [
-  'because the last attempt failed on a Friday', 'after the outage in March', 'with a deadline at the end of the month',
-  'and wants a summary every Monday', 'using the staging cluster first', 'only when the finance team signs off',
-  'in metric units', 'in bullet points rather than prose', 'while travelling with limited connectivity', 'for the EMEA region',
-  'with two reviewers on every change', 'without waking anyone up at night', 'as long as costs stay under budget',
+  'because the last attempt failed on a Friday',
+  'after the outage in March',
+  'with a deadline at the end of the month',
+  'and wants a summary every Monday',
+  'using the staging cluster first',
+  'only when the finance team signs off',
+  'in metric units',
+  'in bullet points rather than prose',
+  'while travelling with limited connectivity',
+  'for the EMEA region',
+  'with two reviewers on every change',
+  'without waking anyone up at night',
+  'as long as costs stay under budget',
 ];
-const CATEGORIES = ['user-preferences/formatting', 'user-preferences/schedule', 'project-context/infra', 'project-context/billing', 'project-context/release', 'episodes/meetings', 'anti-patterns/deploy', 'general'];
+const CATEGORIES = [
+  'user-preferences/formatting',
+  'user-preferences/schedule',
+  'project-context/infra',
+  'project-context/billing',
+  'project-context/release',
+  'episodes/meetings',
+  'anti-patterns/deploy',
+  'general',
+];
 
 function rng(seed: number) {
   let state = seed >>> 0;

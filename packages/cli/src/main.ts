@@ -16,8 +16,20 @@ export const CLI_VERSION = version;
 /** Options every command takes, before or after the command words. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'data', type: 'string', value: 'DIR', description: "The agent's data directory (default $REVERIE_DATA, else ./.reverie)" },
-  { name: 'scope', type: 'string', value: 'SCOPE', description: 'Whose memory, e.g. user:42: its folder below the data directory, or its rows with --postgres (default $REVERIE_SCOPE, else none; "default" with --postgres)' },
-  { name: 'postgres', type: 'string', value: 'URL', description: 'Keep memory and the dream state in this PostgreSQL database, postgres://… (default $REVERIE_DATABASE_URL, else the data directory\'s files)' },
+  {
+    name: 'scope',
+    type: 'string',
+    value: 'SCOPE',
+    description:
+      'Whose memory, e.g. user:42: its folder below the data directory, or its rows with --postgres (default $REVERIE_SCOPE, else none; "default" with --postgres)',
+  },
+  {
+    name: 'postgres',
+    type: 'string',
+    value: 'URL',
+    description:
+      "Keep memory and the dream state in this PostgreSQL database, postgres://… (default $REVERIE_DATABASE_URL, else the data directory's files)",
+  },
   { name: 'help', short: 'h', type: 'boolean', description: 'Show help for reverie, a group or a command' },
   { name: 'version', short: 'V', type: 'boolean', description: 'Print the version' },
 ];
@@ -123,7 +135,8 @@ function findCommand(
     throw new UsageError(`missing command: reverie ${word} <${members.map((c) => c.name).join('|')}>`);
   }
   const command = members.find((c) => c.name === name);
-  if (!command) throw new UsageError(`unknown command 'reverie ${word} ${name}'; the ${word} commands are ${members.map((c) => c.name).join(', ')}`);
+  if (!command)
+    throw new UsageError(`unknown command 'reverie ${word} ${name}'; the ${word} commands are ${members.map((c) => c.name).join(', ')}`);
   return { command, rest };
 }
 

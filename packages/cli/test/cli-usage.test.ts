@@ -72,7 +72,11 @@ describe('usage errors exit 2 with one line and no stack trace', () => {
 
   it('refuses an invalid REVERIE_MODEL before touching the data directory', async () => {
     const result = await runReverie(['--data', dir.dataPath, 'dream', 'run'], { env: { REVERIE_MODEL: 'gpt-4.1-mini' } });
-    expectOneLineError(result, 2, /REVERIE_MODEL="gpt-4.1-mini" names no provider: use openai:<model>, anthropic:<model>, ollama:<model> or <base-url>#<model>/);
+    expectOneLineError(
+      result,
+      2,
+      /REVERIE_MODEL="gpt-4.1-mini" names no provider: use openai:<model>, anthropic:<model>, ollama:<model> or <base-url>#<model>/,
+    );
     const keyless = await runReverie(['--data', dir.dataPath, 'dream', 'run'], { env: { REVERIE_MODEL: 'anthropic:claude-sonnet-4-5' } });
     expectOneLineError(keyless, 2, /needs ANTHROPIC_API_KEY to be set/);
   });

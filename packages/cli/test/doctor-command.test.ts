@@ -44,8 +44,13 @@ describe('reverie doctor', () => {
       'last runs': 'ok',
     });
     expect(report.checks.find((check) => check.name === 'memory')!.detail).toBe('1 entry in 1 category');
-    expect(report.checks.find((check) => check.name === 'last runs')!.detail).toBe('light-sleep never ran; rem never ran; deep-sleep never ran');
-    expect(report.plan.find((pass) => pass.name === 'episode-extraction')).toMatchObject({ status: 'skipped', reason: 'needs a language model: set REVERIE_MODEL' });
+    expect(report.checks.find((check) => check.name === 'last runs')!.detail).toBe(
+      'light-sleep never ran; rem never ran; deep-sleep never ran',
+    );
+    expect(report.plan.find((pass) => pass.name === 'episode-extraction')).toMatchObject({
+      status: 'skipped',
+      reason: 'needs a language model: set REVERIE_MODEL',
+    });
     expect(report.plan.find((pass) => pass.name === 'importance-decay')).toMatchObject({ status: 'would-run' });
     expect(report.options).toMatchObject({ archive: { retentionDays: 90 } });
 
@@ -68,7 +73,9 @@ describe('reverie doctor', () => {
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as DoctorJson;
     expect(statusOf(report)).toMatchObject({ model: 'ok', quarantine: 'warn', 'dream runs': 'warn' });
-    expect(report.checks.find((check) => check.name === 'model')!.detail).toBe('ollama:llama3.1:8b at http://gpu-box:11434/v1 (not contacted)');
+    expect(report.checks.find((check) => check.name === 'model')!.detail).toBe(
+      'ollama:llama3.1:8b at http://gpu-box:11434/v1 (not contacted)',
+    );
     expect(report.quarantined).toEqual([join('memory', '.quarantine', 'preferences__abc.json')]);
     expect(report.checks.find((check) => check.name === 'dream runs')!.detail).toContain(`${stuck} still marked running`);
     expect(report.options).toMatchObject({ archive: { retentionDays: 30 } });
@@ -90,9 +97,22 @@ describe('reverie doctor', () => {
 
 describe('reverie doctor and the memory commands on text that once broke the store (SPEC M2)', () => {
   it('"constructor" saves, lists, searches and checks; a record set aside under a category is named', async () => {
-    const add = await runReverie([...data, 'memory', 'add', 'Call the constructor of the class, then toString', '--category', 'code/__proto__', '--tags', 'constructor,valueOf']);
+    const add = await runReverie([
+      ...data,
+      'memory',
+      'add',
+      'Call the constructor of the class, then toString',
+      '--category',
+      'code/__proto__',
+      '--tags',
+      'constructor,valueOf',
+    ]);
     expect(add.code, add.stderr).toBe(0);
-    for (const args of [['memory', 'list'], ['memory', 'search', 'constructor'], ['memory', 'categories']]) {
+    for (const args of [
+      ['memory', 'list'],
+      ['memory', 'search', 'constructor'],
+      ['memory', 'categories'],
+    ]) {
       const result = await runReverie([...data, ...args]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/constructor|__proto__/);

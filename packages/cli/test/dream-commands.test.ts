@@ -71,8 +71,12 @@ describe('reverie dream run without a model', () => {
     const id = /^Dream run ([0-9a-f]{12}) — manual, .*, model: none$/m.exec(result.stdout)?.[1];
     expect(id).toBeDefined();
     expect(result.stdout).toMatch(/^ {2}memory-consolidation +ok — 3 items, 3 applied/m);
-    expect(result.stdout).toContain('memory-consolidation ran without a model: the deterministic merge of exact and near-exact duplicates only.');
-    expect(result.stdout).toContain('episode-extraction, skill-gap, skill-consolidation, skill-optimization, preference-inference need a model and were skipped. Set REVERIE_MODEL to run them, e.g. REVERIE_MODEL=openai:gpt-4.1-mini');
+    expect(result.stdout).toContain(
+      'memory-consolidation ran without a model: the deterministic merge of exact and near-exact duplicates only.',
+    );
+    expect(result.stdout).toContain(
+      'episode-extraction, skill-gap, skill-consolidation, skill-optimization, preference-inference need a model and were skipped. Set REVERIE_MODEL to run them, e.g. REVERIE_MODEL=openai:gpt-4.1-mini',
+    );
     expect(result.stdout).toContain(`Undo with: reverie dream undo ${id}`);
   });
 
@@ -83,7 +87,11 @@ describe('reverie dream run without a model', () => {
     expect(report.dryRun).toBe(true);
     expect(report.runFolder).toBeUndefined();
     const merge = report.passes.find((pass) => pass.name === 'memory-consolidation')!;
-    expect(merge.status === 'ok' && merge.planned?.map((operation) => operation.op)).toEqual(['memory.save', 'memory.delete', 'memory.delete']);
+    expect(merge.status === 'ok' && merge.planned?.map((operation) => operation.op)).toEqual([
+      'memory.save',
+      'memory.delete',
+      'memory.delete',
+    ]);
     expect(await contents()).toEqual(before);
     expect(existsSync(runsDir(dir.dataPath))).toBe(false);
     const text = await runReverie([...data, 'dream', 'run', '--dry-run']);
@@ -118,7 +126,11 @@ describe('reverie dream run without a model', () => {
     expect(phase.passes.map((pass) => pass.name)).toEqual(['importance-decay', 'recall-signals']);
     const named = await runJson<RunJson>([...data, 'dream', 'run', '--pass', 'archive-retention, memory-consolidation']);
     expect(named.passes.map((pass) => pass.name)).toEqual(['memory-consolidation', 'archive-retention']);
-    expectOneLineError(await runReverie([...data, 'dream', 'run', '--pass', 'daydream']), 2, /Unknown pass "daydream": the passes are importance-decay, /);
+    expectOneLineError(
+      await runReverie([...data, 'dream', 'run', '--pass', 'daydream']),
+      2,
+      /Unknown pass "daydream": the passes are importance-decay, /,
+    );
   });
 
   it('finishes a run a crash interrupted before it starts', async () => {
@@ -143,7 +155,9 @@ describe('reverie dream show and undo', () => {
     expect(shown.manifest).toMatchObject({ runId: run.runId, status: 'complete' });
     expect(shown.journal).toEqual({ applied: 3, conflict: 0, noop: 0 });
     expect(shown.report?.passes.map((pass) => pass.name)).toEqual(run.passes.map((pass) => pass.name));
-    expect(shown.artifacts).toEqual(expect.arrayContaining(['run.json', 'report.json', 'summary.md', 'journal.jsonl', 'plan.memory-consolidation.json']));
+    expect(shown.artifacts).toEqual(
+      expect.arrayContaining(['run.json', 'report.json', 'summary.md', 'journal.jsonl', 'plan.memory-consolidation.json']),
+    );
     const text = await runReverie([...data, 'dream', 'show', 'latest']);
     expect(text.stdout).toMatch(new RegExp(`^Dream run ${run.runId} — complete\\n {2}trigger: {3}manual\\n`));
     expect(text.stdout).toMatch(/^ {2}memory-consolidation +ok — 3 items, 3 applied/m);
@@ -173,18 +187,28 @@ describe('reverie dream run with a model', () => {
   it('talks to any OpenAI-compatible endpoint named by REVERIE_MODEL, with REVERIE_API_KEY and --options', async () => {
     await seedConversation();
     const server = await startFakeChatServer(() => ({
-      content: JSON.stringify({ episodes: [{ content: 'The user adopted a cat named Miso', when: { point: today }, tags: ['pets'], sessionIds: ['s1'] }] }),
+      content: JSON.stringify({
+        episodes: [{ content: 'The user adopted a cat named Miso', when: { point: today }, tags: ['pets'], sessionIds: ['s1'] }],
+      }),
     }));
     try {
       const options = join(dir.root, 'dreaming.json');
       writeFileSync(options, JSON.stringify({ episodes: { category: 'life/events' } }));
       const env = { REVERIE_MODEL: `${server.url}#test-model`, REVERIE_API_KEY: 'secret-key' };
-      const result = await runReverie([...data, 'dream', 'run', '--pass', 'episode-extraction', '--options', options, '--format', 'json'], { env });
+      const result = await runReverie([...data, 'dream', 'run', '--pass', 'episode-extraction', '--options', options, '--format', 'json'], {
+        env,
+      });
       expect(result.code, result.stderr).toBe(0);
       const report = JSON.parse(result.stdout) as RunJson;
       expect(report.model).toBe(`${server.url}#test-model`);
       expect(report.needsModel).toEqual([]);
-      expect(report.passes[0]).toMatchObject({ name: 'episode-extraction', status: 'ok', applied: 1, refusals: [], tokens: { input: 120, output: 30 } });
+      expect(report.passes[0]).toMatchObject({
+        name: 'episode-extraction',
+        status: 'ok',
+        applied: 1,
+        refusals: [],
+        tokens: { input: 120, output: 30 },
+      });
       expect(server.requests.map((request) => [request.path, request.body.model, request.headers.authorization])).toEqual([
         ['/v1/chat/completions', 'test-model', 'Bearer secret-key'],
       ]);
@@ -219,7 +243,15 @@ describe('reverie dream run with a model', () => {
   it('refuses dreaming options the builder rejects, as a usage error', async () => {
     const options = join(dir.root, 'dreaming.json');
     writeFileSync(options, JSON.stringify({ episodes: { maxTurnsPerRun: -1 } }));
-    expectOneLineError(await runReverie([...data, 'dream', 'run', '--options', options]), 2, /Invalid Reverie options — withDreaming\.episodes\.maxTurnsPerRun/);
-    expectOneLineError(await runReverie([...data, 'dream', 'run', '--options', join(dir.root, 'missing.json')]), 2, /cannot read the options file .*missing\.json \(ENOENT\)/);
+    expectOneLineError(
+      await runReverie([...data, 'dream', 'run', '--options', options]),
+      2,
+      /Invalid Reverie options — withDreaming\.episodes\.maxTurnsPerRun/,
+    );
+    expectOneLineError(
+      await runReverie([...data, 'dream', 'run', '--options', join(dir.root, 'missing.json')]),
+      2,
+      /cannot read the options file .*missing\.json \(ENOENT\)/,
+    );
   });
 });

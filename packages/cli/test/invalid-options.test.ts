@@ -28,8 +28,16 @@ function refusal(attempt: () => unknown): { error: unknown; issues: Array<{ path
 describe("the CLI's INVALID_OPTIONS errors list their issues as { path, message }", () => {
   const cases: Array<[string, () => unknown, string]> = [
     ['reverie serve --host without a token', () => serveServerOptions({ host: '0.0.0.0' }, {}, false), 'token'],
-    ['reverie serve --allow-origin file://', () => serveServerOptions({ 'allow-origin': 'file:///tmp/page.html' }, {}, false), 'allowedOrigins'],
-    ['an --options file the dreaming options refuse', () => openReverie({ kind: 'files', dataPath }, { dreaming: { gates: { minHours: -1 } } as never }), 'withDreaming'],
+    [
+      'reverie serve --allow-origin file://',
+      () => serveServerOptions({ 'allow-origin': 'file:///tmp/page.html' }, {}, false),
+      'allowedOrigins',
+    ],
+    [
+      'an --options file the dreaming options refuse',
+      () => openReverie({ kind: 'files', dataPath }, { dreaming: { gates: { minHours: -1 } } as never }),
+      'withDreaming',
+    ],
   ];
 
   it.each(cases)('%s', (_name, attempt, path) => {

@@ -24,13 +24,21 @@ afterEach(() => dir.remove());
 
 describe('reverie --postgres, refused before any statement', () => {
   it('refuses a value that is not a connection string (exit 2), from the option or REVERIE_DATABASE_URL', async () => {
-    expectOneLineError(await runReverie(['--postgres', 'db.internal:5432', 'memory', 'list']), 2, /--postgres must be a PostgreSQL connection string, postgres:\/\/USER:PASSWORD@HOST:5432\/DATABASE/);
+    expectOneLineError(
+      await runReverie(['--postgres', 'db.internal:5432', 'memory', 'list']),
+      2,
+      /--postgres must be a PostgreSQL connection string, postgres:\/\/USER:PASSWORD@HOST:5432\/DATABASE/,
+    );
     expectOneLineError(
       await runReverie(['memory', 'list'], { env: { REVERIE_DATABASE_URL: 'mysql://u:secret@h/db' } }),
       2,
       /REVERIE_DATABASE_URL must be a PostgreSQL connection string, .*\(got "mysql:\/\/u:\*\*\*@h\/db"\)/,
     );
-    expectOneLineError(await runReverie(['--postgres', 'postgres://127.0.0.1:5432/app', '--scope', 'user 42', 'memory', 'list']), 2, /invalid --scope "user 42"/);
+    expectOneLineError(
+      await runReverie(['--postgres', 'postgres://127.0.0.1:5432/app', '--scope', 'user 42', 'memory', 'list']),
+      2,
+      /invalid --scope "user 42"/,
+    );
   });
 
   it('says the database cannot be reached (exit 3), on one line, without the password', async () => {
@@ -46,7 +54,10 @@ describe.skipIf(!realServer.url)('reverie --postgres on a real PostgreSQL server
 
   it('adds, lists, searches, counts and deletes memories of one scope, never another, and writes no data directory', async () => {
     const options = { cwd: dir.root };
-    const ana = await runJson<MemoryEntry>([...on('user:ana'), 'memory', 'add', 'Ana wants answers in metric units', '--category', 'preferences/units'], options);
+    const ana = await runJson<MemoryEntry>(
+      [...on('user:ana'), 'memory', 'add', 'Ana wants answers in metric units', '--category', 'preferences/units'],
+      options,
+    );
     await runJson<MemoryEntry>([...on('user:ana'), 'memory', 'add', 'Ana deploys on Tuesdays'], options);
     const ben = await runJson<MemoryEntry>([...on('user:ben'), 'memory', 'add', 'Ben wants answers in imperial units'], options);
 
@@ -54,21 +65,33 @@ describe.skipIf(!realServer.url)('reverie --postgres on a real PostgreSQL server
       'Ana deploys on Tuesdays',
       'Ana wants answers in metric units',
     ]);
-    expect((await runJson<MemorySearchResult[]>([...on('user:ana'), 'memory', 'search', 'units'], options)).map((hit) => hit.entry.id)).toEqual([ana.id]);
-    expect(await runJson<CategoryCount[]>([...on('user:ben'), 'memory', 'categories'], options)).toEqual([{ category: 'general', count: 1 }]);
+    expect(
+      (await runJson<MemorySearchResult[]>([...on('user:ana'), 'memory', 'search', 'units'], options)).map((hit) => hit.entry.id),
+    ).toEqual([ana.id]);
+    expect(await runJson<CategoryCount[]>([...on('user:ben'), 'memory', 'categories'], options)).toEqual([
+      { category: 'general', count: 1 },
+    ]);
     const notThere = await runReverie([...on('user:ben'), 'memory', 'delete', ana.id], options);
     expectOneLineError(notThere, 4, new RegExp(`no memory ${ana.id} in scope user:ben of postgres://`));
     expect((await runReverie([...on('user:ben'), 'memory', 'delete', ben.id], options)).code).toBe(0);
     expect(await runJson([...on('user:ben'), 'memory', 'list'], options)).toEqual([]);
     // Without --scope: the scope "default", as .withPostgres() uses; REVERIE_DATABASE_URL stands for --postgres.
     await runJson([...on('default'), 'memory', 'add', 'Shared note'], options);
-    expect((await runJson<MemoryEntry[]>(['memory', 'list'], { ...options, env: { REVERIE_DATABASE_URL: database() } })).map((entry) => entry.content)).toEqual(['Shared note']);
+    expect(
+      (await runJson<MemoryEntry[]>(['memory', 'list'], { ...options, env: { REVERIE_DATABASE_URL: database() } })).map(
+        (entry) => entry.content,
+      ),
+    ).toEqual(['Shared note']);
     expect(readdirSync(dir.root)).toEqual([]);
   });
 
   it('runs, shows, undoes, plans and applies dream cycles of a scope from the database', async () => {
     const scope = on('user:dreamer');
-    for (const content of ['The user prefers dark mode in every editor', 'The user prefers dark mode in every editor', 'The team deploys on Tuesdays']) {
+    for (const content of [
+      'The user prefers dark mode in every editor',
+      'The user prefers dark mode in every editor',
+      'The team deploys on Tuesdays',
+    ]) {
       await runJson([...scope, 'memory', 'add', content, '--category', 'preferences']);
     }
     const contents = async () => (await runJson<MemoryEntry[]>([...scope, 'memory', 'list'])).map((entry) => entry.content).sort();
@@ -116,7 +139,9 @@ describe.skipIf(!realServer.url)('reverie --postgres on a real PostgreSQL server
       server.recover();
       const retried = await runReverie([...scope, 'dream', 'retry', runId, '--format', 'json'], { env });
       expect(retried.code, retried.stderr).toBe(0);
-      expect((await runJson<MemoryEntry[]>([...scope, 'memory', 'list'])).map((entry) => entry.content)).toContain('The user adopted a cat named Miso');
+      expect((await runJson<MemoryEntry[]>([...scope, 'memory', 'list'])).map((entry) => entry.content)).toContain(
+        'The user adopted a cat named Miso',
+      );
       expectOneLineError(await runReverie([...scope, 'dream', 'retry', runId], { env }), 4, /dead letter|nothing to retry|not/i);
     } finally {
       await server.close();
@@ -132,7 +157,11 @@ describe.skipIf(!realServer.url)('reverie --postgres on a real PostgreSQL server
     expect(result.stdout).toMatch(/^ {2}ok {4}database +reachable, schema up to date/m);
     expect(result.stdout).toMatch(/^ {2}ok {4}memory +1 entry in 1 category/m);
     expect(result.stdout).not.toContain('quarantine');
-    expectOneLineError(await runReverie([...scope, '--data', join(dir.root, 'missing'), 'memory', 'list']), 3, /no data directory at .*missing/);
+    expectOneLineError(
+      await runReverie([...scope, '--data', join(dir.root, 'missing'), 'memory', 'list']),
+      3,
+      /no data directory at .*missing/,
+    );
     expect(existsSync(join(dir.root, 'missing'))).toBe(false);
   });
 });

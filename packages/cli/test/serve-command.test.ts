@@ -28,11 +28,19 @@ afterEach(async () => {
 
 /** The environment of the spawned server, without the host's REVERIE_* settings. */
 function cleanEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REVERIE_')));
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REVERIE_')),
+  );
 }
 
 async function connectStdio(...extra: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', '--data', dir.dataPath, ...extra], env: cleanEnv(), stderr: 'pipe', cwd: tmpdir() });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--stdio', '--data', dir.dataPath, ...extra],
+    env: cleanEnv(),
+    stderr: 'pipe',
+    cwd: tmpdir(),
+  });
   client = new Client({ name: 'reverie-cli-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -56,7 +64,10 @@ describe('reverie serve --stdio', () => {
     const stdio = await connectStdio('--read-only');
     const writing = OPERATIONS.filter((operation) => operation.access === 'write').map((operation) => operation.name);
     await expectWritesRefused(stdio, writing, entry.id);
-    expect(await callOk(stdio, 'list_memory')).toMatchObject({ total: 1, entries: [expect.objectContaining({ content: 'Deploys go out on Tuesdays' })] });
+    expect(await callOk(stdio, 'list_memory')).toMatchObject({
+      total: 1,
+      entries: [expect.objectContaining({ content: 'Deploys go out on Tuesdays' })],
+    });
   });
 });
 
@@ -86,7 +97,11 @@ describe('reverie serve (HTTP)', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // Interrupted dream runs were looked for (and the dream state made) before the first answer.
     expect(existsSync(join(dir.dataPath, '_system', 'dreams'))).toBe(true);
-    const saved = await fetch(`${server.url}/api/memory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Saved over HTTP' }) });
+    const saved = await fetch(`${server.url}/api/memory`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Saved over HTTP' }),
+    });
     expect(saved.status).toBe(201);
     expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
     // The inspector page as `pnpm build` built it into the server package.
@@ -104,7 +119,10 @@ describe('reverie serve (HTTP)', () => {
 
   it('asks for the token from REVERIE_TOKEN', async () => {
     const token = 'serve-test-token-0123456789';
-    child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dir.dataPath, '--create'], { env: { ...cleanEnv(), REVERIE_TOKEN: token }, cwd: tmpdir() });
+    child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dir.dataPath, '--create'], {
+      env: { ...cleanEnv(), REVERIE_TOKEN: token },
+      cwd: tmpdir(),
+    });
     const started = child;
     const url = await new Promise<string>((resolve) => {
       let stderr = '';
@@ -119,11 +137,19 @@ describe('reverie serve (HTTP)', () => {
   });
 
   it('refuses a data directory that does not exist unless --create (exit 3, nothing created); --create serves a new one', async () => {
-    expectOneLineError(await runReverie(['serve', '--data', dir.dataPath]), 3, /no data directory at .*add --create to serve a new, empty one there/);
+    expectOneLineError(
+      await runReverie(['serve', '--data', dir.dataPath]),
+      3,
+      /no data directory at .*add --create to serve a new, empty one there/,
+    );
     expectOneLineError(await runReverie(['serve', '--stdio', '--data', dir.dataPath]), 3, /--create/);
     expect(existsSync(dir.dataPath)).toBe(false);
     expectOneLineError(await runReverie(['serve', '--create', '--read-only', '--data', dir.dataPath]), 2, /cannot go with --read-only/);
-    expectOneLineError(await runReverie(['serve', '--create', '--postgres', 'postgres://reverie:secret@127.0.0.1:1/reverie']), 2, /with --postgres there is none to create/);
+    expectOneLineError(
+      await runReverie(['serve', '--create', '--postgres', 'postgres://reverie:secret@127.0.0.1:1/reverie']),
+      2,
+      /with --postgres there is none to create/,
+    );
     expect(existsSync(dir.dataPath)).toBe(false);
     const server = await startHttp();
     expect((await fetch(`${server.url}/api/memory/categories`)).status).toBe(200);
@@ -140,9 +166,12 @@ describe('reverie serve (HTTP)', () => {
     expectOneLineError(await runReverie(['serve', '--mcp-session-idle', 'soon', '--data', dir.dataPath]), 2, /mcp-session-idle/);
   });
 
-  it.each(['max-mcp-sessions', 'request-timeout', 'max-connections'])('refuses --%s that is not a whole number from 1 (exit 2, one line)', async (option) => {
-    expectOneLineError(await runReverie(['serve', `--${option}`, '0', '--data', dir.dataPath]), 2, new RegExp(option));
-  });
+  it.each(['max-mcp-sessions', 'request-timeout', 'max-connections'])(
+    'refuses --%s that is not a whole number from 1 (exit 2, one line)',
+    async (option) => {
+      expectOneLineError(await runReverie(['serve', `--${option}`, '0', '--data', dir.dataPath]), 2, new RegExp(option));
+    },
+  );
 });
 
 describe.skipIf(!realServer.url)('reverie serve --postgres (a real PostgreSQL server)', () => {
@@ -151,7 +180,11 @@ describe.skipIf(!realServer.url)('reverie serve --postgres (a real PostgreSQL se
   it("serves one scope of the database: what it saves is that scope's, and another scope's server never sees it", async () => {
     const ana = await serveHttp(['--postgres', database(), '--scope', 'user:ana']);
     expect(ana.stderr()).toMatch(/Serving scope user:ana of postgres:\/\//);
-    const saved = await fetch(`${ana.url}/api/memory`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: 'Ana flies with a window seat' }) });
+    const saved = await fetch(`${ana.url}/api/memory`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'Ana flies with a window seat' }),
+    });
     expect(saved.status).toBe(201);
     const found = (await (await fetch(`${ana.url}/api/memory/search?query=window`)).json()) as MemorySearchResult[];
     expect(found.map((hit) => hit.entry.content)).toEqual(['Ana flies with a window seat']);

@@ -25,7 +25,11 @@ async function takenPort(): Promise<number> {
 describe('reverie serve: a refused start writes nothing', () => {
   it('refuses bad server options before it touches the data directory (exit 2)', async () => {
     expectOneLineError(await runReverie(['serve', '--host', '0.0.0.0', '--data', dir.dataPath]), 2, /without a token/);
-    expectOneLineError(await runReverie(['serve', '--allow-origin', 'file:///home/ana/page.html', '--data', dir.dataPath]), 2, /"file:\/\/\/home\/ana\/page\.html" is not an http\(s\) origin/);
+    expectOneLineError(
+      await runReverie(['serve', '--allow-origin', 'file:///home/ana/page.html', '--data', dir.dataPath]),
+      2,
+      /"file:\/\/\/home\/ana\/page\.html" is not an http\(s\) origin/,
+    );
     expectOneLineError(await runReverie(['serve', '--token', 'short', '--data', dir.dataPath]), 2, /16 characters/);
     expect(readdirSync(dir.dataPath)).toEqual([]);
   });

@@ -108,7 +108,14 @@ export { invalidOptions, type OptionIssue, optionIssues, parseOptions } from './
 
 // Service interfaces and tokens
 export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';
-export type { IMemoryChangeFeed, MemoryChange, MemoryChangePage, MemoryChangeQuery, MemoryNeighbour, MemoryNeighbourQuery } from './interfaces/memory-change-feed';
+export type {
+  IMemoryChangeFeed,
+  MemoryChange,
+  MemoryChangePage,
+  MemoryChangeQuery,
+  MemoryNeighbour,
+  MemoryNeighbourQuery,
+} from './interfaces/memory-change-feed';
 export { ChangeLog } from './changes/change-log';
 export { indexNeighbourIds, indexNeighbours } from './changes/index-neighbours';
 export type { IWorkingMemory } from './interfaces/working-memory';
@@ -152,7 +159,14 @@ export type { Thesaurus } from './search/query-synonyms';
 export { searchWithSecondHop } from './search/second-hop';
 
 // Temporal arithmetic (SPEC D4, D7)
-export { describeSubjectTime, mergeSubjectTimeMetadata, SUBJECT_END_KEY, SUBJECT_POINT_KEY, SUBJECT_START_KEY, SUBJECT_TIME_KEYS } from './temporal/subject-time';
+export {
+  describeSubjectTime,
+  mergeSubjectTimeMetadata,
+  SUBJECT_END_KEY,
+  SUBJECT_POINT_KEY,
+  SUBJECT_START_KEY,
+  SUBJECT_TIME_KEYS,
+} from './temporal/subject-time';
 export { mergeTemporalFields, type TemporalFields } from './temporal/merge-temporal';
 export { type ChangeInstant, changeInstant, type ChangeRule, supersede } from './temporal/supersession';
 export {
@@ -172,7 +186,15 @@ export {
 } from './schemas/memory-lineage';
 export { mergedLineage, supersedingLineage } from './lineage/memory-lineage';
 export { type MemoryHistory, memoryHistory, type MemoryHistoryStep } from './lineage/memory-history';
-export { hasValidityBounds, heldAt, holdsNow, type ValidityFields, validityProblem, validityTest, type ValidityView } from './temporal/validity';
+export {
+  hasValidityBounds,
+  heldAt,
+  holdsNow,
+  type ValidityFields,
+  validityProblem,
+  validityTest,
+  type ValidityView,
+} from './temporal/validity';
 export {
   DEFAULT_DECAY_OPTIONS,
   decayImportance,
@@ -201,4 +223,3 @@ export {
 
 // Stored text that reads like instructions (what the server's saves warn about)
 export { detectInjection } from './text/detect-injection';
-

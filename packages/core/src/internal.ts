@@ -6,17 +6,49 @@ export { fileSystemError, internalError, isFileSystemErrorCode, FILE_SYSTEM_ERRO
 export { loadOnce } from './loading/load-once';
 export { lookupTable, ownValue, setOwn } from './lookup/lookup-table';
 export { hasMethods } from './lookup/has-methods';
-export { CATEGORY_RULES, caseCollision, pathNameProblem, type PathNameRules, SKILL_NAME_RULES, WORKING_MEMORY_KEY_RULES, isSystemCategory, SYSTEM_CATEGORY } from './validation/path-name';
+export {
+  CATEGORY_RULES,
+  caseCollision,
+  pathNameProblem,
+  type PathNameRules,
+  SKILL_NAME_RULES,
+  WORKING_MEMORY_KEY_RULES,
+  isSystemCategory,
+  SYSTEM_CATEGORY,
+} from './validation/path-name';
 export { refuseSystemCategory } from './validation/refuse-system-category';
 export { SCOPE_ADVICE, scopeFolderName, scopeFromFolderName, scopeProblem } from './validation/scope';
 export { describeIssues, parseDraft, toStorableText, unstorableTextProblem } from './schemas/parse-record';
-export { type ChangePosition, DEFAULT_CHANGE_PAGE, DEFAULT_NEIGHBOURS, formatChangeCursor, MAX_CHANGE_PAGE, MAX_NEIGHBOURS, parseChangeCursor, parseChangeQuery, parseNeighbourQuery } from './changes/change-cursor';
+export {
+  type ChangePosition,
+  DEFAULT_CHANGE_PAGE,
+  DEFAULT_NEIGHBOURS,
+  formatChangeCursor,
+  MAX_CHANGE_PAGE,
+  MAX_NEIGHBOURS,
+  parseChangeCursor,
+  parseChangeQuery,
+  parseNeighbourQuery,
+} from './changes/change-cursor';
 export { oldestPosition } from './changes/change-log';
 export { NEIGHBOUR_QUERY } from './changes/index-neighbours';
 export { monotonicMs } from './interfaces/clock';
 export { formatLogLine } from './logging/loggers';
 export { matchesAnySkillPattern, skillNameMatches, skillNamePatternSchema } from './skills/skill-name-pattern';
-export { BM25_B, BM25_K1, bm25Idf, COMMON_TERM_FLOOR, PREFIX_MAX_EXPANSIONS, PREFIX_MIN_LENGTH, PREFIX_WEIGHT, rarestTerms, STEM_WEIGHT, SYNONYM_WEIGHT, termScore, weighQueryTerms } from './search/bm25-scoring';
+export {
+  BM25_B,
+  BM25_K1,
+  bm25Idf,
+  COMMON_TERM_FLOOR,
+  PREFIX_MAX_EXPANSIONS,
+  PREFIX_MIN_LENGTH,
+  PREFIX_WEIGHT,
+  rarestTerms,
+  STEM_WEIGHT,
+  SYNONYM_WEIGHT,
+  termScore,
+  weighQueryTerms,
+} from './search/bm25-scoring';
 export { hybridRecallOptionsShape, type ResolvedHybridRecall, resolveHybridRecall } from './search/hybrid-recall-options';
 export { embedQueryWithin, MAX_EMBEDDING_INPUT_CHARS } from './search/query-embedding';
 export { BM25_INDEX_FORMAT } from './search/bm25-index';
@@ -37,7 +69,24 @@ export { ABBREVIATIONS, type Abbreviation } from './text/abbreviations';
 export { analyseText, NEGATION_SCOPE, normaliseTerms, type Term, type TermKind, type TextAnalysis } from './text/analyse-text';
 export { INJECTION_PATTERNS } from './text/detect-injection';
 export { fenceUntrusted, renderUntrustedList, type UntrustedItem } from './text/fence-untrusted';
-export { BAG_MAX_FUNCTION_SHARE, BAG_MIN_TERMS, BAG_ORDER_MAX_COVERAGE, BAG_SOURCE_MIN_FUNCTION_SHARE, type FactGroups, type FactJudgement, judgeFactPreservation, type JudgeOptions, MAX_NOVELTY, MIN_ORDER_AGREEMENT, MIN_SOURCE_COVERAGE, MIN_WORD_COVERAGE, ORDER_WINDOW, STRICT_MAX_NOVELTY, STRICT_MIN_SOURCE_COVERAGE, STRICT_MIN_WORD_COVERAGE } from './text/judge-fact-preservation';
+export {
+  BAG_MAX_FUNCTION_SHARE,
+  BAG_MIN_TERMS,
+  BAG_ORDER_MAX_COVERAGE,
+  BAG_SOURCE_MIN_FUNCTION_SHARE,
+  type FactGroups,
+  type FactJudgement,
+  judgeFactPreservation,
+  type JudgeOptions,
+  MAX_NOVELTY,
+  MIN_ORDER_AGREEMENT,
+  MIN_SOURCE_COVERAGE,
+  MIN_WORD_COVERAGE,
+  ORDER_WINDOW,
+  STRICT_MAX_NOVELTY,
+  STRICT_MIN_SOURCE_COVERAGE,
+  STRICT_MIN_WORD_COVERAGE,
+} from './text/judge-fact-preservation';
 export { directiveExamples, FACT_RULES, type FactRewrite, type FactRule, renderFactRules } from './text/fact-rules';
 export { RELATIVE_DATE_TOLERANCE_DAYS } from './text/relative-dates';
 export { estimateTokens } from './text/estimate-tokens';

@@ -78,12 +78,19 @@ const expected = {
 
 describe('@reverie/core build output', () => {
   it('loads as ESM through the exports map', () => {
-    const out = runNode(['--input-type=module', '-e', `import * as core from '@reverie/core';\nimport * as internal from '@reverie/core/internal';\n${probe}`]);
+    const out = runNode([
+      '--input-type=module',
+      '-e',
+      `import * as core from '@reverie/core';\nimport * as internal from '@reverie/core/internal';\n${probe}`,
+    ]);
     expect(JSON.parse(out)).toEqual(expected);
   });
 
   it('loads as CommonJS through the exports map', () => {
-    const out = runNode(['-e', `const core = require('@reverie/core');\nconst internal = require('@reverie/core/internal');\n(async () => {${probe}})();`]);
+    const out = runNode([
+      '-e',
+      `const core = require('@reverie/core');\nconst internal = require('@reverie/core/internal');\n(async () => {${probe}})();`,
+    ]);
     expect(JSON.parse(out)).toEqual(expected);
   });
 
@@ -106,7 +113,10 @@ describe('@reverie/core build output', () => {
   });
 
   it('declares the testing entry ESM-only: require() is refused by the exports map', () => {
-    const out = runNode(['-e', `try { require('@reverie/core/testing'); console.log('loaded'); } catch (error) { console.log(error.code); }`]);
+    const out = runNode([
+      '-e',
+      `try { require('@reverie/core/testing'); console.log('loaded'); } catch (error) { console.log(error.code); }`,
+    ]);
     expect(out).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 });

@@ -29,8 +29,9 @@ function loadCorpus(name: 'legit-dev' | 'legit-holdout' | 'hostile'): CorpusCase
   return z.array(caseSchema).parse(JSON.parse(readFileSync(join(corpusDir, `${name}.json`), 'utf8')));
 }
 
-const accepted = (item: CorpusCase) => judgeFactPreservation(item.sources, item.merged, item.knownDates ? { knownDates: item.knownDates } : {}).ok;
-const share = <T,>(items: T[], pick: (item: T) => boolean) => items.filter(pick).length / items.length;
+const accepted = (item: CorpusCase) =>
+  judgeFactPreservation(item.sources, item.merged, item.knownDates ? { knownDates: item.knownDates } : {}).ok;
+const share = <T>(items: T[], pick: (item: T) => boolean) => items.filter(pick).length / items.length;
 
 /**
  * Share of legit-holdout accepted. Measured once with the finished judge at 80 %; after the
@@ -53,7 +54,8 @@ const acceptedAsDreamed = (item: RecordedCase) =>
     knownDates: [...new Set(item.sourceDaysAgo.map((days) => new Date(RECORDED_SEEDED - days * 86_400_000).toISOString().slice(0, 10)))],
   }).ok;
 
-const loadRecorded = (): RecordedCase[] => z.array(recordedSchema).parse(JSON.parse(readFileSync(join(corpusDir, 'recorded-real.json'), 'utf8')));
+const loadRecorded = (): RecordedCase[] =>
+  z.array(recordedSchema).parse(JSON.parse(readFileSync(join(corpusDir, 'recorded-real.json'), 'utf8')));
 
 describe('merge corpus', () => {
   it('accepts at least 95 % of legit-dev', () => {
@@ -89,7 +91,10 @@ describe('merge corpus', () => {
     expect(share(cases, (item) => !accepted(item))).toBeGreaterThanOrEqual(0.95);
     for (const attack of classes) {
       const ofClass = cases.filter((item) => (item.class ?? 'unclassed') === attack);
-      expect(share(ofClass, (item) => !accepted(item)), attack).toBeGreaterThanOrEqual(0.95);
+      expect(
+        share(ofClass, (item) => !accepted(item)),
+        attack,
+      ).toBeGreaterThanOrEqual(0.95);
     }
   });
 });

@@ -18,9 +18,15 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const ALLOWED_FILES = new Set(['packages/core/src/lookup/lookup-table.ts']);
 
 function sourceProgram(): ts.Program {
-  const parsed = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!parsed) throw new Error('could not read tsconfig.json');
-  const sources = parsed.fileNames.filter((file) => /\/(packages|examples)\/[^/]+\/src\//.test(file) && !/\.test\.ts$|\/__fixtures__\//.test(file));
+  const sources = parsed.fileNames.filter(
+    (file) => /\/(packages|examples)\/[^/]+\/src\//.test(file) && !/\.test\.ts$|\/__fixtures__\//.test(file),
+  );
   return ts.createProgram(sources, parsed.options);
 }
 
@@ -35,20 +41,31 @@ function findLookups(program: ts.Program): string[] {
     if (apparent.isUnion()) return apparent.types.some(hasStringIndex);
     // The environment's variables are named by the code, never by user text.
     if (checker.typeToString(apparent) === 'ProcessEnv') return false;
-    return checker.getIndexInfosOfType(apparent).some((info) => (info.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral)) !== 0);
+    return checker
+      .getIndexInfosOfType(apparent)
+      .some((info) => (info.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral)) !== 0);
   };
   const found: string[] = [];
   for (const file of program.getSourceFiles()) {
     if (file.isDeclarationFile || file.fileName.includes('/node_modules/')) continue;
     const name = file.fileName.slice(root.length);
     if (ALLOWED_FILES.has(name)) continue;
-    const report = (node: ts.Node) => found.push(`${name}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().slice(0, 100)}`);
+    const report = (node: ts.Node) =>
+      found.push(`${name}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().slice(0, 100)}`);
     const visit = (node: ts.Node): void => {
       // `delete object[key]` removes an own property only; nothing inherited is read or written.
       if (ts.isDeleteExpression(node)) return;
-      if (ts.isElementAccessExpression(node) && isTextKey(checker.getTypeAtLocation(node.argumentExpression)) && hasStringIndex(checker.getTypeAtLocation(node.expression))) {
+      if (
+        ts.isElementAccessExpression(node) &&
+        isTextKey(checker.getTypeAtLocation(node.argumentExpression)) &&
+        hasStringIndex(checker.getTypeAtLocation(node.expression))
+      ) {
         report(node);
-      } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InKeyword && isTextKey(checker.getTypeAtLocation(node.left))) {
+      } else if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.InKeyword &&
+        isTextKey(checker.getTypeAtLocation(node.left))
+      ) {
         report(node);
       }
       ts.forEachChild(node, visit);

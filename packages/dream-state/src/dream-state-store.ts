@@ -230,7 +230,11 @@ export interface DreamStateLock {
 }
 
 /** Runs `work` while holding `lock`; `lost` is the handle's (see `DreamLockHandle.lost`). */
-export async function holdingLock<T>(lock: DreamStateLock, work: (holder: LockHolder, lost: AbortSignal | undefined) => Promise<T>, runId?: string): Promise<T> {
+export async function holdingLock<T>(
+  lock: DreamStateLock,
+  work: (holder: LockHolder, lost: AbortSignal | undefined) => Promise<T>,
+  runId?: string,
+): Promise<T> {
   const handle = await lock.acquire(runId);
   try {
     return await work(handle.holder, handle.lost);

@@ -41,9 +41,22 @@ export { type LockHolder, lockHolderSchema } from './records/lock-holder';
 export { type DreamLockStatus, lockStatusSchema } from './records/lock-status';
 export { type PassPlanFile, passPlanFileSchema } from './records/pass-plan-file';
 export { type RecallEvent, recallEventSchema, type RecallSource } from './records/recall-event';
-export { emptyRecallSignals, type EntryRecallTally, foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from './records/recall-signals';
+export {
+  emptyRecallSignals,
+  type EntryRecallTally,
+  foldRecallEvents,
+  type RecallSignalsFile,
+  recallSignalsFileSchema,
+} from './records/recall-signals';
 export { type RunManifest, runManifestSchema, type RunStatus, runStatusSchema } from './records/run-manifest';
-export { type PlanApplied, planAppliedSchema, type SavedPass, savedPassSchema, type SavedPlan, savedPlanSchema } from './records/saved-plan';
+export {
+  type PlanApplied,
+  planAppliedSchema,
+  type SavedPass,
+  savedPassSchema,
+  type SavedPlan,
+  savedPlanSchema,
+} from './records/saved-plan';
 export {
   FINGERPRINT_RECORD_BYTES,
   type FingerprintChange,

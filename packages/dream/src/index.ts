@@ -21,7 +21,11 @@ export type { UndoReport } from './engine/undo-run';
 export type { RunDetails, RunSummary } from './runs/run-details';
 export type { RecordChange, RecordHistoryItem, RecordKey } from './runs/run-changes';
 export { ImportanceDecayPass } from './passes/importance-decay/importance-decay-pass';
-export { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './passes/importance-decay/importance-decay-options';
+export {
+  type ImportanceDecayOptions,
+  type ImportanceDecayOptionsInput,
+  importanceDecayOptionsSchema,
+} from './passes/importance-decay/importance-decay-options';
 export { ArchiveRetentionPass } from './passes/archive-retention/archive-retention-pass';
 export { archiveRetentionOptionsSchema } from './passes/archive-retention/archive-retention-options';
 export { MemoryConsolidationPass } from './passes/memory-consolidation/memory-consolidation-pass';

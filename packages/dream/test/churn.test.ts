@@ -7,7 +7,10 @@ import { InMemoryLongTermMemory, ManualClock, RecordingLogger } from '@reverie/c
 import { DreamEngine, ImportanceDecayPass, MemoryConsolidationPass } from '@reverie/dream';
 import { FileDreamStateStore } from '@reverie/file-store';
 
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 10, text: 10, reasoning: 0 },
+};
 const keepEverything = () =>
   new MockLanguageModelV3({
     doGenerate: async () => ({
@@ -28,14 +31,19 @@ describe('cost follows churn (SPEC B1)', () => {
   it('does not send entries back to the model when only decay rewrote them (write: true)', async () => {
     const clock = new ManualClock('2026-06-01T00:00:00.000Z');
     const memory = new InMemoryLongTermMemory({ clock });
-    for (const topic of ['billing runs monthly on stripe', 'billing invoices go out on the first', 'deploys go through staging', 'deploys happen on tuesdays']) {
+    for (const topic of [
+      'billing runs monthly on stripe',
+      'billing invoices go out on the first',
+      'deploys go through staging',
+      'deploys happen on tuesdays',
+    ]) {
       await memory.save({ content: `Note: ${topic}`, importance: 0.9, lastSeenAt: '2026-01-01T00:00:00.000Z' });
     }
     const model = keepEverything();
-    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, model }, [
-      new ImportanceDecayPass({ write: true }),
-      new MemoryConsolidationPass(),
-    ]);
+    const engine = new DreamEngine(
+      { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, model },
+      [new ImportanceDecayPass({ write: true }), new MemoryConsolidationPass()],
+    );
     await engine.run({ trigger: 'schedule' });
     const firstCalls = model.doGenerateCalls.length;
     expect(firstCalls).toBeGreaterThan(0);

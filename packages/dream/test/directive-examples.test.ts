@@ -50,12 +50,18 @@ describe('the examples each directive gives meet its guard', () => {
     ]);
     const index = new Bm25Index();
     index.setAll([...texts].map(([id, text]) => ({ id, text })));
-    const similarity = new SourceSimilarity(indexLookup(index, (id) => texts.get(id)), (id) => texts.get(id), { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 });
+    const similarity = new SourceSimilarity(
+      indexLookup(index, (id) => texts.get(id)),
+      (id) => texts.get(id),
+      { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 },
+    );
     expect(similarity.unconnected(['a', 'b'])).not.toEqual([]);
   });
 
   it('the skill names the skill directives give are valid skill names', () => {
-    const names = [...`${SKILL_GAP_DIRECTIVE}\n${SKILL_CONSOLIDATION_DIRECTIVE}`.matchAll(/"([a-z0-9-]+(?:\/[a-z0-9-]+)+)"/g)].map((match) => match[1]!);
+    const names = [...`${SKILL_GAP_DIRECTIVE}\n${SKILL_CONSOLIDATION_DIRECTIVE}`.matchAll(/"([a-z0-9-]+(?:\/[a-z0-9-]+)+)"/g)].map(
+      (match) => match[1]!,
+    );
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(pathNameProblem(name, SKILL_NAME_RULES), name).toBeUndefined();
   });

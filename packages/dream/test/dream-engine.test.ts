@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, type MemoryEntry, newId, RecordingLogger, supersede, supersedingLineage } from '@reverie/core';
+import {
+  type ILongTermMemory,
+  InMemoryLongTermMemory,
+  ManualClock,
+  type MemoryEntry,
+  newId,
+  RecordingLogger,
+  supersede,
+  supersedingLineage,
+} from '@reverie/core';
 import { ArchiveRetentionPass } from '../src/passes/archive-retention/archive-retention-pass';
 import { DreamEngine } from '../src/engine/dream-engine';
 import type { DreamPass, DreamServices, PassContext } from '../src/engine/dream-types';
@@ -82,7 +91,9 @@ describe('DreamEngine', () => {
     expect(undo.removed).toHaveLength(1);
     const after = await memory.list();
     const strip = ({ updatedAt: _u, ...rest }: MemoryEntry) => rest;
-    expect(after.map(strip).sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b, keep].map(strip).sort((x, y) => x.id.localeCompare(y.id)));
+    expect(after.map(strip).sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [a, b, keep].map(strip).sort((x, y) => x.id.localeCompare(y.id)),
+    );
     await expect(engine.undo(runId)).rejects.toMatchObject({ code: 'CONFLICT' });
     await expect(engine.undo('000000000000')).rejects.toMatchObject({ code: 'RUN_NOT_FOUND' });
   });
@@ -99,7 +110,12 @@ describe('DreamEngine', () => {
         const result = supersede(older, newer);
         const operations: DreamOperation[] = [
           { op: 'memory.save', entry: result.older, expectUpdatedAt: older.updatedAt, reason: 'superseded' },
-          { op: 'memory.save', entry: { ...result.newer, lineage: supersedingLineage(result.newer, older, { at: result.change.at }) }, expectUpdatedAt: newer.updatedAt, reason: 'supersedes' },
+          {
+            op: 'memory.save',
+            entry: { ...result.newer, lineage: supersedingLineage(result.newer, older, { at: result.change.at }) },
+            expectUpdatedAt: newer.updatedAt,
+            reason: 'supersedes',
+          },
         ];
         return { operations, itemsProcessed: 2, notes: [], refusals: [] };
       },
@@ -107,7 +123,9 @@ describe('DreamEngine', () => {
     const engine = new DreamEngine(services, [supersessionPass]);
     const { runId } = await engine.run({ trigger: 'manual' });
     expect(await memory.get(older.id)).toMatchObject({ validTo: '2025-09-01T00:00:00.000Z', supersededBy: newer.id });
-    expect((await memory.get(newer.id))?.lineage?.ancestors?.map((ancestor) => [ancestor.id, ancestor.relation])).toEqual([[older.id, 'superseded']]);
+    expect((await memory.get(newer.id))?.lineage?.ancestors?.map((ancestor) => [ancestor.id, ancestor.relation])).toEqual([
+      [older.id, 'superseded'],
+    ]);
     expect((await memory.search({ text: 'lives' })).map((hit) => hit.entry.id)).toEqual([newer.id]);
     const undo = await engine.undo(runId);
     expect(undo.restored.sort()).toEqual([`memory ${older.id}`, `memory ${newer.id}`].sort());
@@ -161,7 +179,13 @@ describe('DreamEngine', () => {
     const asking = mergePass('memory-consolidation', {
       model: 'required',
       async plan(context: PassContext) {
-        await context.gateway!.ask({ pass: 'memory-consolidation', directiveFile: 'dream.md', builtInDirective: 'Reply {}.', data: 'data', schema: z.object({}) });
+        await context.gateway!.ask({
+          pass: 'memory-consolidation',
+          directiveFile: 'dream.md',
+          builtInDirective: 'Reply {}.',
+          data: 'data',
+          schema: z.object({}),
+        });
         return mergePass().plan(context);
       },
     });
@@ -197,7 +221,11 @@ describe('DreamEngine', () => {
     const report = await new DreamEngine(services, [mergePass(), needsModel]).run({
       trigger: 'manual',
       onPass(progress) {
-        seen.push(progress.type === 'start' ? `start ${progress.name} ${progress.index + 1}/${progress.total}` : `finish ${progress.outcome.name} ${progress.outcome.status}`);
+        seen.push(
+          progress.type === 'start'
+            ? `start ${progress.name} ${progress.index + 1}/${progress.total}`
+            : `finish ${progress.outcome.name} ${progress.outcome.status}`,
+        );
         throw new Error('a broken progress line');
       },
     });
@@ -212,7 +240,11 @@ describe('DreamEngine', () => {
     const before = await memory.list();
     const report = await new DreamEngine(services, [mergePass()]).run({ trigger: 'manual', dryRun: true });
     expect(report.passes[0]).toMatchObject({ status: 'ok', applied: 0 });
-    expect(report.passes[0]!.status === 'ok' && report.passes[0]!.planned?.map((op) => op.op)).toEqual(['memory.save', 'memory.delete', 'memory.delete']);
+    expect(report.passes[0]!.status === 'ok' && report.passes[0]!.planned?.map((op) => op.op)).toEqual([
+      'memory.save',
+      'memory.delete',
+      'memory.delete',
+    ]);
     expect(await memory.list()).toEqual(before);
     // The only file a dry run writes is its plan, for apply.
     expect(readdirSync(join(dataPath, '_system', 'dreams'))).toEqual(['plans']);
@@ -290,7 +322,9 @@ describe('DreamEngine', () => {
     const waitsForModel: DreamPass = {
       ...mergePass(),
       async plan(context) {
-        const aborted = new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted by a user turn'))));
+        const aborted = new Promise((_, reject) =>
+          context.signal.addEventListener('abort', () => reject(new Error('aborted by a user turn'))),
+        );
         controller.abort(new Error('A user turn started'));
         await aborted;
         throw new Error('unreachable');
@@ -350,7 +384,16 @@ describe('importance-decay pass with write: true', () => {
     const onceClock = new ManualClock('2026-06-01T00:00:00.000Z');
     const onceMemory = new InMemoryLongTermMemory({ clock: onceClock });
     const copy = await onceMemory.save({ content: 'old fact', importance: 0.95, lastSeenAt: '2026-01-01T00:00:00.000Z' });
-    const once = new DreamEngine({ dataPath: otherPath, clock: onceClock, state: new FileDreamStateStore({ dataPath: otherPath, clock: onceClock }), logger: new RecordingLogger(), memory: onceMemory }, [new ImportanceDecayPass({ write: true })]);
+    const once = new DreamEngine(
+      {
+        dataPath: otherPath,
+        clock: onceClock,
+        state: new FileDreamStateStore({ dataPath: otherPath, clock: onceClock }),
+        logger: new RecordingLogger(),
+        memory: onceMemory,
+      },
+      [new ImportanceDecayPass({ write: true })],
+    );
     await once.run({ trigger: 'schedule' });
     onceClock.advance(59 * 86_400_000);
     await once.run({ trigger: 'schedule' });
@@ -388,7 +431,10 @@ describe('archive-retention pass', () => {
     const engine = new DreamEngine(services, [failingPass]);
     const old = await engine.run({ trigger: 'manual' });
     const runFolder = readdirSync(runsDir(dataPath)).find((name) => name.endsWith(old.runId))!;
-    await new ArchiveRetentionPass().commit(services, { runs: [join(runsDir(dataPath), runFolder)], failures: [join(failuresDir(dataPath), `${old.runId}.json`)] });
+    await new ArchiveRetentionPass().commit(services, {
+      runs: [join(runsDir(dataPath), runFolder)],
+      failures: [join(failuresDir(dataPath), `${old.runId}.json`)],
+    });
     expect(readdirSync(runsDir(dataPath))).toEqual([]);
     expect(readdirSync(failuresDir(dataPath))).toEqual([]);
   });
@@ -435,7 +481,10 @@ describe('conversation-log horizon', () => {
         return { operations: [], itemsProcessed: 0, notes: [], refusals: [] };
       },
     };
-    await new DreamEngine(services, [reader('episode-extraction', 40), reader('skill-gap', 25), asker]).run({ trigger: 'manual', passes: ['preference-inference'] });
+    await new DreamEngine(services, [reader('episode-extraction', 40), reader('skill-gap', 25), asker]).run({
+      trigger: 'manual',
+      passes: ['preference-inference'],
+    });
     await new DreamEngine(services, [asker]).run({ trigger: 'manual' });
     expect(horizons).toEqual([25, Number.POSITIVE_INFINITY]);
   });
@@ -460,7 +509,10 @@ describe('conversation-log horizon', () => {
       reader('modelled', 0, { model: 'required' }),
       asker,
     ];
-    await new DreamEngine({ ...services, skills: undefined, model: undefined }, passes).run({ trigger: 'manual', passes: ['preference-inference'] });
+    await new DreamEngine({ ...services, skills: undefined, model: undefined }, passes).run({
+      trigger: 'manual',
+      passes: ['preference-inference'],
+    });
     expect(horizons).toEqual([40]);
   });
 });

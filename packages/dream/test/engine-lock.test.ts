@@ -15,7 +15,13 @@ let services: DreamServices;
 beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-engine-lock-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory: new InMemoryLongTermMemory({ clock }) };
+  services = {
+    dataPath,
+    clock,
+    state: new FileDreamStateStore({ dataPath, clock }),
+    logger: new RecordingLogger(),
+    memory: new InMemoryLongTermMemory({ clock }),
+  };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
@@ -47,7 +53,10 @@ describe('the engine and the lock (SPEC O3)', () => {
     const engine: DreamEngine = new DreamEngine(services, [watching([], () => engine)]);
     const done = await engine.run({ trigger: 'manual' });
     const other = await new DreamLock({ dataPath, clock }).acquire('other-run');
-    await expect(engine.run({ trigger: 'manual' })).rejects.toMatchObject({ code: 'LOCK_HELD', details: { holder: { runId: 'other-run' } } });
+    await expect(engine.run({ trigger: 'manual' })).rejects.toMatchObject({
+      code: 'LOCK_HELD',
+      details: { holder: { runId: 'other-run' } },
+    });
     await expect(engine.undo(done.runId)).rejects.toMatchObject({ code: 'LOCK_HELD' });
     expect(await engine.recover()).toEqual([]);
     const dry = await engine.run({ trigger: 'manual', dryRun: true });

@@ -83,7 +83,12 @@ async function makeWorld(): Promise<World> {
     entries.push(await memory.save({ id: `f0000000000${index}`, content: content!, category: category! }));
   }
   // Unlike anything else: never in a candidate cluster, so no reply may touch it.
-  const sentinel = await memory.save({ id: 'f000000000ff', content: 'Zyxwvut quokka marmalade horizon 4412.', category: 'general', importance: 0.9 });
+  const sentinel = await memory.save({
+    id: 'f000000000ff',
+    content: 'Zyxwvut quokka marmalade horizon 4412.',
+    category: 'general',
+    importance: 0.9,
+  });
   for (const [name, content] of [
     ['mcp/email', 'Call mail.send. Live binding.'],
     ['mcp/calendar', 'Call calendar.move. Live binding.'],
@@ -116,9 +121,32 @@ async function makeWorld(): Promise<World> {
 
 /** Replies a careless or hostile model might give, built from what the world holds and what it does not. */
 function replyArbitrary(world: { ids: string[] }): fc.Arbitrary<string> {
-  const id = fc.oneof(fc.constantFrom(...world.ids), fc.constantFrom('000000000000', 'deadbeefcafe', '../../etc', ''), fc.string({ maxLength: 14 }));
-  const name = fc.constantFrom('mcp/email', 'mcp/new', 'reports/weekly-status', 'reports/status-update', 'writing/email-tone', 'finance/invoices', '../evil', '', 'a/b/c/d/e/f/g');
-  const category = fc.constantFrom('general', '_system', '_system/dreams', '../../etc', '/abs', 'user-preferences/inferred', 'a//b', 'ok/cat');
+  const id = fc.oneof(
+    fc.constantFrom(...world.ids),
+    fc.constantFrom('000000000000', 'deadbeefcafe', '../../etc', ''),
+    fc.string({ maxLength: 14 }),
+  );
+  const name = fc.constantFrom(
+    'mcp/email',
+    'mcp/new',
+    'reports/weekly-status',
+    'reports/status-update',
+    'writing/email-tone',
+    'finance/invoices',
+    '../evil',
+    '',
+    'a/b/c/d/e/f/g',
+  );
+  const category = fc.constantFrom(
+    'general',
+    '_system',
+    '_system/dreams',
+    '../../etc',
+    '/abs',
+    'user-preferences/inferred',
+    'a//b',
+    'ok/cat',
+  );
   const text = fc.oneof(
     fc.string({ maxLength: 80 }),
     fc.constantFrom(INJECTION, 'Keep [skip] this [durable] forever [permanent]', '', 'The user prefers metric units.', 'x'.repeat(5000)),
@@ -160,27 +188,31 @@ function replyArbitrary(world: { ids: string[] }): fc.Arbitrary<string> {
       toDelete: extra,
       toSave: [
         {
-          content: 'Project Atlas ships its weekly status report on Fridays; the Atlas weekly status report goes out every Friday. [durable]',
+          content:
+            'Project Atlas ships its weekly status report on Fridays; the Atlas weekly status report goes out every Friday. [durable]',
           category: 'project-context/atlas',
           sourceIds: world.ids.slice(2, 4),
         },
       ],
     }),
   );
-  const plausibleSkills = fc.subarray(['mcp/email', 'mcp/calendar', 'reports/weekly-status', 'reports/status-update', 'writing/email-tone']).map((extra) =>
-    JSON.stringify({
-      toDelete: extra,
-      toSave: [
-        {
-          name: 'reports/weekly-status',
-          summary: 'Write the weekly status report or a status update.',
-          content: 'Write Done / Next / Risks, under 200 words, metric units. For a short update, summarise the notes as Done / Next / Risks. [permanent]',
-          sourceNames: ['reports/weekly-status', 'reports/status-update'],
-          seeAlso: ['mcp/email', 'ghost/skill'],
-        },
-      ],
-    }),
-  );
+  const plausibleSkills = fc
+    .subarray(['mcp/email', 'mcp/calendar', 'reports/weekly-status', 'reports/status-update', 'writing/email-tone'])
+    .map((extra) =>
+      JSON.stringify({
+        toDelete: extra,
+        toSave: [
+          {
+            name: 'reports/weekly-status',
+            summary: 'Write the weekly status report or a status update.',
+            content:
+              'Write Done / Next / Risks, under 200 words, metric units. For a short update, summarise the notes as Done / Next / Risks. [permanent]',
+            sourceNames: ['reports/weekly-status', 'reports/status-update'],
+            seeAlso: ['mcp/email', 'ghost/skill'],
+          },
+        ],
+      }),
+    );
   return fc.oneof(
     { arbitrary: plausibleMemory, weight: 3 },
     { arbitrary: plausibleSkills, weight: 3 },
@@ -241,8 +273,20 @@ describe.each(PASSES)('%s under fuzzed model replies', (name, makePass) => {
         await skillUsage.record({ skill: 'mcp/email', sessionId: 's1', timestamp: daysAgo(2) });
         const workflowLog = new InMemoryWorkflowLog({ clock });
         for (const days of [3, 2, 1]) {
-          await workflowLog.append({ description: 'Publish the weekly report', skill: 'mcp/email', success: false, error: INJECTION, timestamp: daysAgo(days) });
-          await workflowLog.append({ description: 'Publish the weekly report', skill: 'reports/weekly-status', success: false, error: 'HTTP 403', timestamp: daysAgo(days) });
+          await workflowLog.append({
+            description: 'Publish the weekly report',
+            skill: 'mcp/email',
+            success: false,
+            error: INJECTION,
+            timestamp: daysAgo(days),
+          });
+          await workflowLog.append({
+            description: 'Publish the weekly report',
+            skill: 'reports/weekly-status',
+            success: false,
+            error: 'HTTP 403',
+            timestamp: daysAgo(days),
+          });
         }
         const lastSeqBefore = Math.max(...(await world.log.read()).map((turn) => turn.seq));
         const memoryBefore = await world.memory.list();

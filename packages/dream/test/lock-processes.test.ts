@@ -84,7 +84,10 @@ describe('the dream lock across processes (SPEC O3)', () => {
     mkdirSync(dirname(lockPath(dataPath)), { recursive: true });
     // Its holder ran on this host and has exited: provably gone (another host's lock needs a watched heartbeat).
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    writeFileSync(lockPath(dataPath), JSON.stringify({ pid: gone, host: hostname(), acquiredAt: '2020-01-01T00:00:00.000Z', token: 'ancient' }));
+    writeFileSync(
+      lockPath(dataPath),
+      JSON.stringify({ pid: gone, host: hostname(), acquiredAt: '2020-01-01T00:00:00.000Z', token: 'ancient' }),
+    );
     const outcomes = await race(['a', 'b', 'c']);
     expect(outcomes.filter((o) => o === 'acquired')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'held LOCK_HELD')).toHaveLength(2);

@@ -24,7 +24,12 @@ const clearing: DreamPass = {
   async plan(context: PassContext): Promise<PassPlan> {
     const turns = await context.services.conversationLog!.read();
     const throughSeq = Math.max(...turns.map((turn) => turn.seq));
-    return { operations: [{ op: 'conversation-log.clear', throughSeq, reason: 'read by every pass' }], itemsProcessed: turns.length, notes: [], refusals: [] };
+    return {
+      operations: [{ op: 'conversation-log.clear', throughSeq, reason: 'read by every pass' }],
+      itemsProcessed: turns.length,
+      notes: [],
+      refusals: [],
+    };
   },
 } as DreamPass;
 
@@ -33,7 +38,17 @@ it('undo of a run that cleared the conversation log appends the cleared turns ba
   const log = new InMemoryConversationLog({ clock });
   await log.append({ sessionId: 's1', role: 'user', content: 'I moved to Porto last week.', timestamp: '2026-05-31T10:00:00.000Z' });
   await log.append({ sessionId: 's1', role: 'assistant', content: 'Noted: Porto.', timestamp: '2026-05-31T10:00:05.000Z' });
-  const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory: new InMemoryLongTermMemory({ clock }), conversationLog: log }, [clearing]);
+  const engine = new DreamEngine(
+    {
+      dataPath,
+      clock,
+      state: new FileDreamStateStore({ dataPath, clock }),
+      logger: silentLogger,
+      memory: new InMemoryLongTermMemory({ clock }),
+      conversationLog: log,
+    },
+    [clearing],
+  );
 
   const report = await engine.run({ trigger: 'manual' });
   expect(await log.read()).toEqual([]);

@@ -47,9 +47,9 @@ describe('memory change-feed compaction after a cycle', () => {
     // Run with both readers: recall-signals' cursor holds the feed back while consolidation reads on.
     await new DreamEngine(services, [consolidation, recall]).run({ trigger: 'manual', passes: ['memory-consolidation'] });
     expect(await stillHolds(recallCursor)).toBe(true);
-    expect(notesOf((await new DreamEngine(services, [consolidation, recall]).run({ trigger: 'manual', passes: ['recall-signals'] })).passes[0])).toContain(
-      'change feed: 1 memory change(s) read',
-    );
+    expect(
+      notesOf((await new DreamEngine(services, [consolidation, recall]).run({ trigger: 'manual', passes: ['recall-signals'] })).passes[0]),
+    ).toContain('change feed: 1 memory change(s) read');
 
     // An engine that does not know recall-signals compacts past its cursor…
     const staleCursor = (await services.state.recall.readSignals()).memoryFeed!;

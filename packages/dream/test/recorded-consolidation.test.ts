@@ -35,7 +35,10 @@ interface RecordedReply {
 }
 
 const read = (name: string) => readFileSync(join(FIXTURE, name), 'utf8');
-const replies = [1, 2].map((call) => ({ first: JSON.parse(read(`call-${call}.reply.txt`)) as RecordedReply, repair: JSON.parse(read(`call-${call}.repair.reply.txt`)) as RecordedReply }));
+const replies = [1, 2].map((call) => ({
+  first: JSON.parse(read(`call-${call}.reply.txt`)) as RecordedReply,
+  repair: JSON.parse(read(`call-${call}.repair.reply.txt`)) as RecordedReply,
+}));
 
 /** The source lists of the recorded merges the replay could send (all their sources shown in one request). */
 const replayed = new Set<string>();
@@ -66,13 +69,23 @@ describe('a recorded real-model consolidation, replayed through the guards (SPEC
     const memory = new InMemoryLongTermMemory({ clock });
     for (const entry of entries) {
       const at = new Date(SEEDED - entry.daysAgo * 86_400_000).toISOString();
-      await memory.save({ id: entry.id, content: entry.content, category: entry.category, importance: entry.importance, createdAt: at, lastSeenAt: at });
+      await memory.save({
+        id: entry.id,
+        content: entry.content,
+        category: entry.category,
+        importance: entry.importance,
+        createdAt: at,
+        lastSeenAt: at,
+      });
     }
     clock.set(DREAMED);
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recorded-'));
     dirs.push(dataPath);
     const model = textModel(replay);
-    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ tokenBudget: 200_000, maxOutputTokens: 50_000 })]);
+    const engine = new DreamEngine(
+      { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model },
+      [new MemoryConsolidationPass({ tokenBudget: 200_000, maxOutputTokens: 50_000 })],
+    );
     const report = await engine.run({ trigger: 'recorded' });
     const outcome = report.passes[0] as RanPassOutcome;
 
@@ -83,7 +96,9 @@ describe('a recorded real-model consolidation, replayed through the guards (SPEC
     const folded = merges.filter((item) => item.sourceIds.every((id) => !live.has(id)));
     const refused = outcome.refusals;
     const share = folded.length / merges.length;
-    console.log(`recorded real-model consolidation: ${folded.length}/${merges.length} merges accepted (${(share * 100).toFixed(1)} %; ${recordedMerges.length - merges.length} not replayable), ${entries.length} → ${live.size} entries`);
+    console.log(
+      `recorded real-model consolidation: ${folded.length}/${merges.length} merges accepted (${(share * 100).toFixed(1)} %; ${recordedMerges.length - merges.length} not replayable), ${entries.length} → ${live.size} entries`,
+    );
     for (const line of refused) console.log(`  ${line}`);
     expect(share).toBeGreaterThanOrEqual(0.95);
   });

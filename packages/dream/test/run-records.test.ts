@@ -14,7 +14,13 @@ let services: DreamServices;
 beforeEach(() => {
   dataPath = mkdtempSync(join(tmpdir(), 'reverie-run-records-'));
   clock = new ManualClock('2026-06-01T00:00:00.000Z');
-  services = { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory: new InMemoryLongTermMemory({ clock }) };
+  services = {
+    dataPath,
+    clock,
+    state: new FileDreamStateStore({ dataPath, clock }),
+    logger: new RecordingLogger(),
+    memory: new InMemoryLongTermMemory({ clock }),
+  };
 });
 afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
@@ -99,7 +105,13 @@ describe('retry', () => {
     expect(readdirSync(failuresDir(dataPath))).toEqual([`${failed.runId}.json`]);
     expect(await new FileDeadLetterStore(dataPath).read(failed.runId)).toMatchObject({
       retries: 1,
-      lastRetry: { runId: stillBroken.runId, passes: [{ name: 'episode-extraction', status: 'failed' }, { name: 'skill-gap', status: 'failed' }] },
+      lastRetry: {
+        runId: stillBroken.runId,
+        passes: [
+          { name: 'episode-extraction', status: 'failed' },
+          { name: 'skill-gap', status: 'failed' },
+        ],
+      },
     });
 
     broken.value = false;

@@ -66,8 +66,17 @@ describe('a data directory written before the fix opens and works', () => {
     };
     mkdirSync(join(dataPath, 'memory', 'general'), { recursive: true });
     writeFileSync(join(dataPath, 'memory', 'general', `${entry.id}.json`), JSON.stringify(entry, null, 2));
-    writeFileSync(join(dataPath, 'memory', '.changes.jsonl'), `${JSON.stringify({ op: 'put', key: entry.id, path: `general/${entry.id}.json` })}\n`);
-    const stored = { key: 'session/s1/constructor', value: 'the constructor runs first', storedAt: '2026-03-01T11:59:00.000Z', expiresAt: '2026-03-01T12:30:00.000Z', tags: ['hasOwnProperty'] };
+    writeFileSync(
+      join(dataPath, 'memory', '.changes.jsonl'),
+      `${JSON.stringify({ op: 'put', key: entry.id, path: `general/${entry.id}.json` })}\n`,
+    );
+    const stored = {
+      key: 'session/s1/constructor',
+      value: 'the constructor runs first',
+      storedAt: '2026-03-01T11:59:00.000Z',
+      expiresAt: '2026-03-01T12:30:00.000Z',
+      tags: ['hasOwnProperty'],
+    };
     mkdirSync(join(dataPath, 'working-memory', 'session'), { recursive: true });
     writeFileSync(join(dataPath, 'working-memory', 'session', 's1.json'), JSON.stringify({ schemaVersion: 1, entries: [stored] }));
 
@@ -83,7 +92,9 @@ describe('a data directory written before the fix opens and works', () => {
 
     const working = track(new FileWorkingMemory({ dataPath, clock: clock() }));
     expect((await working.get('session/s1/constructor'))?.value).toBe('the constructor runs first');
-    expect((await working.search({ text: 'constructor', prefix: 'session/s1' })).map((hit) => hit.entry.key)).toEqual(['session/s1/constructor']);
+    expect((await working.search({ text: 'constructor', prefix: 'session/s1' })).map((hit) => hit.entry.key)).toEqual([
+      'session/s1/constructor',
+    ]);
     await working.set('session/s2/toString', 'valueOf __proto__');
     expect((await working.list('session/s2')).map((e) => e.key)).toEqual(['session/s2/toString']);
   });
@@ -113,7 +124,10 @@ describe('a record the index cannot take is set aside, and the store serves the 
     await skills.save({ name: 'mail/send', summary: 'Send mail', content: 'Use the SMTP relay' });
     poisonTheIndex();
     await expect(skills.save({ name: 'mail/poison', summary: 'poison', content: 'x' })).rejects.toMatchObject({ code: 'INTERNAL' });
-    writeFileSync(join(dataPath, 'skills', 'mail', 'other.json'), JSON.stringify({ ...(await skills.get('mail/send'))!, name: 'mail/other', summary: 'a poison skill' }));
+    writeFileSync(
+      join(dataPath, 'skills', 'mail', 'other.json'),
+      JSON.stringify({ ...(await skills.get('mail/send'))!, name: 'mail/other', summary: 'a poison skill' }),
+    );
     const reopened = track(new FileSkillStore({ dataPath, clock: clock() }));
     expect((await reopened.list()).map((skill) => skill.name)).toEqual(['mail/send']);
     expect(filesUnder(join(dataPath, 'skills', '.quarantine'))).toHaveLength(1);
@@ -133,7 +147,9 @@ describe('a record the index cannot take is set aside, and the store serves the 
     expect((await reopened.list('session/s1')).map((entry) => entry.key)).toEqual(['session/s1/good']);
     const aside = filesUnder(join(dataPath, 'working-memory', '.quarantine'));
     expect(aside).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(dataPath, 'working-memory', '.quarantine', aside[0]!), 'utf8')).records[0].entry.value).toBe('another poison value');
+    expect(JSON.parse(readFileSync(join(dataPath, 'working-memory', '.quarantine', aside[0]!), 'utf8')).records[0].entry.value).toBe(
+      'another poison value',
+    );
     await reopened.set('session/s1/after', 'still works');
     expect((await reopened.list('session/s1')).map((entry) => entry.key).sort()).toEqual(['session/s1/after', 'session/s1/good']);
   });

@@ -130,7 +130,18 @@ describe('FileMemoryStore across processes', () => {
       const id = i.toString(16).padStart(12, '0');
       const at = '2026-03-01T12:00:00.000Z';
       mkdirSync(join(dataPath, 'memory', `c${i % 5}`), { recursive: true });
-      const entry = { id, content: `Observation ${i} about the build server, batch b${i % 13}`, category: `c${i % 5}`, tags: [], createdAt: at, updatedAt: at, lastSeenAt: at, reinforcementCount: 1, importance: 0.5, metadata: {} };
+      const entry = {
+        id,
+        content: `Observation ${i} about the build server, batch b${i % 13}`,
+        category: `c${i % 5}`,
+        tags: [],
+        createdAt: at,
+        updatedAt: at,
+        lastSeenAt: at,
+        reinforcementCount: 1,
+        importance: 0.5,
+        metadata: {},
+      };
       writeFileSync(join(dataPath, 'memory', `c${i % 5}`, `${id}.json`), JSON.stringify(entry));
     }
     const first = new FileMemoryStore({ dataPath });
@@ -142,7 +153,9 @@ describe('FileMemoryStore across processes', () => {
     const ranked = async (memory: FileMemoryStore) =>
       Promise.all(
         queries.map(async (text) =>
-          (await memory.search({ text, maxResults: 1000 })).map((hit): [string, number] => [hit.entry.id, hit.score]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+          (await memory.search({ text, maxResults: 1000 }))
+            .map((hit): [string, number] => [hit.entry.id, hit.score])
+            .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
         ),
       );
     for (const delayMs of [0, 5, 20, 60]) {
@@ -153,7 +166,10 @@ describe('FileMemoryStore across processes', () => {
       expect(child.saved).toHaveLength(1);
       if (existsSync(snapshot)) {
         const after = readFileSync(snapshot);
-        expect(after.equals(before) || decodeSnapshot(after) !== undefined, `a whole snapshot after a kill ${delayMs} ms into the close`).toBe(true);
+        expect(
+          after.equals(before) || decodeSnapshot(after) !== undefined,
+          `a whole snapshot after a kill ${delayMs} ms into the close`,
+        ).toBe(true);
       }
       const reopened = new FileMemoryStore({ dataPath });
       expect(await reopened.get(child.saved[0]!)).toBeDefined();

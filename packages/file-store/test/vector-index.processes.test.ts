@@ -27,7 +27,11 @@ afterEach(() => rmSync(dataPath, { recursive: true, force: true }));
 
 /** Runs the churning child until it has printed `rounds` rounds, then kills it `delayMs` later. */
 async function churnAndKill(seed: number, rounds: number, delayMs: number): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', churn, dataPath, String(seed)], { cwd: packageDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', churn, dataPath, String(seed)], {
+    cwd: packageDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let seen = 0;
@@ -36,13 +40,17 @@ async function churnAndKill(seed: number, rounds: number, delayMs: number): Prom
     if (seen >= rounds) setTimeout(() => child.kill('SIGKILL'), delayMs);
   });
   await new Promise<void>((done, fail) =>
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? done() : fail(new Error(`the child exited with ${code ?? signal}: ${stderr}`)))),
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? done() : fail(new Error(`the child exited with ${code ?? signal}: ${stderr}`)),
+    ),
   );
 }
 
 const queries = ['harbour lantern', 'violin glacier meadow', 'pepper', 'quartz falcon saddle', 'ember orchard'];
 const answers = async (memory: FileMemoryStore) =>
-  Promise.all(queries.map(async (text) => (await memory.search({ text, maxResults: 12 })).map((hit): [string, number] => [hit.entry.id, hit.score])));
+  Promise.all(
+    queries.map(async (text) => (await memory.search({ text, maxResults: 12 })).map((hit): [string, number] => [hit.entry.id, hit.score])),
+  );
 
 describe.skipIf(!loadUsearch(silentLogger))('the vector index across a SIGKILL', () => {
   it('answers as comparing every vector does after a kill at any point, and leaves whole files', async () => {

@@ -42,7 +42,8 @@ async function canConnect(url: string): Promise<void> {
 }
 
 /** The first non-empty line of an error's message. */
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
+const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
 
 export interface ThrowawayClusterOptions {
   /**
@@ -71,7 +72,9 @@ export async function startThrowawayCluster(bin: string, options: ThrowawayClust
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'reverie-pg-'));
   const run = (program: string, args: string[]) => {
-    const command = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] as const : [join(bin, program), args] as const;
+    const command = asRoot
+      ? (['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] as const)
+      : ([join(bin, program), args] as const);
     execFileSync(command[0], command[1], { stdio: 'pipe', timeout: 60_000 });
   };
   try {
@@ -102,7 +105,6 @@ export async function startThrowawayCluster(bin: string, options: ThrowawayClust
     throw error;
   }
 }
-
 
 export interface RealServer {
   /** A superuser connection string, or null when there is no server. */
@@ -135,6 +137,8 @@ export async function findRealServer(urlVariable: string, options: ThrowawayClus
     const cluster = await startThrowawayCluster(bin, options);
     return { url: cluster.url, reason: null, stop: cluster.stop };
   } catch (error) {
-    return none(`could not start a throwaway PostgreSQL cluster from ${bin}: ${firstLine((error as { stderr?: Buffer }).stderr?.toString() || error)}`);
+    return none(
+      `could not start a throwaway PostgreSQL cluster from ${bin}: ${firstLine((error as { stderr?: Buffer }).stderr?.toString() || error)}`,
+    );
   }
 }

@@ -37,5 +37,16 @@ export { renderDreamStatus } from './dreaming/status/render-dream-status';
 export type { ApplyRequest, PlanSummary, RecordChange, RecordHistoryItem, RecordKey, RunDetails, RunSummary } from '@reverie/dream';
 export { TOKENS } from '@reverie/core';
 export type { IClock, Thesaurus } from '@reverie/core';
-export type { FeedbackSignal, LoggedTurn, MemoryDraft, MemoryEntry, MemoryHistory, MemoryHistoryStep, MemoryLineage, Skill, SkillDraft, WorkflowExecution } from '@reverie/core';
+export type {
+  FeedbackSignal,
+  LoggedTurn,
+  MemoryDraft,
+  MemoryEntry,
+  MemoryHistory,
+  MemoryHistoryStep,
+  MemoryLineage,
+  Skill,
+  SkillDraft,
+  WorkflowExecution,
+} from '@reverie/core';
 export type { CycleReport, PassOutcome, PromotionExplanation, RanPassOutcome, UndoReport } from '@reverie/dream';

@@ -33,7 +33,14 @@ async function turn(sessionId: string, message: string, model: ReturnType<typeof
 describe('an agent session with Reverie', () => {
   it('saves through the tools into the file store, and shows the saved preference on every later turn (the profile)', async () => {
     const agent = scriptedModel([
-      { toolCalls: [{ toolName: 'save_memory', input: { content: 'The user prefers metric units in every answer', category: 'user-preferences/units' } }] },
+      {
+        toolCalls: [
+          {
+            toolName: 'save_memory',
+            input: { content: 'The user prefers metric units in every answer', category: 'user-preferences/units' },
+          },
+        ],
+      },
       'Noted: metric units from now on.',
     ]);
     const first = await turn('s1', 'Please always use metric units.', agent);

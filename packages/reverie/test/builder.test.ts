@@ -69,12 +69,20 @@ describe('createReverie(...).build()', () => {
         expect(status('importance-decay')).toBe(has('withMemory') ? 'would-run' : 'skipped');
         expect(status('memory-consolidation')).toBe(has('withMemory') ? 'would-run' : 'skipped');
         expect(status('archive-retention')).toBe('would-run');
-        for (const pass of plan.filter((p) => p.status === 'skipped')) expect(pass.reason).toMatch(/needs|turned off|not part of this release/);
+        for (const pass of plan.filter((p) => p.status === 'skipped'))
+          expect(pass.reason).toMatch(/needs|turned off|not part of this release/);
 
         // The requirement rules for every pass of the SPEC, as if the engine had them all.
-        const full = planDreamPasses((token) => isRegistered(reverie, token), withModel, reverie.dreams.options, DREAM_PASSES.map((p) => p.name));
+        const full = planDreamPasses(
+          (token) => isRegistered(reverie, token),
+          withModel,
+          reverie.dreams.options,
+          DREAM_PASSES.map((p) => p.name),
+        );
         const fullStatus = (name: string) => full.find((p) => p.name === name)!.status;
-        expect(fullStatus('preference-inference')).toBe(has('withMemory') && has('withConversationLog') && withModel ? 'would-run' : 'skipped');
+        expect(fullStatus('preference-inference')).toBe(
+          has('withMemory') && has('withConversationLog') && withModel ? 'would-run' : 'skipped',
+        );
         expect(fullStatus('skill-optimization')).toBe(has('withSkills') && has('withFeedback') && withModel ? 'would-run' : 'skipped');
         expect(fullStatus('workflow-failure-analysis')).toBe(has('withSkills') && has('withWorkflowLog') ? 'would-run' : 'skipped');
       }
@@ -89,22 +97,46 @@ describe('createReverie(...).build()', () => {
         .withDreaming((defaults) => ({ ...defaults, interval: '2h', skillGap: { enabled: false } }))
         .build(),
     );
-    const plan = planDreamPasses((token) => isRegistered(reverie, token), true, reverie.dreams.options, DREAM_PASSES.map((p) => p.name));
-    expect(plan.find((p) => p.name === 'skill-gap')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('skillGap.enabled') });
-    expect(plan.find((p) => p.name === 'episode-extraction')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('.withConversationLog()') });
+    const plan = planDreamPasses(
+      (token) => isRegistered(reverie, token),
+      true,
+      reverie.dreams.options,
+      DREAM_PASSES.map((p) => p.name),
+    );
+    expect(plan.find((p) => p.name === 'skill-gap')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('skillGap.enabled'),
+    });
+    expect(plan.find((p) => p.name === 'episode-extraction')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('.withConversationLog()'),
+    });
     expect(reverie.dreams.options.interval).toBe(2 * 60 * 60_000);
     expect(reverie.dreams.configured).toBe(true);
   });
 
   it('uses a custom store given with .use() or per method instead of the file default', async () => {
     const custom = new InMemoryLongTermMemory();
-    const viaUse = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().use(TOKENS.LongTermMemory, custom).build());
+    const viaUse = keep(
+      createReverie({ dataPath: join(root, 'a') })
+        .withMemory()
+        .use(TOKENS.LongTermMemory, custom)
+        .build(),
+    );
     expect(viaUse.memory!.store).toBe(custom);
-    const viaOption = keep(createReverie({ dataPath: join(root, 'b') }).withMemory({ store: custom }).build());
+    const viaOption = keep(
+      createReverie({ dataPath: join(root, 'b') })
+        .withMemory({ store: custom })
+        .build(),
+    );
     expect(viaOption.memory!.store).toBe(custom);
     await viaOption.memory!.save({ content: 'kept in the custom store' });
     expect(existsSync(join(root, 'b', 'memory'))).toBe(false);
-    const fileDefault = keep(createReverie({ dataPath: join(root, 'c') }).withMemory().build());
+    const fileDefault = keep(
+      createReverie({ dataPath: join(root, 'c') })
+        .withMemory()
+        .build(),
+    );
     expect(fileDefault.memory!.store).toBeInstanceOf(FileMemoryStore);
   });
 
@@ -117,12 +149,19 @@ describe('createReverie(...).build()', () => {
 
   it('makes per-turn recall and search_memory search a second time for the best hit’s names with withMemory({ secondHop: true })', async () => {
     const recalled = async (secondHop: boolean) => {
-      const reverie = keep(createReverie({ dataPath: join(root, String(secondHop)) }).withMemory({ secondHop }).build());
+      const reverie = keep(
+        createReverie({ dataPath: join(root, String(secondHop)) })
+          .withMemory({ secondHop })
+          .build(),
+      );
       const supervisor = await reverie.memory!.save({ content: 'My supervisor is Professor Ingrid Solberg.' });
       const sabbatical = await reverie.memory!.save({ content: 'Ingrid Solberg is on sabbatical in Tasmania until August.' });
       await reverie.memory!.save({ content: 'The supervisor of the night shift at the bakery changed.' });
       const turn = await reverie.context.forTurn({ sessionId: 's1', message: 'Where is my supervisor right now?' });
-      const hits = (await reverie.tools.memory().search_memory.execute!({ query: 'where is my supervisor right now' }, { toolCallId: 'c1', messages: [] })) as Array<{ id: string }>;
+      const hits = (await reverie.tools.memory().search_memory.execute!(
+        { query: 'where is my supervisor right now' },
+        { toolCallId: 'c1', messages: [] },
+      )) as Array<{ id: string }>;
       const found = (ids: string[]) => [ids.includes(supervisor.id), ids.includes(sabbatical.id)];
       return { turn: found(turn.injectedIds), tool: found(hits.map((hit) => hit.id)) };
     };
@@ -131,8 +170,18 @@ describe('createReverie(...).build()', () => {
   });
 
   it('gives two instances in one process nothing in common', async () => {
-    const a = keep(createReverie({ dataPath: join(root, 'a') }).withMemory().withWorkingMemory().build());
-    const b = keep(createReverie({ dataPath: join(root, 'b') }).withMemory().withWorkingMemory().build());
+    const a = keep(
+      createReverie({ dataPath: join(root, 'a') })
+        .withMemory()
+        .withWorkingMemory()
+        .build(),
+    );
+    const b = keep(
+      createReverie({ dataPath: join(root, 'b') })
+        .withMemory()
+        .withWorkingMemory()
+        .build(),
+    );
     await a.memory!.save({ content: 'Only agent A knows the launch code word: pelican' });
     await a.workingMemory!.set('session/s1/secret', 'pelican');
     expect(await b.memory!.search({ text: 'pelican' })).toEqual([]);
@@ -155,7 +204,9 @@ describe('createReverie(...).build()', () => {
 
   it('gives the embedder to the skill store and working memory too, with withMemory’s threshold (SPEC M4)', async () => {
     const embedder = createFakeEmbedder({ synonyms: { automobile: 'car' } });
-    const reverie = keep(createReverie({ dataPath: root, embedder }).withMemory({ minSimilarity: 0.2 }).withSkills().withWorkingMemory().build());
+    const reverie = keep(
+      createReverie({ dataPath: root, embedder }).withMemory({ minSimilarity: 0.2 }).withSkills().withWorkingMemory().build(),
+    );
     await reverie.skills!.save({ name: 'errands/parking', summary: 'Where to leave the car', content: 'Level 3 of the garage.' });
     await reverie.workingMemory!.set('session/s1/parking', 'The car is on level 3');
     await reverie.skills!.search({ text: 'warm up' });
@@ -190,20 +241,65 @@ describe('bad options', () => {
   it('names the bad field and creates nothing on disk', () => {
     const dataPath = join(root, 'never-created');
     expectInvalid(() => createReverie({ dataPath }).withWorkingMemory({ defaultTtl: -5 }).build(), /withWorkingMemory\.defaultTtl/);
-    expectInvalid(() => createReverie({ dataPath }).withWorkingMemory({ defaultTtl: 'soon' }).build(), /withWorkingMemory\.defaultTtl.*not a duration/);
+    expectInvalid(
+      () => createReverie({ dataPath }).withWorkingMemory({ defaultTtl: 'soon' }).build(),
+      /withWorkingMemory\.defaultTtl.*not a duration/,
+    );
     expectInvalid(() => createReverie({ dataPath, colour: 'blue' } as never).build(), /colour/);
     expectInvalid(() => createReverie({ dataPath }).withMemory({ minSimilarity: 3 }).build(), /withMemory\.minSimilarity/);
     expectInvalid(() => createReverie({ dataPath }).withDreaming({ interval: 'often' }).build(), /withDreaming\.interval/);
     expectInvalid(() => createReverie({ dataPath }).withDreaming({ maxReplyChars: 10 }).build(), /withDreaming\.maxReplyChars/);
-    expectInvalid(() => createReverie({ dataPath }).withDreaming({ consolidation: { maxOutputTokens: 10 } }).build(), /maxOutputTokens/);
-    expectInvalid(() => createReverie({ dataPath }).withDreaming({ episodes: { maxEpisodesPerSession: 0 } }).build(), /maxEpisodesPerSession/);
-    expectInvalid(() => createReverie({ dataPath }).withMemory({ store: {} as never }).build(), /withMemory\.store: must implement ILongTermMemory/);
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withDreaming({ consolidation: { maxOutputTokens: 10 } })
+          .build(),
+      /maxOutputTokens/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withDreaming({ episodes: { maxEpisodesPerSession: 0 } })
+          .build(),
+      /maxEpisodesPerSession/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withMemory({ store: {} as never })
+          .build(),
+      /withMemory\.store: must implement ILongTermMemory/,
+    );
     expectInvalid(() => createReverie({ dataPath: '' }).build(), /dataPath/);
-    expectInvalid(() => createReverie({ dataPath }).withSkills({ protected: ['/mcp/*'] }).build(), /withSkills\.protected\.0: .*relative/);
-    expectInvalid(() => createReverie({ dataPath }).withMemory({ synonyms: { flat: ['apartment'] } as never }).build(), /withMemory\.synonyms/);
-    expectInvalid(() => createReverie({ dataPath }).withMemory({ secondHop: 'yes' as never }).build(), /withMemory\.secondHop/);
-    expectInvalid(() => createReverie({ dataPath, embedder: { modelId: 'x' } as never }).build(), /embedder: must be an IEmbedder: an object with a modelId string and an embed/);
-    expectInvalid(() => createReverie({ dataPath, embedder: createFakeEmbedder(), embeddingModel: fakeEmbeddingModel }).build(), /embedder: give embeddingModel or embedder, not both/);
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withSkills({ protected: ['/mcp/*'] })
+          .build(),
+      /withSkills\.protected\.0: .*relative/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withMemory({ synonyms: { flat: ['apartment'] } as never })
+          .build(),
+      /withMemory\.synonyms/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withMemory({ secondHop: 'yes' as never })
+          .build(),
+      /withMemory\.secondHop/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, embedder: { modelId: 'x' } as never }).build(),
+      /embedder: must be an IEmbedder: an object with a modelId string and an embed/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, embedder: createFakeEmbedder(), embeddingModel: fakeEmbeddingModel }).build(),
+      /embedder: give embeddingModel or embedder, not both/,
+    );
     expectInvalid(
       () => createReverie({ dataPath, model: 'openai:gpt-4.1-mini' as never }).build(),
       /createReverie\.model: "openai:gpt-4\.1-mini" is a model id string, .*import \{ openai \} from '@ai-sdk\/openai' and pass model: openai\("gpt-4\.1-mini"\)/,
@@ -212,18 +308,60 @@ describe('bad options', () => {
       () => createReverie({ dataPath, embeddingModel: 'openai/text-embedding-3-small' as never }).build(),
       /createReverie\.embeddingModel: .*pass embeddingModel: openai\.embedding\("text-embedding-3-small"\)/,
     );
-    expectInvalid(() => createReverie({ dataPath, model: { modelId: 'x' } as never }).build(), /createReverie\.model: must be an AI SDK language model/);
-    expectInvalid(() => createReverie({ dataPath, context: { sessionIdleTimeout: 'soon' } }).build(), /createReverie\.context\.sessionIdleTimeout: "soon" is not a duration/);
-    expectInvalid(() => createReverie({ dataPath, context: { sessionIdleTimeout: '31d' } }).build(), /sessionIdleTimeout must be at most 30 days/);
-    expectInvalid(() => createReverie({ dataPath, context: { sessionMemory: { tokenBudget: 10 } } }).build(), /createReverie\.context\.sessionMemory\.tokenBudget/);
-    expectInvalid(() => createReverie({ dataPath, context: { profile: { categories: ['_system/'] } } }).build(), /createReverie\.context\.profile\.categories\.0: "_system\/" holds Reverie's own records/);
-    expectInvalid(() => createReverie({ dataPath, context: { profile: { categories: ['a//b'] } } }).build(), /createReverie\.context\.profile\.categories\.0: "a\/\/b" is not a category/);
-    expectInvalid(() => createReverie({ dataPath, context: { profile: { tokenBudget: 0, maxEntries: 3 } as never } }).build(), /createReverie\.context\.profile/);
-    expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { graceDays: -1 } }).build(), /withMemory\.decay\.graceDays/);
-    expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { floor: 2 } }).build(), /withMemory\.decay\.floor/);
-    expectInvalid(() => createReverie({ dataPath }).withMemory({ decay: { halfLife: 10 } as never }).build(), /withMemory\.decay.*halfLife/);
     expectInvalid(
-      () => createReverie({ dataPath }).withDreaming({ importanceDecay: { halfLifeDays: 10 } as never }).build(),
+      () => createReverie({ dataPath, model: { modelId: 'x' } as never }).build(),
+      /createReverie\.model: must be an AI SDK language model/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, context: { sessionIdleTimeout: 'soon' } }).build(),
+      /createReverie\.context\.sessionIdleTimeout: "soon" is not a duration/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, context: { sessionIdleTimeout: '31d' } }).build(),
+      /sessionIdleTimeout must be at most 30 days/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, context: { sessionMemory: { tokenBudget: 10 } } }).build(),
+      /createReverie\.context\.sessionMemory\.tokenBudget/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, context: { profile: { categories: ['_system/'] } } }).build(),
+      /createReverie\.context\.profile\.categories\.0: "_system\/" holds Reverie's own records/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, context: { profile: { categories: ['a//b'] } } }).build(),
+      /createReverie\.context\.profile\.categories\.0: "a\/\/b" is not a category/,
+    );
+    expectInvalid(
+      () => createReverie({ dataPath, context: { profile: { tokenBudget: 0, maxEntries: 3 } as never } }).build(),
+      /createReverie\.context\.profile/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withMemory({ decay: { graceDays: -1 } })
+          .build(),
+      /withMemory\.decay\.graceDays/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withMemory({ decay: { floor: 2 } })
+          .build(),
+      /withMemory\.decay\.floor/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withMemory({ decay: { halfLife: 10 } as never })
+          .build(),
+      /withMemory\.decay.*halfLife/,
+    );
+    expectInvalid(
+      () =>
+        createReverie({ dataPath })
+          .withDreaming({ importanceDecay: { halfLifeDays: 10 } as never })
+          .build(),
       /importanceDecay\.halfLifeDays.*withMemory\(\{ decay/,
     );
     expect(existsSync(dataPath)).toBe(false);

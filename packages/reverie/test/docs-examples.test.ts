@@ -26,7 +26,12 @@ interface Example {
 }
 
 function examples(): Example[] {
-  const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
   const found: Example[] = [];
   for (const file of files) {
     const lines = readFileSync(join(root, file), 'utf8').split('\n');
@@ -107,7 +112,9 @@ describe('the TypeScript examples in README.md and docs/', () => {
         execFileSync(process.execPath, [script], { cwd, stdio: 'pipe', timeout: 60_000, env: { ...process.env, OPENAI_API_KEY: '' } });
       } catch (error) {
         const failed = error as { stderr?: Buffer; stdout?: Buffer };
-        throw new Error(`${example.file}, the block at line ${example.line} failed:\n${failed.stderr?.toString() ?? ''}${failed.stdout?.toString() ?? ''}`);
+        throw new Error(
+          `${example.file}, the block at line ${example.line} failed:\n${failed.stderr?.toString() ?? ''}${failed.stdout?.toString() ?? ''}`,
+        );
       } finally {
         rmSync(cwd, { recursive: true, force: true });
       }

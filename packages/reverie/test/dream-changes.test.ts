@@ -33,7 +33,14 @@ describe('reverie.dreams.changes: what a run changed (SPEC O7, O8)', () => {
     const changes = await reverie.dreams.changes(runId);
     expect(changes).toHaveLength(3);
     const created = changes.find((change) => change.action === 'created')!;
-    expect(created).toMatchObject({ runId, pass: 'memory-consolidation', kind: 'memory', key: merged.id, outcome: 'applied', reason: expect.stringContaining('duplicates merged') });
+    expect(created).toMatchObject({
+      runId,
+      pass: 'memory-consolidation',
+      kind: 'memory',
+      key: merged.id,
+      outcome: 'applied',
+      reason: expect.stringContaining('duplicates merged'),
+    });
     expect(created.before).toBeUndefined();
     expect(created.after).toMatchObject({ id: merged.id, content: merged.content, updatedAt: merged.updatedAt });
     const deleted = changes.filter((change) => change.action === 'deleted');
@@ -42,7 +49,10 @@ describe('reverie.dreams.changes: what a run changed (SPEC O7, O8)', () => {
       expect(change.reason).toContain(`merged into ${merged.id}`);
       expect(change.after).toBeUndefined();
     }
-    expect(deleted.find((change) => change.key === first.id)!.before).toMatchObject({ id: first.id, content: 'The deploy window is Tuesday' });
+    expect(deleted.find((change) => change.key === first.id)!.before).toMatchObject({
+      id: first.id,
+      content: 'The deploy window is Tuesday',
+    });
   });
 
   it('answers RUN_NOT_FOUND for an unknown run', async () => {
@@ -56,13 +66,24 @@ describe('reverie.dreams.history: which runs touched a record', () => {
     const { reverie, first, merged, runId } = await mergeTwoDuplicates(new ManualClock('2026-06-01T00:00:00Z'));
     const ofSource = await reverie.dreams.history({ kind: 'memory', key: first.id });
     expect(ofSource).toEqual([
-      expect.objectContaining({ runId, action: 'deleted', runStatus: 'complete', trigger: 'manual', startedAt: '2026-06-01T00:01:00.000Z', reason: expect.stringContaining(merged.id) }),
+      expect.objectContaining({
+        runId,
+        action: 'deleted',
+        runStatus: 'complete',
+        trigger: 'manual',
+        startedAt: '2026-06-01T00:01:00.000Z',
+        reason: expect.stringContaining(merged.id),
+      }),
     ]);
-    expect(await reverie.dreams.history({ kind: 'memory', key: merged.id })).toEqual([expect.objectContaining({ runId, action: 'created' })]);
+    expect(await reverie.dreams.history({ kind: 'memory', key: merged.id })).toEqual([
+      expect.objectContaining({ runId, action: 'created' }),
+    ]);
     expect(await reverie.dreams.history({ kind: 'memory', key: '0123456789ab' })).toEqual([]);
 
     await reverie.dreams.undo(runId);
-    expect(await reverie.dreams.history({ kind: 'memory', key: first.id })).toEqual([expect.objectContaining({ runId, runStatus: 'undone', undoneAt: expect.any(String) })]);
+    expect(await reverie.dreams.history({ kind: 'memory', key: first.id })).toEqual([
+      expect.objectContaining({ runId, runStatus: 'undone', undoneAt: expect.any(String) }),
+    ]);
   });
 
   it('lists the runs oldest first when several touched one record', async () => {

@@ -50,7 +50,9 @@ function start(args: string[]): Running {
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolveExit, reject) => {
     proc.on('error', reject);
-    proc.on('exit', (code, signal) => (code === 0 ? resolveExit() : reject(new Error(`${args[0]} exited with ${code ?? signal}: ${stderr}`))));
+    proc.on('exit', (code, signal) =>
+      code === 0 ? resolveExit() : reject(new Error(`${args[0]} exited with ${code ?? signal}: ${stderr}`)),
+    );
   });
   exited.catch(() => onStarted());
   return { proc, lines, started, exited };
@@ -85,7 +87,8 @@ describe('an agent writing while a dream runs in another process', () => {
 
     // The last agent write of every id, in order.
     const last = new Map<string, { write: string; content?: string }>();
-    for (const line of agent.lines) if (line.write) last.set(line.id as string, { write: line.write as string, content: line.content as string | undefined });
+    for (const line of agent.lines)
+      if (line.write) last.set(line.id as string, { write: line.write as string, content: line.content as string | undefined });
 
     const reverie = createReverie({ dataPath }).withMemory().build();
     try {
@@ -98,7 +101,8 @@ describe('an agent writing while a dream runs in another process', () => {
           continue;
         }
         if (entry) {
-          if (entry.content !== write.content) problems.push(`${id} reads ${JSON.stringify(entry.content)}, the agent's last write was ${JSON.stringify(write.content)}`);
+          if (entry.content !== write.content)
+            problems.push(`${id} reads ${JSON.stringify(entry.content)}, the agent's last write was ${JSON.stringify(write.content)}`);
         } else if (!live.some((candidate) => candidate.content.includes(write.content!))) {
           // Gone is only fine when the dream merged exactly the agent's last version into another entry.
           problems.push(`${id} (${JSON.stringify(write.content)}) is gone and no entry holds its content`);

@@ -84,11 +84,17 @@ describe('reverie.dreams status and ledger (SPEC O5, O6)', () => {
 describe('reverie.dreams run folders (SPEC O7)', () => {
   it('lists, shows and retries a run whose pass failed, removing the dead letter once it succeeds', async () => {
     const broken = { value: true };
-    reverie = createReverie({ dataPath, model: flakyModel(broken) }).withMemory().withDreaming().build();
+    reverie = createReverie({ dataPath, model: flakyModel(broken) })
+      .withMemory()
+      .withDreaming()
+      .build();
     await reverie.memory!.save({ content: 'The user moved to Porto' });
     await reverie.memory!.save({ content: 'The user now lives in Porto, Portugal' });
     const failed = await reverie.dreams.run();
-    expect(failed.passes.find((p) => p.name === 'memory-consolidation')).toMatchObject({ status: 'failed', error: expect.stringContaining('MODEL_REPLY_INVALID') });
+    expect(failed.passes.find((p) => p.name === 'memory-consolidation')).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('MODEL_REPLY_INVALID'),
+    });
 
     expect(await reverie.dreams.listRuns()).toEqual([expect.objectContaining({ runId: failed.runId, status: 'failed', deadLetter: true })]);
     const shown = await reverie.dreams.show(failed.runId);
@@ -112,8 +118,16 @@ describe('reverie.dreams lock (SPEC O3)', () => {
     reverie = createReverie({ dataPath }).withMemory().withDreaming().build();
     const other = await new DreamLock({ dataPath, clock: { now: () => new Date() } }).acquire('elsewhere');
     await expect(reverie.dreams.run()).rejects.toMatchObject({ code: 'LOCK_HELD' });
-    expect(await reverie.dreams.trigger()).toMatchObject({ triggered: false, gate: 'lock', reason: expect.stringContaining('run elsewhere') });
-    expect(await reverie.dreams.lockState()).toMatchObject({ status: 'held', holder: { runId: 'elsewhere', pid: process.pid }, stale: false });
+    expect(await reverie.dreams.trigger()).toMatchObject({
+      triggered: false,
+      gate: 'lock',
+      reason: expect.stringContaining('run elsewhere'),
+    });
+    expect(await reverie.dreams.lockState()).toMatchObject({
+      status: 'held',
+      holder: { runId: 'elsewhere', pid: process.pid },
+      stale: false,
+    });
     expect((await reverie.dreams.status()).lock).toMatchObject({ status: 'held' });
     await other.release();
     expect((await reverie.dreams.trigger()).triggered).toBe(true);
@@ -132,7 +146,10 @@ describe('reverie.dreams lock (SPEC O3)', () => {
 describe('reverie.dreams.trigger and gates (SPEC O2, O3)', () => {
   it('runs through the gates: time since the last successful run, then sessions', async () => {
     const clock = new ManualClock('2026-06-01T00:00:00Z');
-    reverie = createReverie({ dataPath, clock }).withMemory().withDreaming({ gates: { minHours: 4, minSessions: 2 } }).build();
+    reverie = createReverie({ dataPath, clock })
+      .withMemory()
+      .withDreaming({ gates: { minHours: 4, minSessions: 2 } })
+      .build();
     expect(await reverie.dreams.trigger()).toMatchObject({ triggered: false, gate: 'sessions' });
     await reverie.dreams.onSessionEnd('s1');
     await reverie.dreams.onSessionEnd('s2');
@@ -163,7 +180,10 @@ describe('reverie.dreams.trigger and gates (SPEC O2, O3)', () => {
 
   it('uses the signal source given in the options', async () => {
     const signalSource = { unpromotedCandidates: vi.fn(async () => 0) };
-    reverie = createReverie({ dataPath }).withMemory().withDreaming({ gates: { signal: { minUnpromoted: 2 } }, signalSource }).build();
+    reverie = createReverie({ dataPath })
+      .withMemory()
+      .withDreaming({ gates: { signal: { minUnpromoted: 2 } }, signalSource })
+      .build();
     expect(await reverie.dreams.trigger()).toMatchObject({ triggered: false, gate: 'signal' });
     expect(signalSource.unpromotedCandidates).toHaveBeenCalledWith({ minRecallCount: 3, minScore: 0.6 });
     signalSource.unpromotedCandidates.mockResolvedValue(2);
@@ -183,7 +203,11 @@ describe('background triggers through the builder (SPEC O2)', { timeout: 30_000 
     expect(existsSync(ledgerPath(dataPath))).toBe(false);
     await vi.advanceTimersByTimeAsync(60_000);
     // One cycle: a line per pass, all of one run.
-    await eventually(async () => expect((await ledgerLines()).length).toBe(reverie!.dreams.plan().filter((p) => p.reason !== 'not part of this release of the dream engine yet').length));
+    await eventually(async () =>
+      expect((await ledgerLines()).length).toBe(
+        reverie!.dreams.plan().filter((p) => p.reason !== 'not part of this release of the dream engine yet').length,
+      ),
+    );
     expect(new Set((await ledgerLines()).map((l) => l.runId)).size).toBe(1);
     expect(new Set((await ledgerLines()).map((l) => l.trigger))).toEqual(new Set(['session-end']));
 
@@ -235,8 +259,15 @@ describe('background triggers through the builder (SPEC O2)', { timeout: 30_000 
 
 describe('dreaming options for operations', () => {
   it('defaults to no gate, a 30 min ticker, a 10 min session-end debounce and a 60 min stale lock', () => {
-    expect(dreamingOptionsSchema.parse({})).toMatchObject({ gates: {}, checkInterval: 30 * 60_000, sessionEndDebounce: 10 * 60_000, staleLockMinutes: 60 });
-    expect(dreamingOptionsSchema.parse({ checkInterval: '1h', sessionEndDebounce: '90s', gates: { minHours: 6, signal: {} } })).toMatchObject({
+    expect(dreamingOptionsSchema.parse({})).toMatchObject({
+      gates: {},
+      checkInterval: 30 * 60_000,
+      sessionEndDebounce: 10 * 60_000,
+      staleLockMinutes: 60,
+    });
+    expect(
+      dreamingOptionsSchema.parse({ checkInterval: '1h', sessionEndDebounce: '90s', gates: { minHours: 6, signal: {} } }),
+    ).toMatchObject({
       checkInterval: 3_600_000,
       sessionEndDebounce: 90_000,
       gates: { minHours: 6, signal: { minUnpromoted: 1, minRecallCount: 3, minScore: 0.6 } },
@@ -244,7 +275,10 @@ describe('dreaming options for operations', () => {
   });
 
   it('names each bad field', () => {
-    const build = (options: object) => () => createReverie({ dataPath }).withDreaming(options as never).build();
+    const build = (options: object) => () =>
+      createReverie({ dataPath })
+        .withDreaming(options as never)
+        .build();
     expect(build({ gates: { minHours: -1 } })).toThrow(/withDreaming\.gates\.minHours/);
     expect(build({ gates: { minSessions: 0 } })).toThrow(/withDreaming\.gates\.minSessions/);
     expect(build({ gates: { signal: { minScore: 3 } } })).toThrow(/withDreaming\.gates\.signal\.minScore/);

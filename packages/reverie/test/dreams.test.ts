@@ -41,11 +41,18 @@ describe('reverie.dreams', () => {
 
   it('refuses a dream state that is not a DreamStateStore', () => {
     reverie = createReverie({ dataPath }).build();
-    expect(() => createReverie({ dataPath }).withDreaming({ state: { runs: {} } as never }).build()).toThrow(/withDreaming\.state/);
+    expect(() =>
+      createReverie({ dataPath })
+        .withDreaming({ state: { runs: {} } as never })
+        .build(),
+    ).toThrow(/withDreaming\.state/);
   });
 
   it('merges duplicates without a model, leaves a run folder, and undoes the run', async () => {
-    reverie = createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') }).withMemory().withDreaming().build();
+    reverie = createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') })
+      .withMemory()
+      .withDreaming()
+      .build();
     await reverie.memory!.save({ content: 'The user lives in Lisbon.', createdAt: '2026-01-01T00:00:00.000Z' });
     await reverie.memory!.save({ content: 'the user lives in lisbon', lastSeenAt: '2026-05-01T00:00:00.000Z' });
     await reverie.memory!.save({ content: 'Deploys happen on Tuesdays' });
@@ -73,7 +80,11 @@ describe('reverie.dreams', () => {
   it('never writes what a dream run says into the conversation log (SPEC D16)', async () => {
     const model = scriptedModel(['{"toDelete": [], "toSave": []}']);
     // Preference inference would clear the log it read; off here, so what is left is what was logged.
-    reverie = createReverie({ dataPath, model }).withMemory().withConversationLog().withDreaming({ preferenceInference: { enabled: false } }).build();
+    reverie = createReverie({ dataPath, model })
+      .withMemory()
+      .withConversationLog()
+      .withDreaming({ preferenceInference: { enabled: false } })
+      .build();
     await reverie.context.forTurn({ sessionId: 's1', message: 'I moved to Porto last week' });
     await reverie.context.recordReply('s1', 'Noted.');
     await reverie.memory!.save({ content: 'The user moved to Porto' });
@@ -141,11 +152,21 @@ describe('reverie.dreams', () => {
   });
 
   it('a cycle report names a missing service as plan() does, by the builder call that adds it (SPEC D2)', async () => {
-    reverie = createReverie({ dataPath, model: scriptedModel(['{"toDelete": [], "toSave": []}']) }).withMemory().withDreaming().build();
+    reverie = createReverie({ dataPath, model: scriptedModel(['{"toDelete": [], "toSave": []}']) })
+      .withMemory()
+      .withDreaming()
+      .build();
     const report = await reverie.dreams.run();
     const planned = new Map(reverie.dreams.plan().map((pass) => [pass.name, pass.reason]));
     const skipped = report.passes.filter((pass) => pass.status === 'skipped');
-    expect(skipped.map((pass) => pass.name)).toEqual(['episode-extraction', 'skill-gap', 'skill-consolidation', 'skill-optimization', 'workflow-failure-analysis', 'preference-inference']);
+    expect(skipped.map((pass) => pass.name)).toEqual([
+      'episode-extraction',
+      'skill-gap',
+      'skill-consolidation',
+      'skill-optimization',
+      'workflow-failure-analysis',
+      'preference-inference',
+    ]);
     for (const pass of skipped) expect(pass.status === 'skipped' && pass.reason).toBe(planned.get(pass.name));
     expect(report.passes.find((pass) => pass.name === 'skill-consolidation')).toMatchObject({
       reason: 'needs a skill store (.withSkills()) and a skill usage store (.withSkills())',
@@ -154,6 +175,9 @@ describe('reverie.dreams', () => {
 
   it('refuses dreams.start() without .withDreaming(): nothing would ever be scheduled', async () => {
     reverie = createReverie({ dataPath }).withMemory().build();
-    await expect(reverie.dreams.start()).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('.withDreaming()') });
+    await expect(reverie.dreams.start()).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('.withDreaming()'),
+    });
   });
 });

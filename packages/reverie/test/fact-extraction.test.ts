@@ -13,13 +13,21 @@ import { createReverie, type Reverie, withReverie } from 'reverie';
 type Prompt = Parameters<MockLanguageModelV3['doGenerate']>[0]['prompt'];
 const fixtures = fileURLToPath(new URL('../src/extraction/__fixtures__/', import.meta.url));
 const fixture = (name: string) => ({
-  exchange: JSON.parse(readFileSync(join(fixtures, `${name}.exchange.json`), 'utf8')) as { turns: Array<{ role: string; content: string; timestamp: string }> },
+  exchange: JSON.parse(readFileSync(join(fixtures, `${name}.exchange.json`), 'utf8')) as {
+    turns: Array<{ role: string; content: string; timestamp: string }>;
+  },
   prompt: readFileSync(join(fixtures, `${name}.prompt.txt`), 'utf8'),
   reply: readFileSync(join(fixtures, `${name}.reply.txt`), 'utf8'),
 });
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
-const isExtraction = (prompt: Prompt) => prompt.some((message) => message.role === 'system' && message.content.startsWith('You keep the long-term memory of an AI assistant.'));
+const text = (value: string) => ({
+  content: [{ type: 'text' as const, text: value }],
+  finishReason: { unified: 'stop' as const, raw: 'stop' },
+  usage,
+  warnings: [],
+});
+const isExtraction = (prompt: Prompt) =>
+  prompt.some((message) => message.role === 'system' && message.content.startsWith('You keep the long-term memory of an AI assistant.'));
 /** The prompt as the fixture files write it. */
 const asPromptFile = (prompt: Prompt) => {
   const system = prompt.find((message) => message.role === 'system')!.content as string;
@@ -60,7 +68,10 @@ describe("withMemory({ extract: 'turn' })", () => {
     const { exchange, prompt, reply } = fixture('peanut-snack');
     const [user, assistant] = exchange.turns;
     const { model, extractions } = agentModel([assistant!.content], reply);
-    reverie = createReverie({ dataPath, model, clock: new ManualClock(user!.timestamp), logger: 'silent' }).withMemory({ extract: 'turn' }).withConversationLog().build();
+    reverie = createReverie({ dataPath, model, clock: new ManualClock(user!.timestamp), logger: 'silent' })
+      .withMemory({ extract: 'turn' })
+      .withConversationLog()
+      .build();
 
     const result = await generateText({ model: withReverie(model, { reverie, sessionId: 'flight' }), prompt: user!.content });
     expect(result.text).toBe(assistant!.content);
@@ -76,7 +87,12 @@ describe("withMemory({ extract: 'turn' })", () => {
     for (const entry of saved) {
       expect(entry.tags).toContain('extracted');
       expect(entry.metadata).toMatchObject({ source: 'extracted' });
-      expect(entry.lineage?.origin).toMatchObject({ kind: 'session', sessionId: 'flight', pass: 'fact-extraction', turns: [{ sessionId: 'flight', fromSeq: 1, toSeq: 2 }] });
+      expect(entry.lineage?.origin).toMatchObject({
+        kind: 'session',
+        sessionId: 'flight',
+        pass: 'fact-extraction',
+        turns: [{ sessionId: 'flight', fromSeq: 1, toSeq: 2 }],
+      });
     }
     // The extraction is a background call: it never lands in the conversation log.
     await reverie.conversation.flush();
@@ -105,7 +121,10 @@ describe("withMemory({ extract: 'turn' })", () => {
     const known = await reverie.memory!.save({ content: 'The user is allergic to peanuts', category: 'health' });
     await generateText({ model: withReverie(model, { reverie, sessionId: 's1' }), prompt: exchange.turns[0]!.content });
     await reverie.idle();
-    expect((await reverie.memory!.list()).map((entry) => entry.content).sort()).toEqual(['The user is allergic to peanuts', 'The user is vegetarian.']);
+    expect((await reverie.memory!.list()).map((entry) => entry.content).sort()).toEqual([
+      'The user is allergic to peanuts',
+      'The user is vegetarian.',
+    ]);
     expect((await reverie.memory!.get(known.id))?.content).toBe('The user is allergic to peanuts');
   });
 
@@ -124,7 +143,12 @@ describe("withMemory({ extract: 'turn' })", () => {
     const { reply } = fixture('peanut-snack');
     const { model, extractions } = agentModel(['ok'], reply);
     reverie = createReverie({ dataPath, model, logger: 'silent' }).withMemory({ extract: 'turn' }).withWorkingMemory().build();
-    await reverie.context.forTurn({ sessionId: 'patrol-1', message: 'I am allergic to peanuts', kind: 'patrol', namespace: 'patrol/heartbeat' });
+    await reverie.context.forTurn({
+      sessionId: 'patrol-1',
+      message: 'I am allergic to peanuts',
+      kind: 'patrol',
+      namespace: 'patrol/heartbeat',
+    });
     await reverie.context.recordReply('patrol-1', 'ok');
     await reverie.idle();
     expect(extractions).toEqual([]);
@@ -136,13 +160,21 @@ describe("withMemory({ extract: 'session-end' })", () => {
     const { exchange, prompt, reply } = fixture('staging-upgrade-session');
     const users = exchange.turns.filter((turn) => turn.role === 'user');
     const assistants = exchange.turns.filter((turn) => turn.role === 'assistant');
-    const { model, extractions } = agentModel(assistants.map((turn) => turn.content), reply);
+    const { model, extractions } = agentModel(
+      assistants.map((turn) => turn.content),
+      reply,
+    );
     const clock = new ManualClock(users[0]!.timestamp);
-    reverie = createReverie({ dataPath, model, clock, logger: 'silent' }).withMemory({ extract: 'session-end' }).withConversationLog().build();
+    reverie = createReverie({ dataPath, model, clock, logger: 'silent' })
+      .withMemory({ extract: 'session-end' })
+      .withConversationLog()
+      .build();
     const wrapped = withReverie(model, { reverie, sessionId: 'upgrade' });
     for (const [index, user] of users.entries()) {
       clock.set(user.timestamp);
-      const messages = exchange.turns.slice(0, index * 2 + 1).map((turn) => ({ role: turn.role as 'user' | 'assistant', content: turn.content }));
+      const messages = exchange.turns
+        .slice(0, index * 2 + 1)
+        .map((turn) => ({ role: turn.role as 'user' | 'assistant', content: turn.content }));
       await generateText({ model: wrapped, messages });
       clock.set(assistants[index]!.timestamp);
     }
@@ -166,7 +198,9 @@ describe("withMemory({ extract: 'session-end' })", () => {
     const { exchange, reply } = fixture('peanut-snack');
     const { model, extractions } = agentModel(['Hummus.'], reply);
     const clock = new ManualClock('2026-03-02T08:14:05.000Z');
-    reverie = createReverie({ dataPath, model, clock, logger: 'silent', context: { sessionIdleTimeout: '30m' } }).withMemory({ extract: 'session-end' }).build();
+    reverie = createReverie({ dataPath, model, clock, logger: 'silent', context: { sessionIdleTimeout: '30m' } })
+      .withMemory({ extract: 'session-end' })
+      .build();
     await generateText({ model: withReverie(model, { reverie, sessionId: 'snack' }), prompt: exchange.turns[0]!.content });
     clock.advance(31 * 60_000);
     expect(reverie.context.expireIdle()).toEqual(['snack']);
@@ -178,8 +212,14 @@ describe("withMemory({ extract: 'session-end' })", () => {
 
 describe('withMemory({ extract }) options', () => {
   it('needs a model, and one of the two modes', () => {
-    expect(() => createReverie({ dataPath }).withMemory({ extract: 'turn' }).build()).toThrow(/withMemory\.extract: .*needs a language model/);
-    expect(() => createReverie({ dataPath, model: new MockLanguageModelV3() }).withMemory({ extract: 'always' as never }).build()).toThrow(/withMemory\.extract/);
+    expect(() => createReverie({ dataPath }).withMemory({ extract: 'turn' }).build()).toThrow(
+      /withMemory\.extract: .*needs a language model/,
+    );
+    expect(() =>
+      createReverie({ dataPath, model: new MockLanguageModelV3() })
+        .withMemory({ extract: 'always' as never })
+        .build(),
+    ).toThrow(/withMemory\.extract/);
     reverie = createReverie({ dataPath, model: new MockLanguageModelV3() }).withMemory().build();
   });
 });

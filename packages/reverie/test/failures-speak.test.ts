@@ -33,7 +33,11 @@ function readOnlyLog(): IConversationLog {
   const log = new InMemoryConversationLog();
   return {
     append: async () => {
-      throw Object.assign(new Error("EROFS: read-only file system, open '/data/logs/conversation.jsonl'"), { code: 'EROFS', syscall: 'open', path: '/data/logs/conversation.jsonl' });
+      throw Object.assign(new Error("EROFS: read-only file system, open '/data/logs/conversation.jsonl'"), {
+        code: 'EROFS',
+        syscall: 'open',
+        path: '/data/logs/conversation.jsonl',
+      });
     },
     read: (options) => log.read(options),
     clear: (options) => log.clear(options),
@@ -88,14 +92,21 @@ describe('background failures, with the default logger', () => {
     const model = new MockLanguageModelV3({
       doGenerate: async ({ prompt }) => {
         if (JSON.stringify(prompt).includes('You keep the long-term memory')) throw new Error('429 Too Many Requests');
-        return { content: [{ type: 'text', text: 'Hummus.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, warnings: [] };
+        return {
+          content: [{ type: 'text', text: 'Hummus.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+          warnings: [],
+        };
       },
     });
     reverie = createReverie({ dataPath, model }).withMemory({ extract: 'turn' }).build();
     await generateText({ model: withReverie(model, { reverie, sessionId: 's1' }), prompt: 'I am allergic to peanuts; a snack idea?' });
     await reverie.idle();
     const warning = stderr.find((line) => line.includes('Fact extraction'));
-    expect(warning).toMatch(/^\[reverie\] warning: Fact extraction for session s1 failed, so no fact of its last 2 turn\(s\) was saved \(the model call failed: 429 Too Many Requests\)/);
+    expect(warning).toMatch(
+      /^\[reverie\] warning: Fact extraction for session s1 failed, so no fact of its last 2 turn\(s\) was saved \(the model call failed: 429 Too Many Requests\)/,
+    );
     expect(warning).toContain('The turns stay in the conversation log for the dream cycle');
     expect(warning).toContain('withMemory({ extract })');
   });

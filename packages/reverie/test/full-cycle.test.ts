@@ -36,7 +36,9 @@ function cycleModel(replies: Record<string, (user: string) => object>, calls: Ca
         options.prompt
           .filter((message) => message.role === role)
           .map((message) =>
-            typeof message.content === 'string' ? message.content : message.content.map((part) => ('text' in part ? part.text : '')).join(''),
+            typeof message.content === 'string'
+              ? message.content
+              : message.content.map((part) => ('text' in part ? part.text : '')).join(''),
           )
           .join('\n');
       const system = text('system');
@@ -48,7 +50,10 @@ function cycleModel(replies: Record<string, (user: string) => object>, calls: Ca
       return {
         content: [{ type: 'text', text: `<think>checking the data</think>\n${JSON.stringify(await reply(user))}` }],
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } },
+        usage: {
+          inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 20, text: 20, reasoning: 0 },
+        },
         warnings: [],
       };
     },
@@ -99,7 +104,8 @@ describe('a full dream cycle over a realistic agent', () => {
           {
             name: 'finance/invoice-to-spreadsheet',
             summary: 'Turn a supplier invoice PDF into a spreadsheet.',
-            content: '# Invoice to spreadsheet [durable]\n\n1. One row per line item.\n2. Check the totals against the PDF.\n3. Compute VAT when it is missing.\n4. Never copy card numbers.\n',
+            content:
+              '# Invoice to spreadsheet [durable]\n\n1. One row per line item.\n2. Check the totals against the PDF.\n3. Compute VAT when it is missing.\n4. Never copy card numbers.\n',
             sessionIds: agent.invoiceSessions,
             seeAlso: ['work/budget-sheet', 'ghost/skill'],
           },
@@ -134,16 +140,31 @@ describe('a full dream cycle over a realistic agent', () => {
       }),
       'workflow-failure-analysis': () => ({
         annotations: [
-          { description: 'Publish the weekly report to the Atlas wiki', note: 'The bot token needs the pages:write scope; ask an admin before publishing. [permanent]' },
+          {
+            description: 'Publish the weekly report to the Atlas wiki',
+            note: 'The bot token needs the pages:write scope; ask an admin before publishing. [permanent]',
+          },
           { description: 'Something never sent', note: 'x' },
         ],
       }),
       'preference-inference': async () => {
-        lateTurnSeq = (await reverie.conversationLog!.append({ sessionId: 'late', role: 'user', content: 'A turn logged while the cycle runs.' })).seq;
+        lateTurnSeq = (
+          await reverie.conversationLog!.append({ sessionId: 'late', role: 'user', content: 'A turn logged while the cycle runs.' })
+        ).seq;
         return {
           preferences: [
-            { content: 'The user wants temperatures in Celsius, never Fahrenheit. [correction]', strength: 'strong', evidence: [agent.seqs.fahrenheit1, agent.seqs.fahrenheit2], tags: ['units'] },
-            { content: 'Never paste the company card number into documents.', strength: 'strong', evidence: [agent.seqs.bankCard], requiresUserPermission: false },
+            {
+              content: 'The user wants temperatures in Celsius, never Fahrenheit. [correction]',
+              strength: 'strong',
+              evidence: [agent.seqs.fahrenheit1, agent.seqs.fahrenheit2],
+              tags: ['units'],
+            },
+            {
+              content: 'Never paste the company card number into documents.',
+              strength: 'strong',
+              evidence: [agent.seqs.bankCard],
+              requiresUserPermission: false,
+            },
             { content: 'The user dislikes closing disclaimers.', strength: 'mild', evidence: [agent.seqs.disclaimers] },
             { content: 'The user loves jazz.', strength: 'casual', evidence: [9999] },
           ],
@@ -160,7 +181,8 @@ describe('a full dream cycle over a realistic agent', () => {
       .withDreaming()
       .build();
     agent = await seedRealisticAgent(reverie);
-    for (const [pass, file] of Object.entries(DIRECTIVE_FILES)) writeFileSync(join(dataPath, file), `PASS ${pass}\nAnswer with JSON only.\n`);
+    for (const [pass, file] of Object.entries(DIRECTIVE_FILES))
+      writeFileSync(join(dataPath, file), `PASS ${pass}\nAnswer with JSON only.\n`);
     expect(agent.skillCount).toBeGreaterThanOrEqual(30);
     const before = { memories: await reverie.memory!.list(), skills: await reverie.skills!.list() };
     clock.advance(60_000);
@@ -172,7 +194,7 @@ describe('a full dream cycle over a realistic agent', () => {
     const order = DREAM_PASSES.map((pass) => pass.name);
     expect(report.passes.map((pass) => pass.name)).toEqual(order.filter((name) => report.passes.some((pass) => pass.name === name)));
 
-    if (process.env.DEBUG_FC) console.log(JSON.stringify(report.passes.find((p) => p.name === "skill-consolidation")));
+    if (process.env.DEBUG_FC) console.log(JSON.stringify(report.passes.find((p) => p.name === 'skill-consolidation')));
     expect(new Set(calls.map((call) => call.pass))).toEqual(new Set(Object.keys(DIRECTIVE_FILES)));
     // [skip] turns never reach a model.
     expect(calls.filter((call) => call.user.includes('hunter2'))).toEqual([]);
@@ -185,7 +207,9 @@ describe('a full dream cycle over a realistic agent', () => {
     // Memory: duplicates merged by the host and the model, an episode, inferred preferences.
     expect(memories.filter((entry) => /metric units/i.test(entry.content))).toHaveLength(1);
     const atlas = memories.filter((entry) => entry.category === 'project-context/atlas');
-    expect(atlas.map((entry) => entry.content)).toEqual(['Atlas status reports are due every Friday: the weekly report has to be sent on Fridays.']);
+    expect(atlas.map((entry) => entry.content)).toEqual([
+      'Atlas status reports are due every Friday: the weekly report has to be sent on Fridays.',
+    ]);
     expect(atlas[0]!.createdAt).toBe(daysAgo(30));
     // The model pruned the stale entry (within the deletion cap) and named an id it was never shown.
     expect(memories.some((entry) => entry.id === agent.memoryIds.stale)).toBe(false);
@@ -242,7 +266,8 @@ describe('a full dream cycle over a realistic agent', () => {
 
     // Undo gives back the memories and skills as they were (the cleared log excepted).
     await reverie.dreams.undo(report.runId);
-    const comparable = (entries: MemoryEntry[]) => entries.map(({ updatedAt: _u, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
+    const comparable = (entries: MemoryEntry[]) =>
+      entries.map(({ updatedAt: _u, ...rest }) => rest).sort((a, b) => a.id.localeCompare(b.id));
     expect(comparable(await reverie.memory!.list())).toEqual(comparable(before.memories));
     const comparableSkills = (list: Skill[]) => list.map(({ updatedAt: _u, ...rest }) => rest);
     expect(comparableSkills(await reverie.skills!.list())).toEqual(comparableSkills(before.skills));

@@ -79,8 +79,14 @@ interface Outcome {
 }
 
 function run(format: 'esm' | 'cjs', backend: Backend = 'files'): Outcome {
-  const load = format === 'esm' ? "await import('reverie')" : "(await import('node:module')).createRequire(join(process.cwd(), 'package.json'))('reverie')";
-  const stdout = execFileSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', scenario(load, backend)], { cwd: packageDir, encoding: 'utf8' });
+  const load =
+    format === 'esm'
+      ? "await import('reverie')"
+      : "(await import('node:module')).createRequire(join(process.cwd(), 'package.json'))('reverie')";
+  const stdout = execFileSync(process.execPath, ['--import', recorder, '--input-type=module', '-e', scenario(load, backend)], {
+    cwd: packageDir,
+    encoding: 'utf8',
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Outcome;
 }
 

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunFolder } from '@reverie/file-store/internal';
 import { createReverie, type Reverie } from 'reverie';
 import { bundleDreamChild } from './__fixtures__/child-bundle';
-import { memoryImage, type MemoryImage, seedCrashFixture, skillImage, type SkillImage, unreadableFiles } from './__fixtures__/crash-fixture';
+import {
+  memoryImage,
+  type MemoryImage,
+  seedCrashFixture,
+  skillImage,
+  type SkillImage,
+  unreadableFiles,
+} from './__fixtures__/crash-fixture';
 import { dreamModel } from './__fixtures__/dream-model';
 
 // SPEC B2, process level: a real `node` child (dream-child.ts bundled with the workspace
@@ -58,7 +65,12 @@ async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: 
 
 function open(dataPath: string): Reverie {
   // As the child (`importanceDecay.write`): the decay pass's saves are fault points too.
-  return createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming({ importanceDecay: { write: true } }).build();
+  return createReverie({ dataPath, model: dreamModel() })
+    .withMemory()
+    .withSkills()
+    .withConversationLog()
+    .withDreaming({ importanceDecay: { write: true } })
+    .build();
 }
 
 interface Fixture {
@@ -85,7 +97,13 @@ beforeAll(async () => {
     const pristine = join(root, label);
     await seedCrashFixture(pristine, options);
     const reverie = open(pristine);
-    const fixture: Fixture = { label, pristine, memory: memoryImage(await reverie.memory!.list()), skills: skillImage(await reverie.skills!.list()), points: [] };
+    const fixture: Fixture = {
+      label,
+      pristine,
+      memory: memoryImage(await reverie.memory!.list()),
+      skills: skillImage(await reverie.skills!.list()),
+      points: [],
+    };
     await reverie.close();
 
     // One clean run with the trace on, over a copy: it lists every point and occurrence.
@@ -118,7 +136,8 @@ async function trial({ fixture, point }: Trial, index: number): Promise<string[]
   const problems: string[] = [];
   try {
     const killed = await runChild(['dream', dataPath], { REVERIE_FAULT_KILL_AT: point });
-    if (killed.signal !== 'SIGKILL') return [`the child was not killed (exit ${killed.code}, signal ${killed.signal}): ${killed.stderr.slice(0, 500)}`];
+    if (killed.signal !== 'SIGKILL')
+      return [`the child was not killed (exit ${killed.code}, signal ${killed.signal}): ${killed.stderr.slice(0, 500)}`];
     // Every fault point lies between two complete writes: no file may be torn, whatever its reader tolerates.
     problems.push(...unreadableFiles(dataPath, () => false).map((problem) => `after the kill: ${problem}`));
 
@@ -144,12 +163,14 @@ async function trial({ fixture, point }: Trial, index: number): Promise<string[]
       const live = await reverie.memory!.list();
       for (const before of Object.values(fixture.memory)) {
         if (live.some((entry) => entry.id === before.id)) continue;
-        if (!live.some((entry) => entry.content.includes(before.content))) problems.push(`memory ${before.id} (${JSON.stringify(before.content)}) lost`);
+        if (!live.some((entry) => entry.content.includes(before.content)))
+          problems.push(`memory ${before.id} (${JSON.stringify(before.content)}) lost`);
       }
       for (const before of Object.values(fixture.memory)) {
         const holders = live.filter((entry) => entry.content.includes(before.content));
         const group = Object.values(fixture.memory).filter((other) => sameGroup(other.content, before.content)).length;
-        if (holders.length !== 1 && holders.length !== group) problems.push(`${JSON.stringify(before.content)} is held by ${holders.length} entries (group of ${group})`);
+        if (holders.length !== 1 && holders.length !== group)
+          problems.push(`${JSON.stringify(before.content)} is held by ${holders.length} entries (group of ${group})`);
       }
       const skills = await reverie.skills!.list();
       for (const before of Object.values(fixture.skills)) {
@@ -224,7 +245,9 @@ describe('killing a dream run at every fault point (SPEC B2)', () => {
       async ({ t, index }) => ({ trial: `${t.fixture.label} ${t.point}`, problems: await trial(t, index) }),
     );
     const failed = outcomes.filter((outcome) => outcome.problems.length > 0);
-    console.info(`kill-points: ${trials.length} trials over ${new Set(trials.map((t) => t.point.split('#')[0])).size} fault points in ${Math.round((performance.now() - started) / 1000)} s`);
+    console.info(
+      `kill-points: ${trials.length} trials over ${new Set(trials.map((t) => t.point.split('#')[0])).size} fault points in ${Math.round((performance.now() - started) / 1000)} s`,
+    );
     for (const outcome of failed) console.error(`${outcome.trial}:\n  ${outcome.problems.join('\n  ')}`);
     expect(failed.map((outcome) => outcome.trial)).toEqual([]);
   }, 600_000);

@@ -118,12 +118,19 @@ describe('reverie.middleware / withReverie (SPEC E1)', () => {
 
   it('a multi-step tool loop: one user turn, one reply, the context on every step, the tool’s work saved', async () => {
     const base = scriptedModel([
-      { toolCalls: [{ toolName: 'save_memory', input: { content: 'The user is allergic to peanuts', category: 'user-preferences/food' } }] },
+      {
+        toolCalls: [{ toolName: 'save_memory', input: { content: 'The user is allergic to peanuts', category: 'user-preferences/food' } }],
+      },
       'Noted, no peanuts.',
     ]);
     await reverie.memory!.save({ content: 'The user lives in Lyon', category: 'project-context/home' });
     const model = withReverie(base, { reverie, sessionId: 's1' });
-    const result = await generateText({ model, prompt: 'Remember: I live in Lyon and I am allergic to peanuts.', tools: reverie.tools.forSession('s1'), stopWhen: stepCountIs(4) });
+    const result = await generateText({
+      model,
+      prompt: 'Remember: I live in Lyon and I am allergic to peanuts.',
+      tools: reverie.tools.forSession('s1'),
+      stopWhen: stepCountIs(4),
+    });
 
     expect(result.steps).toHaveLength(2);
     for (const call of base.doGenerateCalls) expect(systemTexts(call.prompt).join('\n')).toContain('The user lives in Lyon');
@@ -160,14 +167,24 @@ describe('reverie.middleware / withReverie (SPEC E1)', () => {
 
   it('keeps Reverie’s own model calls out of the conversation, even through a wrapped model', async () => {
     await reverie.close();
-    const reply = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] });
+    const reply = (text: string) => ({
+      content: [{ type: 'text' as const, text }],
+      finishReason: { unified: 'stop' as const, raw: 'stop' },
+      usage,
+      warnings: [],
+    });
     const base = new MockLanguageModelV3({
       doGenerate: async ({ prompt }) => {
         const last = prompt[prompt.length - 1]!;
         if (last.role === 'tool') return reply('Saved.');
         if (JSON.stringify(last).includes('Note my watering days')) {
           const input = JSON.stringify({ content: 'I water the plants on Sundays and Wednesdays' });
-          return { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'save_memory', input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+          return {
+            content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'save_memory', input }],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          };
         }
         return reply('{"entries":[{"content":"Waters the plants on Sundays"},{"content":"Waters the plants on Wednesdays"}]}');
       },
@@ -178,7 +195,12 @@ describe('reverie.middleware / withReverie (SPEC E1)', () => {
     reverie = createReverie({ dataPath, model: lazy }).withMemory().withWorkingMemory().withConversationLog().build();
     wrapped = withReverie(base, { reverie, sessionId: 's1' });
 
-    await generateText({ model: wrapped, prompt: 'Note my watering days', tools: reverie.tools.forSession('s1'), stopWhen: stepCountIs(3) });
+    await generateText({
+      model: wrapped,
+      prompt: 'Note my watering days',
+      tools: reverie.tools.forSession('s1'),
+      stopWhen: stepCountIs(3),
+    });
     await reverie.tools.idle();
     expect(base.doGenerateCalls).toHaveLength(3);
     const expansion = base.doGenerateCalls.find((call) => !JSON.stringify(call.prompt).includes('Note my watering days'));
@@ -187,10 +209,20 @@ describe('reverie.middleware / withReverie (SPEC E1)', () => {
   });
 
   it('refuses bad options with INVALID_OPTIONS and says what to pass', () => {
-    expect(() => reverie.middleware({ sessionId: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('sessionId') }));
-    expect(() => reverie.middleware({ sessionId: 's1', kind: 'patrol' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('patrol/<task>') }));
-    expect(() => reverie.middleware({ sessionId: 's1', history: 'sometimes' as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => withReverie(scriptedModel(['x']), { sessionId: 's1' } as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('options.reverie') }));
-    expect(() => withReverie('openai/gpt-4.1' as never, { reverie, sessionId: 's1' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => reverie.middleware({ sessionId: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('sessionId') }),
+    );
+    expect(() => reverie.middleware({ sessionId: 's1', kind: 'patrol' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('patrol/<task>') }),
+    );
+    expect(() => reverie.middleware({ sessionId: 's1', history: 'sometimes' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => withReverie(scriptedModel(['x']), { sessionId: 's1' } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('options.reverie') }),
+    );
+    expect(() => withReverie('openai/gpt-4.1' as never, { reverie, sessionId: 's1' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });

@@ -36,21 +36,38 @@ function copy(): string {
 }
 
 /** `clock: null`: the system clock, as the child process of the crash test has. */
-function open(dataPath: string, options: { clock?: ManualClock | null; model?: ReturnType<typeof dreamModel>; planMaxAge?: string } = {}): Reverie {
+function open(
+  dataPath: string,
+  options: { clock?: ManualClock | null; model?: ReturnType<typeof dreamModel>; planMaxAge?: string } = {},
+): Reverie {
   const clock = options.clock === null ? {} : { clock: options.clock ?? new ManualClock(NOW) };
-  return createReverie({ dataPath, ...clock, model: options.model ?? dreamModel() })
-    .withMemory()
-    .withSkills()
-    .withConversationLog()
-    // A plan's passes are each planned against the stores as the dry run found them; the decay
-    // pass writes nothing by default (read-time decay), so it never makes a later pass conflict.
-    .withDreaming({ ...(options.planMaxAge ? { planMaxAge: options.planMaxAge } : {}) })
-    .build();
+  return (
+    createReverie({ dataPath, ...clock, model: options.model ?? dreamModel() })
+      .withMemory()
+      .withSkills()
+      .withConversationLog()
+      // A plan's passes are each planned against the stores as the dry run found them; the decay
+      // pass writes nothing by default (read-time decay), so it never makes a later pass conflict.
+      .withDreaming({ ...(options.planMaxAge ? { planMaxAge: options.planMaxAge } : {}) })
+      .build()
+  );
 }
 
 /** What a run leaves in memory, without the ids and times a store or a merge hands out. */
 function memoryContents(entries: readonly MemoryEntry[]): string[] {
-  return entries.map((entry) => JSON.stringify([entry.category, entry.content, entry.importance, entry.reinforcementCount, entry.tags, entry.createdAt, entry.lastSeenAt])).sort();
+  return entries
+    .map((entry) =>
+      JSON.stringify([
+        entry.category,
+        entry.content,
+        entry.importance,
+        entry.reinforcementCount,
+        entry.tags,
+        entry.createdAt,
+        entry.lastSeenAt,
+      ]),
+    )
+    .sort();
 }
 
 async function state(reverie: Reverie) {
@@ -103,7 +120,8 @@ describe('review before apply', () => {
       for (const name of ['memory-consolidation', 'skill-consolidation', 'episode-extraction']) {
         expect(ran(applied, name).applied, name).toBe(ran(directReport, name).applied);
       }
-      for (const name of ['memory-consolidation', 'skill-consolidation', 'preference-inference']) expect(ran(applied, name).applied, name).toBeGreaterThan(0);
+      for (const name of ['memory-consolidation', 'skill-consolidation', 'preference-inference'])
+        expect(ran(applied, name).applied, name).toBeGreaterThan(0);
       const after = await state(reverie);
       expect(after.memory).toEqual(expected.memory);
       expect(after.skills).toEqual(expected.skills);
@@ -178,7 +196,10 @@ describe('review before apply', () => {
         code: 'PLAN_APPLIED',
         message: expect.stringContaining(`already applied, by run ${applied.runId}`),
       });
-      await expect(reverie.dreams.apply('0123456789ab')).rejects.toMatchObject({ code: 'PLAN_NOT_FOUND', message: expect.stringContaining('reverie dream plans') });
+      await expect(reverie.dreams.apply('0123456789ab')).rejects.toMatchObject({
+        code: 'PLAN_NOT_FOUND',
+        message: expect.stringContaining('reverie dream plans'),
+      });
       await expect(reverie.dreams.apply('../../runs')).rejects.toMatchObject({ code: 'PLAN_NOT_FOUND' });
 
       clock.advance(24 * 3_600_000 + 1);
@@ -217,7 +238,9 @@ describe('review before apply', () => {
         const journal = await folder.readJournal();
         for (const pass of folder.state.passes) {
           const operations = (await folder.readPlan(pass)).operations.length;
-          expect(new Set(journal.filter((line) => line.pass === pass).map((line) => line.index)).size, `${point}: ${pass}`).toBe(operations);
+          expect(new Set(journal.filter((line) => line.pass === pass).map((line) => line.index)).size, `${point}: ${pass}`).toBe(
+            operations,
+          );
         }
         await expect(reverie.dreams.apply(planId!)).rejects.toMatchObject({ code: 'PLAN_APPLIED' });
         await reverie.dreams.undo(recovered[0]!);
@@ -230,7 +253,10 @@ describe('review before apply', () => {
   }, 60_000);
 });
 
-function runChild(args: string[], env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function runChild(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolveRun, reject) => {
     const proc = spawn(process.execPath, [child, ...args], { cwd: resolve(here, '..'), env: { ...process.env, ...env } });
     let stderr = '';

@@ -46,7 +46,11 @@ describe('withPostgres()', () => {
   });
 
   it("reads what a run changed and an entry's history from the dream state in PostgreSQL", async () => {
-    const reverie = createReverie({ dataPath, clock, scope: 'changes' }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }).build();
+    const reverie = createReverie({ dataPath, clock, scope: 'changes' })
+      .withPostgres({ pglite: db })
+      .withMemory()
+      .withDreaming({ enabled: false })
+      .build();
     try {
       const first = await reverie.memory!.save({ content: 'The deploy window is Tuesday' });
       await reverie.memory!.save({ content: 'the deploy window is tuesday.' });
@@ -54,8 +58,13 @@ describe('withPostgres()', () => {
       const [merged] = await reverie.memory!.list();
       const changes = await reverie.dreams.changes(report.runId);
       expect(changes.map((change) => change.action).sort()).toEqual(['created', 'deleted', 'deleted']);
-      expect(changes.find((change) => change.key === first.id)).toMatchObject({ action: 'deleted', before: { content: 'The deploy window is Tuesday' } });
-      expect(await reverie.dreams.history({ kind: 'memory', key: merged!.id })).toEqual([expect.objectContaining({ runId: report.runId, action: 'created', runStatus: 'complete' })]);
+      expect(changes.find((change) => change.key === first.id)).toMatchObject({
+        action: 'deleted',
+        before: { content: 'The deploy window is Tuesday' },
+      });
+      expect(await reverie.dreams.history({ kind: 'memory', key: merged!.id })).toEqual([
+        expect.objectContaining({ runId: report.runId, action: 'created', runStatus: 'complete' }),
+      ]);
       expect((await reverie.dreams.ledger()).some((line) => line.runId === report.runId)).toBe(true);
     } finally {
       await reverie.close();
@@ -76,7 +85,16 @@ describe('withPostgres()', () => {
     } finally {
       await reverie.close();
     }
-    const used = createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withConversationLog().use(TOKENS.ConversationLog, { append: async () => undefined, read: async () => [], clear: async () => 0, close: async () => undefined }).build();
+    const used = createReverie({ dataPath, clock })
+      .withPostgres({ pglite: db })
+      .withConversationLog()
+      .use(TOKENS.ConversationLog, {
+        append: async () => undefined,
+        read: async () => [],
+        clear: async () => 0,
+        close: async () => undefined,
+      })
+      .build();
     await used.close();
   });
 
@@ -95,9 +113,19 @@ describe('withPostgres()', () => {
       await reverie.conversationLog!.append({ sessionId: 's1', role: 'user', content: 'Where are the invoices?' });
       await reverie.workflowLog!.append({ description: 'Send the invoices', success: true });
       expect(await rows("SELECT count(*)::int AS n FROM reverie_working_memory WHERE scope = 'team:all'")).toEqual([{ n: 1 }]);
-      expect(await rows("SELECT content FROM reverie_conversation_turns WHERE scope = 'team:all'")).toEqual([{ content: 'Where are the invoices?' }]);
+      expect(await rows("SELECT content FROM reverie_conversation_turns WHERE scope = 'team:all'")).toEqual([
+        { content: 'Where are the invoices?' },
+      ]);
       expect(await rows("SELECT count(*)::int AS n FROM reverie_workflow_executions WHERE scope = 'team:all'")).toEqual([{ n: 1 }]);
-      const stores = [reverie.memory?.store, reverie.workingMemory, reverie.skills, reverie.skillUsage, reverie.conversationLog, reverie.feedback, reverie.workflowLog];
+      const stores = [
+        reverie.memory?.store,
+        reverie.workingMemory,
+        reverie.skills,
+        reverie.skillUsage,
+        reverie.conversationLog,
+        reverie.feedback,
+        reverie.workflowLog,
+      ];
       expect(stores.map((store) => store?.constructor.name)).toEqual([
         'PostgresMemoryStore',
         'PostgresWorkingMemory',
@@ -115,21 +143,34 @@ describe('withPostgres()', () => {
 
   it('gives the embedder to the skill store and working memory too, with withMemory’s threshold: their search becomes hybrid (SPEC M4)', async () => {
     const embedder = createFakeEmbedder({ synonyms: { automobile: 'car' } });
-    const reverie = createReverie({ dataPath, clock, scope: 'hybrid', embedder }).withPostgres({ pglite: db }).withMemory({ minSimilarity: 0.2 }).withSkills().withWorkingMemory().build();
+    const reverie = createReverie({ dataPath, clock, scope: 'hybrid', embedder })
+      .withPostgres({ pglite: db })
+      .withMemory({ minSimilarity: 0.2 })
+      .withSkills()
+      .withWorkingMemory()
+      .build();
     try {
       // Each text is about 0.4 similar to "automobile" (= "car"): under the default threshold (0.5), over this one.
       await reverie.skills!.save({ name: 'errands/parking', summary: 'Where to leave the car', content: 'Level 3 of the garage.' });
       await reverie.workingMemory!.set('session/s1/parking', 'The car is on level 3');
       await vi.waitFor(() => expect(embedder.calls.flat().filter((text) => text.includes('car'))).toHaveLength(2));
-      await expect.poll(async () => (await reverie.skills!.search({ text: 'automobile' })).map((hit) => hit.skill.name)).toEqual(['errands/parking']);
-      await expect.poll(async () => (await reverie.workingMemory!.search({ text: 'automobile' })).map((hit) => hit.entry.key)).toEqual(['session/s1/parking']);
+      await expect
+        .poll(async () => (await reverie.skills!.search({ text: 'automobile' })).map((hit) => hit.skill.name))
+        .toEqual(['errands/parking']);
+      await expect
+        .poll(async () => (await reverie.workingMemory!.search({ text: 'automobile' })).map((hit) => hit.entry.key))
+        .toEqual(['session/s1/parking']);
     } finally {
       await reverie.close();
     }
   });
 
   it('validates its options', () => {
-    const bad = (options: unknown) => () => createReverie({ dataPath }).withPostgres(options as never).withMemory().build();
+    const bad = (options: unknown) => () =>
+      createReverie({ dataPath })
+        .withPostgres(options as never)
+        .withMemory()
+        .build();
     expect(bad({})).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('withPostgres') }));
     expect(bad({ connectionString: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(bad({ pool: { query: 'no' } })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
@@ -140,7 +181,9 @@ describe('withPostgres()', () => {
     const notInstalled = (specifier: string) => {
       throw Object.assign(new Error(`Cannot find module '${specifier}'`), { code: 'MODULE_NOT_FOUND' });
     };
-    expect(() => loadPostgres(notInstalled)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('npm install @reverie/postgres') }));
+    expect(() => loadPostgres(notInstalled)).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('npm install @reverie/postgres') }),
+    );
     const broken = () => {
       throw new SyntaxError('Unexpected token');
     };
@@ -148,13 +191,19 @@ describe('withPostgres()', () => {
   });
 
   it('serves many scopes from one client with buildScopes(), each scope built at its first get()', async () => {
-    const scopes = createReverie({ dataPath, clock }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }).buildScopes();
+    const scopes = createReverie({ dataPath, clock })
+      .withPostgres({ pglite: db })
+      .withMemory()
+      .withDreaming({ enabled: false })
+      .buildScopes();
     try {
       await scopes.get('tenant:a').memory!.save({ content: 'Tenant A ships on Mondays' });
       await scopes.get('tenant:b').memory!.save({ content: 'Tenant B ships on Fridays' });
       expect(scopes.open).toEqual(['tenant:a', 'tenant:b']);
       expect(await scopes.list()).toEqual(expect.arrayContaining(['tenant:a', 'tenant:b']));
-      expect((await scopes.get('tenant:a').memory!.search({ text: 'ships' })).map((hit) => hit.entry.content)).toEqual(['Tenant A ships on Mondays']);
+      expect((await scopes.get('tenant:a').memory!.search({ text: 'ships' })).map((hit) => hit.entry.content)).toEqual([
+        'Tenant A ships on Mondays',
+      ]);
       await scopes.get('tenant:b').dreams.run();
       expect(await scopes.get('tenant:a').dreams.listRuns()).toEqual([]);
     } finally {

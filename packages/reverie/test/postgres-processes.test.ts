@@ -50,7 +50,15 @@ function runChild(args: string[], env: Record<string, string> = {}): Promise<Chi
     proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     proc.on('error', fail);
     proc.on('exit', (code, signal) =>
-      done({ code, signal, stderr, lines: stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) }),
+      done({
+        code,
+        signal,
+        stderr,
+        lines: stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      }),
     );
   });
 }
@@ -111,7 +119,11 @@ describe('on PGlite (a database directory, one process at a time)', () => {
       `pglite:${dir}`,
       async () => {
         const db = await createPglite({ dataDir: dir });
-        const reverie = createReverie({ dataPath: work, scope: 'user:42' }).withPostgres({ pglite: db }).withMemory().withDreaming({ enabled: false }).build();
+        const reverie = createReverie({ dataPath: work, scope: 'user:42' })
+          .withPostgres({ pglite: db })
+          .withMemory()
+          .withDreaming({ enabled: false })
+          .build();
         dbs.set(reverie, db);
         return reverie;
       },
@@ -129,7 +141,12 @@ describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
   it('recovers and undoes, from another instance, a cycle killed mid-apply', async () => {
     await killAndRecover(
       database(),
-      async () => createReverie({ dataPath: work, scope: 'user:42' }).withPostgres({ connectionString: database() }).withMemory().withDreaming({ enabled: false }).build(),
+      async () =>
+        createReverie({ dataPath: work, scope: 'user:42' })
+          .withPostgres({ connectionString: database() })
+          .withMemory()
+          .withDreaming({ enabled: false })
+          .build(),
       (reverie) => reverie.close(),
     );
   }, 300_000);
@@ -178,7 +195,10 @@ describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
 
   it('never runs two cycles of one scope at once across processes, and loses nothing', async () => {
     const dataPath = mkdtempSync(join(work, 'data-'));
-    const results = await Promise.all([runChild(['cycles', database(), 'team:shared', dataPath, '8']), runChild(['cycles', database(), 'team:shared', dataPath, '8'])]);
+    const results = await Promise.all([
+      runChild(['cycles', database(), 'team:shared', dataPath, '8']),
+      runChild(['cycles', database(), 'team:shared', dataPath, '8']),
+    ]);
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     const [first, second] = results.map(outcome);
     expect(first!.ran.length + first!.held + second!.ran.length + second!.held).toBe(16);
@@ -187,6 +207,7 @@ describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
     const runs = await runsOf('team:shared');
     expect(runs.map((run) => run.run_id).sort()).toEqual([...first!.ran, ...second!.ran].sort());
     // One cycle at a time: each run ended before the next one started.
-    for (let index = 1; index < runs.length; index++) expect(Date.parse(runs[index - 1]!.completed!)).toBeLessThanOrEqual(Date.parse(runs[index]!.started));
+    for (let index = 1; index < runs.length; index++)
+      expect(Date.parse(runs[index - 1]!.completed!)).toBeLessThanOrEqual(Date.parse(runs[index]!.started));
   }, 300_000);
 });

@@ -12,7 +12,11 @@ beforeAll(() => buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'pos
 
 /** The same concerns as the file stores' run of the property. */
 const onPostgres = (dataPath: string) =>
-  createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') }).withMemory().withWorkingMemory().withConversationLog().withDreaming({ enabled: false });
+  createReverie({ dataPath, clock: new ManualClock('2026-06-01T00:00:00Z') })
+    .withMemory()
+    .withWorkingMemory()
+    .withConversationLog()
+    .withDreaming({ enabled: false });
 
 describe('on PGlite', () => {
   let db: PGlite;

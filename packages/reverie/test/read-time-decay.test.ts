@@ -22,7 +22,10 @@ describe('read-time decay from one setting (SPEC D7)', () => {
   it('drives the store’s browsing and the decay pass, and the pass rewrites nothing', async () => {
     const clock = new ManualClock(NOW);
     const decay = { graceDays: 10, halfLifeDays: 20, floor: 0.05 };
-    reverie = createReverie({ dataPath: root, clock }).withMemory({ decay }).withDreaming({ enabled: false, importanceDecay: { report: true } }).build();
+    reverie = createReverie({ dataPath: root, clock })
+      .withMemory({ decay })
+      .withDreaming({ enabled: false, importanceDecay: { report: true } })
+      .build();
     expect(reverie.decay).toEqual(decay);
     const seen = new Date(Date.parse(NOW) - 30 * DAY).toISOString();
     const entry = await reverie.memory!.save({ content: 'The user used to run a Jenkins server', importance: 0.8, lastSeenAt: seen });

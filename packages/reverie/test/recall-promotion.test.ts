@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ILongTermMemory, InMemoryLongTermMemory, ManualClock, silentLogger } from '@reverie/core';
-import { DreamEngine, type DreamServices, PromotionPass, promotionOptionsSchema, RecallSignalsPass, recallSignalsOptionsSchema } from '@reverie/dream';
+import {
+  DreamEngine,
+  type DreamServices,
+  PromotionPass,
+  promotionOptionsSchema,
+  RecallSignalsPass,
+  recallSignalsOptionsSchema,
+} from '@reverie/dream';
 import { explainPromotion } from '@reverie/dream/internal';
 import { recallEventsPath, recallSignalsPath } from '@reverie/file-store/internal';
 import { RecallEventLog } from '../src/dreaming/recall-event-log';
@@ -28,7 +35,11 @@ afterEach(async () => {
 
 const engine = () => new DreamEngine(services, [new RecallSignalsPass(), new PromotionPass()]);
 const explain = (entryId: string) =>
-  explainPromotion(entryId, { recall: services.state.recall, memory, now: clock.now() }, { signals: recallSignalsOptionsSchema.parse({}), promotion: promotionOptionsSchema.parse({}) });
+  explainPromotion(
+    entryId,
+    { recall: services.state.recall, memory, now: clock.now() },
+    { signals: recallSignalsOptionsSchema.parse({}), promotion: promotionOptionsSchema.parse({}) },
+  );
 
 async function recall(times: number, results: Array<{ entryId: string; score: number }>): Promise<void> {
   for (let i = 0; i < times; i++) recorder.record(results, 'turn');
@@ -40,10 +51,16 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
     const hot = await memory.save({ content: 'The user deploys on Tuesdays', importance: 0.5 });
     const cold = await memory.save({ content: 'The user once visited Oslo', importance: 0.5 });
     clock.advance(60_000);
-    await recall(4, [{ entryId: hot.id, score: 3 }, { entryId: cold.id, score: 0.3 }]);
+    await recall(4, [
+      { entryId: hot.id, score: 3 },
+      { entryId: cold.id, score: 0.3 },
+    ]);
 
     const report = await engine().run({ trigger: 'test' });
-    expect(report.passes.map((p) => [p.name, p.status])).toEqual([['recall-signals', 'ok'], ['promotion', 'ok']]);
+    expect(report.passes.map((p) => [p.name, p.status])).toEqual([
+      ['recall-signals', 'ok'],
+      ['promotion', 'ok'],
+    ]);
     const raised = (await memory.get(hot.id))!;
     expect(raised.importance).toBeCloseTo(0.65);
     expect(raised.content).toBe(hot.content);
@@ -84,7 +101,10 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
   it('counts every event once, reads only whole lines, and drops entries that are gone', async () => {
     const a = await memory.save({ content: 'alpha' });
     const b = await memory.save({ content: 'beta' });
-    await recall(2, [{ entryId: a.id, score: 1 }, { entryId: b.id, score: 1 }]);
+    await recall(2, [
+      { entryId: a.id, score: 1 },
+      { entryId: b.id, score: 1 },
+    ]);
     await appendFile(recallEventsPath(dataPath), `{"at":"2026-06-01T00:00:00.000Z","entryId":"${a.id}","relev`);
     await memory.delete(b.id);
     await engine().run({ trigger: 'test' });
@@ -101,7 +121,10 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
   it('drops deleted entries by reading the change feed, after listing once', async () => {
     const a = await memory.save({ content: 'alpha' });
     const b = await memory.save({ content: 'beta' });
-    await recall(1, [{ entryId: a.id, score: 1 }, { entryId: b.id, score: 1 }]);
+    await recall(1, [
+      { entryId: a.id, score: 1 },
+      { entryId: b.id, score: 1 },
+    ]);
     const listed = vi.spyOn(memory, 'list');
     const first = await engine().run({ trigger: 'test' });
     expect(listed).toHaveBeenCalledTimes(1);
@@ -133,8 +156,7 @@ describe('recall-signals and promotion passes (SPEC O4)', () => {
 });
 
 describe('recall-events compaction (SPEC O4)', () => {
-  const compacting = () =>
-    new DreamEngine(services, [new RecallSignalsPass({ compactEventsBytes: 1 }), new PromotionPass()]);
+  const compacting = () => new DreamEngine(services, [new RecallSignalsPass({ compactEventsBytes: 1 }), new PromotionPass()]);
   const hits = async (id: string) => JSON.parse(await readFile(recallSignalsPath(dataPath), 'utf8')).entries[id]?.hits;
 
   it('drops the folded events once past compactEventsBytes, and counts every event once', async () => {

@@ -62,7 +62,12 @@ describe('recall signals through the runtime (SPEC O4)', () => {
   });
 
   it('feeds the signal gate from the recall signals by default', async () => {
-    const reverie = keep(createReverie({ dataPath }).withMemory().withDreaming({ gates: { signal: { minUnpromoted: 1, minRecallCount: 2, minScore: 0.1 } } }).build());
+    const reverie = keep(
+      createReverie({ dataPath })
+        .withMemory()
+        .withDreaming({ gates: { signal: { minUnpromoted: 1, minRecallCount: 2, minScore: 0.1 } } })
+        .build(),
+    );
     await reverie.memory!.save({ content: 'The team deploys on Tuesdays.' });
     expect(await reverie.dreams.trigger()).toMatchObject({ triggered: false, gate: 'signal' });
     await reverie.context.forTurn({ sessionId: 's1', message: 'deploy Tuesdays' });

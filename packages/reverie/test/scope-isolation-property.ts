@@ -61,7 +61,9 @@ export function describeScopeIsolation(label: string, backend: () => ScopeBacken
               switch (command.type) {
                 case 'save': {
                   // A twin is the same sentence in every scope: the dream cycle must never merge across scopes.
-                  const content = command.twin ? `The user mentioned ${WORDS[command.word]}` : mark(command.scope, `Note about ${WORDS[command.word]}`);
+                  const content = command.twin
+                    ? `The user mentioned ${WORDS[command.word]}`
+                    : mark(command.scope, `Note about ${WORDS[command.word]}`);
                   const saved = await reverie.memory!.save({ content });
                   own.set(saved.id, saved.content);
                   break;
@@ -87,12 +89,15 @@ export function describeScopeIsolation(label: string, backend: () => ScopeBacken
                   break;
                 }
                 case 'turn': {
-                  const context = await reverie.context.forTurn({ sessionId: 'shared-session', message: `what about ${WORDS[command.word]}?` });
+                  const context = await reverie.context.forTurn({
+                    sessionId: 'shared-session',
+                    message: `what about ${WORDS[command.word]}?`,
+                  });
                   for (const id of [...context.sessionMemoryIds, ...context.profileIds]) expect(own.has(id)).toBe(true);
                   break;
                 }
                 case 'note': {
-                    const key = `session/shared/${WORDS[command.word]}`;
+                  const key = `session/shared/${WORDS[command.word]}`;
                   await reverie.workingMemory!.set(key, mark(command.scope, 'scratch'));
                   for (let other = 0; other < SCOPES.length; other++) {
                     const found = await reverieOf(other).workingMemory!.get(key);

@@ -68,11 +68,20 @@ describe('buildScopes()', () => {
 
   it('refuses store instances, which every scope would share', () => {
     const withStore = () => createReverie({ dataPath: root }).withMemory({ store: new InMemoryLongTermMemory() }).buildScopes();
-    expect(withStore).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('cannot share one store') }));
-    const withUse = () => createReverie({ dataPath: root }).withMemory().use(TOKENS.LongTermMemory, new InMemoryLongTermMemory()).buildScopes();
+    expect(withStore).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('cannot share one store') }),
+    );
+    const withUse = () =>
+      createReverie({ dataPath: root }).withMemory().use(TOKENS.LongTermMemory, new InMemoryLongTermMemory()).buildScopes();
     expect(withUse).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    const withState = () => createReverie({ dataPath: root }).withMemory().withDreaming({ state: new FileDreamStateStore({ dataPath: root, clock: systemClock }) }).buildScopes();
-    expect(withState).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', details: { issues: [{ path: 'dreaming', message: expect.any(String) }] } }));
+    const withState = () =>
+      createReverie({ dataPath: root })
+        .withMemory()
+        .withDreaming({ state: new FileDreamStateStore({ dataPath: root, clock: systemClock }) })
+        .buildScopes();
+    expect(withState).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', details: { issues: [{ path: 'dreaming', message: expect.any(String) }] } }),
+    );
     expect(() => createReverie({ dataPath: root, scope: 'a' }).buildScopes()).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });

@@ -16,13 +16,18 @@ type Prompt = Parameters<MockLanguageModelV3['doGenerate']>[0]['prompt'];
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const ALLERGY = 'The user is allergic to peanuts';
 
-const systemText = (prompt: Prompt) => prompt.filter((message) => message.role === 'system').map((message) => message.content).join('\n');
+const systemText = (prompt: Prompt) =>
+  prompt
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content)
+    .join('\n');
 const conversationRoles = (prompt: Prompt) => prompt.filter((message) => message.role !== 'system').map((message) => message.role);
 
 /** A model that answers from what its system messages say, and keeps every prompt it was sent. */
 function attentiveModel(): MockLanguageModelV3 & { prompts: Prompt[] } {
   const prompts: Prompt[] = [];
-  const answer = (prompt: Prompt) => (systemText(prompt).includes('allergic to peanuts') ? 'Apple slices with sunflower butter: no peanuts.' : 'Peanut butter cookies!');
+  const answer = (prompt: Prompt) =>
+    systemText(prompt).includes('allergic to peanuts') ? 'Apple slices with sunflower butter: no peanuts.' : 'Peanut butter cookies!';
   const model = new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       prompts.push(prompt);
@@ -65,7 +70,11 @@ afterEach(async () => {
   rmSync(dataPath, { recursive: true, force: true });
 });
 
-const TURNS = ['Suggest a snack, keeping my peanut allergy in mind.', 'Another snack idea? Remember my peanut allergy.', 'What about something sweet for the afternoon?'];
+const TURNS = [
+  'Suggest a snack, keeping my peanut allergy in mind.',
+  'Another snack idea? Remember my peanut allergy.',
+  'What about something sweet for the afternoon?',
+];
 
 async function streamed(result: ReturnType<typeof streamText>): Promise<string> {
   let text = '';
@@ -116,7 +125,12 @@ describe('the session memory in other shapes of call', () => {
         step += 1;
         if (step === 2) {
           const input = JSON.stringify({ query: 'snacks' });
-          return { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'search_memory', input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+          return {
+            content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'search_memory', input }],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          };
         }
         return { content: [{ type: 'text', text: 'Rice cakes.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
       },
@@ -165,7 +179,12 @@ describe('the session memory in other shapes of call', () => {
     await generateText({ model, prompt: 'Hello again' });
     expect(conversationRoles(base.prompts[1]!)).toEqual(['user']);
     await reverie.conversation.flush();
-    expect((await reverie.conversationLog!.read({ sessionId: 'chat-4' })).map((turn) => turn.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((await reverie.conversationLog!.read({ sessionId: 'chat-4' })).map((turn) => turn.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
     await expect(reverie.endSession('')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });

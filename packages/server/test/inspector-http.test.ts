@@ -92,9 +92,20 @@ describe("the inspector's reads on the HTTP API", () => {
     const deleted = changes.filter((change) => change.action === 'deleted');
     expect(deleted.map((change) => change.before?.content).sort()).toEqual([...DEPLOY_MERGE.sources].sort());
 
-    const history = (await (await served.call(`/api/memory/${deleted[0]!.key}/history`)).json()) as Array<Change & { runId: string; runStatus: string }>;
-    expect(history).toEqual([expect.objectContaining({ runId: served.runId, action: 'deleted', runStatus: 'complete', reason: expect.stringContaining(created.key) })]);
-    expect(await (await served.call(`/api/memory/${created.key}/history`)).json()).toEqual([expect.objectContaining({ action: 'created' })]);
+    const history = (await (await served.call(`/api/memory/${deleted[0]!.key}/history`)).json()) as Array<
+      Change & { runId: string; runStatus: string }
+    >;
+    expect(history).toEqual([
+      expect.objectContaining({
+        runId: served.runId,
+        action: 'deleted',
+        runStatus: 'complete',
+        reason: expect.stringContaining(created.key),
+      }),
+    ]);
+    expect(await (await served.call(`/api/memory/${created.key}/history`)).json()).toEqual([
+      expect.objectContaining({ action: 'created' }),
+    ]);
 
     const missing = await served.call('/api/dream/runs/000000000000/changes');
     expect(missing.status).toBe(404);
@@ -103,8 +114,17 @@ describe("the inspector's reads on the HTTP API", () => {
 
   it('answers the ledger within a window, and refuses a bad window with 400', async () => {
     served = await serveDreamedMemory({ extensions: [inspector({ assets: site })] });
-    const lines = (await (await served.call('/api/dream/ledger?windowHours=24')).json()) as Array<{ runId: string; pass: string; status: string; tokens: { input: number } }>;
-    expect(lines.find((line) => line.pass === 'memory-consolidation')).toMatchObject({ runId: served.runId, status: 'ok', tokens: { input: expect.any(Number) } });
+    const lines = (await (await served.call('/api/dream/ledger?windowHours=24')).json()) as Array<{
+      runId: string;
+      pass: string;
+      status: string;
+      tokens: { input: number };
+    }>;
+    expect(lines.find((line) => line.pass === 'memory-consolidation')).toMatchObject({
+      runId: served.runId,
+      status: 'ok',
+      tokens: { input: expect.any(Number) },
+    });
     const bad = await served.call('/api/dream/ledger?windowHours=soon');
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 'INVALID_INPUT' } });
@@ -112,7 +132,9 @@ describe("the inspector's reads on the HTTP API", () => {
 
   it('lists its reads in the OpenAPI document beside the others', async () => {
     served = await serveDreamedMemory({ extensions: [inspector({ assets: site })] });
-    const document = (await (await served.call('/openapi.json')).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const document = (await (await served.call('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(document.paths['/api/memory/{id}/history']?.get?.operationId).toBe('get_memory_history');
     expect(document.paths['/api/dream/runs/{runId}/changes']?.get?.operationId).toBe('get_dream_run_changes');
     expect(document.paths['/api/dream/ledger']?.get?.operationId).toBe('get_dream_ledger');

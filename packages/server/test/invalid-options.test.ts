@@ -66,11 +66,30 @@ describe('every INVALID_OPTIONS error lists its issues as { path, message }', ()
     ['promotion', () => new PromotionPass({ minScore: 2 }), ['minScore']],
     ['promotion, its recall-signal options', () => new PromotionPass({}, { recencyHalfLifeDays: 0 }), ['recencyHalfLifeDays']],
     ['the model gateway', () => new ModelGateway({ maxRetries: -1 } as never), ['maxRetries']],
-    ['the builder', () => createReverie({ dataPath, clock }).withMemory({ nope: 1 } as never).build(), ['withMemory']],
+    [
+      'the builder',
+      () =>
+        createReverie({ dataPath, clock })
+          .withMemory({ nope: 1 } as never)
+          .build(),
+      ['withMemory'],
+    ],
     ['the middleware', () => withReverie({} as never, { reverie: undefined as never, sessionId: 's1' }), ['reverie']],
     ['the agent tools without their store', () => createReverie({ dataPath, clock }).withSkills().build().tools.memory(), ['withMemory']],
-    ['the dreaming options', () => createReverie({ dataPath, clock }).withMemory().withDreaming({ gates: { minHours: -1 } } as never).build(), ['withDreaming']],
-    ['a served operation the Reverie was not built for', () => memoryOf(createReverie({ dataPath, clock }).withSkills().build()), ['withMemory']],
+    [
+      'the dreaming options',
+      () =>
+        createReverie({ dataPath, clock })
+          .withMemory()
+          .withDreaming({ gates: { minHours: -1 } } as never)
+          .build(),
+      ['withDreaming'],
+    ],
+    [
+      'a served operation the Reverie was not built for',
+      () => memoryOf(createReverie({ dataPath, clock }).withSkills().build()),
+      ['withMemory'],
+    ],
     ['the server', () => parseServerOptions({ port: -1 }), ['port']],
     ['a server beyond loopback without a token', () => parseServerOptions({ host: '0.0.0.0' }), ['token']],
   ];

@@ -42,7 +42,10 @@ describe("the inspector's ledger chart: bucketLedger", () => {
     expect(buckets[0]!.phases.rem).toEqual({ passes: 1, applied: 3, failed: 0, tokens: 460 });
     expect(buckets[0]!.phases['light-sleep']).toEqual({ passes: 1, applied: 7, failed: 0, tokens: 0 });
     expect(buckets[6]!.phases.rem).toEqual({ passes: 1, applied: 0, failed: 1, tokens: 460 });
-    const passes = buckets.reduce((sum, bucket) => sum + bucket.phases.rem.passes + bucket.phases['light-sleep'].passes + bucket.phases['deep-sleep'].passes, 0);
+    const passes = buckets.reduce(
+      (sum, bucket) => sum + bucket.phases.rem.passes + bucket.phases['light-sleep'].passes + bucket.phases['deep-sleep'].passes,
+      0,
+    );
     expect(passes).toBe(3);
   });
 
@@ -52,7 +55,11 @@ describe("the inspector's ledger chart: bucketLedger", () => {
   });
 
   it('groups the lines by run for the list of runs', () => {
-    const runs = passesByRun([line('2026-06-01T01:00:00Z'), line('2026-06-01T01:00:00Z', { pass: 'promotion', phase: 'deep-sleep' }), line('2026-06-02T01:00:00Z', { runId: 'b00000000002' })]);
+    const runs = passesByRun([
+      line('2026-06-01T01:00:00Z'),
+      line('2026-06-01T01:00:00Z', { pass: 'promotion', phase: 'deep-sleep' }),
+      line('2026-06-02T01:00:00Z', { runId: 'b00000000002' }),
+    ]);
     expect([...runs.keys()]).toEqual(['a00000000001', 'b00000000002']);
     expect(runs.get('a00000000001')!.map((entry) => entry.pass)).toEqual(['memory-consolidation', 'promotion']);
   });

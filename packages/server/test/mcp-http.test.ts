@@ -39,14 +39,22 @@ describe('MCP over streamable HTTP', () => {
     const { tools } = await (await connect()).listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(OPERATIONS.map((operation) => operation.name).sort());
     const search = tools.find((tool) => tool.name === 'search_memory')!;
-    expect(search.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { limit: { type: 'integer', maximum: 1000 } } });
+    expect(search.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['query'],
+      properties: { limit: { type: 'integer', maximum: 1000 } },
+    });
     expect(search.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((tool) => tool.name === 'delete_memory')!.annotations).toMatchObject({ readOnlyHint: false });
   });
 
   it('serves every tool and answers every refusal with its code', async () => {
     served = await serveFresh({ token: TOKEN }, gated);
-    await served.reverie.skills!.save({ name: 'howto/deploy', summary: 'How to deploy', content: 'Run the pipeline, then check the dashboard.' });
+    await served.reverie.skills!.save({
+      name: 'howto/deploy',
+      summary: 'How to deploy',
+      content: 'Run the pipeline, then check the dashboard.',
+    });
     const called = await exerciseEveryTool(await connect(), 'howto/deploy');
     expect([...called].sort()).toEqual(OPERATIONS.map((operation) => operation.name).sort());
   });
@@ -66,7 +74,9 @@ describe('MCP over streamable HTTP', () => {
     served = await serveFresh({ token: TOKEN, readOnly: true }, gated);
     const entry = await served.reverie.memory!.save({ content: 'Deploys go out on Tuesdays' });
     const writing = OPERATIONS.filter((operation) => operation.access === 'write').map((operation) => operation.name);
-    expect(writing).toEqual(expect.arrayContaining(['save_memory', 'delete_memory', 'run_dream', 'apply_dream_plan', 'undo_dream_run', 'save_to_working_memory']));
+    expect(writing).toEqual(
+      expect.arrayContaining(['save_memory', 'delete_memory', 'run_dream', 'apply_dream_plan', 'undo_dream_run', 'save_to_working_memory']),
+    );
     const client = await connect();
     await expectWritesRefused(client, writing, entry.id);
     expect(await served.reverie.memory!.list()).toEqual([entry]);
@@ -79,7 +89,12 @@ describe('MCP over streamable HTTP', () => {
     await expect(connect('wrong-token-0123456789')).rejects.toThrow(/401|Unauthorized|token/i);
     const unknown = await fetch(`${served.server.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'nope',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(unknown.status).toBe(404);
@@ -102,6 +117,9 @@ describe('MCP over streamable HTTP', () => {
   }, 30_000);
 
   it('refuses an idle time that is not a whole number of seconds from 1', async () => {
-    await expect(serveFresh({ token: TOKEN, mcpSessionIdleSeconds: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/mcpSessionIdleSeconds/) });
+    await expect(serveFresh({ token: TOKEN, mcpSessionIdleSeconds: 0 })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/mcpSessionIdleSeconds/),
+    });
   });
 });

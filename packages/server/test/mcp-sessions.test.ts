@@ -45,14 +45,16 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     expect((await callRefused(bob, 'save_to_working_memory', { key: anaKey, data: 'forged' })).code).toBe('NAMESPACE_VIOLATION');
 
     // Its own session, and the shared namespaces, work as before.
-    expect((await callOk<Listing>(ana, 'list_working_memory', { namespace: 'session' })).entries.map((entry) => entry.key)).toEqual([anaKey]);
+    expect((await callOk<Listing>(ana, 'list_working_memory', { namespace: 'session' })).entries.map((entry) => entry.key)).toEqual([
+      anaKey,
+    ]);
     expect(await callOk(ana, 'get_from_working_memory', { key: anaKey })).toMatchObject({ value: 'Dear Bob, the plan is…' });
     expect(await callOk(bob, 'get_from_working_memory', { key: 'patrol/nightly/findings' })).toMatchObject({ value: 'Two new invoices' });
     expect((await callOk<Listing>(bob, 'list_working_memory', { namespace: 'patrol' })).entries).toHaveLength(1);
     expect((await served.reverie.workingMemory!.get(anaKey))!.value).toBe('Dear Bob, the plan is…');
   });
 
-  it('names a session\'s working memory apart from its session id, which is 256 random bits and in no answer', async () => {
+  it("names a session's working memory apart from its session id, which is 256 random bits and in no answer", async () => {
     served = await serveFresh();
     const ana = await connect();
     const bob = await connect();
@@ -71,18 +73,32 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     const anaKey = (await callOk<{ key: string }>(ana, 'save_to_working_memory', { key: 'draft', data: 'mine' })).key;
     const anaName = anaKey.split('/')[1]!;
     for (const name of [anaName, anaName.toUpperCase()]) {
-      const taken = await served.call('/api/working-memory', { method: 'POST', json: { key: 'draft', data: 'forged' }, headers: { 'x-reverie-session': name } });
+      const taken = await served.call('/api/working-memory', {
+        method: 'POST',
+        json: { key: 'draft', data: 'forged' },
+        headers: { 'x-reverie-session': name },
+      });
       expect(taken.status).toBe(400);
-      expect(await taken.json()).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('belong to MCP sessions') } });
+      expect(await taken.json()).toMatchObject({
+        error: { code: 'INVALID_INPUT', message: expect.stringContaining('belong to MCP sessions') },
+      });
     }
-    const byId = await served.call('/api/working-memory', { method: 'POST', json: { key: 'draft', data: 'forged' }, headers: { 'x-reverie-session': sessionIdOf(ana) } });
+    const byId = await served.call('/api/working-memory', {
+      method: 'POST',
+      json: { key: 'draft', data: 'forged' },
+      headers: { 'x-reverie-session': sessionIdOf(ana) },
+    });
     expect(byId.status).toBe(200);
     expect(((await byId.json()) as { key: string }).key).toBe(`session/${sessionIdOf(ana)}/draft`);
     expect(await callOk(ana, 'get_from_working_memory', { key: 'draft' })).toMatchObject({ value: 'mine' });
     // An HTTP session lists its own, never an MCP session's.
-    const listed = (await (await served.call('/api/working-memory?namespace=session', { headers: { 'x-reverie-session': 'worker-1' } })).json()) as Listing;
+    const listed = (await (
+      await served.call('/api/working-memory?namespace=session', { headers: { 'x-reverie-session': 'worker-1' } })
+    ).json()) as Listing;
     expect(listed.entries).toEqual([]);
-    expect((await served.call('/api/working-memory?namespace=session', { headers: { 'x-reverie-session': sessionIdOf(ana) } })).status).toBe(200);
+    expect(
+      (await served.call('/api/working-memory?namespace=session', { headers: { 'x-reverie-session': sessionIdOf(ana) } })).status,
+    ).toBe(200);
   });
 
   it('ends a session only for the holder of its id: a guessed one is 404 and echoes nothing', async () => {
@@ -94,7 +110,10 @@ describe('MCP sessions keep to their own working memory (SPEC M8, O9)', () => {
     expect(await refused.text()).not.toContain(guessed);
     expect(await callOk(ana, 'list_memory_categories')).toEqual([]);
 
-    const ended = await fetch(`${served.server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionIdOf(ana), 'mcp-protocol-version': '2025-06-18' } });
+    const ended = await fetch(`${served.server.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sessionIdOf(ana), 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(ended.status).toBe(200);
     await expect(ana.listTools()).rejects.toThrow(/404|session/i);
   });

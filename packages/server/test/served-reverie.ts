@@ -14,11 +14,20 @@ export interface Served {
 }
 
 /** A Reverie over a fresh data directory, served on a free loopback port. */
-export async function serveFresh(options: Omit<StartServerOptions, 'reverie'> = {}, build?: (dataPath: string) => Reverie): Promise<Served> {
+export async function serveFresh(
+  options: Omit<StartServerOptions, 'reverie'> = {},
+  build?: (dataPath: string) => Reverie,
+): Promise<Served> {
   const dataPath = await mkdtemp(join(tmpdir(), 'reverie-server-'));
   const reverie =
     build?.(dataPath) ??
-    createReverie({ dataPath }).withMemory().withWorkingMemory().withSkills().withConversationLog().withDreaming({ enabled: false }).build();
+    createReverie({ dataPath })
+      .withMemory()
+      .withWorkingMemory()
+      .withSkills()
+      .withConversationLog()
+      .withDreaming({ enabled: false })
+      .build();
   const server = await startReverieServer({ port: 0, ...options, reverie, onError: options.onError ?? (() => undefined) });
   return {
     reverie,

@@ -30,7 +30,7 @@ function readUntilClosed(socket: Socket): Promise<string> {
   });
 }
 
-describe('the server\'s limits', () => {
+describe("the server's limits", () => {
   it('answers 503 TOO_MANY_SESSIONS to one initialize beyond maxMcpSessions, and takes one again once a session ended', async () => {
     served = await serveFresh({ maxMcpSessions: 2 });
     const first = await initializeMcp(served.server.url);
@@ -40,7 +40,9 @@ describe('the server\'s limits', () => {
     const third = await initializeMcp(served.server.url);
     expect(third.status).toBe(503);
     expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(await third.json()).toMatchObject({ error: { code: 'TOO_MANY_SESSIONS', message: expect.stringContaining('maxMcpSessions'), details: { limit: 2 } } });
+    expect(await third.json()).toMatchObject({
+      error: { code: 'TOO_MANY_SESSIONS', message: expect.stringContaining('maxMcpSessions'), details: { limit: 2 } },
+    });
 
     expect((await deleteMcpSession(served.server.url, first.headers.get('mcp-session-id')!)).status).toBe(200);
     const again = await initializeMcp(served.server.url);
@@ -52,7 +54,9 @@ describe('the server\'s limits', () => {
     served = await serveFresh({ requestTimeoutSeconds: 1 });
     const socket = await openSocket(served.server.port);
     const answered = readUntilClosed(socket);
-    socket.write(`POST /api/memory HTTP/1.1\r\nHost: 127.0.0.1:${served.server.port}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"content": "`);
+    socket.write(
+      `POST /api/memory HTTP/1.1\r\nHost: 127.0.0.1:${served.server.port}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"content": "`,
+    );
     const drip = setInterval(() => socket.writable && socket.write('x'), 100);
     const text = await answered;
     clearInterval(drip);
@@ -82,7 +86,10 @@ describe('the server\'s limits', () => {
     held[0]!.destroy();
     let status = 0;
     for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-      status = await fetch(`${served.server.url}/api/memory/categories`, { headers: { connection: 'close' } }).then((answer) => answer.status, () => 0);
+      status = await fetch(`${served.server.url}/api/memory/categories`, { headers: { connection: 'close' } }).then(
+        (answer) => answer.status,
+        () => 0,
+      );
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(status).toBe(200);

@@ -37,13 +37,18 @@ describe('startReverieServer: beforeServing', () => {
 
   it('fails the start with the error of its start work, and frees the port', async () => {
     const port = await freePort();
-    await expect(serveFresh({ port, beforeServing: () => Promise.reject(new Error('recovery failed')) })).rejects.toThrow('recovery failed');
+    await expect(serveFresh({ port, beforeServing: () => Promise.reject(new Error('recovery failed')) })).rejects.toThrow(
+      'recovery failed',
+    );
     expect(await portIsFree(port)).toBe(true);
   });
 
   it('refuses a port in use with INVALID_OPTIONS saying what to do', async () => {
     served = await serveFresh();
-    await expect(serveFresh({ port: served.server.port })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('is in use: choose another port') });
+    await expect(serveFresh({ port: served.server.port })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining('is in use: choose another port'),
+    });
   });
 });
 

@@ -51,13 +51,19 @@ describe('unknown fields are refused, on HTTP and MCP alike (SPEC O10)', () => {
     const refused = await callRefused(client, 'save_memory', { content: 'The user sails a small boat', tag: ['boat'] });
     expect(refused).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tag: unknown field') });
     expect(await served.reverie.memory!.list()).toEqual([]);
-    expect(await callOk(client, 'save_memory', { content: 'The user sails a small boat', tags: ['boat'] })).toMatchObject({ tags: ['boat'] });
+    expect(await callOk(client, 'save_memory', { content: 'The user sails a small boat', tags: ['boat'] })).toMatchObject({
+      tags: ['boat'],
+    });
   });
 
   it('says so in the schemas it publishes: additionalProperties is false', async () => {
     served = await serveFresh();
-    const openApi = (await (await served.call('/openapi.json')).json()) as { paths: Record<string, { post?: { requestBody: { content: { 'application/json': { schema: unknown } } } } }> };
-    expect(openApi.paths['/api/memory']!.post!.requestBody.content['application/json'].schema).toMatchObject({ additionalProperties: false });
+    const openApi = (await (await served.call('/openapi.json')).json()) as {
+      paths: Record<string, { post?: { requestBody: { content: { 'application/json': { schema: unknown } } } } }>;
+    };
+    expect(openApi.paths['/api/memory']!.post!.requestBody.content['application/json'].schema).toMatchObject({
+      additionalProperties: false,
+    });
     client = await connectMcp(served.server.url);
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === 'save_memory')!.inputSchema).toMatchObject({ additionalProperties: false });

@@ -129,9 +129,13 @@ console.log(`| duration | ${SECONDS} s (seed ${process.env.CHAOS_SEED ?? 2026031
 console.log(`| SIGKILLs | ${kills.agent + kills.dreamer} (agent ${kills.agent}, dreamer ${kills.dreamer}) |`);
 console.log(`| clock jumps (±2 h) | ${jumps} |`);
 console.log(`| dream cycles completed | ${cycles}; runs recovered at the end: ${recovered.length} |`);
-console.log(`| calls that failed with a ReverieError (by code) | ${[...failures].map(([code, n]) => `${code} ${n}`).join(', ') || 'none'} |`);
+console.log(
+  `| calls that failed with a ReverieError (by code) | ${[...failures].map(([code, n]) => `${code} ${n}`).join(', ') || 'none'} |`,
+);
 console.log(`| failures that were not ReverieErrors | ${raw.length} |`);
-console.log(`| acknowledged writes | ${totalAcks} (memory ${counted.memory}, working memory ${counted['working-memory']}, turns ${counted.turn}) |`);
+console.log(
+  `| acknowledged writes | ${totalAcks} (memory ${counted.memory}, working memory ${counted['working-memory']}, turns ${counted.turn}) |`,
+);
 console.log(`| lost | ${totalLost} (memory ${lost.memory}, working memory ${lost['working-memory']}, turns ${lost.turn}) |`);
 for (const line of raw.slice(0, 5)) console.log(`  not a ReverieError: ${line}`);
 process.exitCode = totalLost === 0 && raw.length === 0 ? 0 : 1;

@@ -44,7 +44,10 @@ setInterval(() => {
   faults.set(random() < 0.5 ? { errno: random() < 0.5 ? 'ENOSPC' : 'EIO', under: dataPath, probability: 0.03, random } : undefined);
 }, 700).unref();
 
-const WORDS = 'amber basil cedar delta ember fjord garnet harbor indigo juniper kelp lagoon marble nectar onyx pepper quartz raven saffron tundra umber velvet willow xenon yarrow zephyr'.split(' ');
+const WORDS =
+  'amber basil cedar delta ember fjord garnet harbor indigo juniper kelp lagoon marble nectar onyx pepper quartz raven saffron tundra umber velvet willow xenon yarrow zephyr'.split(
+    ' ',
+  );
 const phrase = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
 
 async function attempt<T>(work: () => Promise<T>): Promise<T | undefined> {

@@ -34,7 +34,9 @@ async function cycle(size: number, options: ImportanceDecayOptionsInput): Promis
     const clock = new ManualClock(now);
     const memory = new FileMemoryStore({ dataPath, clock, logger: silentLogger });
     await memory.list();
-    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory }, [new ImportanceDecayPass(options)]);
+    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory }, [
+      new ImportanceDecayPass(options),
+    ]);
     const [report, wallMs] = await timed(() => engine.run({ trigger: 'bench' }));
     const outcome = report.passes[0]!;
     const applied = outcome.status === 'skipped' ? 0 : outcome.applied;

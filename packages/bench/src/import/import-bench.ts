@@ -80,10 +80,15 @@ function packageOf(file: string): string {
 }
 
 function countModules(specifier: string): Map<string, number> {
-  const { stderr } = runChild(childCode({ name: 'count', specifier }, 'await new Promise((done) => setTimeout(done, 100));'), ['--import', pathToFileURL(counter).href]);
+  const { stderr } = runChild(childCode({ name: 'count', specifier }, 'await new Promise((done) => setTimeout(done, 100));'), [
+    '--import',
+    pathToFileURL(counter).href,
+  ]);
   const line = stderr.trim().split('\n').at(-1)!;
   const { esm, cjs } = JSON.parse(line) as { esm: string[]; cjs: string[] };
-  const files = new Set([...esm.map((url) => fileURLToPath(url)), ...cjs].filter((file) => file !== counter && !file.includes('/count-modules')));
+  const files = new Set(
+    [...esm.map((url) => fileURLToPath(url)), ...cjs].filter((file) => file !== counter && !file.includes('/count-modules')),
+  );
   const perPackage = new Map<string, number>();
   for (const file of files) perPackage.set(packageOf(file), (perPackage.get(packageOf(file)) ?? 0) + 1);
   return perPackage;
@@ -121,7 +126,11 @@ function summary(values: number[]): { median: number; p90: number } {
 function main(): void {
   const beforeAt = process.argv.indexOf('--before');
   const beforeDir = beforeAt === -1 ? undefined : resolve(process.argv[beforeAt + 1] ?? '');
-  console.log(`# bench:import — node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}, ${new Date().toISOString()}`);
+  console.log(
+    `# bench:import — node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+      .map((l) => fmt(l, 1))
+      .join(' ')}, ${new Date().toISOString()}`,
+  );
   console.log(`${RUNS} rounds; each round spawns one fresh process per case, in turn. import = inside the child; process = spawn to exit.`);
   const cases: Case[] = [
     { name: "node -e ''" },
@@ -135,42 +144,69 @@ function main(): void {
   }
   const timings = measure(cases);
 
-  const stats = new Map(cases.map((c) => {
-    const runs = timings.get(c.name)!;
-    return [c.name, { imported: summary(runs.map((t) => t.importMs)), cpu: summary(runs.map((t) => t.cpuMs)), process: summary(runs.map((t) => t.processMs)) }];
-  }));
+  const stats = new Map(
+    cases.map((c) => {
+      const runs = timings.get(c.name)!;
+      return [
+        c.name,
+        {
+          imported: summary(runs.map((t) => t.importMs)),
+          cpu: summary(runs.map((t) => t.cpuMs)),
+          process: summary(runs.map((t) => t.processMs)),
+        },
+      ];
+    }),
+  );
   const pad = (text: string, width: number) => text.padEnd(width);
   console.log('');
-  console.log(`${pad('case', 30)}${pad('import median', 15)}${pad('import p90', 12)}${pad('CPU median', 12)}${pad('process median', 16)}process p90`);
+  console.log(
+    `${pad('case', 30)}${pad('import median', 15)}${pad('import p90', 12)}${pad('CPU median', 12)}${pad('process median', 16)}process p90`,
+  );
   for (const c of cases) {
     const s = stats.get(c.name)!;
     const ms = (value: number) => `${fmt(value, 1)} ms`;
     const imported = c.specifier === undefined ? ['—', '—', '—'] : [ms(s.imported.median), ms(s.imported.p90), ms(s.cpu.median)];
-    console.log(`${pad(c.name, 30)}${pad(imported[0]!, 15)}${pad(imported[1]!, 12)}${pad(imported[2]!, 12)}${pad(ms(s.process.median), 16)}${ms(s.process.p90)}`);
+    console.log(
+      `${pad(c.name, 30)}${pad(imported[0]!, 15)}${pad(imported[1]!, 12)}${pad(imported[2]!, 12)}${pad(ms(s.process.median), 16)}${ms(s.process.p90)}`,
+    );
   }
   const reverie = stats.get("import('reverie')")!;
   const ai = stats.get("import('ai')")!;
   const bare = stats.get("node -e ''")!;
   const afterAi = stats.get("import('reverie') after ai")!;
   console.log('');
-  console.log(`import('reverie') / import('ai'): ${fmt(reverie.imported.median / ai.imported.median)}× (medians; CPU ${fmt(reverie.cpu.median / ai.cpu.median)}×)`);
+  console.log(
+    `import('reverie') / import('ai'): ${fmt(reverie.imported.median / ai.imported.median)}× (medians; CPU ${fmt(reverie.cpu.median / ai.cpu.median)}×)`,
+  );
   console.log(`process with import('reverie') / bare node: ${fmt(reverie.process.median / bare.process.median)}× (medians)`);
   console.log(`import('reverie') after ai / import('reverie') alone: ${fmt(afterAi.imported.median / reverie.imported.median)}× (medians)`);
   const before = stats.get("import('reverie') --before");
   if (before) {
-    console.log(`import('reverie') / --before: ${fmt(reverie.imported.median / before.imported.median)}× (medians; ${fmt(before.imported.median, 1)} → ${fmt(reverie.imported.median, 1)} ms; CPU ${fmt(before.cpu.median, 1)} → ${fmt(reverie.cpu.median, 1)} ms)`);
+    console.log(
+      `import('reverie') / --before: ${fmt(reverie.imported.median / before.imported.median)}× (medians; ${fmt(before.imported.median, 1)} → ${fmt(reverie.imported.median, 1)} ms; CPU ${fmt(before.cpu.median, 1)} → ${fmt(reverie.cpu.median, 1)} ms)`,
+    );
   }
   reportFigure({
     id: 'import.reverie',
     label: "import('reverie') in a fresh process (median)",
     value: reverie.imported.median,
     unit: 'ms',
-    baseline: before ? { label: 'the build given as --before', value: before.imported.median } : { label: "import('ai') alone", value: ai.imported.median },
+    baseline: before
+      ? { label: 'the build given as --before', value: before.imported.median }
+      : { label: "import('ai') alone", value: ai.imported.median },
     target: { atMost: 150 },
   });
-  reportFigure({ id: 'import.reverieCpu', label: "import('reverie'), CPU time (median)", value: reverie.cpu.median, unit: 'ms', ...(before ? { baseline: { label: 'the build given as --before', value: before.cpu.median } } : {}) });
+  reportFigure({
+    id: 'import.reverieCpu',
+    label: "import('reverie'), CPU time (median)",
+    value: reverie.cpu.median,
+    unit: 'ms',
+    ...(before ? { baseline: { label: 'the build given as --before', value: before.cpu.median } } : {}),
+  });
   // On a machine other processes keep busy the wall time waits for a core; the CPU time does not.
-  console.log(`target: import('reverie') ≤ 150 ms median — ${reverie.imported.median <= 150 ? 'met' : 'NOT met'} in this run (wall ${fmt(reverie.imported.median, 1)} ms, CPU ${fmt(reverie.cpu.median, 1)} ms, load average ${fmt(loadavg()[0]!, 1)})`);
+  console.log(
+    `target: import('reverie') ≤ 150 ms median — ${reverie.imported.median <= 150 ? 'met' : 'NOT met'} in this run (wall ${fmt(reverie.imported.median, 1)} ms, CPU ${fmt(reverie.cpu.median, 1)} ms, load average ${fmt(loadavg()[0]!, 1)})`,
+  );
 
   console.log('');
   const specifiers: Array<[string, string]> = [["import('reverie')", 'reverie']];
@@ -178,8 +214,13 @@ function main(): void {
   for (const [name, specifier] of specifiers) {
     const perPackage = countModules(specifier);
     const total = [...perPackage.values()].reduce((sum, n) => sum + n, 0);
-    const listed = [...perPackage.entries()].sort((a, b) => b[1] - a[1]).map(([pkg, n]) => `${pkg} ${n}`).join(', ');
-    console.log(`modules loaded by ${name}: ${total} (date-fns ${perPackage.get('date-fns') ?? 0}, ai ${perPackage.get('ai') ?? 0}) — ${listed}`);
+    const listed = [...perPackage.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([pkg, n]) => `${pkg} ${n}`)
+      .join(', ');
+    console.log(
+      `modules loaded by ${name}: ${total} (date-fns ${perPackage.get('date-fns') ?? 0}, ai ${perPackage.get('ai') ?? 0}) — ${listed}`,
+    );
   }
   const dateFns = dateFnsFootprint();
   console.log(

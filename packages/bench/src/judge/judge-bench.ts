@@ -19,7 +19,8 @@ interface CorpusCase {
 
 const corpusDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'core', 'test', '__fixtures__', 'merge-corpus');
 const load = (name: string): CorpusCase[] => JSON.parse(readFileSync(join(corpusDir, `${name}.json`), 'utf8')) as CorpusCase[];
-const judge = (item: CorpusCase) => judgeFactPreservation(item.sources, item.merged, item.knownDates ? { knownDates: item.knownDates } : {});
+const judge = (item: CorpusCase) =>
+  judgeFactPreservation(item.sources, item.merged, item.knownDates ? { knownDates: item.knownDates } : {});
 const percent = (part: number, whole: number) => `${fmt((100 * part) / whole, 1)} % (${part}/${whole})`;
 
 const corpora = { 'legit-dev': load('legit-dev'), 'legit-holdout': load('legit-holdout'), hostile: load('hostile') };

@@ -54,7 +54,9 @@ function line(name: string, result: LoadResult, baseline?: LoadResult): string {
 
 /** The machine's load average, which says how much of a wall-clock figure is the machine's. */
 function loadAverage(): string {
-  return `load average ${loadavg().map((load) => load.toFixed(2)).join(' / ')} (1 / 5 / 15 min)`;
+  return `load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' / ')} (1 / 5 / 15 min)`;
 }
 
 /** CPU per request and the thread pool's round trip during a run (see `LoadResult`). */
@@ -63,7 +65,8 @@ function costs(result: LoadResult): string {
   return `CPU ${fmt(result.cpuMsPerRequest, 3)} ms per request; thread-pool round trip (a promise stat every 10 ms) p50 ${fmt(percentile(trips, 50))} / p99 ${fmt(percentile(trips, 99))} / max ${fmt(trips.at(-1) ?? Number.NaN, 1)} ms`;
 }
 
-const HEADER = '| load | rate asked | achieved | errors / dropped | p50 | p95 | p99 | max | event-loop delay p99 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+const HEADER =
+  '| load | rate asked | achieved | errors / dropped | p50 | p95 | p99 | max | event-loop delay p99 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
 
 async function seedWorkingMemory(reverie: Reverie): Promise<void> {
   const wm = reverie.workingMemory;
@@ -76,7 +79,9 @@ async function seedWorkingMemory(reverie: Reverie): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`# bench:load — node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`${SIZE.toLocaleString('en')} entries, ${SESSIONS} sessions; forTurn through the runtime; open-loop, latency from each turn's planned start; in-flight cap ${MAX_IN_FLIGHT}; no collection forced inside a measured window unless said`);
+  console.log(
+    `${SIZE.toLocaleString('en')} entries, ${SESSIONS} sessions; forTurn through the runtime; open-loop, latency from each turn's planned start; in-flight cap ${MAX_IN_FLIGHT}; no collection forced inside a measured window unless said`,
+  );
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-load-'));
   const stages = new StageTimer();
   try {
@@ -89,7 +94,11 @@ async function main(): Promise<void> {
     const runtimes = {
       /** The configuration of the first version of this bench (and of issue 14's figures). */
       memory: createReverie({ dataPath }).withMemory({ store: timedMemory }).withDreaming({ enabled: false }).build(),
-      workingMemory: createReverie({ dataPath }).withMemory({ store: timedMemory }).withWorkingMemory({ store: workingMemory }).withDreaming({ enabled: false }).build(),
+      workingMemory: createReverie({ dataPath })
+        .withMemory({ store: timedMemory })
+        .withWorkingMemory({ store: workingMemory })
+        .withDreaming({ enabled: false })
+        .build(),
       full: createReverie({ dataPath })
         .withMemory({ store: timedMemory })
         .withWorkingMemory({ store: workingMemory })
@@ -123,21 +132,36 @@ async function main(): Promise<void> {
     await runOpenLoop(RATE, WARM_UP_S, turn);
     const heapBefore = liveHeapMiB();
     const other = RUNTIME === 'memory' ? 'full' : 'memory';
-    console.log(`\n## ${RATE} turns/s for ${SECONDS} s each (after a ${WARM_UP_S} s warm-up): baseline, forTurn (${RUNTIME}), forTurn (${other})${FORCED_GC ? ', a full collection FORCED every 5 s' : ''}; ratios are forTurn / baseline; ${loadAverage()}`);
+    console.log(
+      `\n## ${RATE} turns/s for ${SECONDS} s each (after a ${WARM_UP_S} s warm-up): baseline, forTurn (${RUNTIME}), forTurn (${other})${FORCED_GC ? ', a full collection FORCED every 5 s' : ''}; ratios are forTurn / baseline; ${loadAverage()}`,
+    );
     const base = await measure(RATE, SECONDS, baseline);
     stages.enabled = true;
     const main = await measure(RATE, SECONDS, turn);
     stages.enabled = false;
     const heapAfter = liveHeapMiB();
     const second = await measure(RATE, SECONDS, turnOf(runtimes[other]));
-    console.log(`\n${loadAverage()}\n\n${HEADER}\n${line('baseline: memory.search', base)}\n${line(`forTurn (${RUNTIME})`, main, base)}\n${line(`forTurn (${other})`, second, base)}`);
-    for (const [name, result] of [['baseline', base], [`forTurn (${RUNTIME})`, main], [`forTurn (${other})`, second]] as const) {
-      console.log(`\n${name}: GC pauses ${gcSummary(result.gc) || 'none'}; slowest 1 % overlapping a GC pause ≥ 1 ms: ${fmt(result.tailOverlappingGc * 100, 0)} %; event-loop delay max ${fmt(result.loopDelayMax, 1)} ms; ${costs(result)}`);
+    console.log(
+      `\n${loadAverage()}\n\n${HEADER}\n${line('baseline: memory.search', base)}\n${line(`forTurn (${RUNTIME})`, main, base)}\n${line(`forTurn (${other})`, second, base)}`,
+    );
+    for (const [name, result] of [
+      ['baseline', base],
+      [`forTurn (${RUNTIME})`, main],
+      [`forTurn (${other})`, second],
+    ] as const) {
+      console.log(
+        `\n${name}: GC pauses ${gcSummary(result.gc) || 'none'}; slowest 1 % overlapping a GC pause ≥ 1 ms: ${fmt(result.tailOverlappingGc * 100, 0)} %; event-loop delay max ${fmt(result.loopDelayMax, 1)} ms; ${costs(result)}`,
+      );
     }
     const heap = main.heapMiB;
-    console.log(`\nheap used during the forTurn (${RUNTIME}) window (not collected): ${fmt(Math.min(...heap), 0)}–${fmt(Math.max(...heap), 0)} MiB; live heap (after a full collection) before → after the baseline and forTurn (${RUNTIME}) windows: ${fmt(heapBefore, 0)} → ${fmt(heapAfter, 0)} MiB`);
+    console.log(
+      `\nheap used during the forTurn (${RUNTIME}) window (not collected): ${fmt(Math.min(...heap), 0)}–${fmt(Math.max(...heap), 0)} MiB; live heap (after a full collection) before → after the baseline and forTurn (${RUNTIME}) windows: ${fmt(heapBefore, 0)} → ${fmt(heapAfter, 0)} MiB`,
+    );
     console.log(`\nforTurn (${RUNTIME}) by stage (each store call as forTurn awaits it):\n\n${stages.table()}`);
-    for (const [name, result] of [[RUNTIME, main], [other, second]] as const) {
+    for (const [name, result] of [
+      [RUNTIME, main],
+      [other, second],
+    ] as const) {
       reportFigure({
         id: `load.forTurnP99.${name}.${SIZE}`,
         label: `forTurn p99 at ${RATE} turns/s, ${SIZE.toLocaleString('en')} entries (${name})`,
@@ -149,7 +173,9 @@ async function main(): Promise<void> {
     }
 
     if (CAUSE_SECONDS > 0) {
-      console.log(`\n## what each part of the turn path adds: ${RATE} turns/s, ${CAUSE_SECONDS} s each, one after another in this process; ${loadAverage()}\n\n${HEADER}`);
+      console.log(
+        `\n## what each part of the turn path adds: ${RATE} turns/s, ${CAUSE_SECONDS} s each, one after another in this process; ${loadAverage()}\n\n${HEADER}`,
+      );
       const b = await measure(RATE, CAUSE_SECONDS, baseline);
       console.log(line('baseline: memory.search', b));
       const rows: Array<[string, (i: number) => Promise<unknown>, boolean]> = [
@@ -160,12 +186,19 @@ async function main(): Promise<void> {
       ];
       for (const [name, request, forced] of rows) {
         const r = await measure(RATE, CAUSE_SECONDS, request, forced);
-        console.log(`${line(name, r, b)} GC ${fmt(r.gc.reduce((sum, pause) => sum + pause.duration, 0), 0)} ms, max ${fmt(Math.max(0, ...r.gc.map((pause) => pause.duration)), 1)} ms; ${costs(r)}`);
+        console.log(
+          `${line(name, r, b)} GC ${fmt(
+            r.gc.reduce((sum, pause) => sum + pause.duration, 0),
+            0,
+          )} ms, max ${fmt(Math.max(0, ...r.gc.map((pause) => pause.duration)), 1)} ms; ${costs(r)}`,
+        );
       }
     }
 
     if (SWEEP.length > 0) {
-      console.log(`\n## saturation sweep: ${SWEEP.join(', ')} turns/s, ${SWEEP_SECONDS} s each, baseline then forTurn (memory) then forTurn (full) at each rate; ${loadAverage()}\n\n${HEADER}`);
+      console.log(
+        `\n## saturation sweep: ${SWEEP.join(', ')} turns/s, ${SWEEP_SECONDS} s each, baseline then forTurn (memory) then forTurn (full) at each rate; ${loadAverage()}\n\n${HEADER}`,
+      );
       const best = new Map<string, number>();
       const within = (r: LoadResult) => r.dropped === 0 && r.errors === 0 && percentile(r.latencies, 99) <= TARGET_P99_MS;
       for (const rate of SWEEP) {
@@ -178,7 +211,9 @@ async function main(): Promise<void> {
           if (within(t)) best.set(name, rate);
         }
       }
-      console.log(`\n${loadAverage()}\nsaturation point (highest rate swept with p99 ≤ ${TARGET_P99_MS} ms and nothing dropped): forTurn (full) ${best.get('full') ?? 'none'} turns/s, forTurn (memory) ${best.get('memory') ?? 'none'} turns/s, baseline ${best.get('baseline') ?? 'none'} searches/s`);
+      console.log(
+        `\n${loadAverage()}\nsaturation point (highest rate swept with p99 ≤ ${TARGET_P99_MS} ms and nothing dropped): forTurn (full) ${best.get('full') ?? 'none'} turns/s, forTurn (memory) ${best.get('memory') ?? 'none'} turns/s, baseline ${best.get('baseline') ?? 'none'} searches/s`,
+      );
       for (const name of ['memory', 'full'] as const) {
         reportFigure({
           id: `load.saturation.${name}.${SIZE}`,

@@ -130,7 +130,9 @@ export async function runOpenLoop(rate: number, seconds: number, request: (i: nu
   const p99 = percentile(latencies, 99);
   const tail = spans.filter(([planned, end]) => end - planned >= p99);
   const pauses = gc.filter((pause) => pause.duration >= 1);
-  const overlapping = tail.filter(([planned, end]) => pauses.some((pause) => pause.start < end && pause.start + pause.duration > planned)).length;
+  const overlapping = tail.filter(([planned, end]) =>
+    pauses.some((pause) => pause.start < end && pause.start + pause.duration > planned),
+  ).length;
   return {
     rate,
     seconds,

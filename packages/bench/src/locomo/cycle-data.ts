@@ -22,7 +22,11 @@ export function observationId(conversation: Pick<LocomoConversation, 'sampleId'>
  * the assistant, session `locomo-<n>`). The text comes from LoCoMo at run time: nothing of it is
  * kept in the repository.
  */
-export async function writeCycleData(conversation: LocomoConversation, dataPath: string, clock: IClock): Promise<{ entries: number; turns: number }> {
+export async function writeCycleData(
+  conversation: LocomoConversation,
+  dataPath: string,
+  clock: IClock,
+): Promise<{ entries: number; turns: number }> {
   const memory = new FileMemoryStore({ dataPath, clock });
   try {
     for (const [position, observation] of conversation.observations.entries()) {

@@ -39,9 +39,11 @@ for (const folder of recordedCyclePaths()) {
       evidence = evidenceById;
       const entries = new Map((await memory.list()).map((entry) => [entry.id, entry]));
       const holders = new Map<string, MemoryEntry[]>();
-      for (const entry of entries.values()) for (const turn of entryEvidence(entry, evidenceById)) holders.set(turn, [...(holders.get(turn) ?? []), entry]);
+      for (const entry of entries.values())
+        for (const turn of entryEvidence(entry, evidenceById)) holders.set(turn, [...(holders.get(turn) ?? []), entry]);
       const ranked = new Map<string, MemorySearchResult[]>();
-      for (const question of conversation.questions) ranked.set(question.id, await memory.search({ text: question.text, maxResults: DEPTH }));
+      for (const question of conversation.questions)
+        ranked.set(question.id, await memory.search({ text: question.text, maxResults: DEPTH }));
       phases.set(phase, { entries, ranked, holders });
     },
   });
@@ -50,8 +52,16 @@ for (const folder of recordedCyclePaths()) {
   if (!before || !after) continue;
   const conversation = replay.conversation;
   const words = (entry: MemoryEntry) => entry.content.split(/\s+/).length;
-  const kind = (entry: MemoryEntry) => (before.entries.has(entry.id) ? 'kept' : (entry.lineage?.ancestors?.length ?? 0) > 0 ? `merge of ${entry.lineage!.ancestors!.length}` : entry.category === 'episodes' ? 'episode' : 'new');
-  const describe = (entry: MemoryEntry, phase: 'before' | 'after') => `${entry.id.slice(0, 6)}${phase === 'after' ? ` ${kind(entry)}` : ''} in ${entry.category}, ${words(entry)} words: ${entry.content.length > 110 ? `${entry.content.slice(0, 110)}…` : entry.content}`;
+  const kind = (entry: MemoryEntry) =>
+    before.entries.has(entry.id)
+      ? 'kept'
+      : (entry.lineage?.ancestors?.length ?? 0) > 0
+        ? `merge of ${entry.lineage!.ancestors!.length}`
+        : entry.category === 'episodes'
+          ? 'episode'
+          : 'new';
+  const describe = (entry: MemoryEntry, phase: 'before' | 'after') =>
+    `${entry.id.slice(0, 6)}${phase === 'after' ? ` ${kind(entry)}` : ''} in ${entry.category}, ${words(entry)} words: ${entry.content.length > 110 ? `${entry.content.slice(0, 110)}…` : entry.content}`;
   // Of the entries that carry a turn, the one ranked highest for the question (or the first).
   const holderOf = (phase: Phase, hits: readonly MemorySearchResult[], turn: string) => {
     const carrying = phase.holders.get(turn) ?? [];
@@ -65,13 +75,20 @@ for (const folder of recordedCyclePaths()) {
     const at = id === undefined ? -1 : hits.findIndex((hit) => hit.entry.id === id);
     return at < 0 ? `>${DEPTH}` : String(at + 1);
   };
-  console.log(`\n## conversation ${conversation.index} (${folder}): recall@10 ${replay.recallBefore.at10.toFixed(3)} → ${replay.recallAfter.at10.toFixed(3)}`);
+  console.log(
+    `\n## conversation ${conversation.index} (${folder}): recall@10 ${replay.recallBefore.at10.toFixed(3)} → ${replay.recallAfter.at10.toFixed(3)}`,
+  );
   let gained = 0;
   let lost = 0;
   for (const question of conversation.questions) {
     const hitsBefore = before.ranked.get(question.id)!;
     const hitsAfter = after.ranked.get(question.id)!;
-    const at10 = (hits: readonly MemorySearchResult[]) => evidenceRecallAt(10, hits.map((hit) => entryEvidence(hit.entry, evidence)), question.evidence);
+    const at10 = (hits: readonly MemorySearchResult[]) =>
+      evidenceRecallAt(
+        10,
+        hits.map((hit) => entryEvidence(hit.entry, evidence)),
+        question.evidence,
+      );
     const then = at10(hitsBefore);
     const now = at10(hitsAfter);
     if (then === now) continue;
@@ -87,7 +104,8 @@ for (const folder of recordedCyclePaths()) {
       console.log(`    after  ${is ? describe(is, 'after') : 'no entry holds it'}`);
       const position = is ? hitsAfter.findIndex((hit) => hit.entry.id === is.id) : -1;
       const above = hitsAfter.slice(0, position < 0 || position > 10 ? 10 : position).filter((hit) => !before.entries.has(hit.entry.id));
-      if (is && above.length > 0) console.log(`    new above it in the top 10: ${above.map((hit) => `${hit.entry.id.slice(0, 6)} (${kind(hit.entry)})`).join(', ')}`);
+      if (is && above.length > 0)
+        console.log(`    new above it in the top 10: ${above.map((hit) => `${hit.entry.id.slice(0, 6)} (${kind(hit.entry)})`).join(', ')}`);
     }
   }
   console.log(`\nquestions' recall@10 gained ${gained.toFixed(2)}, lost ${lost.toFixed(2)} (of ${conversation.questions.length})`);

@@ -15,7 +15,12 @@ describe('refusedProposals', () => {
       'call 2: delete cccccccccccc refused: it is protected',
       'call 2: toDelete: dddddddddddd kept, because the entry that was to replace it was refused',
     ];
-    expect([...refusedProposals(refusals)]).toEqual(['toSave:d7163bc42731', 'toSave:79e64ee43d9f,8cc057dc2532', 'toSupersede:aaaaaaaaaaaa,bbbbbbbbbbbb', 'toDelete:cccccccccccc']);
+    expect([...refusedProposals(refusals)]).toEqual([
+      'toSave:d7163bc42731',
+      'toSave:79e64ee43d9f,8cc057dc2532',
+      'toSupersede:aaaaaaaaaaaa,bbbbbbbbbbbb',
+      'toDelete:cccccccccccc',
+    ]);
   });
 });
 
@@ -32,15 +37,19 @@ function unfaithful(folder: string): Set<string> | undefined {
 describe('a real model’s recorded dream cycles, replayed through today’s directive and guards (SPEC B11)', () => {
   it.skipIf(locomo)(`skipped: no LoCoMo data at ${locomoPath()} (../shared/data beside the repository, or LOCOMO_PATH)`, () => undefined);
 
-  it.each(cycles)('%s: accepts what was accepted when recorded, refuses nothing faithful, and the cycle completes', async (folder) => {
-    const replay = await replayRecordedCycle(folder, { conversations: loadLocomo(locomoPath()) });
-    expect(replay.unmatched).toEqual([]);
-    expect(replay.calls).toBeGreaterThan(0);
-    expect(replay.proposed).toBeGreaterThan(0.9 * replay.recordedProposals);
-    // What the guards refuse today, they refused when the cycle was recorded: nothing accepted then is refused now.
-    expect([...replay.refused].filter((proposal) => !replay.recordedRefused.has(proposal))).toEqual([]);
-    // A cycle kept here lists what the model did unfaithfully; nothing else may be refused.
-    const wrong = unfaithful(folder);
-    if (wrong) expect([...replay.refused].filter((proposal) => !wrong.has(proposal))).toEqual([]);
-  }, 300_000);
+  it.each(cycles)(
+    '%s: accepts what was accepted when recorded, refuses nothing faithful, and the cycle completes',
+    async (folder) => {
+      const replay = await replayRecordedCycle(folder, { conversations: loadLocomo(locomoPath()) });
+      expect(replay.unmatched).toEqual([]);
+      expect(replay.calls).toBeGreaterThan(0);
+      expect(replay.proposed).toBeGreaterThan(0.9 * replay.recordedProposals);
+      // What the guards refuse today, they refused when the cycle was recorded: nothing accepted then is refused now.
+      expect([...replay.refused].filter((proposal) => !replay.recordedRefused.has(proposal))).toEqual([]);
+      // A cycle kept here lists what the model did unfaithfully; nothing else may be refused.
+      const wrong = unfaithful(folder);
+      if (wrong) expect([...replay.refused].filter((proposal) => !wrong.has(proposal))).toEqual([]);
+    },
+    300_000,
+  );
 });

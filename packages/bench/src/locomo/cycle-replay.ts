@@ -71,11 +71,26 @@ export interface CycleReplayOptions {
    * measured), and the observations' evidence by entry id as they were before: to look at what a
    * question found each time (`pnpm --filter @reverie/bench locomo:cycle-diff`).
    */
-  inspect?: (phase: 'before' | 'after', memory: ILongTermMemory, evidenceById: ReadonlyMap<string, readonly string[]>, conversation: LocomoConversation) => Promise<void>;
+  inspect?: (
+    phase: 'before' | 'after',
+    memory: ILongTermMemory,
+    evidenceById: ReadonlyMap<string, readonly string[]>,
+    conversation: LocomoConversation,
+  ) => Promise<void>;
 }
 
 const reportSchema = z
-  .object({ passes: z.array(z.object({ name: z.string(), tokens: z.object({ input: z.number(), output: z.number() }).optional(), refusals: z.array(z.string()).optional() }).loose()) })
+  .object({
+    passes: z.array(
+      z
+        .object({
+          name: z.string(),
+          tokens: z.object({ input: z.number(), output: z.number() }).optional(),
+          refusals: z.array(z.string()).optional(),
+        })
+        .loose(),
+    ),
+  })
   .loose();
 
 /**
@@ -157,8 +172,12 @@ export async function replayRecordedCycle(folder: string, options: CycleReplayOp
       refused: refusedProposals(refusals),
       recordedRefused: refusedProposals(recordedRefusals),
       unmatched: recorded.requests.filter((request) => request.answer === 'none'),
-      tokens: report.passes.flatMap((pass) => (pass.status === 'skipped' ? [] : [{ name: pass.name, input: pass.tokens.input, output: pass.tokens.output }])),
-      recordedTokens: recordedPasses.flatMap((pass) => (pass.tokens ? [{ name: pass.name, input: pass.tokens.input, output: pass.tokens.output }] : [])),
+      tokens: report.passes.flatMap((pass) =>
+        pass.status === 'skipped' ? [] : [{ name: pass.name, input: pass.tokens.input, output: pass.tokens.output }],
+      ),
+      recordedTokens: recordedPasses.flatMap((pass) =>
+        pass.tokens ? [{ name: pass.name, input: pass.tokens.input, output: pass.tokens.output }] : [],
+      ),
       refusals,
       requests: recorded.requests,
     };

@@ -20,8 +20,18 @@ for (const name of readdirSync(join(from, 'exchanges'))) {
 }
 const runs = join(from, 'run', '_system', 'dreams', 'runs');
 const [run] = readdirSync(runs);
-const report = JSON.parse(readFileSync(join(runs, run!, 'report.json'), 'utf8')) as { passes: Array<{ name: string; tokens?: unknown; refusals?: string[]; proposals?: unknown }> };
-const passes = report.passes.map(({ name, tokens, refusals, proposals }) => ({ name, ...(tokens ? { tokens } : {}), ...(proposals ? { proposals } : {}), refusals: refusals ?? [] }));
+const report = JSON.parse(readFileSync(join(runs, run!, 'report.json'), 'utf8')) as {
+  passes: Array<{ name: string; tokens?: unknown; refusals?: string[]; proposals?: unknown }>;
+};
+const passes = report.passes.map(({ name, tokens, refusals, proposals }) => ({
+  name,
+  ...(tokens ? { tokens } : {}),
+  ...(proposals ? { proposals } : {}),
+  refusals: refusals ?? [],
+}));
 writeFileSync(join(to, 'report.json'), `${JSON.stringify({ passes }, null, 1)}\n`);
-writeFileSync(join(to, 'cycle.json'), `${JSON.stringify({ conversation, recordedAt: new Date().toISOString(), model: 'a helper that read only each prompt, answering as a careful capable model would' }, null, 1)}\n`);
+writeFileSync(
+  join(to, 'cycle.json'),
+  `${JSON.stringify({ conversation, recordedAt: new Date().toISOString(), model: 'a helper that read only each prompt, answering as a careful capable model would' }, null, 1)}\n`,
+);
 console.log(`kept ${to}`);

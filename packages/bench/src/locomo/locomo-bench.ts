@@ -30,7 +30,16 @@ import { fmt, percentile, timed } from '../measure';
 import { replayRecordedCycle } from './cycle-replay';
 import { evidenceRecallAt, mean } from './evidence-recall';
 import { linearBm25 } from '../linear-bm25';
-import { KEPT_CYCLES, loadLocomo, locomoCyclePath, locomoPath, type LocomoConversation, type LocomoQuestion, QUESTION_CATEGORIES, recordedCyclePaths } from './locomo-data';
+import {
+  KEPT_CYCLES,
+  loadLocomo,
+  locomoCyclePath,
+  locomoPath,
+  type LocomoConversation,
+  type LocomoQuestion,
+  QUESTION_CATEGORIES,
+  recordedCyclePaths,
+} from './locomo-data';
 import { saveObservations } from './locomo-memory';
 
 const DEPTH = 10;
@@ -50,7 +59,11 @@ interface Option {
   id: string;
   label: string;
   /** A ranker per conversation: the question's top entries. */
-  open(conversation: LocomoConversation, dataPath: string, evidence: ReadonlyMap<string, string[]>): Promise<(text: string) => Promise<Ranked>>;
+  open(
+    conversation: LocomoConversation,
+    dataPath: string,
+    evidence: ReadonlyMap<string, string[]>,
+  ): Promise<(text: string) => Promise<Ranked>>;
 }
 
 const path = locomoPath();
@@ -60,7 +73,9 @@ if (!existsSync(path)) {
 }
 const conversations = loadLocomo(path);
 console.log(`# bench:locomo — node ${process.version}, ${new Date().toISOString()}`);
-console.log(`LoCoMo from ${path}: ${conversations.length} conversations, ${conversations.reduce((sum, c) => sum + c.observations.length, 0)} observations, ${conversations.reduce((sum, c) => sum + c.questions.length, 0)} questions of categories 1–4 with evidence`);
+console.log(
+  `LoCoMo from ${path}: ${conversations.length} conversations, ${conversations.reduce((sum, c) => sum + c.observations.length, 0)} observations, ${conversations.reduce((sum, c) => sum + c.questions.length, 0)} questions of categories 1–4 with evidence`,
+);
 
 const opened: Reverie[] = [];
 const folders: string[] = [];
@@ -103,7 +118,10 @@ const linear: Option = {
     const index = linearBm25(documents);
     return async (text) => {
       const top = index.search(text, DEPTH).map((id) => conversation.observations[Number(id)]!);
-      return { evidence: top.map((observation) => observation.evidence), memories: top.map((observation) => ({ content: observation.content, noted: observation.at?.slice(0, 10) ?? '' })) };
+      return {
+        evidence: top.map((observation) => observation.evidence),
+        memories: top.map((observation) => ({ content: observation.content, noted: observation.at?.slice(0, 10) ?? '' })),
+      };
     };
   },
 };
@@ -115,7 +133,11 @@ const options: Option[] = [
   ...(wordVectors
     ? [
         { id: 'vectors', label: '+ word vectors (hybrid)', open: reverieRanker({ embedder: wordVectors }) },
-        { id: 'all', label: 'all three (word vectors, WordNet, second hop)', open: reverieRanker({ embedder: wordVectors, synonyms, secondHop: true }) },
+        {
+          id: 'all',
+          label: 'all three (word vectors, WordNet, second hop)',
+          open: reverieRanker({ embedder: wordVectors, synonyms, secondHop: true }),
+        },
       ]
     : []),
 ];
@@ -138,7 +160,10 @@ try {
       rankers.get(option.id)!.set(conversation.index, rank);
       for (const question of conversation.questions) {
         const ranked = await rank(question.text);
-        results.get(option.id)!.set(question.id, { at5: evidenceRecallAt(5, ranked.evidence, question.evidence), at10: evidenceRecallAt(10, ranked.evidence, question.evidence) });
+        results.get(option.id)!.set(question.id, {
+          at5: evidenceRecallAt(5, ranked.evidence, question.evidence),
+          at10: evidenceRecallAt(10, ranked.evidence, question.evidence),
+        });
         reader.get(option.id)!.push(JSON.stringify({ id: question.id, question: question.text, memories: ranked.memories }));
       }
     }
@@ -206,7 +231,15 @@ try {
   if (answersDir) {
     mkdirSync(answersDir, { recursive: true });
     for (const option of options) writeFileSync(join(answersDir, `${option.id}.reader.jsonl`), `${reader.get(option.id)!.join('\n')}\n`);
-    const gold = allQuestions.map((question) => JSON.stringify({ id: question.id, category: question.category, question: question.text, answer: question.answer, evidence: question.evidence }));
+    const gold = allQuestions.map((question) =>
+      JSON.stringify({
+        id: question.id,
+        category: question.category,
+        question: question.text,
+        answer: question.answer,
+        evidence: question.evidence,
+      }),
+    );
     writeFileSync(join(answersDir, 'gold.jsonl'), `${gold.join('\n')}\n`);
     console.log(`\nEach question's top ${DEPTH} memories per option and the gold answers are in ${answersDir}`);
   }
@@ -215,28 +248,42 @@ try {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 }
 
-console.log('\n## Recorded dream cycles replayed through today\'s directives and guards');
+console.log("\n## Recorded dream cycles replayed through today's directives and guards");
 const cycles = recordedCyclePaths();
-if (cycles.length === 0) console.log(`\nNo recorded cycle at ${locomoCyclePath()} nor in ${KEPT_CYCLES} (set LOCOMO_CYCLE_PATH): nothing to replay.`);
+if (cycles.length === 0)
+  console.log(`\nNo recorded cycle at ${locomoCyclePath()} nor in ${KEPT_CYCLES} (set LOCOMO_CYCLE_PATH): nothing to replay.`);
 for (const folder of cycles) {
   const replay = await replayRecordedCycle(folder, { conversations });
   const share = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${fmt((100 * part) / whole, 1)} %`);
-  const sum = (list: ReadonlyArray<{ input: number; output: number }>) => list.reduce((total, pass) => ({ input: total.input + pass.input, output: total.output + pass.output }), { input: 0, output: 0 });
-  const consolidation = (list: ReadonlyArray<{ name: string; input: number; output: number }>) => sum(list.filter((pass) => pass.name === 'memory-consolidation'));
+  const sum = (list: ReadonlyArray<{ input: number; output: number }>) =>
+    list.reduce((total, pass) => ({ input: total.input + pass.input, output: total.output + pass.output }), { input: 0, output: 0 });
+  const consolidation = (list: ReadonlyArray<{ name: string; input: number; output: number }>) =>
+    sum(list.filter((pass) => pass.name === 'memory-consolidation'));
   const now = consolidation(replay.tokens);
   const then = consolidation(replay.recordedTokens);
   console.log(`\n### ${folder} (LoCoMo conversation ${replay.conversation.index}, ${replay.questions} questions)\n`);
   console.log('| | replayed today | as recorded |');
   console.log('| --- | --- | --- |');
-  console.log(`| consolidation calls / repair rounds | ${replay.calls} / ${replay.repairRounds} | ${replay.recordedCalls} / ${replay.recordedRepairs} |`);
-  console.log(`| recorded proposals replayed (their entries shown together) | ${replay.recordedProposals - replay.unreplayed} of ${replay.recordedProposals} | ${replay.recordedProposals} |`);
+  console.log(
+    `| consolidation calls / repair rounds | ${replay.calls} / ${replay.repairRounds} | ${replay.recordedCalls} / ${replay.recordedRepairs} |`,
+  );
+  console.log(
+    `| recorded proposals replayed (their entries shown together) | ${replay.recordedProposals - replay.unreplayed} of ${replay.recordedProposals} | ${replay.recordedProposals} |`,
+  );
   const firstTry = replay.proposed - replay.refused.size;
-  console.log(`| proposals accepted on the first try | ${firstTry} of ${replay.proposed} (${share(firstTry, replay.proposed)}) | ${replay.recordedProposals - replay.recordedRefused.size} of ${replay.recordedProposals} (${share(replay.recordedProposals - replay.recordedRefused.size, replay.recordedProposals)}) |`);
+  console.log(
+    `| proposals accepted on the first try | ${firstTry} of ${replay.proposed} (${share(firstTry, replay.proposed)}) | ${replay.recordedProposals - replay.recordedRefused.size} of ${replay.recordedProposals} (${share(replay.recordedProposals - replay.recordedRefused.size, replay.recordedProposals)}) |`,
+  );
   console.log(`| consolidation tokens in / out | ${now.input} / ${now.output} | ${then.input} / ${then.output} |`);
-  console.log(`| all passes' tokens in / out | ${sum(replay.tokens).input} / ${sum(replay.tokens).output} | ${sum(replay.recordedTokens).input} / ${sum(replay.recordedTokens).output} |`);
+  console.log(
+    `| all passes' tokens in / out | ${sum(replay.tokens).input} / ${sum(replay.tokens).output} | ${sum(replay.recordedTokens).input} / ${sum(replay.recordedTokens).output} |`,
+  );
   console.log(`| memory entries before → after | ${replay.entriesBefore} → ${replay.entriesAfter} | |`);
   console.log(`| evidence recall@5 before → after | ${fmt(replay.recallBefore.at5, 3)} → ${fmt(replay.recallAfter.at5, 3)} | |`);
   console.log(`| evidence recall@10 before → after | ${fmt(replay.recallBefore.at10, 3)} → ${fmt(replay.recallAfter.at10, 3)} | |`);
-  if (replay.unmatched.length > 0) console.log(`\n${replay.unmatched.length} request(s) matched no recorded call and got an empty reply: ${replay.unmatched.map((request) => `${request.key.kind} showing ${request.key.shown.length}`).join('; ')}`);
+  if (replay.unmatched.length > 0)
+    console.log(
+      `\n${replay.unmatched.length} request(s) matched no recorded call and got an empty reply: ${replay.unmatched.map((request) => `${request.key.kind} showing ${request.key.shown.length}`).join('; ')}`,
+    );
   if (replay.refusals.length > 0) console.log(`\nConsolidation refusals:\n${replay.refusals.map((refusal) => `  ${refusal}`).join('\n')}`);
 }

@@ -55,7 +55,9 @@ describe('loadLocomo', () => {
         { content: 'Ada bought a kayak.', speaker: 'Ada', at: '2024-03-02T09:00:00.000Z', session: 1, evidence: ['D1:1'] },
         { content: 'Bo went sailing with Ada.', speaker: 'Bo', at: '2024-03-09T22:30:00.000Z', session: 2, evidence: ['D2:1', 'D1:1'] },
       ]);
-      expect(conversation!.questions).toEqual([{ id: '0:0', text: 'What did Ada buy?', answer: 'a kayak', category: 4, evidence: ['D1:1'] }]);
+      expect(conversation!.questions).toEqual([
+        { id: '0:0', text: 'What did Ada buy?', answer: 'a kayak', category: 4, evidence: ['D1:1'] },
+      ]);
       expect(conversation!.turns.get('D2:1')).toEqual({ speaker: 'Bo', text: 'We went sailing.' });
     } finally {
       rmSync(folder, { recursive: true, force: true });

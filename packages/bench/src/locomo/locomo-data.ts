@@ -32,8 +32,14 @@ export const KEPT_CYCLES = join(REPO_ROOT, 'packages', 'bench', 'fixtures', 'loc
  */
 export function recordedCyclePaths(env: NodeJS.ProcessEnv = process.env): string[] {
   if (env.LOCOMO_CYCLE_PATH) return env.LOCOMO_CYCLE_PATH.split(':');
-  const kept = existsSync(KEPT_CYCLES) ? readdirSync(KEPT_CYCLES).sort().map((name) => join(KEPT_CYCLES, name)) : [];
-  return [locomoCyclePath(env), ...kept].filter((folder) => existsSync(join(folder, 'exchanges')) && (existsSync(join(folder, 'initial')) || existsSync(join(folder, 'cycle.json'))));
+  const kept = existsSync(KEPT_CYCLES)
+    ? readdirSync(KEPT_CYCLES)
+        .sort()
+        .map((name) => join(KEPT_CYCLES, name))
+    : [];
+  return [locomoCyclePath(env), ...kept].filter(
+    (folder) => existsSync(join(folder, 'exchanges')) && (existsSync(join(folder, 'initial')) || existsSync(join(folder, 'cycle.json'))),
+  );
 }
 
 /** Question categories of LoCoMo; 5 (adversarial: the answer is not in the conversation) is left out of recall. */
@@ -135,7 +141,8 @@ export function loadLocomo(path: string): LocomoConversation[] {
       const dateText = sessions.get(`session_${session}_date_time`);
       const at = typeof dateText === 'string' ? sessionDate(dateText) : undefined;
       for (const [speaker, items] of Object.entries(bySpeaker)) {
-        for (const [content, evidence] of items) observations.push({ content, speaker, at, session, evidence: evidenceIds(typeof evidence === 'string' ? [evidence] : evidence) });
+        for (const [content, evidence] of items)
+          observations.push({ content, speaker, at, session, evidence: evidenceIds(typeof evidence === 'string' ? [evidence] : evidence) });
       }
     }
     const turns = new Map<string, { speaker: string; text: string }>();

@@ -18,8 +18,17 @@ describe('entryEvidence', () => {
       ['aaaaaaaaaaaa', ['D1:1']],
       ['bbbbbbbbbbbb', ['D2:1', 'D1:1']],
     ]);
-    const ancestor = (id: string) => ({ id, relation: 'merged' as const, into: 'cccccccccccc', at: '2026-01-01T00:00:00.000Z', excerpt: '', fingerprint: '00000000' });
-    expect(entryEvidence({ id: 'cccccccccccc', lineage: { ancestors: [ancestor('aaaaaaaaaaaa'), ancestor('bbbbbbbbbbbb')] } }, evidence)).toEqual(['D1:1', 'D2:1']);
+    const ancestor = (id: string) => ({
+      id,
+      relation: 'merged' as const,
+      into: 'cccccccccccc',
+      at: '2026-01-01T00:00:00.000Z',
+      excerpt: '',
+      fingerprint: '00000000',
+    });
+    expect(
+      entryEvidence({ id: 'cccccccccccc', lineage: { ancestors: [ancestor('aaaaaaaaaaaa'), ancestor('bbbbbbbbbbbb')] } }, evidence),
+    ).toEqual(['D1:1', 'D2:1']);
     expect(entryEvidence({ id: 'aaaaaaaaaaaa' }, evidence)).toEqual(['D1:1']);
     expect(entryEvidence({ id: 'dddddddddddd' }, evidence)).toEqual([]);
   });
@@ -38,7 +47,12 @@ describe('evidenceByContent and conversationOf', () => {
       { id: 'bbbbbbbbbbbb', content: 'Ada bought a kayak.' },
       { id: 'cccccccccccc', content: 'Something else' },
     ];
-    expect(conversationOf(entries.map((entry) => entry.content), [first, second])).toBe(second);
+    expect(
+      conversationOf(
+        entries.map((entry) => entry.content),
+        [first, second],
+      ),
+    ).toBe(second);
     expect(evidenceByContent(entries, second)).toEqual(
       new Map([
         ['aaaaaaaaaaaa', ['D2:1']],

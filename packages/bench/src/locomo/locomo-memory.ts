@@ -40,9 +40,13 @@ export function entryEvidence(entry: Pick<MemoryEntry, 'id' | 'lineage'>, eviden
  * `initial/` data directory, whose entries hold the observations' text word for word): each
  * entry's content is looked up among the conversation's observations. Pure.
  */
-export function evidenceByContent(entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content'>>, conversation: LocomoConversation): Map<string, string[]> {
+export function evidenceByContent(
+  entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'content'>>,
+  conversation: LocomoConversation,
+): Map<string, string[]> {
   const byContent = new Map<string, string[]>();
-  for (const observation of conversation.observations) byContent.set(observation.content, [...(byContent.get(observation.content) ?? []), ...observation.evidence]);
+  for (const observation of conversation.observations)
+    byContent.set(observation.content, [...(byContent.get(observation.content) ?? []), ...observation.evidence]);
   const evidence = new Map<string, string[]>();
   for (const entry of entries) {
     const found = byContent.get(entry.content);

@@ -4,7 +4,8 @@ import { promptKey, proposalsOf, type RecordedExchange, recordedCalls, RecordedM
 const CONSOLIDATE = 'Tidy the memory. Reply in this shape: {"toDelete": [], "toSave": [], "toSupersede": []}';
 const EPISODES = 'Keep the diary. Reply in this shape: {"episodes": []}';
 const ids = { a: 'aaaaaaaaaaaa', b: 'bbbbbbbbbbbb', c: 'cccccccccccc', d: 'dddddddddddd', e: 'eeeeeeeeeeee', f: 'ffffffffffff' };
-const shown = (...entries: string[]) => `Entries:\n\`\`\`\n${entries.map((id) => `[${id}] (general) first=2023-05-01 : "entry ${id}"`).join('\n')}\n\`\`\``;
+const shown = (...entries: string[]) =>
+  `Entries:\n\`\`\`\n${entries.map((id) => `[${id}] (general) first=2023-05-01 : "entry ${id}"`).join('\n')}\n\`\`\``;
 const save = (content: string, ...sourceIds: string[]) => ({ content, category: 'general', sourceIds });
 
 const exchanges: RecordedExchange[] = [
@@ -20,12 +21,27 @@ const exchanges: RecordedExchange[] = [
     user: `${shown(ids.a, ids.b, ids.c, ids.d)}\n\nRepair needed.`,
     reply: JSON.stringify({ toDelete: [ids.d], toSave: [save('A and B, repaired', ids.a, ids.b), save('C, filed', ids.c)] }),
   },
-  { number: 3, system: CONSOLIDATE, user: shown(ids.e, ids.f), reply: `<think>…</think>${JSON.stringify({ toSave: [save('E and F', ids.e, ids.f)] })}` },
-  { number: 4, system: EPISODES, user: 'Session "s-1": 2 turn(s)\nSession "s-2": 1 turn(s)', reply: '{"episodes": [{"content": "A trip"}]}' },
+  {
+    number: 3,
+    system: CONSOLIDATE,
+    user: shown(ids.e, ids.f),
+    reply: `<think>…</think>${JSON.stringify({ toSave: [save('E and F', ids.e, ids.f)] })}`,
+  },
+  {
+    number: 4,
+    system: EPISODES,
+    user: 'Session "s-1": 2 turn(s)\nSession "s-2": 1 turn(s)',
+    reply: '{"episodes": [{"content": "A trip"}]}',
+  },
 ];
 
 async function ask(model: RecordedModel, system: string, user: string): Promise<string> {
-  const result = await model.model.doGenerate({ prompt: [{ role: 'system', content: system }, { role: 'user', content: [{ type: 'text', text: user }] }] } as never);
+  const result = await model.model.doGenerate({
+    prompt: [
+      { role: 'system', content: system },
+      { role: 'user', content: [{ type: 'text', text: user }] },
+    ],
+  } as never);
   const part = result.content[0]!;
   return part.type === 'text' ? part.text : '';
 }
@@ -62,14 +78,22 @@ describe('proposalsOf', () => {
 describe('RecordedModel', () => {
   it('answers each consolidation prompt with the recorded proposals about what it shows, however the host packs the entries', async () => {
     const model = new RecordedModel(exchanges);
-    expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.a, ids.b, ids.e, ids.f)))).toEqual({ toDelete: [], toSave: [save('A and B', ids.a, ids.b), save('E and F', ids.e, ids.f)], toSupersede: [] });
+    expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.a, ids.b, ids.e, ids.f)))).toEqual({
+      toDelete: [],
+      toSave: [save('A and B', ids.a, ids.b), save('E and F', ids.e, ids.f)],
+      toSupersede: [],
+    });
     // The repair request of that call: the recorded repair where there was one, the first reply where not.
     expect(JSON.parse(await ask(model, CONSOLIDATE, `${shown(ids.a, ids.b, ids.e, ids.f)}\n\nRepair item 1.`))).toEqual({
       toDelete: [],
       toSave: [save('A and B, repaired', ids.a, ids.b), save('E and F', ids.e, ids.f)],
       toSupersede: [],
     });
-    expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.c, ids.d)))).toEqual({ toDelete: [ids.d], toSave: [save('C, filed', ids.c)], toSupersede: [] });
+    expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.c, ids.d)))).toEqual({
+      toDelete: [ids.d],
+      toSave: [save('C, filed', ids.c)],
+      toSupersede: [],
+    });
     expect(model.unreplayed).toBe(0);
     expect(model.requests.map((request) => [request.answer, request.calls, request.proposals])).toEqual([
       ['first', [1, 3], 2],
@@ -80,7 +104,11 @@ describe('RecordedModel', () => {
 
   it('replays a proposal only in a call that shows all of its entries, and each once', async () => {
     const model = new RecordedModel(exchanges);
-    expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.a, ids.c)))).toEqual({ toDelete: [], toSave: [save('C, filed', ids.c)], toSupersede: [] });
+    expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.a, ids.c)))).toEqual({
+      toDelete: [],
+      toSave: [save('C, filed', ids.c)],
+      toSupersede: [],
+    });
     expect(JSON.parse(await ask(model, CONSOLIDATE, shown(ids.b, ids.d)))).toEqual({ toDelete: [ids.d], toSave: [], toSupersede: [] });
     expect(model.unreplayed).toBe(2);
     expect(model.recordedProposals).toBe(4);

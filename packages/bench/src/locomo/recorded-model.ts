@@ -32,7 +32,13 @@ export interface RecordedCall {
   repair?: RecordedExchange;
 }
 
-const requestSchema = z.object({ messages: z.array(z.object({ role: z.string(), content: z.union([z.string(), z.array(z.object({ text: z.string().optional() }).loose())]) }).loose()) }).loose();
+const requestSchema = z
+  .object({
+    messages: z.array(
+      z.object({ role: z.string(), content: z.union([z.string(), z.array(z.object({ text: z.string().optional() }).loose())]) }).loose(),
+    ),
+  })
+  .loose();
 /** `[id] (category) …`: a memory entry line of a prompt. */
 const ENTRY_LINE = /^\[([0-9a-f]{12})\] \(/gm;
 /** `Session "id": …`: the heading of a session's turns. */
@@ -202,7 +208,10 @@ export class RecordedModel {
 
   /** The recorded first replies' proposals no prompt has been answered with yet. */
   get unreplayed(): number {
-    return [...this.proposals.values()].reduce((sum, { first }) => sum + first.filter((proposal) => !this.usedFirst.has(proposal)).length, 0);
+    return [...this.proposals.values()].reduce(
+      (sum, { first }) => sum + first.filter((proposal) => !this.usedFirst.has(proposal)).length,
+      0,
+    );
   }
 
   /** The recorded first replies' proposals, all of them. */
@@ -215,16 +224,32 @@ export class RecordedModel {
     this.model.doGenerateCalls.length = 0;
     const messages: Array<{ role: string; content: string }> = options.prompt.map((message) => ({
       role: message.role,
-      content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      content:
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
     }));
-    const system = messages.filter((message) => message.role === 'system').map((message) => message.content).join('\n');
-    const user = messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+    const system = messages
+      .filter((message) => message.role === 'system')
+      .map((message) => message.content)
+      .join('\n');
+    const user = messages
+      .filter((message) => message.role === 'user')
+      .map((message) => message.content)
+      .join('\n');
     const key = promptKey(system, user);
     const answer = key.kind === CONSOLIDATION_KIND ? this.consolidation(key) : this.other(key);
     const text = answer.text ?? JSON.stringify({ [key.kind || CONSOLIDATION_KIND]: [] });
     const inputTokens = Math.ceil(JSON.stringify({ model: 'recorded', messages }).length / 4);
     const outputTokens = Math.ceil(text.length / 4);
-    this.requests.push({ key, calls: answer.calls.map((call) => call.first.number), answer: answer.answer, proposals: answer.proposals, inputTokens, outputTokens });
+    this.requests.push({
+      key,
+      calls: answer.calls.map((call) => call.first.number),
+      answer: answer.answer,
+      proposals: answer.proposals,
+      inputTokens,
+      outputTokens,
+    });
     return {
       content: [{ type: 'text', text }],
       finishReason: { unified: 'stop', raw: 'stop' },
@@ -236,13 +261,22 @@ export class RecordedModel {
     };
   }
 
-  private consolidation(key: PromptKey): { text: string | undefined; calls: RecordedCall[]; answer: ReplayedRequest['answer']; proposals: number } {
+  private consolidation(key: PromptKey): {
+    text: string | undefined;
+    calls: RecordedCall[];
+    answer: ReplayedRequest['answer'];
+    proposals: number;
+  } {
     const shown = new Set(key.shown.map((item) => item.slice('entry:'.length)));
     const within = (proposal: Proposal) => proposal.ids.length > 0 && proposal.ids.every((id) => shown.has(id));
-    const earlier = [...this.consolidations].reverse().find((asked) => !asked.repaired && shown.size > 0 && [...shown].every((id) => asked.shown.has(id)));
+    const earlier = [...this.consolidations]
+      .reverse()
+      .find((asked) => !asked.repaired && shown.size > 0 && [...shown].every((id) => asked.shown.has(id)));
     if (earlier) {
       earlier.repaired = true;
-      const picked = earlier.calls.flatMap((call) => this.proposals.get(call)!.repair.filter((proposal) => within(proposal) && !this.usedRepair.has(proposal)));
+      const picked = earlier.calls.flatMap((call) =>
+        this.proposals.get(call)!.repair.filter((proposal) => within(proposal) && !this.usedRepair.has(proposal)),
+      );
       for (const proposal of picked) this.usedRepair.add(proposal);
       // A replacement's item number is the recorded call's; the host binds it by its sources instead.
       const unnumbered = picked.map((proposal) => ({ ...proposal, item: withoutItemNumber(proposal.item) }));
@@ -258,13 +292,17 @@ export class RecordedModel {
     }
     for (const proposal of picked) this.usedFirst.add(proposal);
     this.consolidations.push({ shown, calls, repaired: false });
-    return calls.length === 0 ? { text: undefined, calls, answer: 'none', proposals: 0 } : { text: consolidationReply(picked), calls, answer: 'first', proposals: picked.length };
+    return calls.length === 0
+      ? { text: undefined, calls, answer: 'none', proposals: 0 }
+      : { text: consolidationReply(picked), calls, answer: 'first', proposals: picked.length };
   }
 
   private other(key: PromptKey): { text: string | undefined; calls: RecordedCall[]; answer: ReplayedRequest['answer']; proposals: number } {
     const candidates = this.calls.filter((call) => call.key.kind === key.kind && !this.answered.has(call));
     const overlap = (call: RecordedCall) => call.key.shown.filter((item) => key.shown.includes(item)).length;
-    const call = candidates.find((candidate) => sameKey(candidate.key, key)) ?? candidates.filter((candidate) => overlap(candidate) > 0).sort((a, b) => overlap(b) - overlap(a))[0];
+    const call =
+      candidates.find((candidate) => sameKey(candidate.key, key)) ??
+      candidates.filter((candidate) => overlap(candidate) > 0).sort((a, b) => overlap(b) - overlap(a))[0];
     if (!call) return { text: undefined, calls: [], answer: 'none', proposals: 0 };
     this.answered.add(call);
     return { text: call.first.reply, calls: [call], answer: 'first', proposals: 0 };

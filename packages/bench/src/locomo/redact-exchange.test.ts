@@ -31,8 +31,14 @@ describe('a recorded request kept without LoCoMo text', () => {
   it.skipIf(!existsSync(shared))('matches every request of the shared recording as the whole request does', () => {
     for (const name of readdirSync(shared).filter((file) => /^req-\d+\.json$/.test(file))) {
       const full = JSON.parse(readFileSync(join(shared, name), 'utf8')) as { messages: Array<{ role: string; content: string }> };
-      const kept = JSON.parse(redactRequest(readFileSync(join(shared, name), 'utf8'))) as { messages: Array<{ role: string; content: string }> };
-      const text = (request: typeof full, role: string) => request.messages.filter((message) => message.role === role).map((message) => message.content).join('\n');
+      const kept = JSON.parse(redactRequest(readFileSync(join(shared, name), 'utf8'))) as {
+        messages: Array<{ role: string; content: string }>;
+      };
+      const text = (request: typeof full, role: string) =>
+        request.messages
+          .filter((message) => message.role === role)
+          .map((message) => message.content)
+          .join('\n');
       expect(promptKey(text(kept, 'system'), text(kept, 'user')), name).toEqual(promptKey(text(full, 'system'), text(full, 'user')));
       expect(text(kept, 'user').length).toBeLessThan(text(full, 'user').length);
     }

@@ -22,7 +22,12 @@ export function redactUserText(text: string): string {
   for (const line of text.split('\n')) {
     const entry = ENTRY_LINE.exec(line);
     if (entry) kept.push(`${entry[1]} : ${LEFT_OUT}`);
-    else if (SESSION_LINE.test(line) || /^Today is \d{4}-\d{2}-\d{2}\./.test(line) || /^(Reply with|\{"|For each refused|Each replacement)/.test(line)) kept.push(line);
+    else if (
+      SESSION_LINE.test(line) ||
+      /^Today is \d{4}-\d{2}-\d{2}\./.test(line) ||
+      /^(Reply with|\{"|For each refused|Each replacement)/.test(line)
+    )
+      kept.push(line);
   }
   return kept.join('\n');
 }
@@ -30,7 +35,16 @@ export function redactUserText(text: string): string {
 /** A recorded request (`req-NNNN.json`, as the OpenAI-compatible endpoint received it) with its user messages redacted. Pure. */
 export function redactRequest(json: string): string {
   const request = requestSchema.parse(JSON.parse(json));
-  const textOf = (content: unknown) => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((part) => (part as { text?: string }).text ?? '').join('') : '');
-  const messages = request.messages.map((message) => (message.role === 'user' ? { role: 'user', content: redactUserText(textOf(message.content)) } : { role: message.role, content: textOf(message.content) }));
+  const textOf = (content: unknown) =>
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part) => (part as { text?: string }).text ?? '').join('')
+        : '';
+  const messages = request.messages.map((message) =>
+    message.role === 'user'
+      ? { role: 'user', content: redactUserText(textOf(message.content)) }
+      : { role: message.role, content: textOf(message.content) },
+  );
   return `${JSON.stringify({ model: (request as { model?: unknown }).model ?? 'recorded', messages }, null, 1)}\n`;
 }

@@ -78,7 +78,9 @@ export function locomoHaystack(path: string, size: number, questionCount: number
   const conversations = JSON.parse(readFileSync(path, 'utf8')) as LocomoConversation[];
   const observations = conversations.map((conversation) =>
     Object.values(conversation.observation).flatMap((bySpeaker) =>
-      Object.values(bySpeaker).flatMap((list) => list.map(([text, evidence]) => ({ text, evidence: Array.isArray(evidence) ? evidence : [evidence] }))),
+      Object.values(bySpeaker).flatMap((list) =>
+        list.map(([text, evidence]) => ({ text, evidence: Array.isArray(evidence) ? evidence : [evidence] })),
+      ),
     ),
   );
   const perRound = observations.reduce((sum, list) => sum + list.length, 0);
@@ -104,7 +106,9 @@ export function locomoHaystack(path: string, size: number, questionCount: number
   const copies = renamers.length;
   const random = seededRandom(37);
   const asked = conversations.flatMap((conversation, c) =>
-    conversation.qa.filter((qa) => qa.category >= 1 && qa.category <= 4 && (qa.evidence?.length ?? 0) > 0).map((qa) => ({ ...qa, conversation: c })),
+    conversation.qa
+      .filter((qa) => qa.category >= 1 && qa.category <= 4 && (qa.evidence?.length ?? 0) > 0)
+      .map((qa) => ({ ...qa, conversation: c })),
   );
   const questions: HaystackQuestion[] = [];
   for (let q = 0; q < questionCount; q++) {

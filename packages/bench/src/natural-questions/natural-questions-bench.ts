@@ -37,11 +37,20 @@ if (!path) {
 const { documents, questions } = locomoHaystack(path, size, queryCount + WARM_UPS);
 const byId = new Map(documents.map((document) => [document.id, document]));
 const timedQuestions = questions.slice(WARM_UPS);
-console.log(`# bench:natural-questions — node ${process.version}, ${new Date().toISOString()}, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-console.log(`${documents.length.toLocaleString('en')} observations (LoCoMo conversations 0–4 with name variants), ${timedQuestions.length} questions after ${WARM_UPS} warm-ups, limit ${LIMIT}`);
+console.log(
+  `# bench:natural-questions — node ${process.version}, ${new Date().toISOString()}, load average ${(await import('node:os'))
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+console.log(
+  `${documents.length.toLocaleString('en')} observations (LoCoMo conversations 0–4 with name variants), ${timedQuestions.length} questions after ${WARM_UPS} warm-ups, limit ${LIMIT}`,
+);
 
 async function buildIndex(checkout: string | undefined): Promise<{ index: SearchIndex; buildMs: number }> {
-  const Index = checkout ? ((await import(join(checkout, 'packages', 'core', 'src', 'index.ts'))) as { Bm25Index: typeof Bm25Index }).Bm25Index : Bm25Index;
+  const Index = checkout
+    ? ((await import(join(checkout, 'packages', 'core', 'src', 'index.ts'))) as { Bm25Index: typeof Bm25Index }).Bm25Index
+    : Bm25Index;
   const start = performance.now();
   const index = new Index();
   for (const { id, text } of documents) index.set(id, text);
@@ -92,7 +101,10 @@ async function round(index: SearchIndex): Promise<Round> {
     }
   });
   const times = spans.map(([start, end]) => end - start);
-  const threshold = percentile([...times].sort((a, b) => a - b), 99);
+  const threshold = percentile(
+    [...times].sort((a, b) => a - b),
+    99,
+  );
   const slow = spans.filter(([start, end]) => end - start >= threshold);
   const overlaps = ([start, end]: [number, number]) => pauses.some(([from, to]) => from < end && to > start);
   return {
@@ -109,7 +121,10 @@ async function round(index: SearchIndex): Promise<Round> {
 function postingsPerQuery(): number[] {
   const probe = new Bm25Index();
   for (const { id, text } of documents) probe.set(id, text);
-  const internals = probe as unknown as { weigh(words: unknown, prefix: boolean): Map<string, number>; postings: Map<string, { df: number }> };
+  const internals = probe as unknown as {
+    weigh(words: unknown, prefix: boolean): Map<string, number>;
+    postings: Map<string, { df: number }>;
+  };
   probe.search('warm up', { limit: 1 });
   return timedQuestions.map((question) => {
     let total = 0;
@@ -118,22 +133,44 @@ function postingsPerQuery(): number[] {
   });
 }
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const summary = (label: string, runs: Round[], buildMs: number) => {
-  const p50s = runs.map((run) => percentile([...run.times].sort((a, b) => a - b), 50));
-  const p99s = runs.map((run) => percentile([...run.times].sort((a, b) => a - b), 99));
+  const p50s = runs.map((run) =>
+    percentile(
+      [...run.times].sort((a, b) => a - b),
+      50,
+    ),
+  );
+  const p99s = runs.map((run) =>
+    percentile(
+      [...run.times].sort((a, b) => a - b),
+      99,
+    ),
+  );
   const maxes = runs.map((run) => Math.max(...run.times));
   const fingerprints = [...new Set(runs.map((run) => run.fingerprint))];
   console.log(`\n## ${label} (built in ${fmt(buildMs, 0)} ms)`);
-  console.log(`  p50 / p99 / max, median of ${runs.length} rounds: ${fmt(median(p50s), 3)} / ${fmt(median(p99s), 3)} / ${fmt(median(maxes))} ms`);
+  console.log(
+    `  p50 / p99 / max, median of ${runs.length} rounds: ${fmt(median(p50s), 3)} / ${fmt(median(p99s), 3)} / ${fmt(median(maxes))} ms`,
+  );
   console.log(`  p99 of each round: ${p99s.map((p) => fmt(p, 3)).join(', ')} ms`);
-  console.log(`  collection pauses during the timed queries: ${runs.map((run) => fmt(run.pauseMs, 1)).join(', ')} ms; slowest 1 % overlapping one: ${runs.map((run) => run.slowWithPause).join(', ')} of ${Math.ceil(timedQuestions.length / 100)}`);
-  console.log(`  evidence recall@5 / @10: ${fmt(runs[0]!.recall5, 3)} / ${fmt(runs[0]!.recall10, 3)}; results fingerprint ${fingerprints.join(' ')}`);
+  console.log(
+    `  collection pauses during the timed queries: ${runs.map((run) => fmt(run.pauseMs, 1)).join(', ')} ms; slowest 1 % overlapping one: ${runs.map((run) => run.slowWithPause).join(', ')} of ${Math.ceil(timedQuestions.length / 100)}`,
+  );
+  console.log(
+    `  evidence recall@5 / @10: ${fmt(runs[0]!.recall5, 3)} / ${fmt(runs[0]!.recall10, 3)}; results fingerprint ${fingerprints.join(' ')}`,
+  );
   return { p50: median(p50s), p99: median(p99s), fingerprint: fingerprints.join(' '), recall10: runs[0]!.recall10 };
 };
 
 const postings = postingsPerQuery().sort((a, b) => a - b);
-console.log(`postings the questions' terms hold (words, stems, prefix expansions): p50 ${postings[Math.floor(postings.length / 2)]!.toLocaleString('en')}, p99 ${percentile(postings, 99).toLocaleString('en')}, max ${postings.at(-1)!.toLocaleString('en')}`);
+console.log(
+  `postings the questions' terms hold (words, stems, prefix expansions): p50 ${postings[Math.floor(postings.length / 2)]!.toLocaleString('en')}, p99 ${percentile(postings, 99).toLocaleString('en')}, max ${postings.at(-1)!.toLocaleString('en')}`,
+);
 
 const before = process.env.BENCH_NQ_BEFORE;
 const current = await buildIndex(undefined);
@@ -154,8 +191,13 @@ const linearTimes = timedQuestions.slice(0, LINEAR_QUERIES).map((question) => {
   return performance.now() - start;
 });
 linearTimes.sort((a, b) => a - b);
-console.log(`\n## linear-scan BM25 (every document scored, ${LINEAR_QUERIES} questions): p50 / p99 ${fmt(percentile(linearTimes, 50))} / ${fmt(percentile(linearTimes, 99))} ms`);
-if (then) console.log(`\nthis checkout against ${before}: p99 ${fmt(then.p99 / now.p99)}× less; results ${then.fingerprint === now.fingerprint ? 'identical' : 'DIFFERENT'}`);
+console.log(
+  `\n## linear-scan BM25 (every document scored, ${LINEAR_QUERIES} questions): p50 / p99 ${fmt(percentile(linearTimes, 50))} / ${fmt(percentile(linearTimes, 99))} ms`,
+);
+if (then)
+  console.log(
+    `\nthis checkout against ${before}: p99 ${fmt(then.p99 / now.p99)}× less; results ${then.fingerprint === now.fingerprint ? 'identical' : 'DIFFERENT'}`,
+  );
 
 reportFigure({
   id: `naturalQuestions.p99.${size}`,

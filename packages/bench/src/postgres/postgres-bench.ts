@@ -28,7 +28,13 @@ import { fileURLToPath } from 'node:url';
 import { type ILongTermMemory, ManualClock, type MemoryDraft, silentLogger } from '@reverie/core';
 import { DreamEngine, MemoryConsolidationPass } from '@reverie/dream';
 import { FileDreamStateStore, FileMemoryStore } from '@reverie/file-store';
-import { migratePostgres, type PostgresClient, postgresClientFromConnectionString, PostgresDreamStateStore, PostgresMemoryStore } from '@reverie/postgres';
+import {
+  migratePostgres,
+  type PostgresClient,
+  postgresClientFromConnectionString,
+  PostgresDreamStateStore,
+  PostgresMemoryStore,
+} from '@reverie/postgres';
 import { findRealServer } from '../../../postgres/test/throwaway-cluster';
 import { CountingClient } from '../../../postgres/test/counting-client';
 import { OracleModel } from '../dream/oracle-model';
@@ -53,7 +59,9 @@ const CYCLES = positive('BENCH_PG_CYCLES', 2);
 const LOAD_CONCURRENCY = positive('BENCH_PG_LOAD_CONCURRENCY', 3);
 const SMALL = Math.round(TOTAL / 10);
 if (TOTAL % (10 * SCOPE_SIZE) !== 0 || SMALL < SCOPE_SIZE * (WRITERS + 2)) {
-  throw new Error(`BENCH_PG_TOTAL / 10 must be a whole number of scopes of BENCH_PG_SCOPE_SIZE entries, at least ${WRITERS + 2} of them (one searched, one per writer, one shared)`);
+  throw new Error(
+    `BENCH_PG_TOTAL / 10 must be a whole number of scopes of BENCH_PG_SCOPE_SIZE entries, at least ${WRITERS + 2} of them (one searched, one per writer, one shared)`,
+  );
 }
 const QUERIES = 1000;
 const WARM_UP = 20;
@@ -134,7 +142,9 @@ async function cycleCost(open: (clock: ManualClock) => CycleStore): Promise<Cycl
   const oracle = new OracleModel((content) => planted.factOf(content));
   const directives = mkdtempSync(join(tmpdir(), 'reverie-pg-bench-directives-'));
   try {
-    const engine = new DreamEngine({ dataPath: directives, clock, state, logger: silentLogger, memory, model: oracle.model }, [new MemoryConsolidationPass({ maxChangedPerRun: SCOPE_SIZE })]);
+    const engine = new DreamEngine({ dataPath: directives, clock, state, logger: silentLogger, memory, model: oracle.model }, [
+      new MemoryConsolidationPass({ maxChangedPerRun: SCOPE_SIZE }),
+    ]);
     const [report, wallMs] = await timed(() => engine.run({ trigger: 'bench' }));
     const outcome = report.passes[0];
     if (outcome?.status !== 'ok') throw new Error(`the consolidation cycle did not succeed: ${JSON.stringify(outcome)}`);
@@ -185,12 +195,18 @@ async function writesPerSecond(argsOf: (writer: number) => string[]): Promise<nu
   const script = fileURLToPath(new URL('./write-child.ts', import.meta.url));
   const children: ChildProcess[] = [];
   const outputs = Array.from({ length: WRITERS }, (_, writer) => {
-    const child = spawn(process.execPath, [...process.execArgv, script, ...argsOf(writer), String(WRITE_SECONDS), String(writer + 1)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, script, ...argsOf(writer), String(WRITE_SECONDS), String(writer + 1)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     children.push(child);
     let output = '';
-    const ready = new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready') && resolve())));
+    const ready = new Promise<void>((resolve) =>
+      child.stdout!.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready') && resolve())),
+    );
     const done = new Promise<{ saves: number; ms: number }>((resolve, reject) =>
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(output.trim().split('\n').at(-1)!)) : reject(new Error(`a writer exited with ${code}`)))),
+      child.on('close', (code) =>
+        code === 0 ? resolve(JSON.parse(output.trim().split('\n').at(-1)!)) : reject(new Error(`a writer exited with ${code}`)),
+      ),
     );
     return { ready, done };
   });
@@ -206,7 +222,10 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
+const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 
 console.log(`# bench:postgres — node ${process.version}, ${new Date().toISOString()}`);
 console.log(
@@ -225,7 +244,9 @@ try {
   const client = postgresClientFromConnectionString(url, { max: LOAD_CONCURRENCY + 2 });
   try {
     const [version] = await client.query<{ server_version: string }>('SHOW server_version');
-    console.log(`PostgreSQL ${version!.server_version} at ${server.url.replace(/\/\/[^@]*@/, '//')}${process.env.REVERIE_BENCH_POSTGRES_URL ? '' : ' (a throwaway cluster)'}`);
+    console.log(
+      `PostgreSQL ${version!.server_version} at ${server.url.replace(/\/\/[^@]*@/, '//')}${process.env.REVERIE_BENCH_POSTGRES_URL ? '' : ' (a throwaway cluster)'}`,
+    );
     await migratePostgres(client);
 
     // The small total: PostgreSQL, and the file store at the same size.
@@ -245,12 +266,19 @@ try {
     };
     console.log(`\nsearch within one scope (${int(SCOPE_SIZE)} entries), ${QUERIES} queries after ${WARM_UP} warm-ups:`);
     const fileSearch = await searchAt(`file store, ${int(SMALL)} entries`, new FileMemoryStore({ dataPath: fileScope(SEARCHED) }));
-    const smallSearch = await searchAt(`PostgreSQL, ${int(SMALL)} entries`, new PostgresMemoryStore({ client, scope: scopeName(SEARCHED) }));
+    const smallSearch = await searchAt(
+      `PostgreSQL, ${int(SMALL)} entries`,
+      new PostgresMemoryStore({ client, scope: scopeName(SEARCHED) }),
+    );
 
     console.log(`\ndream cycle host time, one scope (initial consolidation over ${int(SCOPE_SIZE)} planted entries, oracle model):`);
-    const fileCycleMs = await bestCycle(`file store, ${int(SMALL)} entries`, (clock) => fileCycle(mkdtempSync(join(files, 'dream-')))(clock));
+    const fileCycleMs = await bestCycle(`file store, ${int(SMALL)} entries`, (clock) =>
+      fileCycle(mkdtempSync(join(files, 'dream-')))(clock),
+    );
     let dreamScopes = 0;
-    const smallCycleMs = await bestCycle(`PostgreSQL, ${int(SMALL)} entries`, (clock) => postgresCycle(client, `bench:dream-${(dreamScopes += 1)}`)(clock));
+    const smallCycleMs = await bestCycle(`PostgreSQL, ${int(SMALL)} entries`, (clock) =>
+      postgresCycle(client, `bench:dream-${(dreamScopes += 1)}`)(clock),
+    );
 
     // The large total.
     console.log(`\nloading up to ${int(TOTAL)} entries…`);
@@ -261,10 +289,15 @@ try {
     console.log(`database size: ${size!.size}`);
 
     console.log(`\nsearch within one scope (${int(SCOPE_SIZE)} entries), ${QUERIES} queries after ${WARM_UP} warm-ups:`);
-    const largeSearch = await searchAt(`PostgreSQL, ${int(TOTAL)} entries`, new PostgresMemoryStore({ client, scope: scopeName(SEARCHED) }));
+    const largeSearch = await searchAt(
+      `PostgreSQL, ${int(TOTAL)} entries`,
+      new PostgresMemoryStore({ client, scope: scopeName(SEARCHED) }),
+    );
 
     console.log(`\ndream cycle host time, one scope:`);
-    const largeCycleMs = await bestCycle(`PostgreSQL, ${int(TOTAL)} entries`, (clock) => postgresCycle(client, `bench:dream-${(dreamScopes += 1)}`)(clock));
+    const largeCycleMs = await bestCycle(`PostgreSQL, ${int(TOTAL)} entries`, (clock) =>
+      postgresCycle(client, `bench:dream-${(dreamScopes += 1)}`)(clock),
+    );
 
     console.log(`\nsaves per second, ${WRITERS} processes, ${WRITE_SECONDS} s (load average ${loadAverage()}):`);
     const writes = {
@@ -273,23 +306,55 @@ try {
       fileOwn: await writesPerSecond((writer) => ['file', fileScope(writerScope(writer)), '-']),
       fileShared: await writesPerSecond(() => ['file', fileScope(SHARED_WRITE_SCOPE), '-']),
     };
-    console.log(`  PostgreSQL (${int(TOTAL)} entries): ${int(writes.postgresOwn)}/s each on its own scope, ${int(writes.postgresShared)}/s all on one scope`);
-    console.log(`  file store (${int(SMALL)} entries): ${int(writes.fileOwn)}/s each on its own scope, ${int(writes.fileShared)}/s all on one scope`);
+    console.log(
+      `  PostgreSQL (${int(TOTAL)} entries): ${int(writes.postgresOwn)}/s each on its own scope, ${int(writes.postgresShared)}/s all on one scope`,
+    );
+    console.log(
+      `  file store (${int(SMALL)} entries): ${int(writes.fileOwn)}/s each on its own scope, ${int(writes.fileShared)}/s all on one scope`,
+    );
 
     console.log(`\n| | PostgreSQL, ${int(TOTAL)} entries | PostgreSQL, ${int(SMALL)} entries | file store, ${int(SMALL)} entries |`);
     console.log('| --- | --- | --- | --- |');
-    console.log(`| search p50 / p99 in one scope | ${fmt(largeSearch.p50)} / ${fmt(largeSearch.p99)} ms | ${fmt(smallSearch.p50)} / ${fmt(smallSearch.p99)} ms | ${fmt(fileSearch.p50)} / ${fmt(fileSearch.p99)} ms |`);
+    console.log(
+      `| search p50 / p99 in one scope | ${fmt(largeSearch.p50)} / ${fmt(largeSearch.p99)} ms | ${fmt(smallSearch.p50)} / ${fmt(smallSearch.p99)} ms | ${fmt(fileSearch.p50)} / ${fmt(fileSearch.p99)} ms |`,
+    );
     console.log(`| saves/s, ${WRITERS} processes on their own scopes | ${int(writes.postgresOwn)} | | ${int(writes.fileOwn)} |`);
     console.log(`| saves/s, ${WRITERS} processes on one scope | ${int(writes.postgresShared)} | | ${int(writes.fileShared)} |`);
     console.log(`| dream cycle host time, one scope | ${int(largeCycleMs)} ms | ${int(smallCycleMs)} ms | ${int(fileCycleMs)} ms |`);
-    console.log(`\ncycle host time at ${int(TOTAL)} / at ${int(SMALL)}: ${fmt(largeCycleMs / smallCycleMs)}× (flat is 1×); load average at the end: ${loadAverage()}`);
+    console.log(
+      `\ncycle host time at ${int(TOTAL)} / at ${int(SMALL)}: ${fmt(largeCycleMs / smallCycleMs)}× (flat is 1×); load average at the end: ${loadAverage()}`,
+    );
 
     const at = int(TOTAL);
     const fileBaseline = (value: number) => ({ label: `the file store, ${int(SMALL)} entries`, value });
-    reportFigure({ id: `postgres.searchP50.${TOTAL}`, label: `PostgreSQL search p50 in one scope (${at} entries)`, value: largeSearch.p50, unit: 'ms', baseline: fileBaseline(fileSearch.p50) });
-    reportFigure({ id: `postgres.searchP99.${TOTAL}`, label: `PostgreSQL search p99 in one scope (${at} entries)`, value: largeSearch.p99, unit: 'ms', baseline: fileBaseline(fileSearch.p99) });
-    reportFigure({ id: `postgres.writesOwnScopes.${TOTAL}`, label: `PostgreSQL saves/s, ${WRITERS} processes on their own scopes (${at} entries)`, value: writes.postgresOwn, unit: 'saves/s', baseline: fileBaseline(writes.fileOwn) });
-    reportFigure({ id: `postgres.writesOneScope.${TOTAL}`, label: `PostgreSQL saves/s, ${WRITERS} processes on one scope (${at} entries)`, value: writes.postgresShared, unit: 'saves/s', baseline: fileBaseline(writes.fileShared) });
+    reportFigure({
+      id: `postgres.searchP50.${TOTAL}`,
+      label: `PostgreSQL search p50 in one scope (${at} entries)`,
+      value: largeSearch.p50,
+      unit: 'ms',
+      baseline: fileBaseline(fileSearch.p50),
+    });
+    reportFigure({
+      id: `postgres.searchP99.${TOTAL}`,
+      label: `PostgreSQL search p99 in one scope (${at} entries)`,
+      value: largeSearch.p99,
+      unit: 'ms',
+      baseline: fileBaseline(fileSearch.p99),
+    });
+    reportFigure({
+      id: `postgres.writesOwnScopes.${TOTAL}`,
+      label: `PostgreSQL saves/s, ${WRITERS} processes on their own scopes (${at} entries)`,
+      value: writes.postgresOwn,
+      unit: 'saves/s',
+      baseline: fileBaseline(writes.fileOwn),
+    });
+    reportFigure({
+      id: `postgres.writesOneScope.${TOTAL}`,
+      label: `PostgreSQL saves/s, ${WRITERS} processes on one scope (${at} entries)`,
+      value: writes.postgresShared,
+      unit: 'saves/s',
+      baseline: fileBaseline(writes.fileShared),
+    });
     reportFigure({
       id: `postgres.cycleHost.${TOTAL}`,
       label: `PostgreSQL dream cycle host time, one scope (${at} entries)`,
@@ -297,7 +362,13 @@ try {
       unit: 'ms',
       baseline: { label: `the same at ${int(SMALL)} entries`, value: smallCycleMs },
     });
-    reportFigure({ id: `postgres.cycleHostVsFile.${SMALL}`, label: `PostgreSQL dream cycle host time, one scope (${int(SMALL)} entries)`, value: smallCycleMs, unit: 'ms', baseline: fileBaseline(fileCycleMs) });
+    reportFigure({
+      id: `postgres.cycleHostVsFile.${SMALL}`,
+      label: `PostgreSQL dream cycle host time, one scope (${int(SMALL)} entries)`,
+      value: smallCycleMs,
+      unit: 'ms',
+      baseline: fileBaseline(fileCycleMs),
+    });
   } finally {
     await client.close();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);

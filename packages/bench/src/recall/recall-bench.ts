@@ -33,7 +33,15 @@ import { FileMemoryStore, type FileMemoryStoreOptions } from '@reverie/file-stor
 import { loadWordNetThesaurus, loadWordVectorEmbedder } from 'reverie';
 import { reportFigure } from '../figures';
 import { fmt, percentile, timed } from '../measure';
-import { loadPersonalSet, loadRecallSet, memoriesByScope, QUESTION_KINDS, recallAt, type RecallMemory, type RecallQuestion } from './recall-set';
+import {
+  loadPersonalSet,
+  loadRecallSet,
+  memoriesByScope,
+  QUESTION_KINDS,
+  recallAt,
+  type RecallMemory,
+  type RecallQuestion,
+} from './recall-set';
 
 const DEPTH = 10;
 /** Rounds of every question for the latency figures. */
@@ -76,7 +84,11 @@ const modes: Mode[] = [
 /** Stores opened by the bench, removed at the end. */
 const opened: Array<{ store: FileMemoryStore; dataPath: string }> = [];
 
-async function storeRanker(memories: readonly RecallMemory[], options: Omit<FileMemoryStoreOptions, 'dataPath'> = {}, secondHop = false): Promise<Ranker> {
+async function storeRanker(
+  memories: readonly RecallMemory[],
+  options: Omit<FileMemoryStoreOptions, 'dataPath'> = {},
+  secondHop = false,
+): Promise<Ranker> {
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-recall-'));
   const store = new FileMemoryStore({ dataPath, ...options });
   opened.push({ store, dataPath });
@@ -86,7 +98,9 @@ async function storeRanker(memories: readonly RecallMemory[], options: Omit<File
     setIdOf.set(entry.id, memory.id);
   }
   await store.flushEmbeddings();
-  const search = secondHop ? (query: MemorySearchQuery) => searchWithSecondHop((asked) => store.search(asked), query) : (query: MemorySearchQuery) => store.search(query);
+  const search = secondHop
+    ? (query: MemorySearchQuery) => searchWithSecondHop((asked) => store.search(asked), query)
+    : (query: MemorySearchQuery) => store.search(query);
   return async (text) => (await search({ text, maxResults: DEPTH })).map((result) => setIdOf.get(result.entry.id)!);
 }
 
@@ -101,14 +115,26 @@ const wordVectors = await loadWordVectorEmbedder();
 const RANKINGS = {
   previous: { heading: 'previous', label: 'previous ranking (bare index)', open: previousRanker },
   bm25: { heading: 'BM25', label: 'FileMemoryStore, BM25', open: (memories: readonly RecallMemory[]) => storeRanker(memories) },
-  synonyms: { heading: 'BM25 + synonyms', label: 'FileMemoryStore, BM25 with WordNet synonyms', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }) },
+  synonyms: {
+    heading: 'BM25 + synonyms',
+    label: 'FileMemoryStore, BM25 with WordNet synonyms',
+    open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }),
+  },
   hop: {
     heading: '+ second hop',
     label: 'FileMemoryStore, BM25 with WordNet synonyms and a second hop',
     open: (memories: readonly RecallMemory[]) => storeRanker(memories, { synonyms }, true),
   },
-  hybrid: { heading: 'hybrid, test embedder', label: 'FileMemoryStore, hybrid with the test embedder', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }) },
-  vectors: { heading: 'hybrid, word vectors', label: 'FileMemoryStore, hybrid with word vectors', open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: wordVectors }) },
+  hybrid: {
+    heading: 'hybrid, test embedder',
+    label: 'FileMemoryStore, hybrid with the test embedder',
+    open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: createFakeEmbedder() }),
+  },
+  vectors: {
+    heading: 'hybrid, word vectors',
+    label: 'FileMemoryStore, hybrid with word vectors',
+    open: (memories: readonly RecallMemory[]) => storeRanker(memories, { embedder: wordVectors }),
+  },
   all: {
     heading: 'word vectors + synonyms + hop',
     label: 'FileMemoryStore, hybrid with word vectors, WordNet synonyms and a second hop',
@@ -165,7 +191,9 @@ async function measure(mode: Mode): Promise<void> {
   console.log(`\n${mode.title}`);
   console.log('evidence recall of the top 5 / top 10; ratio = recall@10 against the previous ranking\n');
   const compared = rankings.filter((ranking) => ranking !== 'previous');
-  console.log(`| kind | questions | previous @5 | @10 | ${compared.map((ranking) => `${RANKINGS[ranking].heading} @5 | @10 | ratio`).join(' | ')} |`);
+  console.log(
+    `| kind | questions | previous @5 | @10 | ${compared.map((ranking) => `${RANKINGS[ranking].heading} @5 | @10 | ratio`).join(' | ')} |`,
+  );
   console.log(`|${' --- |'.repeat(4 + 3 * compared.length)}`);
   const groups: Array<[string, ScopedQuestion[]]> = [
     ['all', mode.questions],
@@ -182,7 +210,10 @@ async function measure(mode: Mode): Promise<void> {
     console.log(`| ${name} | ${questions.length} | ${cells.join(' | ')} |`);
   }
 
-  const overall = Object.fromEntries(rankings.map((ranking) => [ranking, summarise(results[ranking], mode.questions)])) as Record<Ranking, Scores>;
+  const overall = Object.fromEntries(rankings.map((ranking) => [ranking, summarise(results[ranking], mode.questions)])) as Record<
+    Ranking,
+    Scores
+  >;
   const setName = mode.id === 'shared' ? 'the recall set' : 'the personal-scope set';
   // The figures' ids: `recall.<ranking>.at10` for the shared set, `recall.personal.<ranking>.at10` for the other.
   const figures: Array<{ ranking: Ranking; label: string; targeted: boolean }> = [

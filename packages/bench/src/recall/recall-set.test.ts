@@ -25,7 +25,8 @@ describe('the recall set', () => {
   });
 
   it('expects at least two memories for a multi-hop question', () => {
-    for (const question of set.questions.filter((q) => q.kind === 'multi-hop')) expect(question.expected.length, question.id).toBeGreaterThan(1);
+    for (const question of set.questions.filter((q) => q.kind === 'multi-hop'))
+      expect(question.expected.length, question.id).toBeGreaterThan(1);
   });
 
   it('holds memories a store accepts (valid categories)', () => {

@@ -20,7 +20,14 @@ const LATER_WORDINGS = [
   (person: string, attribute: string, value: string) => `${person} changed ${attribute}: ${value} from now on (${person}'s ${attribute})`,
   (person: string, attribute: string, value: string) => `Update on ${person}'s ${attribute}: it is ${value}`,
 ];
-const BACKGROUND = ['prefers window seats on trains', 'takes notes in a paper notebook', 'drinks oat milk', 'plays chess on Sundays', 'reads science fiction', 'walks to work when it is sunny'];
+const BACKGROUND = [
+  'prefers window seats on trains',
+  'takes notes in a paper notebook',
+  'drinks oat milk',
+  'plays chess on Sundays',
+  'reads science fiction',
+  'walks to work when it is sunny',
+];
 
 export interface FactVersion {
   value: string;
@@ -69,7 +76,10 @@ export function changingFacts(start: Date, seed = 19): ChangingFact[] {
 
 /** Unrelated notes about the same people, noted at `at`: what a memory holds besides the facts under test. */
 export function backgroundNotes(): string[] {
-  return PEOPLE.flatMap((person, index) => [`${person} ${BACKGROUND[index % BACKGROUND.length]}`, `${person} ${BACKGROUND[(index + 3) % BACKGROUND.length]}`]);
+  return PEOPLE.flatMap((person, index) => [
+    `${person} ${BACKGROUND[index % BACKGROUND.length]}`,
+    `${person} ${BACKGROUND[(index + 3) % BACKGROUND.length]}`,
+  ]);
 }
 
 /** The value that held at `at`, or undefined before the fact was first noted. */

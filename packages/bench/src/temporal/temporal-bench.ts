@@ -19,8 +19,12 @@ import { SupersessionModel } from './supersession-model';
 const START = new Date('2025-01-01T09:00:00Z');
 const MONTH = 30 * 86_400_000;
 const facts = changingFacts(START);
-const byContent = new Map(facts.flatMap((fact) => fact.versions.map((version, index) => [version.content, { fact: fact.id, version: index }] as const)));
-const notes = facts.flatMap((fact) => fact.versions.map((version) => ({ content: version.content, at: version.at }))).sort((a, b) => a.at.getTime() - b.at.getTime());
+const byContent = new Map(
+  facts.flatMap((fact) => fact.versions.map((version, index) => [version.content, { fact: fact.id, version: index }] as const)),
+);
+const notes = facts
+  .flatMap((fact) => fact.versions.map((version) => ({ content: version.content, at: version.at })))
+  .sort((a, b) => a.at.getTime() - b.at.getTime());
 const end = new Date(notes.at(-1)!.at.getTime() + MONTH);
 
 /** Three past instants per fact at which it had a value, spread over its history (deterministic). */
@@ -44,7 +48,10 @@ async function build(supersede: boolean): Promise<Memory> {
   const store = new FileMemoryStore({ dataPath, clock, logger: silentLogger });
   for (const content of backgroundNotes()) await store.save({ content });
   const model = new SupersessionModel((content) => byContent.get(content), supersede);
-  const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory: store, model: model.model }, [new MemoryConsolidationPass()]);
+  const engine = new DreamEngine(
+    { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory: store, model: model.model },
+    [new MemoryConsolidationPass()],
+  );
   const refusals: string[] = [];
   let next = 0;
   for (let month = START.getTime() + MONTH; month <= end.getTime() + MONTH; month += MONTH) {
@@ -69,8 +76,16 @@ async function hitAt1(store: FileMemoryStore, questions: Array<{ fact: ChangingF
   let hits = 0;
   for (const { fact, asOf, expected } of questions) {
     const [top] = await store.search({ text: fact.query, maxResults: 1, ...(asOf ? { asOf } : {}) });
-    if (top && byContent.get(top.entry.content)?.fact === fact.id && fact.versions[byContent.get(top.entry.content)!.version]!.value === expected) hits++;
-    else misses.push(`"${fact.query}"${asOf ? ` as of ${asOf.toISOString().slice(0, 10)}` : ''}: expected ${expected}, got ${JSON.stringify(top?.entry.content)}`);
+    if (
+      top &&
+      byContent.get(top.entry.content)?.fact === fact.id &&
+      fact.versions[byContent.get(top.entry.content)!.version]!.value === expected
+    )
+      hits++;
+    else
+      misses.push(
+        `"${fact.query}"${asOf ? ` as of ${asOf.toISOString().slice(0, 10)}` : ''}: expected ${expected}, got ${JSON.stringify(top?.entry.content)}`,
+      );
   }
   return hits / questions.length;
 }
@@ -87,7 +102,10 @@ const measured = {
   asOf: await hitAt1(withSupersession.store, past),
   missed: misses.splice(0).slice(0, 3),
   todayCurrent: await hitAt1(today.store, current),
-  todayUndated: await hitAt1(today.store, past.map(({ fact, expected }) => ({ fact, expected }))),
+  todayUndated: await hitAt1(
+    today.store,
+    past.map(({ fact, expected }) => ({ fact, expected })),
+  ),
   todayAsOf: await hitAt1(today.store, past),
 };
 for (const memory of [withSupersession, today]) {
@@ -95,13 +113,33 @@ for (const memory of [withSupersession, today]) {
   rmSync(memory.dataPath, { recursive: true, force: true });
 }
 
-console.log(`${facts.length} facts, ${changes} changes (1–3 each) over ${Math.round((end.getTime() - START.getTime()) / MONTH)} months, ${notes.length} notes + ${backgroundNotes().length} background; a cycle a month; ${withSupersession.pairs} supersessions proposed by the scripted model (${fmt((performance.now() - started) / 1000, 1)} s)`);
-console.log(`${withSupersession.refusals.length} refusals${withSupersession.refusals.length > 0 ? `, e.g. ${withSupersession.refusals.slice(0, 3).join(' | ')}` : ''}`);
+console.log(
+  `${facts.length} facts, ${changes} changes (1–3 each) over ${Math.round((end.getTime() - START.getTime()) / MONTH)} months, ${notes.length} notes + ${backgroundNotes().length} background; a cycle a month; ${withSupersession.pairs} supersessions proposed by the scripted model (${fmt((performance.now() - started) / 1000, 1)} s)`,
+);
+console.log(
+  `${withSupersession.refusals.length} refusals${withSupersession.refusals.length > 0 ? `, e.g. ${withSupersession.refusals.slice(0, 3).join(' | ')}` : ''}`,
+);
 if (measured.missed.length > 0) console.log(`missed with supersession, e.g. ${measured.missed.join(' | ')}`);
 console.log('');
 console.log('| question | with supersession | today (no supersession) | target |');
 console.log('| --- | --- | --- | --- |');
 console.log(`| current fact, hit@1 (${current.length}) | ${fmt(measured.current)} | ${fmt(measured.todayCurrent)} | ≥ 0.90 |`);
-console.log(`| as of a past date, hit@1 (${past.length}) | ${fmt(measured.asOf)} (asOf) | ${fmt(measured.todayUndated)} without a date; ${fmt(measured.todayAsOf)} with asOf | ≥ 0.80 |`);
-reportFigure({ id: 'temporal.current.hit1', label: 'current-fact hit@1 (changing facts)', value: measured.current, unit: 'ratio', baseline: { label: 'without supersession', value: measured.todayCurrent }, target: { atLeast: 0.9 } });
-reportFigure({ id: 'temporal.asOf.hit1', label: 'as-of hit@1 (changing facts)', value: measured.asOf, unit: 'ratio', baseline: { label: 'without supersession, no date', value: measured.todayUndated }, target: { atLeast: 0.8 } });
+console.log(
+  `| as of a past date, hit@1 (${past.length}) | ${fmt(measured.asOf)} (asOf) | ${fmt(measured.todayUndated)} without a date; ${fmt(measured.todayAsOf)} with asOf | ≥ 0.80 |`,
+);
+reportFigure({
+  id: 'temporal.current.hit1',
+  label: 'current-fact hit@1 (changing facts)',
+  value: measured.current,
+  unit: 'ratio',
+  baseline: { label: 'without supersession', value: measured.todayCurrent },
+  target: { atLeast: 0.9 },
+});
+reportFigure({
+  id: 'temporal.asOf.hit1',
+  label: 'as-of hit@1 (changing facts)',
+  value: measured.asOf,
+  unit: 'ratio',
+  baseline: { label: 'without supersession, no date', value: measured.todayUndated },
+  target: { atLeast: 0.8 },
+});

@@ -18,7 +18,10 @@ export async function perFileIngestion(entries: readonly MemoryEntry[], embedder
     const texts = batch.map((entry) => memoryDocumentText(entry));
     const vectors = await embedder.embed(texts);
     for (let i = 0; i < batch.length; i++) {
-      await writeFileAtomic(join(dir, `${batch[i]!.id}.bin`), encodeEmbedding({ modelId: embedder.modelId, contentHash: contentHash(texts[i]!) }, vectors[i]!));
+      await writeFileAtomic(
+        join(dir, `${batch[i]!.id}.bin`),
+        encodeEmbedding({ modelId: embedder.modelId, contentHash: contentHash(texts[i]!) }, vectors[i]!),
+      );
     }
   }
   return entries.length / ((performance.now() - start) / 1000);

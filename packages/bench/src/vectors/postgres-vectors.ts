@@ -20,7 +20,13 @@ export interface PostgresVectorFigures {
  * they arrive), hybrid search p50/p99 over `queries`, and the HNSW side's recall@10 against an
  * exact ordering of the same table (index scans off).
  */
-export async function postgresVectors(client: PostgresClient, entries: readonly MemoryEntry[], embedder: IEmbedder, queries: readonly string[], warmUps: number): Promise<PostgresVectorFigures> {
+export async function postgresVectors(
+  client: PostgresClient,
+  entries: readonly MemoryEntry[],
+  embedder: IEmbedder,
+  queries: readonly string[],
+  warmUps: number,
+): Promise<PostgresVectorFigures> {
   await migratePostgres(client);
   const scope = `vectors-${embedder.modelId}`;
   const store = new PostgresMemoryStore({ client, scope, embedder, logger: silentLogger });

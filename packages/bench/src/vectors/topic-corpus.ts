@@ -18,7 +18,28 @@ import { tokenize } from '@reverie/core/internal';
 const TOPICS = 1000;
 const WORDS_PER_TOPIC = 40;
 const GENERAL_WORDS = 20_000;
-const SYLLABLES = ['ka', 'lo', 'mi', 'nu', 'pe', 'ra', 'si', 'to', 'va', 'ze', 'bri', 'cho', 'dra', 'fen', 'gul', 'hor', 'jin', 'kel', 'mor', 'pax'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'nu',
+  'pe',
+  'ra',
+  'si',
+  'to',
+  'va',
+  'ze',
+  'bri',
+  'cho',
+  'dra',
+  'fen',
+  'gul',
+  'hor',
+  'jin',
+  'kel',
+  'mor',
+  'pax',
+];
 
 /** A deterministic random number generator (mulberry32). */
 function seeded(seed: number): () => number {

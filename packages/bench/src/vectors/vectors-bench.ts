@@ -53,7 +53,11 @@ const WARM_UPS = 50;
 const FILTER = 'episodes/meetings';
 const now = new Date('2026-11-01T00:00:00Z');
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const int = (value: number) => Math.round(value).toLocaleString('en');
 
 /** The vector side of a store, for recall: the bench reads it directly (it is not public API). */
@@ -65,8 +69,14 @@ interface VectorSide {
 const pgEmbedders = new Map<number, ReturnType<typeof topicEmbedder>>();
 const vectorSide = (store: FileMemoryStore) => (store as unknown as { hybrid: { vectors: VectorSide } }).hybrid.vectors;
 
-console.log(`# bench:vectors — node ${process.version}, ${new Date().toISOString()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-console.log(`${int(SIZE)} entries at ${DIMS.join(' and ')} dimensions; ${QUERIES} queries (${EXACT_QUERIES} comparing every vector) after ${WARM_UPS} warm-ups, ${ROUNDS} rounds; the machine's 2 cores are shared, so read the ratios`);
+console.log(
+  `# bench:vectors — node ${process.version}, ${new Date().toISOString()}, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+console.log(
+  `${int(SIZE)} entries at ${DIMS.join(' and ')} dimensions; ${QUERIES} queries (${EXACT_QUERIES} comparing every vector) after ${WARM_UPS} warm-ups, ${ROUNDS} rounds; the machine's 2 cores are shared, so read the ratios`,
+);
 
 const dataPath = mkdtempSync(join(tmpdir(), 'reverie-vectors-bench-'));
 const entries: MemoryEntry[] = Array.from({ length: SIZE }, (_, i) => topicEntry(i, now));
@@ -114,20 +124,36 @@ async function benchDimensions(dims: number): Promise<void> {
   gc();
   const rssVectors = rssMiB();
   const [, buildMs] = await timed(() => indexed.flushEmbeddings({ index: true }));
-  const graphFile = readdirSync(join(dataPath, 'memory', '.embeddings')).find((name) => name.startsWith('.ann-') && name.endsWith('.usearch'));
+  const graphFile = readdirSync(join(dataPath, 'memory', '.embeddings')).find(
+    (name) => name.startsWith('.ann-') && name.endsWith('.usearch'),
+  );
   const graphPath = graphFile ? join(dataPath, 'memory', '.embeddings', graphFile) : undefined;
   const graphMiB = graphPath ? statSync(graphPath).size / 2 ** 20 : 0;
   const child = fileURLToPath(new URL('./graph-rss-child.ts', import.meta.url));
-  const graphRss = graphPath ? (JSON.parse(execFileSync(process.execPath, [...process.execArgv, child, graphPath, String(dims)], { encoding: 'utf8' }).trim().split('\n').at(-1)!) as { rssMiB: number }).rssMiB : 0;
-  console.log(`first embedding: ${int(afterRate)} vectors/s with the vector log (${fmt(ingestMs / 1000, 1)} s after an open of ${fmt(storeOpenMs, 0)} ms) against ${int(beforeRate)} vectors/s one file per vector (${int(BEFORE_SAMPLE)} entries): ${fmt(afterRate / beforeRate, 1)}×; the embedder computing its vectors: ${int(embedderRate)} texts/s (both runs get them from its table, as from an instant local model)`);
-  console.log(`vector index: built in ${fmt(buildMs / 1000, 1)} s after the first embedding (a worker thread), ${vectorSide(indexed).indexedCount.toLocaleString('en')} vectors, graph file ${fmt(graphMiB, 0)} MiB, RSS it adds once loaded (and searched) in a process of its own ${fmt(graphRss, 0)} MiB; the bench's RSS ${fmt(rssBefore, 0)} MiB before the store, ${fmt(rssVectors, 0)} MiB with its entries and float32 vectors (${fmt((SIZE * dims * 4) / 2 ** 20, 0)} MiB of them)`);
+  const graphRss = graphPath
+    ? (
+        JSON.parse(
+          execFileSync(process.execPath, [...process.execArgv, child, graphPath, String(dims)], { encoding: 'utf8' })
+            .trim()
+            .split('\n')
+            .at(-1)!,
+        ) as { rssMiB: number }
+      ).rssMiB
+    : 0;
+  console.log(
+    `first embedding: ${int(afterRate)} vectors/s with the vector log (${fmt(ingestMs / 1000, 1)} s after an open of ${fmt(storeOpenMs, 0)} ms) against ${int(beforeRate)} vectors/s one file per vector (${int(BEFORE_SAMPLE)} entries): ${fmt(afterRate / beforeRate, 1)}×; the embedder computing its vectors: ${int(embedderRate)} texts/s (both runs get them from its table, as from an instant local model)`,
+  );
+  console.log(
+    `vector index: built in ${fmt(buildMs / 1000, 1)} s after the first embedding (a worker thread), ${vectorSide(indexed).indexedCount.toLocaleString('en')} vectors, graph file ${fmt(graphMiB, 0)} MiB, RSS it adds once loaded (and searched) in a process of its own ${fmt(graphRss, 0)} MiB; the bench's RSS ${fmt(rssBefore, 0)} MiB before the store, ${fmt(rssVectors, 0)} MiB with its entries and float32 vectors (${fmt((SIZE * dims * 4) / 2 ** 20, 0)} MiB of them)`,
+  );
 
   const exact = new FileMemoryStore({ dataPath, embedder, vectorSearch: 'exact' });
   await exact.flushEmbeddings();
   const latencies = async (store: FileMemoryStore, count: number, category?: string) => {
     for (const text of queries.slice(0, WARM_UPS)) await store.search({ text, maxResults: 8, ...(category ? { category } : {}) });
     const times: number[] = [];
-    for (const text of queries.slice(WARM_UPS, WARM_UPS + count)) times.push((await timed(() => store.search({ text, maxResults: 8, ...(category ? { category } : {}) })))[1]);
+    for (const text of queries.slice(WARM_UPS, WARM_UPS + count))
+      times.push((await timed(() => store.search({ text, maxResults: 8, ...(category ? { category } : {}) })))[1]);
     return times.sort((a, b) => a - b);
   };
   const rounds = { indexed: [] as number[][], exact: [] as number[][], indexedFiltered: [] as number[][], exactFiltered: [] as number[][] };
@@ -160,8 +186,12 @@ async function benchDimensions(dims: number): Promise<void> {
   const sideExact = median(sideTimes.exact);
 
   console.log(`hybrid search p50 / p99 (median of ${ROUNDS} rounds), maxResults 8:`);
-  console.log(`  through the index: ${fmt(at(rounds.indexed, 50))} / ${fmt(at(rounds.indexed, 99))} ms; comparing every vector: ${fmt(at(rounds.exact, 50))} / ${fmt(at(rounds.exact, 99))} ms (${fmt(at(rounds.exact, 99) / at(rounds.indexed, 99), 1)}× at p99)`);
-  console.log(`  under ${FILTER} (one entry in twenty): through the index ${fmt(at(rounds.indexedFiltered, 50))} / ${fmt(at(rounds.indexedFiltered, 99))} ms; comparing every vector ${fmt(at(rounds.exactFiltered, 50))} / ${fmt(at(rounds.exactFiltered, 99))} ms`);
+  console.log(
+    `  through the index: ${fmt(at(rounds.indexed, 50))} / ${fmt(at(rounds.indexed, 99))} ms; comparing every vector: ${fmt(at(rounds.exact, 50))} / ${fmt(at(rounds.exact, 99))} ms (${fmt(at(rounds.exact, 99) / at(rounds.indexed, 99), 1)}× at p99)`,
+  );
+  console.log(
+    `  under ${FILTER} (one entry in twenty): through the index ${fmt(at(rounds.indexedFiltered, 50))} / ${fmt(at(rounds.indexedFiltered, 99))} ms; comparing every vector ${fmt(at(rounds.exactFiltered, 50))} / ${fmt(at(rounds.exactFiltered, 99))} ms`,
+  );
   console.log(`  p99 of each round through the index: ${rounds.indexed.map((times) => fmt(percentile(times, 99))).join(', ')} ms`);
   console.log(`vector side recall@10 through the index against comparing every vector: ${fmt(recall, 3)} (${QUERIES} queries)`);
   console.log(
@@ -172,14 +202,41 @@ async function benchDimensions(dims: number): Promise<void> {
   await indexed.close();
   const reopened = new FileMemoryStore({ dataPath, embedder });
   const [, reopenMs] = await timed(() => reopened.flushEmbeddings({ index: true }));
-  console.log(`reopened: entries, vectors (.matrix.bin) and graph read in ${fmt(reopenMs, 0)} ms, ${vectorSide(reopened).indexedCount.toLocaleString('en')} vectors indexed, nothing embedded again (${embedder.texts.toLocaleString('en')} texts embedded in all)`);
+  console.log(
+    `reopened: entries, vectors (.matrix.bin) and graph read in ${fmt(reopenMs, 0)} ms, ${vectorSide(reopened).indexedCount.toLocaleString('en')} vectors indexed, nothing embedded again (${embedder.texts.toLocaleString('en')} texts embedded in all)`,
+  );
   await reopened.close();
 
   const target = dims >= 1536 ? 10 : 5;
-  reportFigure({ id: `vectors.hybridP99.${dims}.${SIZE}`, label: `hybrid search p99, ${dims} dimensions (${int(SIZE)} entries)`, value: at(rounds.indexed, 99), unit: 'ms', baseline: { label: 'comparing every vector', value: at(rounds.exact, 99) }, target: { atMost: target } });
-  reportFigure({ id: `vectors.recall10.${dims}.${SIZE}`, label: `vector side recall@10 through the index, ${dims} dimensions`, value: recall, unit: '', target: { atLeast: 0.95 } });
-  reportFigure({ id: `vectors.ingestion.${dims}.${SIZE}`, label: `first embedding, vectors/s, ${dims} dimensions`, value: afterRate, unit: 'vectors/s', baseline: { label: 'one file per vector', value: beforeRate }, target: { atLeast: 10_000 } });
-  reportFigure({ id: `vectors.indexRss.${dims}.${SIZE}`, label: `RSS the loaded vector index adds, ${dims} dimensions`, value: graphRss, unit: 'MiB' });
+  reportFigure({
+    id: `vectors.hybridP99.${dims}.${SIZE}`,
+    label: `hybrid search p99, ${dims} dimensions (${int(SIZE)} entries)`,
+    value: at(rounds.indexed, 99),
+    unit: 'ms',
+    baseline: { label: 'comparing every vector', value: at(rounds.exact, 99) },
+    target: { atMost: target },
+  });
+  reportFigure({
+    id: `vectors.recall10.${dims}.${SIZE}`,
+    label: `vector side recall@10 through the index, ${dims} dimensions`,
+    value: recall,
+    unit: '',
+    target: { atLeast: 0.95 },
+  });
+  reportFigure({
+    id: `vectors.ingestion.${dims}.${SIZE}`,
+    label: `first embedding, vectors/s, ${dims} dimensions`,
+    value: afterRate,
+    unit: 'vectors/s',
+    baseline: { label: 'one file per vector', value: beforeRate },
+    target: { atLeast: 10_000 },
+  });
+  reportFigure({
+    id: `vectors.indexRss.${dims}.${SIZE}`,
+    label: `RSS the loaded vector index adds, ${dims} dimensions`,
+    value: graphRss,
+    unit: 'MiB',
+  });
   pgEmbedders.set(dims, embedder);
 }
 
@@ -210,9 +267,13 @@ async function benchPostgres(): Promise<void> {
       }
       const client = postgresClientFromConnectionString(server.url);
       try {
-        const [available] = await client.query<{ count: string }>("SELECT count(*) AS count FROM pg_available_extensions WHERE name = 'vector'");
+        const [available] = await client.query<{ count: string }>(
+          "SELECT count(*) AS count FROM pg_available_extensions WHERE name = 'vector'",
+        );
         if (Number(available?.count ?? 0) === 0) {
-          console.log(`real server, ${dims} dimensions: skipped: the server has no pgvector (Debian's PostgreSQL 15 package ships none; install it, or set REVERIE_BENCH_POSTGRES_URL to a server that has it)`);
+          console.log(
+            `real server, ${dims} dimensions: skipped: the server has no pgvector (Debian's PostgreSQL 15 package ships none; install it, or set REVERIE_BENCH_POSTGRES_URL to a server that has it)`,
+          );
           continue;
         }
         await client.query('CREATE EXTENSION IF NOT EXISTS vector');
@@ -230,6 +291,16 @@ async function benchPostgres(): Promise<void> {
 }
 
 function report(backend: string, dims: number, figures: PostgresVectorFigures): void {
-  reportFigure({ id: `vectors.postgres.${backend}.hybridP99.${dims}.${PG_SIZE}`, label: `hybrid search p99 on ${backend === 'pglite' ? 'PGlite' : 'PostgreSQL'} with pgvector HNSW, ${dims} dimensions (${int(PG_SIZE)} entries)`, value: figures.p99, unit: 'ms' });
-  reportFigure({ id: `vectors.postgres.${backend}.recall10.${dims}.${PG_SIZE}`, label: `HNSW recall@10 on ${backend === 'pglite' ? 'PGlite' : 'PostgreSQL'}, ${dims} dimensions`, value: figures.recallAt10, unit: '' });
+  reportFigure({
+    id: `vectors.postgres.${backend}.hybridP99.${dims}.${PG_SIZE}`,
+    label: `hybrid search p99 on ${backend === 'pglite' ? 'PGlite' : 'PostgreSQL'} with pgvector HNSW, ${dims} dimensions (${int(PG_SIZE)} entries)`,
+    value: figures.p99,
+    unit: 'ms',
+  });
+  reportFigure({
+    id: `vectors.postgres.${backend}.recall10.${dims}.${PG_SIZE}`,
+    label: `HNSW recall@10 on ${backend === 'pglite' ? 'PGlite' : 'PostgreSQL'}, ${dims} dimensions`,
+    value: figures.recallAt10,
+    unit: '',
+  });
 }

@@ -82,8 +82,13 @@ export function parseInteger(value: string, option: string, min: number): number
 export function parseAsOf(value: string): string {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
   const instant = day ? Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]), 23, 59, 59, 999) : Date.parse(value);
-  const valid = day ? new Date(instant).toISOString().startsWith(value.trim()) : /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim()) && Number.isFinite(instant);
-  if (!valid) throw new UsageError(`option --as-of must be a day such as 2025-06-01 or a timestamp with a zone such as 2025-06-01T12:00:00Z (got ${JSON.stringify(value)})`);
+  const valid = day
+    ? new Date(instant).toISOString().startsWith(value.trim())
+    : /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim()) && Number.isFinite(instant);
+  if (!valid)
+    throw new UsageError(
+      `option --as-of must be a day such as 2025-06-01 or a timestamp with a zone such as 2025-06-01T12:00:00Z (got ${JSON.stringify(value)})`,
+    );
   return new Date(instant).toISOString();
 }
 

@@ -48,7 +48,13 @@ export const doctorCommand: Command = {
     checkModel(context.io.env, check);
     try {
       await context.prepare('read');
-      check('data directory', 'ok', context.backend === 'postgres' ? 'holds the directives only (the stores are in PostgreSQL); built-in directives where it has none' : 'exists and is readable');
+      check(
+        'data directory',
+        'ok',
+        context.backend === 'postgres'
+          ? 'holds the directives only (the stores are in PostgreSQL); built-in directives where it has none'
+          : 'exists and is readable',
+      );
     } catch (error) {
       check('data directory', 'fail', describeFailure(error).message);
       return finish();

@@ -37,6 +37,10 @@ export const dreamApplyCommand: Command = {
     if (options.format === 'json') context.printJson({ ...report, recovered });
     else context.print(renderRunReport(report, { model: undefined, needsModel: [], withoutModel: [], recovered }));
     const failed = report.passes.filter((pass) => pass.status === 'failed').map((pass) => pass.name);
-    if (failed.length > 0) throw new CliError(`dream run ${report.runId} (plan ${context.args.planId}): ${failed.join(', ')} failed (see 'reverie dream show ${report.runId}')`, EXIT.FAILED);
+    if (failed.length > 0)
+      throw new CliError(
+        `dream run ${report.runId} (plan ${context.args.planId}): ${failed.join(', ')} failed (see 'reverie dream show ${report.runId}')`,
+        EXIT.FAILED,
+      );
   },
 };

@@ -25,6 +25,10 @@ export const dreamRetryCommand: Command = {
     if (context.options.format === 'json') context.printJson({ ...report, model: model?.label ?? null });
     else context.print(renderRunReport(report, { model: model?.label, needsModel: [], withoutModel: [], recovered: [] }));
     const failed = report.passes.filter((pass) => pass.status === 'failed').map((pass) => pass.name);
-    if (failed.length > 0) throw new CliError(`retry of ${context.args.runId}: ${failed.join(', ')} failed again (see 'reverie dream show ${report.runId}')`, EXIT.FAILED);
+    if (failed.length > 0)
+      throw new CliError(
+        `retry of ${context.args.runId}: ${failed.join(', ')} failed again (see 'reverie dream show ${report.runId}')`,
+        EXIT.FAILED,
+      );
   },
 };

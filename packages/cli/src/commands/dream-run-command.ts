@@ -22,17 +22,33 @@ export const dreamRunCommand: Command = {
   ].join('\n'),
   args: [],
   options: [
-    { name: 'phase', type: 'string', value: 'P', choices: DREAM_PHASES, description: `Only the passes of one phase: ${DREAM_PHASES.join(', ')}` },
+    {
+      name: 'phase',
+      type: 'string',
+      value: 'P',
+      choices: DREAM_PHASES,
+      description: `Only the passes of one phase: ${DREAM_PHASES.join(', ')}`,
+    },
     { name: 'pass', type: 'string', value: 'X', description: 'Only these passes (comma-separated names, e.g. memory-consolidation)' },
     { name: 'dry-run', type: 'boolean', description: 'Plan and report what would change; write nothing' },
     DREAMING_OPTIONS_OPTION,
     formatOption(),
   ],
-  examples: ['reverie dream run', 'reverie dream run --phase rem --dry-run', 'REVERIE_MODEL=ollama:llama3.1 reverie dream run --pass episode-extraction --format json'],
+  examples: [
+    'reverie dream run',
+    'reverie dream run --phase rem --dry-run',
+    'REVERIE_MODEL=ollama:llama3.1 reverie dream run --pass episode-extraction --format json',
+  ],
   async run(context) {
     const { options } = context;
     const phase = typeof options.phase === 'string' ? (options.phase as DreamPhase) : undefined;
-    const passes = typeof options.pass === 'string' ? options.pass.split(',').map((name) => name.trim()).filter(Boolean) : undefined;
+    const passes =
+      typeof options.pass === 'string'
+        ? options.pass
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean)
+        : undefined;
     if (phase && passes) throw new UsageError('use --phase or --pass, not both');
     if (passes?.length === 0) throw new UsageError('option --pass needs at least one pass name');
 
@@ -69,7 +85,9 @@ export const dreamRunCommand: Command = {
     const plan = reverie.dreams.plan();
     const extras: RunContext = {
       model: model?.label,
-      needsModel: report.passes.filter((pass) => pass.status === 'skipped' && pass.reason === 'needs a language model').map((pass) => pass.name),
+      needsModel: report.passes
+        .filter((pass) => pass.status === 'skipped' && pass.reason === 'needs a language model')
+        .map((pass) => pass.name),
       withoutModel: model
         ? []
         : report.passes

@@ -7,7 +7,7 @@ export const dreamShowCommand: Command = {
   name: 'show',
   summary: 'What one dream run did, from its records',
   description: [
-    "Shows one run from its folder (or its rows with --postgres): status, what each pass did (notes, refusals, errors), the",
+    'Shows one run from its folder (or its rows with --postgres): status, what each pass did (notes, refusals, errors), the',
     "journal of applied operations and the artifacts kept (prompts, replies, plans). 'latest'",
     'names the newest run. Exits with 4 when there is no run with that id.',
   ].join('\n'),

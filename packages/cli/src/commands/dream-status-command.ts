@@ -18,7 +18,8 @@ export const dreamStatusCommand: Command = {
   ],
   examples: ['reverie dream status', 'reverie dream status --window-hours 168 --format markdown'],
   async run(context) {
-    const windowHours = typeof context.options['window-hours'] === 'string' ? parseInteger(context.options['window-hours'], 'window-hours', 1) : undefined;
+    const windowHours =
+      typeof context.options['window-hours'] === 'string' ? parseInteger(context.options['window-hours'], 'window-hours', 1) : undefined;
     const reverie = await context.open('read');
     const status = await reverie.dreams.status(windowHours === undefined ? {} : { windowHours });
     const format = (context.options.format as 'text' | 'json' | 'markdown' | undefined) ?? 'text';

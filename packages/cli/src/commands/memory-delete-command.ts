@@ -14,7 +14,10 @@ export const memoryDeleteCommand: Command = {
     const id = context.args.id!;
     const reverie = await context.open('write');
     if (!(await reverie.memory!.delete(id))) {
-      throw new CliError(`no memory ${id} in ${context.where}: find ids with 'reverie memory list' or 'reverie memory search'`, EXIT.NOT_FOUND);
+      throw new CliError(
+        `no memory ${id} in ${context.where}: find ids with 'reverie memory list' or 'reverie memory search'`,
+        EXIT.NOT_FOUND,
+      );
     }
     if (context.options.format === 'json') context.printJson({ id, deleted: true });
     else context.print(`Deleted ${id}.`);

@@ -18,7 +18,11 @@ export const memorySearchCommand: Command = {
     { name: 'as-of', type: 'string', value: 'DATE', description: 'Memory as it stood at DATE (ISO: 2025-06-01 or 2025-06-01T12:00:00Z)' },
     formatOption(),
   ],
-  examples: ['reverie memory search "metric units"', 'reverie memory search deploy --category projects --limit 3 --format json', 'reverie memory search "where does the user live" --as-of 2025-06-01'],
+  examples: [
+    'reverie memory search "metric units"',
+    'reverie memory search deploy --category projects --limit 3 --format json',
+    'reverie memory search "where does the user live" --as-of 2025-06-01',
+  ],
   async run(context) {
     const { options } = context;
     const limit = typeof options.limit === 'string' ? parseInteger(options.limit, 'limit', 1) : 8;
@@ -30,7 +34,8 @@ export const memorySearchCommand: Command = {
       ...(typeof options['as-of'] === 'string' ? { asOf: parseAsOf(options['as-of']) } : {}),
     });
     const importanceOf = reverie.importanceOf;
-    if (options.format === 'json') context.printJson(results.map(({ entry, score }) => ({ entry: memoryJson(entry, importanceOf), score })));
+    if (options.format === 'json')
+      context.printJson(results.map(({ entry, score }) => ({ entry: memoryJson(entry, importanceOf), score })));
     else context.print(renderMemorySearch(results, importanceOf));
   },
 };

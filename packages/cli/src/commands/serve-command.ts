@@ -39,7 +39,8 @@ function shutdownSignal(): { received: Promise<NodeJS.Signals>; dispose(): void 
  * where `--create` has nothing to create (usage error).
  */
 async function refuseMissingDataDir(dataPath: string | undefined, create: boolean, readOnly: boolean): Promise<void> {
-  if (create && dataPath === undefined) throw new UsageError('--create makes a data directory for the file stores; with --postgres there is none to create');
+  if (create && dataPath === undefined)
+    throw new UsageError('--create makes a data directory for the file stores; with --postgres there is none to create');
   if (create && readOnly) throw new UsageError('--create makes a new, empty data directory to write in; it cannot go with --read-only');
   if (dataPath === undefined || create) return;
   const exists = await stat(dataPath).then(
@@ -72,13 +73,33 @@ export const serveCommand: Command = {
     { name: 'port', type: 'string', value: 'N', description: 'TCP port (default 4319; 0 picks a free one)' },
     { name: 'host', type: 'string', value: 'ADDR', description: 'Address to bind (default 127.0.0.1; others need a token)' },
     { name: 'token', type: 'string', value: 'SECRET', description: 'Bearer token every request must carry (default $REVERIE_TOKEN)' },
-    { name: 'allow-origin', type: 'string', value: 'URL,...', description: 'Origins a browser page may call the API from (CORS; default none)' },
+    {
+      name: 'allow-origin',
+      type: 'string',
+      value: 'URL,...',
+      description: 'Origins a browser page may call the API from (CORS; default none)',
+    },
     { name: 'read-only', type: 'boolean', description: 'Refuse every operation that writes (READ_ONLY)' },
     { name: 'create', type: 'boolean', description: 'Create the data directory when it does not exist (default: refuse, exit 3)' },
     { name: 'stdio', type: 'boolean', description: 'Speak MCP on stdin/stdout instead of serving HTTP' },
-    { name: 'mcp-session-idle', type: 'string', value: 'SECONDS', description: 'End an MCP session over HTTP idle this long (default 1800)' },
-    { name: 'max-mcp-sessions', type: 'string', value: 'N', description: 'Most MCP sessions over HTTP at once; one more is refused, 503 (default 100)' },
-    { name: 'request-timeout', type: 'string', value: 'SECONDS', description: 'Longest a client may take to send a request, headers and body (default 30)' },
+    {
+      name: 'mcp-session-idle',
+      type: 'string',
+      value: 'SECONDS',
+      description: 'End an MCP session over HTTP idle this long (default 1800)',
+    },
+    {
+      name: 'max-mcp-sessions',
+      type: 'string',
+      value: 'N',
+      description: 'Most MCP sessions over HTTP at once; one more is refused, 503 (default 100)',
+    },
+    {
+      name: 'request-timeout',
+      type: 'string',
+      value: 'SECONDS',
+      description: 'Longest a client may take to send a request, headers and body (default 30)',
+    },
     { name: 'max-connections', type: 'string', value: 'N', description: 'Most connections open at once (default 256)' },
     DREAMING_OPTIONS_OPTION,
   ],

@@ -15,9 +15,19 @@ const INTEGER_FLAGS = [
  * validated as `startReverieServer` validates them: a bad one is a usage error (exit 2) before the
  * data directory is touched.
  */
-export function serveServerOptions(options: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv, readOnly: boolean): ServerOptions {
+export function serveServerOptions(
+  options: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv,
+  readOnly: boolean,
+): ServerOptions {
   const token = typeof options.token === 'string' ? options.token : env.REVERIE_TOKEN || undefined;
-  const origins = typeof options['allow-origin'] === 'string' ? options['allow-origin'].split(',').map((origin) => origin.trim()).filter(Boolean) : [];
+  const origins =
+    typeof options['allow-origin'] === 'string'
+      ? options['allow-origin']
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean)
+      : [];
   const numbers = new Map<string, number>();
   for (const { flag, option, min } of INTEGER_FLAGS) {
     const value = options[flag];

@@ -7,7 +7,10 @@ export const skillsListCommand: Command = {
   summary: 'Every skill of the library, by name',
   description: 'Lists the skills of the library sorted by name, with their summaries.',
   args: [],
-  options: [{ name: 'prefix', type: 'string', value: 'P', description: 'Only skills named P or below it (mcp lists mcp/email…)' }, formatOption()],
+  options: [
+    { name: 'prefix', type: 'string', value: 'P', description: 'Only skills named P or below it (mcp lists mcp/email…)' },
+    formatOption(),
+  ],
   examples: ['reverie skills list', 'reverie skills list --prefix mcp --format json'],
   async run(context) {
     const { options } = context;
@@ -22,6 +25,8 @@ export const skillsListCommand: Command = {
       return;
     }
     const width = Math.max(...skills.map((skill) => skill.name.length));
-    context.print([...skills.map((skill) => `${skill.name.padEnd(width)}  ${singleLine(skill.summary)}`), plural(skills.length, 'skill')].join('\n'));
+    context.print(
+      [...skills.map((skill) => `${skill.name.padEnd(width)}  ${singleLine(skill.summary)}`), plural(skills.length, 'skill')].join('\n'),
+    );
   },
 };

@@ -3,11 +3,9 @@ import { flattenOptions, renderDoctorReport } from './doctor-report';
 
 describe('doctor report', () => {
   it('flattens nested options to dotted keys', () => {
-    expect(flattenOptions({ interval: 60_000, archive: { retentionDays: 90 }, consolidation: { protectedCategories: ['user-preferences'] } })).toEqual([
-      'interval = 60000',
-      'archive.retentionDays = 90',
-      'consolidation.protectedCategories = ["user-preferences"]',
-    ]);
+    expect(
+      flattenOptions({ interval: 60_000, archive: { retentionDays: 90 }, consolidation: { protectedCategories: ['user-preferences'] } }),
+    ).toEqual(['interval = 60000', 'archive.retentionDays = 90', 'consolidation.protectedCategories = ["user-preferences"]']);
   });
 
   it('renders checks, quarantined files, the pass plan and the options', () => {

@@ -22,7 +22,9 @@ export interface DoctorReport {
 /** `key = value` for every leaf of the options (`consolidation.tokenBudget = 12000`). Pure. */
 export function flattenOptions(value: unknown, prefix = ''): string[] {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => flattenOptions(inner, prefix ? `${prefix}.${key}` : key));
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) =>
+      flattenOptions(inner, prefix ? `${prefix}.${key}` : key),
+    );
   }
   return [`${prefix} = ${JSON.stringify(value)}`];
 }
@@ -30,7 +32,8 @@ export function flattenOptions(value: unknown, prefix = ''): string[] {
 /** `reverie doctor` in text. Pure. */
 export function renderDoctorReport(report: DoctorReport): string {
   const width = Math.max(...report.checks.map((check) => check.name.length));
-  const where = report.database === undefined ? `data directory ${report.dataPath}` : `${report.database}, directives from ${report.dataPath}`;
+  const where =
+    report.database === undefined ? `data directory ${report.dataPath}` : `${report.database}, directives from ${report.dataPath}`;
   const lines = [`reverie ${report.version} (node ${report.node}) — ${where}`, ''];
   for (const check of report.checks) lines.push(`  ${check.status.padEnd(4)}  ${check.name.padEnd(width)}  ${check.detail}`);
   if (report.quarantined.length > 0) {
@@ -40,7 +43,9 @@ export function renderDoctorReport(report: DoctorReport): string {
     lines.push('', 'Dream passes with this setup:');
     const nameWidth = Math.max(...report.plan.map((pass) => pass.name.length));
     for (const pass of report.plan) {
-      lines.push(`  ${(pass.status === 'would-run' ? 'runs' : 'skips').padEnd(5)}  ${pass.name.padEnd(nameWidth)}  ${pass.reason ?? ''}`.trimEnd());
+      lines.push(
+        `  ${(pass.status === 'would-run' ? 'runs' : 'skips').padEnd(5)}  ${pass.name.padEnd(nameWidth)}  ${pass.reason ?? ''}`.trimEnd(),
+      );
     }
   }
   if (report.options) {

@@ -11,7 +11,7 @@ export const GROUPS: ReadonlyArray<{ name: string; title: string }> = [
 const ENVIRONMENT = [
   ['REVERIE_DATA', 'Data directory when --data is not given (default ./.reverie)'],
   ['REVERIE_SCOPE', 'Scope when --scope is not given'],
-  ['REVERIE_DATABASE_URL', 'PostgreSQL database when --postgres is not given (default: the data directory\'s files)'],
+  ['REVERIE_DATABASE_URL', "PostgreSQL database when --postgres is not given (default: the data directory's files)"],
   ['REVERIE_MODEL', 'Model for the dream passes: openai:<model>, anthropic:<model>, ollama:<model> or <base-url>#<model>'],
   ['OPENAI_API_KEY', 'Needed by openai:<model>'],
   ['ANTHROPIC_API_KEY', 'Needed by anthropic:<model>'],

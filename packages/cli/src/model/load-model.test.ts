@@ -26,7 +26,9 @@ describe('loadModel', () => {
   });
 
   it('refuses a provider whose API key is missing, and a bad spec, as usage errors', async () => {
-    await expect(loadModel({ REVERIE_MODEL: 'openai:gpt-4.1-mini' })).rejects.toThrow(new UsageError('REVERIE_MODEL=openai:gpt-4.1-mini needs OPENAI_API_KEY to be set'));
+    await expect(loadModel({ REVERIE_MODEL: 'openai:gpt-4.1-mini' })).rejects.toThrow(
+      new UsageError('REVERIE_MODEL=openai:gpt-4.1-mini needs OPENAI_API_KEY to be set'),
+    );
     await expect(loadModel({ REVERIE_MODEL: 'gpt-4.1-mini' })).rejects.toBeInstanceOf(UsageError);
   });
 });

@@ -9,7 +9,10 @@ describe('parseModelSpec', () => {
     ['ollama:llama3.1:8b', { provider: 'ollama', model: 'llama3.1:8b' }],
     ['  OpenAI:gpt-4o ', { provider: 'openai', model: 'gpt-4o' }],
     ['http://localhost:8080/v1#qwen2.5', { provider: 'openai-compatible', baseURL: 'http://localhost:8080/v1', model: 'qwen2.5' }],
-    ['https://llm.example.com/v1/#org/model:free', { provider: 'openai-compatible', baseURL: 'https://llm.example.com/v1', model: 'org/model:free' }],
+    [
+      'https://llm.example.com/v1/#org/model:free',
+      { provider: 'openai-compatible', baseURL: 'https://llm.example.com/v1', model: 'org/model:free' },
+    ],
   ])('reads %j', (raw, expected) => {
     expect(parseModelSpec(raw)).toEqual(expected);
   });

@@ -18,6 +18,11 @@ export function describeOutcome(outcome: PassOutcome): string {
   if (outcome.conflicts > 0) facts.push(plural(outcome.conflicts, 'conflict'));
   if (outcome.refusals.length > 0) facts.push(`${outcome.refusals.length} refused`);
   if (outcome.tokens.input + outcome.tokens.output > 0) facts.push(`${outcome.tokens.input}/${outcome.tokens.output} tokens`);
-  const error = outcome.status === 'failed' && outcome.error ? `: ${outcome.error}` : outcome.status === 'warning' && outcome.warning ? `: ${outcome.warning}` : '';
+  const error =
+    outcome.status === 'failed' && outcome.error
+      ? `: ${outcome.error}`
+      : outcome.status === 'warning' && outcome.warning
+        ? `: ${outcome.warning}`
+        : '';
   return `${outcome.status}${error} — ${facts.join(', ')} (${formatDuration(outcome.durationMs)})`;
 }

@@ -8,7 +8,9 @@ function originLabel(step: MemoryHistoryStep): string {
     details.tool,
     details.pass,
     details.sessionId === undefined ? undefined : `session ${details.sessionId}`,
-    ...(details.turns ?? []).map((turns) => `${turns.sessionId} turns ${turns.fromSeq === turns.toSeq ? `#${turns.fromSeq}` : `#${turns.fromSeq}–${turns.toSeq}`}`),
+    ...(details.turns ?? []).map(
+      (turns) => `${turns.sessionId} turns ${turns.fromSeq === turns.toSeq ? `#${turns.fromSeq}` : `#${turns.fromSeq}–${turns.toSeq}`}`,
+    ),
     details.source === undefined ? undefined : `from ${details.source}`,
   ].filter((part) => part !== undefined);
   return parts.length === 0 ? step.origin : `${step.origin} (${parts.join(', ')})`;
@@ -19,7 +21,9 @@ function stepLine(step: MemoryHistoryStep): string {
     step.kind === 'written'
       ? `${step.id} written: ${originLabel(step)}`
       : `${step.id} ${step.kind === 'merged' ? 'merged into' : 'superseded by'} ${step.into}${step.origin === undefined ? '' : ` (was ${step.origin})`}`;
-  const notes = [step.runId === undefined ? undefined : `run ${step.runId}`, step.stored ? undefined : 'no longer stored'].filter((note) => note !== undefined);
+  const notes = [step.runId === undefined ? undefined : `run ${step.runId}`, step.stored ? undefined : 'no longer stored'].filter(
+    (note) => note !== undefined,
+  );
   return [`${step.at}  ${what}${notes.length === 0 ? '' : ` · ${notes.join(' · ')}`}`, `    "${step.excerpt}"`].join('\n');
 }
 

@@ -19,8 +19,17 @@ const entry = (id: string, category: string, content: string, tags: string[] = [
 
 describe('memory renderers', () => {
   it('lists entries on one line each with aligned categories and a count', () => {
-    expect(renderMemoryList([entry('aaaaaaaaaaaa', 'prefs', 'Answers in\nmetric units', ['units']), entry('bbbbbbbbbbbb', 'people/team', 'Ana leads QA')], asStored)).toBe(
-      ['aaaaaaaaaaaa  prefs        0.50  Answers in metric units #units', 'bbbbbbbbbbbb  people/team  0.50  Ana leads QA', '2 entries'].join('\n'),
+    expect(
+      renderMemoryList(
+        [entry('aaaaaaaaaaaa', 'prefs', 'Answers in\nmetric units', ['units']), entry('bbbbbbbbbbbb', 'people/team', 'Ana leads QA')],
+        asStored,
+      ),
+    ).toBe(
+      [
+        'aaaaaaaaaaaa  prefs        0.50  Answers in metric units #units',
+        'bbbbbbbbbbbb  people/team  0.50  Ana leads QA',
+        '2 entries',
+      ].join('\n'),
     );
     expect(renderMemoryList([], asStored)).toBe('No memories.');
   });
@@ -39,6 +48,11 @@ describe('memory renderers', () => {
   });
 
   it('lists categories with their counts', () => {
-    expect(renderCategories([{ category: 'general', count: 12 }, { category: 'prefs', count: 3 }])).toBe('12  general\n 3  prefs');
+    expect(
+      renderCategories([
+        { category: 'general', count: 12 },
+        { category: 'prefs', count: 3 },
+      ]),
+    ).toBe('12  general\n 3  prefs');
   });
 });

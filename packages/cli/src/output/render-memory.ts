@@ -13,7 +13,12 @@ function importanceColumn(entry: MemoryEntry, importanceOf: ImportanceOf): strin
 
 function entryLine(entry: MemoryEntry, categoryWidth: number, importanceOf: ImportanceOf, score?: number): string {
   const tags = entry.tags.length > 0 ? ` ${entry.tags.map((tag) => `#${tag}`).join(' ')}` : '';
-  const columns = [entry.id, ...(score === undefined ? [] : [score.toFixed(3)]), entry.category.padEnd(categoryWidth), importanceColumn(entry, importanceOf)];
+  const columns = [
+    entry.id,
+    ...(score === undefined ? [] : [score.toFixed(3)]),
+    entry.category.padEnd(categoryWidth),
+    importanceColumn(entry, importanceOf),
+  ];
   return `${columns.join('  ')}  ${singleLine(entry.content)}${tags}`;
 }
 
@@ -31,7 +36,9 @@ export function renderMemoryList(entries: readonly MemoryEntry[], importanceOf: 
 export function renderMemorySearch(results: readonly MemorySearchResult[], importanceOf: ImportanceOf): string {
   if (results.length === 0) return 'No memories match.';
   const width = Math.max(...results.map((result) => result.entry.category.length));
-  return [...results.map((result) => entryLine(result.entry, width, importanceOf, result.score)), plural(results.length, 'result')].join('\n');
+  return [...results.map((result) => entryLine(result.entry, width, importanceOf, result.score)), plural(results.length, 'result')].join(
+    '\n',
+  );
 }
 
 /** An entry for `--format json`: as stored, plus `effectiveImportance`, what it is worth now (SPEC D7). */

@@ -42,21 +42,47 @@ describe('renderRunReport', () => {
       '      refused: merge of x refused: protected category',
       '  episode-extraction    skipped — needs a language model',
       'memory-consolidation ran without a model: the deterministic merge only.',
-      expect.stringMatching(/^episode-extraction needs a model and was skipped\. Set REVERIE_MODEL to run it, e\.g\. REVERIE_MODEL=openai:gpt-4\.1-mini/),
+      expect.stringMatching(
+        /^episode-extraction needs a model and was skipped\. Set REVERIE_MODEL to run it, e\.g\. REVERIE_MODEL=openai:gpt-4\.1-mini/,
+      ),
       'Run folder: /data/_system/dreams/runs/2026-06-01-a1b2c3d4e5f6',
       'Undo with: reverie dream undo a1b2c3d4e5f6',
     ]);
   });
 
   it('lists what a dry run would do, capped, and says nothing about undo', () => {
-    const entry = { id: 'aaaaaaaaaaaa', content: 'x', category: 'prefs', tags: [], createdAt: '', updatedAt: '', lastSeenAt: '', reinforcementCount: 1, importance: 0.5, metadata: {} };
-    const planned = Array.from({ length: 22 }, (_, i) => ({ op: 'memory.delete' as const, id: `${i}`.padStart(12, '0'), expectUpdatedAt: '', reason: 'merged' }));
+    const entry = {
+      id: 'aaaaaaaaaaaa',
+      content: 'x',
+      category: 'prefs',
+      tags: [],
+      createdAt: '',
+      updatedAt: '',
+      lastSeenAt: '',
+      reinforcementCount: 1,
+      importance: 0.5,
+      metadata: {},
+    };
+    const planned = Array.from({ length: 22 }, (_, i) => ({
+      op: 'memory.delete' as const,
+      id: `${i}`.padStart(12, '0'),
+      expectUpdatedAt: '',
+      reason: 'merged',
+    }));
     const text = renderRunReport(
       {
         ...base,
         dryRun: true,
         runFolder: undefined,
-        passes: [{ ...base.passes[0]!, applied: 0, notes: [], refusals: [], planned: [{ op: 'memory.save', entry, expectUpdatedAt: null, reason: 'merge' }, ...planned] } as CycleReport['passes'][number]],
+        passes: [
+          {
+            ...base.passes[0]!,
+            applied: 0,
+            notes: [],
+            refusals: [],
+            planned: [{ op: 'memory.save', entry, expectUpdatedAt: null, reason: 'merge' }, ...planned],
+          } as CycleReport['passes'][number],
+        ],
       },
       { model: 'ollama:llama3.1', needsModel: [], withoutModel: [], recovered: [] },
     );

@@ -57,17 +57,22 @@ export function renderRunReport(report: CycleReport, context: RunContext): strin
     for (const target of pass.conflicted ?? []) lines.push(`      conflict: ${target} changed since it was read; left as it is`);
     const planned = pass.planned ?? [];
     for (const operation of planned.slice(0, MAX_PLANNED_SHOWN)) lines.push(`      would ${describeOperation(operation)}`);
-    if (planned.length > MAX_PLANNED_SHOWN) lines.push(`      … and ${planned.length - MAX_PLANNED_SHOWN} more (--format json lists them all)`);
+    if (planned.length > MAX_PLANNED_SHOWN)
+      lines.push(`      … and ${planned.length - MAX_PLANNED_SHOWN} more (--format json lists them all)`);
   }
   if (report.passes.length === 0) lines.push('  No pass matched.');
   if (report.interrupted) lines.push(`Interrupted: ${report.interrupted}`);
-  for (const pass of context.withoutModel) lines.push(`${pass.name} ran without a model: ${pass.reason.replace(/^without a model:\s*/, '')}.`);
+  for (const pass of context.withoutModel)
+    lines.push(`${pass.name} ran without a model: ${pass.reason.replace(/^without a model:\s*/, '')}.`);
   if (context.needsModel.length > 0) lines.push(modelHint(context.needsModel));
   if (report.dryRun && report.planId) {
-    lines.push(`Plan saved: ${report.planId} (${report.planFolder ?? 'see reverie dream plans'}). Apply exactly this plan with: reverie dream apply ${report.planId}`);
+    lines.push(
+      `Plan saved: ${report.planId} (${report.planFolder ?? 'see reverie dream plans'}). Apply exactly this plan with: reverie dream apply ${report.planId}`,
+    );
   }
   if (!report.dryRun && report.planId) lines.push(`Applied plan ${report.planId}.`);
   if (report.runFolder) lines.push(`Run folder: ${report.runFolder}`);
-  if (report.passes.some((pass) => pass.status !== 'skipped' && pass.applied > 0)) lines.push(`Undo with: reverie dream undo ${report.runId}`);
+  if (report.passes.some((pass) => pass.status !== 'skipped' && pass.applied > 0))
+    lines.push(`Undo with: reverie dream undo ${report.runId}`);
   return lines.join('\n');
 }

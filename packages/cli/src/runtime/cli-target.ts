@@ -44,7 +44,9 @@ export function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv, cw
   if (url === undefined) return { kind: 'files', dataPath: scope === undefined ? dataPath : scopeDataPath(dataPath, scope) };
   if (!/^postgres(ql)?:\/\//.test(url)) {
     const source = fromOption ? '--postgres' : 'REVERIE_DATABASE_URL';
-    throw new UsageError(`${source} must be a PostgreSQL connection string, postgres://USER:PASSWORD@HOST:5432/DATABASE (got ${JSON.stringify(redactUrl(url))})`);
+    throw new UsageError(
+      `${source} must be a PostgreSQL connection string, postgres://USER:PASSWORD@HOST:5432/DATABASE (got ${JSON.stringify(redactUrl(url))})`,
+    );
   }
   return { kind: 'postgres', url, scope: scope ?? DEFAULT_DATABASE_SCOPE, dataPath, dataNamed: dataOption !== undefined };
 }

@@ -59,12 +59,18 @@ export async function startFakeChatServer(answer: (request: ChatRequest) => Chat
  * The endpoint of the dead-letter retry scenario: overloaded (HTTP 500) until `recover()`, then
  * an episode extraction that finds the cat Miso adopted `today` in session s1.
  */
-export async function startOverloadedThenExtractingServer(today: string): Promise<Awaited<ReturnType<typeof startFakeChatServer>> & { recover(): void }> {
+export async function startOverloadedThenExtractingServer(
+  today: string,
+): Promise<Awaited<ReturnType<typeof startFakeChatServer>> & { recover(): void }> {
   let overloaded = true;
   const server = await startFakeChatServer(() =>
     overloaded
       ? { status: 500, error: 'the model is overloaded' }
-      : { content: JSON.stringify({ episodes: [{ content: 'The user adopted a cat named Miso', when: { point: today }, sessionIds: ['s1'] }] }) },
+      : {
+          content: JSON.stringify({
+            episodes: [{ content: 'The user adopted a cat named Miso', when: { point: today }, sessionIds: ['s1'] }],
+          }),
+        },
   );
   return { ...server, recover: () => void (overloaded = false) };
 }

@@ -9,7 +9,16 @@ import { expect } from 'vitest';
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli.js');
 
 /** Variables the host machine may have set that would change what the CLI does. */
-const SCRUBBED = ['REVERIE_DATA', 'REVERIE_SCOPE', 'REVERIE_DATABASE_URL', 'REVERIE_MODEL', 'REVERIE_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OLLAMA_BASE_URL'];
+const SCRUBBED = [
+  'REVERIE_DATA',
+  'REVERIE_SCOPE',
+  'REVERIE_DATABASE_URL',
+  'REVERIE_MODEL',
+  'REVERIE_API_KEY',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'OLLAMA_BASE_URL',
+];
 
 export interface CliResult {
   code: number | null;

@@ -29,9 +29,13 @@ export function formatChangeCursor(position: ChangePosition): string {
 export function parseChangeCursor(cursor: unknown): ChangePosition | undefined {
   if (cursor === undefined) return undefined;
   if (typeof cursor !== 'string') {
-    throw new ReverieValidationError('INVALID_INPUT', `A change cursor is the string a previous changes() call returned as "cursor", got ${typeof cursor}.`, {
-      details: { since: String(cursor) },
-    });
+    throw new ReverieValidationError(
+      'INVALID_INPUT',
+      `A change cursor is the string a previous changes() call returned as "cursor", got ${typeof cursor}.`,
+      {
+        details: { since: String(cursor) },
+      },
+    );
   }
   const match = CURSOR_PATTERN.exec(cursor);
   return match ? { epoch: match[1]!, seq: Number(match[2]) } : undefined;
@@ -40,7 +44,9 @@ export function parseChangeCursor(cursor: unknown): ChangePosition | undefined {
 function boundedInteger(value: unknown, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new ReverieValidationError('INVALID_INPUT', `${name} must be a whole number from 1 to ${max}, got ${String(value)}.`, { details: { [name]: String(value) } });
+    throw new ReverieValidationError('INVALID_INPUT', `${name} must be a whole number from 1 to ${max}, got ${String(value)}.`, {
+      details: { [name]: String(value) },
+    });
   }
   return value;
 }

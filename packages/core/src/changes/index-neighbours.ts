@@ -10,17 +10,18 @@ import type { Bm25Index, Bm25SearchOptions } from '../search/bm25-index';
  * common ones have the longest postings, so leaving them out keeps a neighbour query cheap at
  * any size of memory (at 100k entries: 0.5 ms instead of 4.4 ms, in bench:dream's memory).
  */
-export const NEIGHBOUR_QUERY: Readonly<Pick<Bm25SearchOptions, 'prefix' | 'stems' | 'maxTerms' | 'maxDocumentShare' | 'prune'>> = Object.freeze({
-  prefix: true,
-  // Words as written (and prefixes), not their other forms: the consolidation pass's thresholds
-  // (`minNeighbourScore`, relative to the best hit) were calibrated on such queries.
-  stems: false,
-  maxTerms: 12,
-  maxDocumentShare: 0.01,
-  // Up to 12 rare terms and their prefix expansions: short postings, little to skip, and range
-  // bounds to keep for each (pruning them doubled the initial consolidation cycle at 100k).
-  prune: false,
-});
+export const NEIGHBOUR_QUERY: Readonly<Pick<Bm25SearchOptions, 'prefix' | 'stems' | 'maxTerms' | 'maxDocumentShare' | 'prune'>> =
+  Object.freeze({
+    prefix: true,
+    // Words as written (and prefixes), not their other forms: the consolidation pass's thresholds
+    // (`minNeighbourScore`, relative to the best hit) were calibrated on such queries.
+    stems: false,
+    maxTerms: 12,
+    maxDocumentShare: 0.01,
+    // Up to 12 rare terms and their prefix expansions: short postings, little to skip, and range
+    // bounds to keep for each (pruning them doubled the initial consolidation cycle at 100k).
+    prune: false,
+  });
 import { parseNeighbourQuery } from './change-cursor';
 
 /**

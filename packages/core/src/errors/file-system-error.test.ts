@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fileSystemError, internalError } from './file-system-error';
 import { ReverieError } from './reverie-error';
 
-const systemError = (code: string, syscall = 'open') => Object.assign(new Error(`${code}: failed, ${syscall} '/data/memory/x.json'`), { code, syscall, path: '/data/memory/x.json' });
+const systemError = (code: string, syscall = 'open') =>
+  Object.assign(new Error(`${code}: failed, ${syscall} '/data/memory/x.json'`), { code, syscall, path: '/data/memory/x.json' });
 
 describe('fileSystemError: only a failing file system gets disk advice', () => {
   it.each([
@@ -19,7 +20,11 @@ describe('fileSystemError: only a failing file system gets disk advice', () => {
   });
 
   it('an exception of the code (a TypeError, a thrown string) is INTERNAL, says so, and gives no disk advice', () => {
-    for (const thrown of [new TypeError('word.toLowerCase is not a function'), 'boom', Object.assign(new Error('odd'), { code: 'ERR_INVALID_ARG_TYPE' })]) {
+    for (const thrown of [
+      new TypeError('word.toLowerCase is not a function'),
+      'boom',
+      Object.assign(new Error('odd'), { code: 'ERR_INVALID_ARG_TYPE' }),
+    ]) {
       const error = fileSystemError(thrown, 'write a memory entry', '/data/memory');
       expect(error.code).toBe('INTERNAL');
       expect(error.message).toContain(thrown instanceof Error ? thrown.message : thrown);

@@ -1,7 +1,14 @@
 import { ReverieError, type ReverieErrorCode } from './reverie-error';
 
 /** The codes a failed file-system call is reported with. */
-export const FILE_SYSTEM_ERROR_CODES = ['READ_ONLY', 'PERMISSION_DENIED', 'NO_SPACE', 'NOT_A_DIRECTORY', 'IS_A_DIRECTORY', 'IO_ERROR'] as const;
+export const FILE_SYSTEM_ERROR_CODES = [
+  'READ_ONLY',
+  'PERMISSION_DENIED',
+  'NO_SPACE',
+  'NOT_A_DIRECTORY',
+  'IS_A_DIRECTORY',
+  'IO_ERROR',
+] as const;
 
 type FileSystemErrorCode = (typeof FILE_SYSTEM_ERROR_CODES)[number];
 
@@ -74,8 +81,12 @@ function isSystemError(errno: string | undefined, error: unknown): boolean {
 export function internalError(error: unknown, action: string): ReverieError {
   if (error instanceof ReverieError) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return new ReverieError('INTERNAL', `Could not ${action}: ${reason}. This is a fault in Reverie, not in your data or disk: please report it with this message.`, {
-    cause: error,
-    details: { action },
-  });
+  return new ReverieError(
+    'INTERNAL',
+    `Could not ${action}: ${reason}. This is a fault in Reverie, not in your data or disk: please report it with this message.`,
+    {
+      cause: error,
+      details: { action },
+    },
+  );
 }

@@ -39,7 +39,10 @@ export class InMemoryConversationLog implements IConversationLog {
   async clear(options: { throughSeq?: number } = {}): Promise<number> {
     assertOpen(this.closed, 'conversation log');
     if (options.throughSeq !== undefined && (typeof options.throughSeq !== 'number' || Number.isNaN(options.throughSeq))) {
-      throw new ReverieValidationError('INVALID_INPUT', `Invalid throughSeq ${JSON.stringify(options.throughSeq)}: pass the seq of the last turn you read, or nothing to clear everything.`);
+      throw new ReverieValidationError(
+        'INVALID_INPUT',
+        `Invalid throughSeq ${JSON.stringify(options.throughSeq)}: pass the seq of the last turn you read, or nothing to clear everything.`,
+      );
     }
     const through = options.throughSeq ?? Infinity;
     const before = this.turns.length;

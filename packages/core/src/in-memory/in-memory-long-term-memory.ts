@@ -108,7 +108,10 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
       const dated = (id: string) => (filter === undefined || filter(id)) && notedWithin(this.entries.get(id)!, cues.periods);
       hits = mergeHitLists(hits, this.index.search(text, { filter: dated, limit: rerankPool(maxResults, cues) }));
     }
-    return rerankMemoryHits(hits, cues, (id) => this.entries.get(id), maxResults).map((hit) => ({ entry: copyMemoryEntry(this.entries.get(hit.id)!), score: hit.score }));
+    return rerankMemoryHits(hits, cues, (id) => this.entries.get(id), maxResults).map((hit) => ({
+      entry: copyMemoryEntry(this.entries.get(hit.id)!),
+      score: hit.score,
+    }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
@@ -130,7 +133,10 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   }
 
   /** `neighbours()` or `neighbourIds()` over the index: only the facts that hold now are neighbours (SPEC B9). */
-  private askNeighbours<T>(ids: readonly string[], answer: (entryOf: (id: string) => MemoryEntry | undefined, holds: ((id: string) => boolean) | undefined) => T): T {
+  private askNeighbours<T>(
+    ids: readonly string[],
+    answer: (entryOf: (id: string) => MemoryEntry | undefined, holds: ((id: string) => boolean) | undefined) => T,
+  ): T {
     assertOpen(this.closed, 'memory store');
     ids.forEach(assertValidId);
     const entryOf = (id: string) => this.entries.get(id);

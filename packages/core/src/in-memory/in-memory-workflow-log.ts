@@ -40,7 +40,9 @@ export class InMemoryWorkflowLog implements IWorkflowLog {
     assertOpen(this.closed, 'workflow log');
     validateRange({ until: options.before });
     const before = this.records.length;
-    this.records = this.records.filter((record) => options.before !== undefined && !inTimeRange(record.timestamp, undefined, options.before));
+    this.records = this.records.filter(
+      (record) => options.before !== undefined && !inTimeRange(record.timestamp, undefined, options.before),
+    );
     return before - this.records.length;
   }
 

@@ -145,7 +145,9 @@ export class InMemoryWorkingMemory implements IWorkingMemory {
 function positiveInteger(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) {
-    throw invalidOptions(`Invalid ${field} ${String(value)}: pass a positive whole number.`, [{ path: field, message: 'must be a positive whole number' }]);
+    throw invalidOptions(`Invalid ${field} ${String(value)}: pass a positive whole number.`, [
+      { path: field, message: 'must be a positive whole number' },
+    ]);
   }
   return value;
 }

@@ -66,7 +66,14 @@ export function memoryHistory(entry: MemoryEntry, stored: (id: string) => boolea
   steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || order(a) - order(b));
   // A superseded entry ends its own history: the successor took over at its validTo.
   if (entry.supersededBy !== undefined && entry.validTo !== undefined) {
-    steps.push({ kind: 'superseded', id: entry.id, into: entry.supersededBy, at: entry.validTo, excerpt: contentExcerpt(entry.content), stored: true });
+    steps.push({
+      kind: 'superseded',
+      id: entry.id,
+      into: entry.supersededBy,
+      at: entry.validTo,
+      excerpt: contentExcerpt(entry.content),
+      stored: true,
+    });
   }
   return { id: entry.id, steps, folded: lineage?.folded ?? 0 };
 }

@@ -36,15 +36,25 @@ describe('contentExcerpt and contentFingerprint', () => {
 describe('mergedLineage', () => {
   it('records the sources as parents with their origin, then their own ancestry', () => {
     const a = entry(hexId(1), 'Likes tea', { lineage: { origin: { kind: 'tool', at: '2025-01-01T00:00:00.000Z', tool: 'save_memory' } } });
-    const b = entry(hexId(2), 'Likes green tea', { lineage: mergedLineage([entry(hexId(3), 'Drinks tea')], hexId(2), { at: '2025-02-01T00:00:00.000Z', runId: 'aaaaaaaaaaaa' }) });
-    const lineage = mergedLineage([a, b], hexId(9), { at: '2025-03-01T00:00:00.000Z', runId: 'bbbbbbbbbbbb', pass: 'memory-consolidation' });
+    const b = entry(hexId(2), 'Likes green tea', {
+      lineage: mergedLineage([entry(hexId(3), 'Drinks tea')], hexId(2), { at: '2025-02-01T00:00:00.000Z', runId: 'aaaaaaaaaaaa' }),
+    });
+    const lineage = mergedLineage([a, b], hexId(9), {
+      at: '2025-03-01T00:00:00.000Z',
+      runId: 'bbbbbbbbbbbb',
+      pass: 'memory-consolidation',
+    });
     expect(lineage.origin).toEqual({ kind: 'merge', at: '2025-03-01T00:00:00.000Z', runId: 'bbbbbbbbbbbb', pass: 'memory-consolidation' });
     expect(lineage.ancestors!.map((ancestor) => [ancestor.id, ancestor.relation, ancestor.into, ancestor.origin])).toEqual([
       [hexId(1), 'merged', hexId(9), 'tool'],
       [hexId(2), 'merged', hexId(9), 'merge'],
       [hexId(3), 'merged', hexId(2), undefined],
     ]);
-    expect(lineage.ancestors![0]).toMatchObject({ excerpt: 'Likes tea', fingerprint: contentFingerprint('Likes tea'), runId: 'bbbbbbbbbbbb' });
+    expect(lineage.ancestors![0]).toMatchObject({
+      excerpt: 'Likes tea',
+      fingerprint: contentFingerprint('Likes tea'),
+      runId: 'bbbbbbbbbbbb',
+    });
     expect(memoryLineageSchema.parse(lineage)).toEqual(lineage);
   });
 
@@ -74,13 +84,27 @@ describe('mergedLineage', () => {
 describe('supersedingLineage and memoryHistory', () => {
   it('shows the chain Lyon → Porto → Berlin oldest first, also once the older entries are gone', () => {
     const lyon = entry(hexId(1), 'Lives in Lyon', { lineage: { origin: { kind: 'api', at: '2024-01-05T00:00:00.000Z' } } });
-    const porto = entry(hexId(2), 'Lives in Porto', { createdAt: '2025-09-02T00:00:00.000Z', lineage: { origin: { kind: 'tool', at: '2025-09-02T00:00:00.000Z', tool: 'save_memory', sessionId: 'chat-7' } } });
+    const porto = entry(hexId(2), 'Lives in Porto', {
+      createdAt: '2025-09-02T00:00:00.000Z',
+      lineage: { origin: { kind: 'tool', at: '2025-09-02T00:00:00.000Z', tool: 'save_memory', sessionId: 'chat-7' } },
+    });
     const portoAfter = { ...porto, lineage: supersedingLineage(porto, lyon, { at: '2025-10-01T00:00:00.000Z', runId: 'aaaaaaaaaaaa' }) };
     const berlin = entry(hexId(3), 'Lives in Berlin', {
       createdAt: '2026-03-01T00:00:00.000Z',
-      lineage: { origin: { kind: 'session', at: '2026-03-01T00:00:00.000Z', runId: 'cccccccccccc', pass: 'episode-extraction', turns: [{ sessionId: 'chat-9', fromSeq: 4, toSeq: 9 }] } },
+      lineage: {
+        origin: {
+          kind: 'session',
+          at: '2026-03-01T00:00:00.000Z',
+          runId: 'cccccccccccc',
+          pass: 'episode-extraction',
+          turns: [{ sessionId: 'chat-9', fromSeq: 4, toSeq: 9 }],
+        },
+      },
     });
-    const berlinAfter = { ...berlin, lineage: supersedingLineage(berlin, portoAfter, { at: '2026-03-02T00:00:00.000Z', runId: 'bbbbbbbbbbbb' }) };
+    const berlinAfter = {
+      ...berlin,
+      lineage: supersedingLineage(berlin, portoAfter, { at: '2026-03-02T00:00:00.000Z', runId: 'bbbbbbbbbbbb' }),
+    };
     expect(berlinAfter.lineage.origin).toEqual(berlin.lineage!.origin);
 
     const history = memoryHistory(berlinAfter, (id) => id === hexId(2));
@@ -90,7 +114,10 @@ describe('supersedingLineage and memoryHistory', () => {
       ['superseded', hexId(2), hexId(3), 'bbbbbbbbbbbb', true],
     ]);
     expect(history.steps[0]).toMatchObject({ excerpt: 'Lives in Lyon', origin: 'api', at: '2025-10-01T00:00:00.000Z' });
-    expect(history.steps[1]).toMatchObject({ origin: 'session', details: { pass: 'episode-extraction', turns: [{ sessionId: 'chat-9', fromSeq: 4, toSeq: 9 }] } });
+    expect(history.steps[1]).toMatchObject({
+      origin: 'session',
+      details: { pass: 'episode-extraction', turns: [{ sessionId: 'chat-9', fromSeq: 4, toSeq: 9 }] },
+    });
     expect(history.folded).toBe(0);
     // The older entry's own history ends where its successor took over.
     const lyonAfter = { ...lyon, validTo: '2025-09-01T00:00:00.000Z', supersededBy: porto.id };
@@ -112,7 +139,14 @@ describe('supersedingLineage and memoryHistory', () => {
 
 describe('lineageTurnRanges', () => {
   it('gives one range of seqs per session, in order of first appearance, at most 16 sessions', () => {
-    expect(lineageTurnRanges([{ sessionId: 'b', seq: 7 }, { sessionId: 'a', seq: 3 }, { sessionId: 'b', seq: 4 }, { sessionId: 'b', seq: 9 }])).toEqual([
+    expect(
+      lineageTurnRanges([
+        { sessionId: 'b', seq: 7 },
+        { sessionId: 'a', seq: 3 },
+        { sessionId: 'b', seq: 4 },
+        { sessionId: 'b', seq: 9 },
+      ]),
+    ).toEqual([
       { sessionId: 'b', fromSeq: 4, toSeq: 9 },
       { sessionId: 'a', fromSeq: 3, toSeq: 3 },
     ]);

@@ -39,7 +39,12 @@ export function contentExcerpt(content: string): string {
 }
 
 /** What an ancestor record says of `entry`, which was merged into or superseded by `into`. Pure. */
-export function ancestorRecord(entry: LineageSubject, relation: LineageAncestor['relation'], into: string, step: LineageStep): LineageAncestor {
+export function ancestorRecord(
+  entry: LineageSubject,
+  relation: LineageAncestor['relation'],
+  into: string,
+  step: LineageStep,
+): LineageAncestor {
   const origin = entry.lineage?.origin?.kind;
   return {
     id: entry.id,
@@ -90,7 +95,15 @@ export function mergedLineage(sources: readonly LineageSubject[], into: string, 
     ...(step.runId === undefined ? {} : { runId: step.runId }),
     ...(step.pass === undefined ? {} : { pass: step.pass }),
   };
-  return { origin, ...descend(sources.map((entry) => ({ entry, relation: 'merged' as const })), into, step, undefined) };
+  return {
+    origin,
+    ...descend(
+      sources.map((entry) => ({ entry, relation: 'merged' as const })),
+      into,
+      step,
+      undefined,
+    ),
+  };
 }
 
 /**

@@ -42,7 +42,9 @@ export function formatLogLine(level: string, message: string, context?: Record<s
 
 function contextJson(context: Record<string, unknown>): string {
   try {
-    return JSON.stringify(context, (_key, value: unknown) => (value instanceof Error ? value.message : typeof value === 'bigint' ? String(value) : value));
+    return JSON.stringify(context, (_key, value: unknown) =>
+      value instanceof Error ? value.message : typeof value === 'bigint' ? String(value) : value,
+    );
   } catch {
     return String(context);
   }

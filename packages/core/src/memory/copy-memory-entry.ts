@@ -18,7 +18,9 @@ function copyLineage(lineage: MemoryLineage): MemoryLineage {
   const { origin, ancestors } = lineage;
   return {
     ...lineage,
-    ...(origin === undefined ? {} : { origin: { ...origin, ...(origin.turns === undefined ? {} : { turns: origin.turns.map((turns) => ({ ...turns })) }) } }),
+    ...(origin === undefined
+      ? {}
+      : { origin: { ...origin, ...(origin.turns === undefined ? {} : { turns: origin.turns.map((turns) => ({ ...turns })) }) } }),
     ...(ancestors === undefined ? {} : { ancestors: ancestors.map((ancestor) => ({ ...ancestor })) }),
   };
 }

@@ -21,7 +21,9 @@ describe('browseMemory', () => {
   it('returns exactly the first maxResults of the full browse order, filters applied', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom(0, 0.25, 0.5, 0.5, 0.75, 1), fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'a/b', 'c')), { maxLength: 60 }),
+        fc.array(fc.tuple(fc.constantFrom(0, 0.25, 0.5, 0.5, 0.75, 1), fc.integer({ min: 0, max: 5 }), fc.constantFrom('a', 'a/b', 'c')), {
+          maxLength: 60,
+        }),
         fc.integer({ min: 1, max: 20 }),
         fc.option(fc.constantFrom('a', 'c'), { nil: undefined }),
         (specs, maxResults, category) => {

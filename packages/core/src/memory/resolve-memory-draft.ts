@@ -2,7 +2,14 @@ import type { IClock } from '../interfaces/clock';
 import type { WriteCondition } from '../interfaces/long-term-memory';
 import { assertValidId, newId } from '../ids/new-id';
 import { parseDraft, parseRecord } from '../schemas/parse-record';
-import { DEFAULT_CATEGORY, DEFAULT_IMPORTANCE, type MemoryDraft, type MemoryEntry, memoryDraftSchema, memoryEntrySchema } from '../schemas/memory-entry';
+import {
+  DEFAULT_CATEGORY,
+  DEFAULT_IMPORTANCE,
+  type MemoryDraft,
+  type MemoryEntry,
+  memoryDraftSchema,
+  memoryEntrySchema,
+} from '../schemas/memory-entry';
 import type { z } from 'zod';
 
 type MemoryDraftFields = z.output<typeof memoryDraftSchema>;
@@ -93,7 +100,8 @@ function resolveImportance(
   now: string,
   decay: DecayOptions,
 ): Pick<MemoryEntry, 'importance' | 'importanceAt'> {
-  const pair = (importance: number, importanceAt: string | undefined) => (importanceAt === undefined ? { importance } : { importance, importanceAt });
+  const pair = (importance: number, importanceAt: string | undefined) =>
+    importanceAt === undefined ? { importance } : { importance, importanceAt };
   const repeatsStored =
     existing !== undefined &&
     (draft.importance === undefined || draft.importance === existing.importance) &&

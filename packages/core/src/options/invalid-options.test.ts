@@ -7,7 +7,10 @@ const schema = z.strictObject({ dataPath: z.string().min(1), limits: z.object({ 
 
 describe('parseOptions', () => {
   it('returns the parsed options with their defaults', () => {
-    expect(parseOptions(schema.extend({ retries: z.number().default(3) }), { dataPath: '/tmp/x' }, 'store options')).toEqual({ dataPath: '/tmp/x', retries: 3 });
+    expect(parseOptions(schema.extend({ retries: z.number().default(3) }), { dataPath: '/tmp/x' }, 'store options')).toEqual({
+      dataPath: '/tmp/x',
+      retries: 3,
+    });
   });
 
   it('refuses bad options with INVALID_OPTIONS listing every issue as { path, message }', () => {

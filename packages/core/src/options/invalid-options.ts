@@ -31,5 +31,8 @@ export function invalidOptions(message: string, issues: readonly OptionIssue[], 
 export function parseOptions<S extends z.ZodType>(schema: S, value: unknown, what: string, hint?: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw invalidOptions(`Invalid ${what}: ${describeIssues(parsed.error)}${hint === undefined ? '' : `. ${hint}`}`, optionIssues(parsed.error));
+  throw invalidOptions(
+    `Invalid ${what}: ${describeIssues(parsed.error)}${hint === undefined ? '' : `. ${hint}`}`,
+    optionIssues(parsed.error),
+  );
 }

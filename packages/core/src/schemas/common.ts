@@ -10,7 +10,10 @@ export type TimeInput = Date | string;
  * accepted too and becomes its ISO string, so what Reverie stores and returns is always a string.
  */
 export const timestampSchema = z
-  .union([z.date({ error: 'must be a valid Date or an ISO timestamp such as "2026-11-21T09:30:00.000Z"' }), z.iso.datetime({ offset: true })])
+  .union([
+    z.date({ error: 'must be a valid Date or an ISO timestamp such as "2026-11-21T09:30:00.000Z"' }),
+    z.iso.datetime({ offset: true }),
+  ])
   .transform((value) => (typeof value === 'string' ? value : value.toISOString()));
 
 /** The pattern `z.iso.datetime({ offset: true })` checks a string against (zod's own). */

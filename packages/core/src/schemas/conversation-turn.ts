@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { timestampSchema } from './common';
 
-export const sessionIdSchema = z
-  .string()
-  .min(1, 'a session id cannot be empty')
-  .max(200, 'a session id is at most 200 characters');
+export const sessionIdSchema = z.string().min(1, 'a session id cannot be empty').max(200, 'a session id is at most 200 characters');
 
 export const turnRoleSchema = z.enum(['user', 'assistant', 'system', 'tool']);
 export type TurnRole = z.infer<typeof turnRoleSchema>;

@@ -15,29 +15,29 @@ const contentSchema = z
 /** SPEC M1: one long-term memory entry, as stored and as returned by every store. */
 export const memoryEntrySchema = z
   .object({
-  id: idSchema,
-  content: contentSchema,
-  category: categorySchema,
-  tags: tagsSchema,
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-  /** When the fact was last observed for real (not when a dream rewrote it). */
-  lastSeenAt: timestampSchema,
-  /** How many observations this entry stands for (grows when duplicates merge). */
-  reinforcementCount: z.number().int().min(1),
-  /** As of `importanceAt`; what it is worth now is `effectiveImportance` (SPEC D7, decayed at read time). */
-  importance: z.number().min(0).max(1),
-  /** When `importance` was set. Absent: the stored importance counts as of `lastSeenAt`. */
-  importanceAt: timestampSchema.optional(),
-  metadata: metadataSchema,
-  /** SPEC B9: since when the fact holds. Absent: since it was first noted (`createdAt`). */
-  validFrom: timestampSchema.optional(),
-  /** SPEC B9: when the fact stopped holding (exclusive). Absent: it still holds. */
-  validTo: timestampSchema.optional(),
-  /** SPEC B9: the entry that replaced this one; set together with `validTo`. */
-  supersededBy: idSchema.optional(),
-  /** SPEC B10: where the entry came from (merges, supersessions, sessions, a tool, an import) and the run that wrote it. Absent: unknown origin. */
-  lineage: memoryLineageSchema.optional(),
+    id: idSchema,
+    content: contentSchema,
+    category: categorySchema,
+    tags: tagsSchema,
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+    /** When the fact was last observed for real (not when a dream rewrote it). */
+    lastSeenAt: timestampSchema,
+    /** How many observations this entry stands for (grows when duplicates merge). */
+    reinforcementCount: z.number().int().min(1),
+    /** As of `importanceAt`; what it is worth now is `effectiveImportance` (SPEC D7, decayed at read time). */
+    importance: z.number().min(0).max(1),
+    /** When `importance` was set. Absent: the stored importance counts as of `lastSeenAt`. */
+    importanceAt: timestampSchema.optional(),
+    metadata: metadataSchema,
+    /** SPEC B9: since when the fact holds. Absent: since it was first noted (`createdAt`). */
+    validFrom: timestampSchema.optional(),
+    /** SPEC B9: when the fact stopped holding (exclusive). Absent: it still holds. */
+    validTo: timestampSchema.optional(),
+    /** SPEC B9: the entry that replaced this one; set together with `validTo`. */
+    supersededBy: idSchema.optional(),
+    /** SPEC B10: where the entry came from (merges, supersessions, sessions, a tool, an import) and the run that wrote it. Absent: unknown origin. */
+    lineage: memoryLineageSchema.optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = validityProblem(entry);

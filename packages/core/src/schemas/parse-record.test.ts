@@ -16,9 +16,17 @@ describe('text every backend can store (SPEC M2)', () => {
 
   it('parseDraft names the field, object keys included, and passes storable records through', () => {
     const schema = z.object({ content: z.string(), tags: z.array(z.string()), metadata: z.record(z.string(), z.string()) });
-    expect(parseDraft(schema, { content: 'ok', tags: ['a'], metadata: { constructor: 'x' } }, 'memory entry')).toEqual({ content: 'ok', tags: ['a'], metadata: { constructor: 'x' } });
-    expect(() => parseDraft(schema, { content: 'ok', tags: ['a', 'b\u0000'], metadata: {} }, 'memory entry')).toThrow(/Invalid memory entry: tags\.1 holds a NUL/);
-    expect(() => parseDraft(schema, { content: 'ok', tags: [], metadata: { 'k\ud800': 'v' } }, 'memory entry')).toThrow(/metadata\.k\ud800 \(the key\) holds a lone/);
+    expect(parseDraft(schema, { content: 'ok', tags: ['a'], metadata: { constructor: 'x' } }, 'memory entry')).toEqual({
+      content: 'ok',
+      tags: ['a'],
+      metadata: { constructor: 'x' },
+    });
+    expect(() => parseDraft(schema, { content: 'ok', tags: ['a', 'b\u0000'], metadata: {} }, 'memory entry')).toThrow(
+      /Invalid memory entry: tags\.1 holds a NUL/,
+    );
+    expect(() => parseDraft(schema, { content: 'ok', tags: [], metadata: { 'k\ud800': 'v' } }, 'memory entry')).toThrow(
+      /metadata\.k\ud800 \(the key\) holds a lone/,
+    );
     try {
       parseDraft(schema, { content: '\ufeffx', tags: [], metadata: {} }, 'memory entry');
     } catch (error) {

@@ -31,7 +31,8 @@ export function describeIssues(error: z.ZodError): string {
  * leading byte-order mark (PGlite's protocol decoder drops it from the start of a value).
  */
 export function unstorableTextProblem(text: string): string | undefined {
-  if (text.startsWith('\ufeff')) return 'starts with a byte-order mark (U+FEFF), which some PostgreSQL clients (PGlite) drop on the way back: remove it';
+  if (text.startsWith('\ufeff'))
+    return 'starts with a byte-order mark (U+FEFF), which some PostgreSQL clients (PGlite) drop on the way back: remove it';
   const nul = text.indexOf('\u0000');
   if (nul >= 0) return `holds a NUL character (U+0000) at position ${nul}, which no store keeps: remove it`;
   const lone = LONE_SURROGATE.exec(text);
@@ -55,7 +56,10 @@ const LONE_SURROGATES = /\p{Cs}/gu;
  */
 export function toStorableText(text: string): string {
   if (unstorableTextProblem(text) === undefined) return text;
-  return text.replace(LONE_SURROGATES, '\uFFFD').replaceAll('\u0000', '').replace(/^\ufeff+/, '');
+  return text
+    .replace(LONE_SURROGATES, '\uFFFD')
+    .replaceAll('\u0000', '')
+    .replace(/^\ufeff+/, '');
 }
 
 /**

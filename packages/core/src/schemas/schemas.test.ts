@@ -51,7 +51,12 @@ describe('times a caller passes (Date or ISO string)', () => {
   const at = new Date('2026-05-04T03:02:01.000Z');
   it.each([
     ['memory draft', memoryDraftSchema, { content: 'x', createdAt: at, lastSeenAt: at }, ['createdAt', 'lastSeenAt']],
-    ['skill draft', skillDraftSchema, { name: 'mcp/email', summary: 's', content: 'c', createdAt: at, lastUsedAt: at }, ['createdAt', 'lastUsedAt']],
+    [
+      'skill draft',
+      skillDraftSchema,
+      { name: 'mcp/email', summary: 's', content: 'c', createdAt: at, lastUsedAt: at },
+      ['createdAt', 'lastUsedAt'],
+    ],
     ['skill usage draft', skillUsageDraftSchema, { skill: 'mcp/email', sessionId: 's', timestamp: at }, ['timestamp']],
     ['feedback draft', feedbackDraftSchema, { kind: 'positive', sessionId: 's', text: 't', timestamp: at }, ['timestamp']],
     ['workflow draft', workflowExecutionDraftSchema, { description: 'd', success: true, timestamp: at }, ['timestamp']],

@@ -69,9 +69,21 @@ describe('Bm25Index stemming (issue 20)', () => {
   };
 
   it('matches other forms of a word: "researched" finds "research", "deploys" finds "deployment", "go" finds "went"', () => {
-    expect(index().search('researched').map((hit) => hit.id)).toEqual(['researched', 'research']);
-    expect(index().search('deploys').map((hit) => hit.id)).toEqual(['deployment']);
-    expect(index().search('go').map((hit) => hit.id)).toEqual(['went']);
+    expect(
+      index()
+        .search('researched')
+        .map((hit) => hit.id),
+    ).toEqual(['researched', 'research']);
+    expect(
+      index()
+        .search('deploys')
+        .map((hit) => hit.id),
+    ).toEqual(['deployment']);
+    expect(
+      index()
+        .search('go')
+        .map((hit) => hit.id),
+    ).toEqual(['went']);
   });
 
   it('ranks an exact match of a word above a match of another form, whichever form is asked', () => {
@@ -83,7 +95,11 @@ describe('Bm25Index stemming (issue 20)', () => {
   });
 
   it('still matches longer words a query word begins (prefix), which stemming alone would miss', () => {
-    expect(index().search('physio').map((hit) => hit.id)).toEqual(['physio']);
+    expect(
+      index()
+        .search('physio')
+        .map((hit) => hit.id),
+    ).toEqual(['physio']);
   });
 
   it("with analysis 'exact', matches words as written, as before stemming", () => {
@@ -94,7 +110,11 @@ describe('Bm25Index stemming (issue 20)', () => {
   });
 
   it('asks for the words as written with stems: false (as neighbour queries do)', () => {
-    expect(index().search('researched', { stems: false }).map((hit) => hit.id)).toEqual(['researched']);
+    expect(
+      index()
+        .search('researched', { stems: false })
+        .map((hit) => hit.id),
+    ).toEqual(['researched']);
     expect(index().search('deploys', { stems: false })).toEqual([]);
   });
 
@@ -151,7 +171,11 @@ describe('Bm25Index against a brute-force BM25', () => {
       fc.property(
         fc.array(
           fc.oneof(
-            fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 15 }), words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }) }),
+            fc.record({
+              op: fc.constant('set' as const),
+              id: fc.integer({ min: 0, max: 15 }),
+              words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }),
+            }),
             fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 15 }) }),
           ),
           { maxLength: 60 },
@@ -206,10 +230,18 @@ describe('Bm25Index against a brute-force BM25', () => {
 describe('Bm25Index exportState / importState', () => {
   const words = ['alpha', 'beta', 'gamma', 'delta', 'deltas', 'omega', 'kappa', 'sigma'];
   const operation = fc.oneof(
-    fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 15 }), words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }) }),
+    fc.record({
+      op: fc.constant('set' as const),
+      id: fc.integer({ min: 0, max: 15 }),
+      words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }),
+    }),
     fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 15 }) }),
   );
-  const run = (index: Bm25Index, docs: Map<string, string>, operations: ReadonlyArray<{ op: 'set' | 'delete'; id: number; words?: string[] }>) => {
+  const run = (
+    index: Bm25Index,
+    docs: Map<string, string>,
+    operations: ReadonlyArray<{ op: 'set' | 'delete'; id: number; words?: string[] }>,
+  ) => {
     for (const { op, id, words: chosen } of operations) {
       if (op === 'set') {
         index.set(`d${id}`, chosen!.join(' '));
@@ -226,20 +258,25 @@ describe('Bm25Index exportState / importState', () => {
 
   it('an imported index answers as the exported one, before and after further sets and deletes', () => {
     fc.assert(
-      fc.property(fc.array(operation, { maxLength: 40 }), fc.array(operation, { maxLength: 20 }), fc.constantFrom(...words, 'delt alpha'), (before, after, query) => {
-        const original = new Bm25Index();
-        const docs = new Map<string, string>();
-        run(original, docs, before);
-        const exported = new Map(docs);
-        const imported = new Bm25Index();
-        imported.importState(original.exportState(), (id) => exported.get(id)!);
-        expect(imported.size).toBe(original.size);
-        expect(canonical(imported, query)).toEqual(canonical(original, query));
-        expect(canonical(imported, query, 16)).toEqual(canonical(original, query, 16));
-        run(original, new Map(docs), after);
-        run(imported, docs, after);
-        expect(canonical(imported, query)).toEqual(canonical(original, query));
-      }),
+      fc.property(
+        fc.array(operation, { maxLength: 40 }),
+        fc.array(operation, { maxLength: 20 }),
+        fc.constantFrom(...words, 'delt alpha'),
+        (before, after, query) => {
+          const original = new Bm25Index();
+          const docs = new Map<string, string>();
+          run(original, docs, before);
+          const exported = new Map(docs);
+          const imported = new Bm25Index();
+          imported.importState(original.exportState(), (id) => exported.get(id)!);
+          expect(imported.size).toBe(original.size);
+          expect(canonical(imported, query)).toEqual(canonical(original, query));
+          expect(canonical(imported, query, 16)).toEqual(canonical(original, query, 16));
+          run(original, new Map(docs), after);
+          run(imported, docs, after);
+          expect(canonical(imported, query)).toEqual(canonical(original, query));
+        },
+      ),
     );
   });
 
@@ -269,18 +306,37 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
   // (matched at 0.4 weight), so that many documents tie and many ranges can be skipped.
   const words = ['deploy', 'deployment', 'deployed', 'note', 'notes', 'alpha', 'beta', 'gamma', 'invoice', 'invoices', 'kappa', 'sigma'];
   const text = fc
-    .array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('deploy', 'note', 'alpha') }, { weight: 1, arbitrary: fc.constantFrom(...words) }), { minLength: 1, maxLength: 6 })
+    .array(
+      fc.oneof({ weight: 6, arbitrary: fc.constantFrom('deploy', 'note', 'alpha') }, { weight: 1, arbitrary: fc.constantFrom(...words) }),
+      { minLength: 1, maxLength: 6 },
+    )
     .map((chosen) => chosen.join(' '));
   const operation = fc.oneof(
     { weight: 8, arbitrary: fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 599 }), text }) },
     // Long documents move the average length (and the bounds' reference) between searches.
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('set' as const), id: fc.integer({ min: 0, max: 599 }), text: text.map((t) => `${t} ${'padding '.repeat(30)}`) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('set' as const),
+        id: fc.integer({ min: 0, max: 599 }),
+        text: text.map((t) => `${t} ${'padding '.repeat(30)}`),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 599 }) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('search' as const), query: fc.array(fc.constantFrom(...words, 'deplo', 'invo', 'padding'), { minLength: 1, maxLength: 4 }), limit: fc.integer({ min: 1, max: 40 }), modulus: fc.integer({ min: 1, max: 4 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('search' as const),
+        query: fc.array(fc.constantFrom(...words, 'deplo', 'invo', 'padding'), { minLength: 1, maxLength: 4 }),
+        limit: fc.integer({ min: 1, max: 40 }),
+        modulus: fc.integer({ min: 1, max: 4 }),
+      }),
+    },
   );
   type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
   /** Every hit of the exhaustive search (no limit), cut to the limit afterwards. */
-  const expected = (index: Bm25Index, query: string, limit: number, filter?: (id: string) => boolean) => index.search(query, { filter }).slice(0, limit);
+  const expected = (index: Bm25Index, query: string, limit: number, filter?: (id: string) => boolean) =>
+    index.search(query, { filter }).slice(0, limit);
   const byModulus = (modulus: number) => (modulus === 1 ? undefined : (id: string) => Number(id.slice(1)) % modulus === 0);
   /** Applies the sets and deletes, and checks every search against the exhaustive one. */
   const applyAndCompare = (index: Bm25Index, operations: ReadonlyArray<Operation>) => {
@@ -290,7 +346,9 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
       else {
         const query = operation.query.join(' ');
         const filter = byModulus(operation.modulus);
-        expect(index.search(query, { prune: true, limit: operation.limit, filter })).toEqual(expected(index, query, operation.limit, filter));
+        expect(index.search(query, { prune: true, limit: operation.limit, filter })).toEqual(
+          expected(index, query, operation.limit, filter),
+        );
       }
     }
   };
@@ -302,7 +360,8 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
         initial.forEach((t, i) => index.set(`d${i}`, t));
         applyAndCompare(index, operations);
         for (const query of ['deploy', 'deploy note alpha', 'invoice kappa', 'note padding']) {
-          for (const limit of [1, 3, 10, 10_000]) expect(index.search(query, { prune: true, limit })).toEqual(expected(index, query, limit));
+          for (const limit of [1, 3, 10, 10_000])
+            expect(index.search(query, { prune: true, limit })).toEqual(expected(index, query, limit));
         }
       }),
       { numRuns: 60 },
@@ -349,7 +408,9 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     const hits = index.search('invoice', { prune: true, limit: 5 });
     expect(hits.map((hit) => hit.id)).toEqual(['d0', 'd7', 'd14', 'd21', 'd28']);
     expect(hits).toEqual(expected(index, 'invoice', 5));
-    expect(index.search('invoice', { prune: true, limit: 5, filter: (id) => id.endsWith('1') })).toEqual(expected(index, 'invoice', 5, (id) => id.endsWith('1')));
+    expect(index.search('invoice', { prune: true, limit: 5, filter: (id) => id.endsWith('1') })).toEqual(
+      expected(index, 'invoice', 5, (id) => id.endsWith('1')),
+    );
   });
 
   it('finds a document whose score rose with the average length since the bounds were computed', () => {
@@ -358,7 +419,8 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
     // grew by 4 %.
     const index = new Bm25Index();
     index.set('x', `invoice ${'filler '.repeat(100)}`);
-    for (let i = 1; i < 200; i++) index.set(i === 150 ? 'y' : `d${i}`, i === 150 ? `invoice ${'filler '.repeat(99)}` : 'ledger '.repeat(200));
+    for (let i = 1; i < 200; i++)
+      index.set(i === 150 ? 'y' : `d${i}`, i === 150 ? `invoice ${'filler '.repeat(99)}` : 'ledger '.repeat(200));
     expect(index.search('invoice', { prune: true, limit: 1 }).map((hit) => hit.id)).toEqual(['y']);
     for (let i = 200; i < 209; i++) index.set(`d${i}`, 'ledger '.repeat(400));
     expect(index.search('invoice', { prune: true, limit: 1 })).toEqual(expected(index, 'invoice', 1));
@@ -373,7 +435,13 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
       asked += 1;
       return Number(id.slice(1)) >= 2000;
     };
-    expect(index.search('invoice', { prune: true, limit: 5, filter }).map((hit) => hit.id)).toEqual(['d2000', 'd2001', 'd2002', 'd2003', 'd2004']);
+    expect(index.search('invoice', { prune: true, limit: 5, filter }).map((hit) => hit.id)).toEqual([
+      'd2000',
+      'd2001',
+      'd2002',
+      'd2003',
+      'd2004',
+    ]);
     expect(asked).toBeLessThanOrEqual(32);
   });
 
@@ -389,7 +457,8 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
 
   it('stays the same after deletions trigger a compaction', () => {
     const index = new Bm25Index();
-    for (let i = 0; i < 3000; i++) index.set(`d${i}`, `${i % 11 === 0 ? 'invoice invoice' : 'invoice'} ${i % 3 === 0 ? 'meeting' : 'notes'}`);
+    for (let i = 0; i < 3000; i++)
+      index.set(`d${i}`, `${i % 11 === 0 ? 'invoice invoice' : 'invoice'} ${i % 3 === 0 ? 'meeting' : 'notes'}`);
     expect(index.search('invoice meeting', { prune: true, limit: 7 })).toEqual(expected(index, 'invoice meeting', 7));
     for (let i = 0; i < 3000; i++) if (i % 3 !== 0) index.delete(`d${i}`);
     for (let i = 3000; i < 3500; i++) index.set(`d${i}`, 'invoice invoice invoice meeting');
@@ -401,9 +470,10 @@ describe('Bm25Index with a limit (ranges skipped by their bounds) against every 
 describe('Bm25Index: prune', () => {
   it('gives the same hits whether a search with a limit prunes or scores every posting', () => {
     const index = new Bm25Index();
-    Array.from({ length: 300 }, (_, i) => `note ${i} about ${i % 3 ? 'deploys' : 'budgets'} and ${i % 7 ? 'tea' : 'coffee'} ticket t${i}`).forEach((text, i) =>
-      index.set(`d${i}`, text),
-    );
+    Array.from(
+      { length: 300 },
+      (_, i) => `note ${i} about ${i % 3 ? 'deploys' : 'budgets'} and ${i % 7 ? 'tea' : 'coffee'} ticket t${i}`,
+    ).forEach((text, i) => index.set(`d${i}`, text));
     for (const query of ['deploys tea', 'coffee budgets', 'ticket t17 deploys', 'note']) {
       for (const limit of [1, 5, 400]) {
         expect(index.search(query, { limit, prune: false })).toEqual(index.search(query, { limit, prune: true }));
@@ -413,4 +483,3 @@ describe('Bm25Index: prune', () => {
     }
   });
 });
-

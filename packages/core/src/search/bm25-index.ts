@@ -294,14 +294,20 @@ export class Bm25Index {
    * documents are numbered); undefined when fewer than `limit` of them pass, and there were more,
    * for the caller to score every posting instead.
    */
-  private searchTop(terms: ReadonlyArray<{ posting: Posting; factor: number }>, limit: number, averageLength: number, filter?: (id: string) => boolean): Bm25Hit[] | undefined {
+  private searchTop(
+    terms: ReadonlyArray<{ posting: Posting; factor: number }>,
+    limit: number,
+    averageLength: number,
+    filter?: (id: string) => boolean,
+  ): Bm25Hit[] | undefined {
     updateReference(this.reference, averageLength);
     const wanted = Math.min(Math.floor(limit), this.liveCount);
     if (!(wanted >= 1)) return [];
     const window = filter ? Math.max(wanted * 4, 32) : wanted;
     const topK = this.topK;
     topK.begin(this.ids, this.lengths, averageLength, impactScale(this.reference, averageLength), this.scores, this.touched);
-    for (const { posting, factor } of terms) topK.addTerm(posting, factor, rangeBounds(posting, this.lengths, this.reference, this.ids.length));
+    for (const { posting, factor } of terms)
+      topK.addTerm(posting, factor, rangeBounds(posting, this.lengths, this.reference, this.ids.length));
     const candidates = topK.top(window);
     const hits: Bm25Hit[] = [];
     for (const { doc, score } of candidates) {
@@ -318,7 +324,14 @@ export class Bm25Index {
    * `maxShare` of them unless fewer than three would be left (words not in the index are dropped).
    */
   private rarest(words: readonly QueryWord[], count: number, maxShare = 1): QueryWord[] {
-    const kept = new Set(rarestTerms(words.map(({ word }) => ({ term: word, df: this.postings.get(word)?.df ?? 0 })), count, this.liveCount, maxShare));
+    const kept = new Set(
+      rarestTerms(
+        words.map(({ word }) => ({ term: word, df: this.postings.get(word)?.df ?? 0 })),
+        count,
+        this.liveCount,
+        maxShare,
+      ),
+    );
     return words.filter(({ word }) => kept.has(word));
   }
 
@@ -368,7 +381,12 @@ export class Bm25Index {
     this.clear();
     const n = state.ids.length;
     const terms = state.vocabulary.length;
-    if (state.lengths.length !== n || state.offsets.length !== terms + 1 || state.offsets[terms] !== state.docs.length || state.freqs.length !== state.docs.length) {
+    if (
+      state.lengths.length !== n ||
+      state.offsets.length !== terms + 1 ||
+      state.offsets[terms] !== state.docs.length ||
+      state.freqs.length !== state.docs.length
+    ) {
       throw new Error('the index state is not well formed');
     }
     for (let doc = 0; doc < n; doc++) {
@@ -392,7 +410,13 @@ export class Bm25Index {
         throw new Error('the index state is not well formed');
       }
       const length = to - from;
-      this.postings.set(term, { docs: state.docs.subarray(from, to), freqs: state.freqs.subarray(from, to), length, df: length, bounds: undefined });
+      this.postings.set(term, {
+        docs: state.docs.subarray(from, to),
+        freqs: state.freqs.subarray(from, to),
+        length,
+        df: length,
+        bounds: undefined,
+      });
     }
     this.vocabulary = [...state.vocabulary];
     this.importedText = textOf;
@@ -458,17 +482,26 @@ export class Bm25Index {
 
   /** The weight of each term the query words match (see `weighQueryTerms`), with or without prefixes. */
   private weigh(words: readonly QueryWord[], prefix: boolean): Map<string, number> {
-    if (!prefix) return weighQueryTerms(words, (term) => this.postings.has(term), () => []);
+    if (!prefix)
+      return weighQueryTerms(
+        words,
+        (term) => this.postings.has(term),
+        () => [],
+      );
     if (this.newTerms.length > 0) this.mergeNewTerms();
-    return weighQueryTerms(words, (term) => this.postings.has(term), (term) => {
-      const found: string[] = [];
-      for (let i = lowerBound(this.vocabulary, term); i < this.vocabulary.length && found.length < PREFIX_MAX_EXPANSIONS; i++) {
-        const candidate = this.vocabulary[i]!;
-        if (!candidate.startsWith(term)) break;
-        if (candidate !== term) found.push(candidate);
-      }
-      return found;
-    });
+    return weighQueryTerms(
+      words,
+      (term) => this.postings.has(term),
+      (term) => {
+        const found: string[] = [];
+        for (let i = lowerBound(this.vocabulary, term); i < this.vocabulary.length && found.length < PREFIX_MAX_EXPANSIONS; i++) {
+          const candidate = this.vocabulary[i]!;
+          if (!candidate.startsWith(term)) break;
+          if (candidate !== term) found.push(candidate);
+        }
+        return found;
+      },
+    );
   }
 
   /**

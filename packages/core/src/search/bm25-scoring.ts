@@ -49,7 +49,11 @@ export function termScore(factor: number, freq: number, length: number, averageL
  * `expansions(word)` gives the vocabulary's terms that begin with `word`, other than `word`, in
  * alphabetical order (at least `PREFIX_MAX_EXPANSIONS` of them when there are).
  */
-export function weighQueryTerms(words: readonly QueryWord[], inVocabulary: (term: string) => boolean, expansions: (word: string) => readonly string[]): Map<string, number> {
+export function weighQueryTerms(
+  words: readonly QueryWord[],
+  inVocabulary: (term: string) => boolean,
+  expansions: (word: string) => readonly string[],
+): Map<string, number> {
   const weights = new Map<string, number>();
   const raise = (term: string, weight: number) => {
     if ((weights.get(term) ?? 0) < weight) weights.set(term, weight);

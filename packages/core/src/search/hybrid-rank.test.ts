@@ -45,18 +45,24 @@ describe('hybridRank (SPEC M4)', () => {
 
   it('scores a lone vector candidate, or candidates all as similar, as the best', () => {
     expect(hybridRank([], [{ id: 'x', similarity: 0.7 }])).toEqual([{ id: 'x', score: 0.5, bm25: 0, cosine: 1 }]);
-    const even = hybridRank([], [
-      { id: 'x', similarity: 0.7 },
-      { id: 'y', similarity: 0.7 },
-    ]);
+    const even = hybridRank(
+      [],
+      [
+        { id: 'x', similarity: 0.7 },
+        { id: 'y', similarity: 0.7 },
+      ],
+    );
     expect(even.map((h) => h.cosine)).toEqual([1, 1]);
   });
 
   it('drops vector hits under the minimum similarity (0.5 by default)', () => {
-    const ranked = hybridRank([], [
-      { id: 'x', similarity: 0.49 },
-      { id: 'y', similarity: 0.8 },
-    ]);
+    const ranked = hybridRank(
+      [],
+      [
+        { id: 'x', similarity: 0.49 },
+        { id: 'y', similarity: 0.8 },
+      ],
+    );
     expect(ranked.map((h) => h.id)).toEqual(['y']);
     expect(hybridRank([], [{ id: 'x', similarity: 0.3 }], { minSimilarity: 0.2 }).map((h) => h.id)).toEqual(['x']);
   });

@@ -8,7 +8,11 @@ describe('hybrid recall options (SPEC M4)', () => {
 
   it('fills in the defaults for a store with an embedder, and is undefined without one', () => {
     expect(resolveHybridRecall({ embedder })).toEqual({ embedder, minSimilarity: 0.5, queryEmbeddingTimeoutMs: 2000 });
-    expect(resolveHybridRecall({ embedder, minSimilarity: 0, queryEmbeddingTimeoutMs: 50 })).toEqual({ embedder, minSimilarity: 0, queryEmbeddingTimeoutMs: 50 });
+    expect(resolveHybridRecall({ embedder, minSimilarity: 0, queryEmbeddingTimeoutMs: 50 })).toEqual({
+      embedder,
+      minSimilarity: 0,
+      queryEmbeddingTimeoutMs: 50,
+    });
     expect(resolveHybridRecall({ minSimilarity: 0.7 })).toBeUndefined();
   });
 

@@ -22,9 +22,13 @@ export interface HybridRecallOptions {
 /** The zod fields of `HybridRecallOptions`, for a store's options schema: a bad value is named by its field. */
 export const hybridRecallOptionsShape = {
   embedder: z
-    .custom<IEmbedder>((value) => typeof (value as IEmbedder | null)?.embed === 'function' && typeof (value as IEmbedder).modelId === 'string', {
-      message: 'must be an IEmbedder: an object with a modelId string and an embed(texts) method (aiSdkEmbedder(model), loadWordVectorEmbedder() of reverie)',
-    })
+    .custom<IEmbedder>(
+      (value) => typeof (value as IEmbedder | null)?.embed === 'function' && typeof (value as IEmbedder).modelId === 'string',
+      {
+        message:
+          'must be an IEmbedder: an object with a modelId string and an embed(texts) method (aiSdkEmbedder(model), loadWordVectorEmbedder() of reverie)',
+      },
+    )
     .optional(),
   minSimilarity: z.number().min(0).max(1).optional(),
   queryEmbeddingTimeoutMs: z.number().int().positive().optional(),

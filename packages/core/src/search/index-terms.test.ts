@@ -11,7 +11,9 @@ describe('indexTerms', () => {
   it('stems as the reply guards do: one normalisation for "the same word" across the library', () => {
     const text = 'Deployments went out; children bought groceries';
     const guardKeys = new Set(analyseText(text).words);
-    const stems = indexTerms(text).terms.filter((term) => term.startsWith('~')).map((term) => term.slice(1));
+    const stems = indexTerms(text)
+      .terms.filter((term) => term.startsWith('~'))
+      .map((term) => term.slice(1));
     for (const stem of stems) expect(guardKeys).toContain(stem);
   });
 

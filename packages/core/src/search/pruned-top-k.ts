@@ -79,7 +79,14 @@ export class PrunedTopK {
    * Starts a search over documents numbered 0…`ids.length - 1`, of these lengths. `boundScale`
    * is what impact bounds are multiplied by to hold at `averageLength` (see `impactScale`).
    */
-  begin(ids: ReadonlyArray<string | undefined>, lengths: readonly number[], averageLength: number, boundScale: number, scores: Float64Array, touched: Uint32Array): void {
+  begin(
+    ids: ReadonlyArray<string | undefined>,
+    lengths: readonly number[],
+    averageLength: number,
+    boundScale: number,
+    scores: Float64Array,
+    touched: Uint32Array,
+  ): void {
     this.ids = ids;
     this.lengths = lengths;
     this.averageLength = averageLength;
@@ -284,7 +291,20 @@ export class PrunedTopK {
    * optimised, a call per document and term would cost more than the reading.
    */
   private scoreEssential(optional: number): void {
-    const { positions, ends, rangeBound, byBound, contributions, optionalBound, postings, factors, ids, lengths, averageLength, termCount } = this;
+    const {
+      positions,
+      ends,
+      rangeBound,
+      byBound,
+      contributions,
+      optionalBound,
+      postings,
+      factors,
+      ids,
+      lengths,
+      averageLength,
+      termCount,
+    } = this;
     for (let i = 0; i < optional; i++) optionalBound[i + 1] = optionalBound[i]! + rangeBound[byBound[i]!]!;
     for (;;) {
       let doc = -1;

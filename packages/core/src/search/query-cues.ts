@@ -24,5 +24,12 @@ export function hasCues(cues: QueryCues): boolean {
  * lower-cased, less stop words ("What", "Did"). Pure.
  */
 export function queryNames(query: string): Set<string> {
-  return new Set(tokenize(query.split(/[^\p{L}\p{N}]+/u).filter((word) => /^\p{Lu}/u.test(word)).join(' ')));
+  return new Set(
+    tokenize(
+      query
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((word) => /^\p{Lu}/u.test(word))
+        .join(' '),
+    ),
+  );
 }

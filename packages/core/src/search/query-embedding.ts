@@ -10,7 +10,12 @@ export const MAX_EMBEDDING_INPUT_CHARS = 30_000;
  * than `timeoutMs` (the call is then aborted): the caller ranks by BM25 alone. Every store with
  * hybrid recall asks for its query vector this way.
  */
-export async function embedQueryWithin(embedder: IEmbedder, text: string, timeoutMs: number, logger: ILogger): Promise<number[] | undefined> {
+export async function embedQueryWithin(
+  embedder: IEmbedder,
+  text: string,
+  timeoutMs: number,
+  logger: ILogger,
+): Promise<number[] | undefined> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {

@@ -5,9 +5,15 @@ const day = (iso: string) => Date.parse(`${iso}T00:00:00.000Z`);
 
 describe('queryPeriods', () => {
   it('reads the days, months and years a question names with their year', () => {
-    expect(queryPeriods('What exciting news did Maria share on 16 June, 2023?')).toEqual([{ from: day('2023-06-16'), to: day('2023-06-17') }]);
-    expect(queryPeriods('What did Maria donate to a homeless shelter in December 2023?')).toEqual([{ from: day('2023-12-01'), to: day('2024-01-01') }]);
-    expect(queryPeriods('How many times has Melanie gone to the beach in 2023?')).toEqual([{ from: day('2023-01-01'), to: day('2024-01-01') }]);
+    expect(queryPeriods('What exciting news did Maria share on 16 June, 2023?')).toEqual([
+      { from: day('2023-06-16'), to: day('2023-06-17') },
+    ]);
+    expect(queryPeriods('What did Maria donate to a homeless shelter in December 2023?')).toEqual([
+      { from: day('2023-12-01'), to: day('2024-01-01') },
+    ]);
+    expect(queryPeriods('How many times has Melanie gone to the beach in 2023?')).toEqual([
+      { from: day('2023-01-01'), to: day('2024-01-01') },
+    ]);
     expect(queryPeriods('notes from 2024-02-28 and 2024-02-29')).toEqual([
       { from: day('2024-02-28'), to: day('2024-02-29') },
       { from: day('2024-02-29'), to: day('2024-03-01') },

@@ -67,7 +67,8 @@ function anchoredPeriod(anchored: { phrase: string; day: string }): Period | und
   if (!day) return undefined;
   const count = Number(/^(?:in )?(\d+)/.exec(anchored.phrase)?.[1] ?? 1);
   const reach = (ANCHORED_REACH.find(([pattern]) => pattern.test(anchored.phrase))?.[1] ?? 31) * Math.max(1, count);
-  const ahead = anchored.phrase.startsWith('next') || anchored.phrase.startsWith('in ') || anchored.phrase === 'tomorrow' || anchored.phrase === 'soon';
+  const ahead =
+    anchored.phrase.startsWith('next') || anchored.phrase.startsWith('in ') || anchored.phrase === 'tomorrow' || anchored.phrase === 'soon';
   return ahead ? { from: day.from, to: day.to + reach * DAY_MS } : { from: day.from - reach * DAY_MS, to: day.to };
 }
 

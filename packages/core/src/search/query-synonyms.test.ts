@@ -43,7 +43,11 @@ describe('expandWithSynonyms (issue 20)', () => {
   it('weighs a synonym and its other forms below the query word’s own forms, and gives it no prefix matches', () => {
     const [car, automobile] = expandWithSynonyms(queryWords('cars'), thesaurus).slice(0, 2);
     expect(car!.word).toBe('cars');
-    const weights = weighQueryTerms(expandWithSynonyms(queryWords('cars'), thesaurus), () => true, (word) => [`${word}s`]);
+    const weights = weighQueryTerms(
+      expandWithSynonyms(queryWords('cars'), thesaurus),
+      () => true,
+      (word) => [`${word}s`],
+    );
     expect(weights.get('cars')).toBe(1);
     expect(weights.get('~car')).toBe(0.6);
     expect(weights.get('carss')).toBe(0.4);
@@ -65,11 +69,23 @@ describe('Bm25Index with synonyms', () => {
   };
 
   it('finds a memory through a synonym of the query’s word, below its exact and other forms', () => {
-    expect(index().search('flat').map((hit) => hit.id)).toEqual(['flat', 'flats']);
-    expect(index().search('flat', { synonyms: thesaurus }).map((hit) => hit.id)).toEqual(['flat', 'flats', 'apartment']);
+    expect(
+      index()
+        .search('flat')
+        .map((hit) => hit.id),
+    ).toEqual(['flat', 'flats']);
+    expect(
+      index()
+        .search('flat', { synonyms: thesaurus })
+        .map((hit) => hit.id),
+    ).toEqual(['flat', 'flats', 'apartment']);
   });
 
   it('expands nothing for a query as written (stems: false, as neighbour queries ask)', () => {
-    expect(index().search('flat', { synonyms: thesaurus, stems: false }).map((hit) => hit.id)).toEqual(['flat', 'flats']);
+    expect(
+      index()
+        .search('flat', { synonyms: thesaurus, stems: false })
+        .map((hit) => hit.id),
+    ).toEqual(['flat', 'flats']);
   });
 });

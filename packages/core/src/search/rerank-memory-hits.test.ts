@@ -3,7 +3,9 @@ import { queryCues } from './query-cues';
 import { MEMORY_RERANK, mergeHitLists, type RerankedEntry, rerankMemoryHits, rerankPool } from './rerank-memory-hits';
 
 /** Entries by id: content, tags and the day first and last noted. */
-function entries(list: Array<{ id: string; content?: string; tags?: string[]; day?: string; lastDay?: string }>): (id: string) => RerankedEntry | undefined {
+function entries(
+  list: Array<{ id: string; content?: string; tags?: string[]; day?: string; lastDay?: string }>,
+): (id: string) => RerankedEntry | undefined {
   const byId = new Map(
     list.map(({ id, content = `entry ${id}`, tags = [], day = '2023-01-01', lastDay = day }) => [
       id,
@@ -14,8 +16,12 @@ function entries(list: Array<{ id: string; content?: string; tags?: string[]; da
 }
 
 const ids = (hits: ReadonlyArray<{ id: string }>) => hits.map((hit) => hit.id);
-const rerank = (hits: ReadonlyArray<{ id: string; score: number }>, query: string, entryOf: (id: string) => RerankedEntry | undefined, limit = hits.length) =>
-  rerankMemoryHits(hits, queryCues(query), entryOf, limit);
+const rerank = (
+  hits: ReadonlyArray<{ id: string; score: number }>,
+  query: string,
+  entryOf: (id: string) => RerankedEntry | undefined,
+  limit = hits.length,
+) => rerankMemoryHits(hits, queryCues(query), entryOf, limit);
 
 describe('rerankMemoryHits', () => {
   it('counts an entry tagged with a name the query holds 1 + tagBoost times', () => {

@@ -40,7 +40,10 @@ export function rerankPool(maxResults: number, cues: QueryCues): number {
 export function mergeHitLists<T extends { id: string; score: number }>(first: readonly T[], second: readonly T[]): T[] {
   const seen = new Set(first.map((hit) => hit.id));
   const merged = [...first, ...second.filter((hit) => !seen.has(hit.id))];
-  return merged.map((hit, order) => ({ hit, order })).sort((a, b) => b.hit.score - a.hit.score || a.order - b.order).map(({ hit }) => hit);
+  return merged
+    .map((hit, order) => ({ hit, order }))
+    .sort((a, b) => b.hit.score - a.hit.score || a.order - b.order)
+    .map(({ hit }) => hit);
 }
 
 /**
@@ -56,7 +59,12 @@ export function mergeHitLists<T extends { id: string; score: number }>(first: re
  * its best among the entries noted within the periods); a hit whose entry `entryOf` does not know
  * keeps its score. Without cues, the first `limit` hits as they are. Pure.
  */
-export function rerankMemoryHits<T extends { id: string; score: number }>(hits: readonly T[], cues: QueryCues, entryOf: (id: string) => RerankedEntry | undefined, limit: number): T[] {
+export function rerankMemoryHits<T extends { id: string; score: number }>(
+  hits: readonly T[],
+  cues: QueryCues,
+  entryOf: (id: string) => RerankedEntry | undefined,
+  limit: number,
+): T[] {
   if (hits.length === 0 || !hasCues(cues)) return hits.slice(0, limit);
   const ranked = hits.map((hit) => ({ hit, entry: entryOf(hit.id), score: hit.score }));
   // Array.prototype.sort is stable: equal scores keep the order they had.

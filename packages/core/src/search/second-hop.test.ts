@@ -12,12 +12,9 @@ const ids = (results: readonly MemorySearchResult[]) => results.map(({ entry }) 
 
 describe('bridgeNames (issue 20)', () => {
   it('takes the capitalised words the question does not hold, lower case, in order, each once', () => {
-    expect(bridgeNames('Where is my supervisor right now?', 'My supervisor is Professor Ingrid Solberg; Ingrid chairs the Fram project.')).toEqual([
-      'professor',
-      'ingrid',
-      'solberg',
-      'fram',
-    ]);
+    expect(
+      bridgeNames('Where is my supervisor right now?', 'My supervisor is Professor Ingrid Solberg; Ingrid chairs the Fram project.'),
+    ).toEqual(['professor', 'ingrid', 'solberg', 'fram']);
   });
 
   it('leaves out words of the question, by their lower-case form or their stem', () => {
@@ -32,7 +29,11 @@ describe('bridgeNames (issue 20)', () => {
   });
 
   it('leaves out stop words, months and weekdays', () => {
-    expect(bridgeNames('when do I bake?', 'We bake with Ana on Mondays. In May and on Friday, The Oven Club meets.')).toEqual(['ana', 'oven', 'club']);
+    expect(bridgeNames('when do I bake?', 'We bake with Ana on Mondays. In May and on Friday, The Oven Club meets.')).toEqual([
+      'ana',
+      'oven',
+      'club',
+    ]);
   });
 
   it('stops at max names', () => {
@@ -55,7 +56,13 @@ describe('mergeSecondHop (issue 20)', () => {
 
   it('gives the first search’s rest the places the second search leaves, and the second search those the first leaves', () => {
     expect(ids(mergeSecondHop(first, [result('x', 3)], 5, 2))).toEqual(['a', 'b', 'c', 'x', 'd']);
-    expect(ids(mergeSecondHop(first.slice(0, 2), [result('x', 3), result('y', 2), result('z', 1)], 5, 2))).toEqual(['a', 'b', 'x', 'y', 'z']);
+    expect(ids(mergeSecondHop(first.slice(0, 2), [result('x', 3), result('y', 2), result('z', 1)], 5, 2))).toEqual([
+      'a',
+      'b',
+      'x',
+      'y',
+      'z',
+    ]);
   });
 
   it('always keeps the first search’s best hit', () => {

@@ -60,7 +60,12 @@ function isCapitalised(word: string): boolean {
  * `second` while places are left. Each entry once. A result keeps its score unless the one before
  * it scores lower, so scores never rise down the list. Pure.
  */
-export function mergeSecondHop<T extends MemorySearchResult>(first: readonly T[], second: readonly T[], limit: number, slots: number = SECOND_HOP.slots): T[] {
+export function mergeSecondHop<T extends MemorySearchResult>(
+  first: readonly T[],
+  second: readonly T[],
+  limit: number,
+  slots: number = SECOND_HOP.slots,
+): T[] {
   const placed = new Set<string>();
   const merged: T[] = [];
   const take = (results: readonly T[], count: number) => {
@@ -94,7 +99,10 @@ export function mergeSecondHop<T extends MemorySearchResult>(first: readonly T[]
  * merges the two (`mergeSecondHop`). Without text, names or room for a second search's hit, it
  * is the first search alone. The same for every store: it only calls `search`.
  */
-export async function searchWithSecondHop<T extends MemorySearchResult>(search: (query: MemorySearchQuery) => Promise<T[]>, query: MemorySearchQuery): Promise<T[]> {
+export async function searchWithSecondHop<T extends MemorySearchResult>(
+  search: (query: MemorySearchQuery) => Promise<T[]>,
+  query: MemorySearchQuery,
+): Promise<T[]> {
   const first = await search(query);
   const limit = query.maxResults ?? DEFAULT_SEARCH_RESULTS;
   const text = query.text?.trim() ?? '';

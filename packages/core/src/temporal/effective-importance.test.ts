@@ -3,7 +3,16 @@ import fc from 'fast-check';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import type { MemoryEntry } from '../schemas/memory-entry';
 import { ManualClock } from '../time/system-clock';
-import { DAY_MS, decayImportance, type DecayOptions, effectiveImportance, effectiveImportanceAt, resolveDecayOptions, withEffectiveImportance, withEffectiveImportanceAt } from './importance-decay';
+import {
+  DAY_MS,
+  decayImportance,
+  type DecayOptions,
+  effectiveImportance,
+  effectiveImportanceAt,
+  resolveDecayOptions,
+  withEffectiveImportance,
+  withEffectiveImportanceAt,
+} from './importance-decay';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const LAST_SEEN = Date.parse('2026-01-01T00:00:00.000Z');
@@ -57,8 +66,12 @@ describe('effectiveImportance (examples)', () => {
   it('refuses nonsensical options with INVALID_OPTIONS', () => {
     expect(() => resolveDecayOptions({ graceDays: -1 })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => resolveDecayOptions({ floor: 1.5 })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => resolveDecayOptions({ halfLifeDays: 'long' as never })).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('halfLifeDays') }));
-    expect(() => resolveDecayOptions({ halfLife: 10 } as never)).toThrowError(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('halfLife') }));
+    expect(() => resolveDecayOptions({ halfLifeDays: 'long' as never })).toThrowError(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('halfLifeDays') }),
+    );
+    expect(() => resolveDecayOptions({ halfLife: 10 } as never)).toThrowError(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('halfLife') }),
+    );
     expect(resolveDecayOptions({ graceDays: 7 })).toEqual({ graceDays: 7, halfLifeDays: 45, floor: 0.1 });
   });
 });
@@ -76,7 +89,10 @@ describe('effectiveImportance against the rewriting pass (properties)', () => {
         fc.double({ min: 0, max: 1, noNaN: true }),
         options,
         fc.array(
-          fc.record({ gapDays: fc.double({ min: 0, max: 40, noNaN: true }), rewrite: fc.option(fc.double({ min: -0.3, max: 0.3, noNaN: true }), { freq: 3 }) }),
+          fc.record({
+            gapDays: fc.double({ min: 0, max: 40, noNaN: true }),
+            rewrite: fc.option(fc.double({ min: -0.3, max: 0.3, noNaN: true }), { freq: 3 }),
+          }),
           { minLength: 1, maxLength: 25 },
         ),
         (start, decay, cycles) => {
@@ -96,7 +112,13 @@ describe('effectiveImportance against the rewriting pass (properties)', () => {
               const clampUnit = (value: number) => Math.min(1, Math.max(0, value));
               old = clampUnit(old + rewrite);
               clock.set(now);
-              stored = resolveMemoryDraft({ ...stored, importance: clampUnit(effective + rewrite), importanceAt: now }, () => stored, clock, undefined, decay);
+              stored = resolveMemoryDraft(
+                { ...stored, importance: clampUnit(effective + rewrite), importanceAt: now },
+                () => stored,
+                clock,
+                undefined,
+                decay,
+              );
             }
           });
         },
@@ -129,35 +151,53 @@ describe('effectiveImportance against the rewriting pass (properties)', () => {
 
   it('gives the same values one entry at a time and in bulk (effectiveImportanceAt, for browsing)', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), options, fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }), fc.integer({ min: 0, max: 400 }), (value, decay, importanceAtDay, at) => {
-        const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
-        expect(effectiveImportanceAt(new Date(day(at)), decay)(subject)).toBe(effectiveImportance(subject, new Date(day(at)), decay));
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        options,
+        fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
+        fc.integer({ min: 0, max: 400 }),
+        (value, decay, importanceAtDay, at) => {
+          const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
+          expect(effectiveImportanceAt(new Date(day(at)), decay)(subject)).toBe(effectiveImportance(subject, new Date(day(at)), decay));
+        },
+      ),
     );
   });
 
   it('gives the same entries one at a time and in bulk (withEffectiveImportanceAt, for a pass over every entry)', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), options, fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }), fc.integer({ min: 0, max: 400 }), (value, decay, importanceAtDay, at) => {
-        const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
-        const bulk = withEffectiveImportanceAt(new Date(day(at)), decay)(subject);
-        const single = withEffectiveImportance(subject, new Date(day(at)), decay);
-        expect(bulk).toEqual(single);
-        expect(bulk === subject).toBe(single === subject);
-        expect(Object.keys(bulk)).toEqual(Object.keys(single));
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        options,
+        fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
+        fc.integer({ min: 0, max: 400 }),
+        (value, decay, importanceAtDay, at) => {
+          const subject = entry(value, importanceAtDay === undefined ? {} : { importanceAt: iso(day(importanceAtDay)) });
+          const bulk = withEffectiveImportanceAt(new Date(day(at)), decay)(subject);
+          const single = withEffectiveImportance(subject, new Date(day(at)), decay);
+          expect(bulk).toEqual(single);
+          expect(bulk === subject).toBe(single === subject);
+          expect(Object.keys(bulk)).toEqual(Object.keys(single));
+        },
+      ),
     );
   });
 
   it('composes: storing the effective value as of s, then reading at t, equals reading at t', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), options, fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 }), (value, decay, s, extra) => {
-        const subject = entry(value);
-        const t = s + extra;
-        const materialised = entry(effectiveImportance(subject, new Date(day(s)), decay), { importanceAt: iso(day(s)) });
-        const direct = effectiveImportance(subject, new Date(day(t)), decay);
-        expect(Math.abs(effectiveImportance(materialised, new Date(day(t)), decay) - direct)).toBeLessThanOrEqual(1e-9);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        options,
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 0, max: 300 }),
+        (value, decay, s, extra) => {
+          const subject = entry(value);
+          const t = s + extra;
+          const materialised = entry(effectiveImportance(subject, new Date(day(s)), decay), { importanceAt: iso(day(s)) });
+          const direct = effectiveImportance(subject, new Date(day(t)), decay);
+          expect(Math.abs(effectiveImportance(materialised, new Date(day(t)), decay) - direct)).toBeLessThanOrEqual(1e-9);
+        },
+      ),
     );
   });
 });
@@ -172,7 +212,10 @@ describe('resolveMemoryDraft and importanceAt', () => {
   });
 
   it('keeps the stored pair when the draft leaves importance out or repeats it', () => {
-    for (const draft of [{ id: stored.id, content: 'y' }, { ...stored, content: 'y' }]) {
+    for (const draft of [
+      { id: stored.id, content: 'y' },
+      { ...stored, content: 'y' },
+    ]) {
       const saved = resolveMemoryDraft(draft, () => stored, clock);
       expect(saved.importance).toBe(0.8);
       expect(saved.importanceAt).toBeUndefined();
@@ -199,7 +242,9 @@ describe('resolveMemoryDraft and importanceAt', () => {
 
   it('takes a draft’s own importanceAt as given, and leaves a new entry’s unset', () => {
     const at = iso(day(50));
-    expect(resolveMemoryDraft({ id: stored.id, content: 'x', importance: 0.3, importanceAt: at }, () => stored, clock).importanceAt).toBe(at);
+    expect(resolveMemoryDraft({ id: stored.id, content: 'x', importance: 0.3, importanceAt: at }, () => stored, clock).importanceAt).toBe(
+      at,
+    );
     expect(resolveMemoryDraft({ content: 'x', importance: 0.3 }, () => undefined, clock).importanceAt).toBeUndefined();
   });
 });

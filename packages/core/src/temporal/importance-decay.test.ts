@@ -100,28 +100,18 @@ describe('decayImportance (examples)', () => {
 describe('decayImportance (properties)', () => {
   it('decaying in steps equals decaying once over the whole span', () => {
     fc.assert(
-      fc.property(
-        importance,
-        options,
-        instant,
-        fc.array(instant, { minLength: 2, maxLength: 8 }),
-        (start, opts, lastSeen, rawPoints) => {
-          // Split points on or after lastSeenAt, in order: [p0, p1], [p1, p2], ...
-          const points = rawPoints.map((point) => Math.max(point, lastSeen)).sort((a, b) => a - b);
-          const first = points[0]!;
-          const last = points[points.length - 1]!;
-          let stepped = start;
-          for (let i = 1; i < points.length; i++) {
-            stepped = decayImportance(
-              stepped,
-              { lastSeenAt: iso(lastSeen), from: iso(points[i - 1]!), to: iso(points[i]!) },
-              opts,
-            );
-          }
-          const once = decayImportance(start, { lastSeenAt: iso(lastSeen), from: iso(first), to: iso(last) }, opts);
-          expect(Math.abs(stepped - once)).toBeLessThanOrEqual(1e-9);
-        },
-      ),
+      fc.property(importance, options, instant, fc.array(instant, { minLength: 2, maxLength: 8 }), (start, opts, lastSeen, rawPoints) => {
+        // Split points on or after lastSeenAt, in order: [p0, p1], [p1, p2], ...
+        const points = rawPoints.map((point) => Math.max(point, lastSeen)).sort((a, b) => a - b);
+        const first = points[0]!;
+        const last = points[points.length - 1]!;
+        let stepped = start;
+        for (let i = 1; i < points.length; i++) {
+          stepped = decayImportance(stepped, { lastSeenAt: iso(lastSeen), from: iso(points[i - 1]!), to: iso(points[i]!) }, opts);
+        }
+        const once = decayImportance(start, { lastSeenAt: iso(lastSeen), from: iso(first), to: iso(last) }, opts);
+        expect(Math.abs(stepped - once)).toBeLessThanOrEqual(1e-9);
+      }),
     );
   });
 

@@ -77,10 +77,14 @@ function resolveOptions(options: Partial<DecayOptions>): DecayOptions {
     floor: options.floor ?? DEFAULT_DECAY_OPTIONS.floor,
   };
   if (!Number.isFinite(resolved.graceDays) || resolved.graceDays < 0) {
-    throw invalidOptions(`graceDays must be a finite number >= 0, got ${resolved.graceDays}.`, [{ path: 'graceDays', message: 'must be a finite number >= 0' }]);
+    throw invalidOptions(`graceDays must be a finite number >= 0, got ${resolved.graceDays}.`, [
+      { path: 'graceDays', message: 'must be a finite number >= 0' },
+    ]);
   }
   if (!Number.isFinite(resolved.floor) || resolved.floor < 0 || resolved.floor > 1) {
-    throw invalidOptions(`floor must be a number in [0, 1], got ${resolved.floor}.`, [{ path: 'floor', message: 'must be a number in [0, 1]' }]);
+    throw invalidOptions(`floor must be a number in [0, 1], got ${resolved.floor}.`, [
+      { path: 'floor', message: 'must be a number in [0, 1]' },
+    ]);
   }
   if (Number.isNaN(resolved.halfLifeDays)) {
     throw invalidOptions('halfLifeDays must be a number (<= 0 disables decay).', [{ path: 'halfLifeDays', message: 'must be a number' }]);
@@ -108,11 +112,7 @@ export function decayingDays(window: DecayWindow, graceDays: number): number {
  * [b, c] gives the same value as applying it once over [a, c]: a store may decay as often as it
  * likes without fading memories faster. Pure: it never reads the clock.
  */
-export function decayImportance(
-  importance: number,
-  window: DecayWindow,
-  options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
-): number {
+export function decayImportance(importance: number, window: DecayWindow, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): number {
   const resolved = resolveOptions(options);
   if (resolved.halfLifeDays <= 0 || importance < resolved.floor) return clampUnit(importance);
   return decayMs(importance, timestampMs(window.lastSeenAt), timestampMs(window.from), timestampMs(window.to), resolved);
@@ -154,7 +154,11 @@ export function effectiveImportance(entry: DecayingImportance, at: Date, options
  * writer that rewrites an entry anyway (a merge, a reword) hands the store, so the decay so far
  * is kept and later reads decay only the time after `at`.
  */
-export function withEffectiveImportance<T extends DecayingImportance>(entry: T, at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): T {
+export function withEffectiveImportance<T extends DecayingImportance>(
+  entry: T,
+  at: Date,
+  options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
+): T {
   const importance = effectiveImportance(entry, at, options);
   return importance === entry.importance ? entry : decayedCopy(entry, importance, at.toISOString());
 }
@@ -163,7 +167,10 @@ export function withEffectiveImportance<T extends DecayingImportance>(entry: T, 
  * `withEffectiveImportance` at one instant for many entries (a pass that looks at every entry):
  * the options are resolved and `at` formatted once. Same values as `withEffectiveImportance`.
  */
-export function withEffectiveImportanceAt(at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): <T extends DecayingImportance>(entry: T) => T {
+export function withEffectiveImportanceAt(
+  at: Date,
+  options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
+): <T extends DecayingImportance>(entry: T) => T {
   const importanceOf = effectiveImportanceAt(at, options);
   const importanceAt = at.toISOString();
   return (entry) => {
@@ -187,11 +194,20 @@ function decayedCopy<T extends DecayingImportance>(entry: T, importance: number,
  * are resolved once and the entry's timestamps read without re-validation, since a store's
  * entries were validated when saved. Same values as `effectiveImportance`.
  */
-export function effectiveImportanceAt(at: Date, options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS): (entry: DecayingImportance) => number {
+export function effectiveImportanceAt(
+  at: Date,
+  options: Partial<DecayOptions> = DEFAULT_DECAY_OPTIONS,
+): (entry: DecayingImportance) => number {
   const resolved = resolveOptions(options);
   const toMs = at.getTime();
   return (entry) => {
     const lastSeenMs = Date.parse(entry.lastSeenAt);
-    return decayMs(entry.importance, lastSeenMs, entry.importanceAt === undefined ? lastSeenMs : Date.parse(entry.importanceAt), toMs, resolved);
+    return decayMs(
+      entry.importance,
+      lastSeenMs,
+      entry.importanceAt === undefined ? lastSeenMs : Date.parse(entry.importanceAt),
+      toMs,
+      resolved,
+    );
   };
 }

@@ -60,15 +60,13 @@ describe('timestampMs', () => {
     expect(timestampMs('2026-06-14T11:30:00+02:00')).toBe(Date.UTC(2026, 5, 14, 9, 30));
   });
 
-  it.each(['2026-06-14', '2026-06-14T09:30:00', 'June 14 2026', '2026-02-30T00:00:00Z', ''])(
-    'rejects %j with INVALID_INPUT',
-    (value) => {
-      expect(() => timestampMs(value)).toThrowError(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    },
-  );
+  it.each(['2026-06-14', '2026-06-14T09:30:00', 'June 14 2026', '2026-02-30T00:00:00Z', ''])('rejects %j with INVALID_INPUT', (value) => {
+    expect(() => timestampMs(value)).toThrowError(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
 
   it('accepts exactly the strings timestampSchema accepts', () => {
-    const digits = (length: number) => fc.array(fc.constantFrom(...'0123456789'), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
+    const digits = (length: number) =>
+      fc.array(fc.constantFrom(...'0123456789'), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
     const candidate = fc
       .tuple(
         fc.constantFrom('2024', '2026', '1900', '2000', '0000'),
@@ -113,9 +111,7 @@ describe('mergeTemporalFields', () => {
   });
 
   it('throws INVALID_INPUT for a malformed timestamp', () => {
-    expect(() => mergeTemporalFields([entry({ createdAt: 'yesterday' })])).toThrowError(
-      expect.objectContaining({ code: 'INVALID_INPUT' }),
-    );
+    expect(() => mergeTemporalFields([entry({ createdAt: 'yesterday' })])).toThrowError(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 
   it('takes min createdAt, max lastSeenAt, summed reinforcement, max importance', () => {
@@ -161,9 +157,7 @@ describe('mergeTemporalFields', () => {
   });
 
   it('never stamps now: a merge of old entries stays old', () => {
-    const merged = mergeTemporalFields([
-      entry({ createdAt: '2001-01-01T00:00:00.000Z', lastSeenAt: '2001-02-01T00:00:00.000Z' }),
-    ]);
+    const merged = mergeTemporalFields([entry({ createdAt: '2001-01-01T00:00:00.000Z', lastSeenAt: '2001-02-01T00:00:00.000Z' })]);
     expect(merged.createdAt).toBe('2001-01-01T00:00:00.000Z');
     expect(merged.lastSeenAt).toBe('2001-02-01T00:00:00.000Z');
   });

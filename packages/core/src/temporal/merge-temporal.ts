@@ -36,8 +36,7 @@ function extremeTimestamp(values: readonly string[], direction: -1 | 1): string 
   let best: { value: string; ms: number } | undefined;
   for (const value of values) {
     const ms = timestampMs(value);
-    const better =
-      best === undefined || (ms - best.ms) * direction > 0 || (ms === best.ms && value < best.value);
+    const better = best === undefined || (ms - best.ms) * direction > 0 || (ms === best.ms && value < best.value);
     if (better) best = { value, ms };
   }
   if (best === undefined) throw new ReverieValidationError('INVALID_INPUT', 'No timestamps to compare.');

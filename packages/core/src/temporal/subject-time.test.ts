@@ -137,12 +137,9 @@ const metadataArb = fc.record(
 
 describe('mergeSubjectTimeMetadata', () => {
   it('keeps only subject-time keys', () => {
-    expect(
-      mergeSubjectTimeMetadata([
-        { source: 'chat', 'subject.point': '2026-06-14' },
-        { mood: 'happy' },
-      ]),
-    ).toEqual({ 'subject.point': '2026-06-14' });
+    expect(mergeSubjectTimeMetadata([{ source: 'chat', 'subject.point': '2026-06-14' }, { mood: 'happy' }])).toEqual({
+      'subject.point': '2026-06-14',
+    });
     expect(mergeSubjectTimeMetadata([{ source: 'chat' }])).toEqual({});
     expect(mergeSubjectTimeMetadata([])).toEqual({});
   });
@@ -155,38 +152,28 @@ describe('mergeSubjectTimeMetadata', () => {
       ]),
     ).toEqual({ 'subject.start': '2026-06', 'subject.end': '2026-06-14' });
     // 2026-07-01T00:00:00+02:00 is 2026-06-30T22:00Z, inside the day 2026-06-30 ...
-    expect(
-      mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-30' }, { 'subject.end': '2026-07-01T00:00:00+02:00' }]),
-    ).toEqual({ 'subject.end': '2026-06-30' });
+    expect(mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-30' }, { 'subject.end': '2026-07-01T00:00:00+02:00' }])).toEqual({
+      'subject.end': '2026-06-30',
+    });
     // ... while 2026-06-30T23:00:00-02:00 is 2026-07-01T01:00Z, after it.
-    expect(
-      mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-30' }, { 'subject.end': '2026-06-30T23:00:00-02:00' }]),
-    ).toEqual({ 'subject.end': '2026-06-30T23:00:00-02:00' });
+    expect(mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-30' }, { 'subject.end': '2026-06-30T23:00:00-02:00' }])).toEqual({
+      'subject.end': '2026-06-30T23:00:00-02:00',
+    });
   });
 
   it('compares instants, not strings, across offsets', () => {
     // 23:00-05:00 is 04:00Z the next day, later than 2026-06-15T01:00:00Z.
-    expect(
-      mergeSubjectTimeMetadata([
-        { 'subject.end': '2026-06-14T23:00:00-05:00' },
-        { 'subject.end': '2026-06-15T01:00:00Z' },
-      ]),
-    ).toEqual({ 'subject.end': '2026-06-14T23:00:00-05:00' });
+    expect(mergeSubjectTimeMetadata([{ 'subject.end': '2026-06-14T23:00:00-05:00' }, { 'subject.end': '2026-06-15T01:00:00Z' }])).toEqual({
+      'subject.end': '2026-06-14T23:00:00-05:00',
+    });
   });
 
   it('takes the most specific point, then the earliest, then the smallest string', () => {
     expect(
-      mergeSubjectTimeMetadata([
-        { 'subject.point': '2026-06' },
-        { 'subject.point': '2026-06-20' },
-        { 'subject.point': '2026-06-14' },
-      ]),
+      mergeSubjectTimeMetadata([{ 'subject.point': '2026-06' }, { 'subject.point': '2026-06-20' }, { 'subject.point': '2026-06-14' }]),
     ).toEqual({ 'subject.point': '2026-06-14' });
     expect(
-      mergeSubjectTimeMetadata([
-        { 'subject.point': '2026-06-14T09:30:00+02:00' },
-        { 'subject.point': '2026-06-14T07:30:00Z' },
-      ]),
+      mergeSubjectTimeMetadata([{ 'subject.point': '2026-06-14T09:30:00+02:00' }, { 'subject.point': '2026-06-14T07:30:00Z' }]),
     ).toEqual({ 'subject.point': '2026-06-14T07:30:00Z' });
   });
 
@@ -256,7 +243,13 @@ describe('mergeSubjectTimeMetadata', () => {
     fc.assert(
       fc.property(tiedMetadata, tiedMetadata, tiedMetadata, (a, b, c) => {
         const all = mergeSubjectTimeMetadata([a, b, c]);
-        for (const order of [[a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]]) {
+        for (const order of [
+          [a, c, b],
+          [b, a, c],
+          [b, c, a],
+          [c, a, b],
+          [c, b, a],
+        ]) {
           expect(mergeSubjectTimeMetadata(order)).toEqual(all);
         }
         expect(mergeSubjectTimeMetadata([a, mergeSubjectTimeMetadata([b, c])])).toEqual(all);
@@ -293,16 +286,14 @@ describe('mergeSubjectTimeMetadata', () => {
 
 describe('describeSubjectTime', () => {
   it('renders a range, an open range, a point, and both', () => {
-    expect(describeSubjectTime({ 'subject.start': '2026-06-01', 'subject.end': '2026-06-14' })).toBe(
-      '2026-06-01..2026-06-14',
-    );
+    expect(describeSubjectTime({ 'subject.start': '2026-06-01', 'subject.end': '2026-06-14' })).toBe('2026-06-01..2026-06-14');
     expect(describeSubjectTime({ 'subject.start': '2026-06-01' })).toBe('2026-06-01..');
     expect(describeSubjectTime({ 'subject.end': '2026-06-14' })).toBe('..2026-06-14');
     expect(describeSubjectTime({ 'subject.point': '2026-06-14' })).toBe('2026-06-14');
     expect(describeSubjectTime({ 'subject.start': '2026-06', 'subject.end': '2026-06' })).toBe('2026-06');
-    expect(
-      describeSubjectTime({ 'subject.start': '2026-06-01', 'subject.end': '2026-06-30', 'subject.point': '2026-06-14' }),
-    ).toBe('2026-06-14 within 2026-06-01..2026-06-30');
+    expect(describeSubjectTime({ 'subject.start': '2026-06-01', 'subject.end': '2026-06-30', 'subject.point': '2026-06-14' })).toBe(
+      '2026-06-14 within 2026-06-01..2026-06-30',
+    );
   });
 
   it('is undefined without usable subject time', () => {

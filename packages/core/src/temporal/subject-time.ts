@@ -98,16 +98,13 @@ function byString(a: Candidate, b: Candidate): number {
 }
 
 /** `subject.start`: the earliest covered start; on a tie the coarser value (wider range) wins. */
-const startOrder: CandidateOrder = (a, b) =>
-  a.span.start - b.span.start || a.span.precision - b.span.precision || byString(a, b);
+const startOrder: CandidateOrder = (a, b) => a.span.start - b.span.start || a.span.precision - b.span.precision || byString(a, b);
 
 /** `subject.end`: the latest covered end; on a tie the coarser value (wider range) wins. */
-const endOrder: CandidateOrder = (a, b) =>
-  b.span.end - a.span.end || a.span.precision - b.span.precision || byString(a, b);
+const endOrder: CandidateOrder = (a, b) => b.span.end - a.span.end || a.span.precision - b.span.precision || byString(a, b);
 
 /** `subject.point`: the most specific value, then the earliest start, then string order. */
-const pointOrder: CandidateOrder = (a, b) =>
-  b.span.precision - a.span.precision || a.span.start - b.span.start || byString(a, b);
+const pointOrder: CandidateOrder = (a, b) => b.span.precision - a.span.precision || a.span.start - b.span.start || byString(a, b);
 
 const ORDERS: Record<SubjectTimeKey, CandidateOrder> = {
   [SUBJECT_START_KEY]: startOrder,
@@ -162,8 +159,7 @@ export function describeSubjectTime(metadata: Readonly<Record<string, string>>):
   const start = candidateOf(metadata, SUBJECT_START_KEY)?.value;
   const end = candidateOf(metadata, SUBJECT_END_KEY)?.value;
   const point = candidateOf(metadata, SUBJECT_POINT_KEY)?.value;
-  const range =
-    start === undefined && end === undefined ? undefined : start === end ? start : `${start ?? ''}..${end ?? ''}`;
+  const range = start === undefined && end === undefined ? undefined : start === end ? start : `${start ?? ''}..${end ?? ''}`;
   if (range === undefined) return point;
   if (point === undefined || point === range) return range;
   return `${point} within ${range}`;

@@ -28,7 +28,9 @@ describe('validity (SPEC B9)', () => {
     expect(validityProblem({ id: 'a', validFrom: '2026-02-01T00:00:00Z', validTo: '2026-01-01T00:00:00Z' })?.field).toBe('validTo');
     expect(validityProblem({ id: 'a', supersededBy: 'b' })?.message).toMatch(/needs validTo/);
     expect(validityProblem({ id: 'a', validTo: '2026-01-01T00:00:00Z', supersededBy: 'a' })?.message).toMatch(/itself/);
-    expect(validityProblem({ id: 'a', validFrom: '2026-01-01T00:00:00Z', validTo: '2026-01-01T00:00:00Z', supersededBy: 'b' })).toBeUndefined();
+    expect(
+      validityProblem({ id: 'a', validFrom: '2026-01-01T00:00:00Z', validTo: '2026-01-01T00:00:00Z', supersededBy: 'b' }),
+    ).toBeUndefined();
   });
 });
 

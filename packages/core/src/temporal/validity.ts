@@ -36,7 +36,10 @@ export function hasValidityBounds(entry: Pick<ValidityFields, 'validFrom' | 'val
  * An entry without bounds always holds, whatever its `createdAt`. Pure.
  */
 export function holdsNow(entry: Pick<ValidityFields, 'validFrom' | 'validTo'>, now: number): boolean {
-  return (entry.validTo === undefined || Date.parse(entry.validTo) > now) && (entry.validFrom === undefined || Date.parse(entry.validFrom) <= now);
+  return (
+    (entry.validTo === undefined || Date.parse(entry.validTo) > now) &&
+    (entry.validFrom === undefined || Date.parse(entry.validFrom) <= now)
+  );
 }
 
 /**

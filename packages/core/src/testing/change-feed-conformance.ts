@@ -7,7 +7,11 @@ type Harness = ReturnType<typeof useStoreHarness<ILongTermMemory>>;
 type FeedStore = ILongTermMemory & IMemoryChangeFeed;
 
 /** Reads the whole feed from `since`, page by page. */
-async function readAll(store: FeedStore, since: string, limit?: number): Promise<{ changes: MemoryChange[]; cursor: string; pages: number }> {
+async function readAll(
+  store: FeedStore,
+  since: string,
+  limit?: number,
+): Promise<{ changes: MemoryChange[]; cursor: string; pages: number }> {
   const changes: MemoryChange[] = [];
   let cursor = since;
   let pages = 0;
@@ -33,7 +37,8 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
   describe('change feed (SPEC B12)', () => {
     const open = async (context: TestContext): Promise<FeedStore> => {
       const store = await harness.open();
-      if (options.changeFeed) expect(hasChangeFeed(store), 'options.changeFeed is set but the store has no changes()/neighbours()').toBe(true);
+      if (options.changeFeed)
+        expect(hasChangeFeed(store), 'options.changeFeed is set but the store has no changes()/neighbours()').toBe(true);
       if (!hasChangeFeed(store)) context.skip('this store has no change feed: the dream passes list every entry instead');
       return store as FeedStore;
     };
@@ -84,7 +89,9 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
       const store = await open(context);
       const entry = await store.save({ content: 'A fact with a version' });
       const { cursor } = await store.changes();
-      await expect(store.save({ id: entry.id, content: 'stale write' }, { ifUpdatedAt: '2020-01-01T00:00:00.000Z' })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(store.save({ id: entry.id, content: 'stale write' }, { ifUpdatedAt: '2020-01-01T00:00:00.000Z' })).rejects.toMatchObject(
+        { code: 'CONFLICT' },
+      );
       await expect(store.save({ content: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
       expect((await store.changes({ since: cursor })).changes).toEqual([]);
     });
@@ -159,12 +166,21 @@ export function describeChangeFeedConformance(harness: Harness, options: Conform
       const store = await open(context);
       const gym = await store.save({ content: 'Ana goes to the FitLab gym on Mondays' });
       const newer = await store.save({ content: 'Ana goes to the IronHouse gym on Mondays now' });
-      const old = await store.save({ content: 'Ana goes to the CoreBox gym on Mondays', validTo: '2026-01-01T00:00:00.000Z', supersededBy: newer.id });
+      const old = await store.save({
+        content: 'Ana goes to the CoreBox gym on Mondays',
+        validTo: '2026-01-01T00:00:00.000Z',
+        supersededBy: newer.id,
+      });
       await store.save({ content: 'The deployment pipeline runs on Kubernetes' });
-      const hits = (await store.neighbours([gym.id, old.id], { limit: 5 }));
+      const hits = await store.neighbours([gym.id, old.id], { limit: 5 });
       expect(hits.get(gym.id)!.map((hit) => hit.entry.id)).toEqual([newer.id]);
       // The superseded entry itself still has neighbours when asked about.
-      expect(hits.get(old.id)!.map((hit) => hit.entry.id).sort()).toEqual([gym.id, newer.id].sort());
+      expect(
+        hits
+          .get(old.id)!
+          .map((hit) => hit.entry.id)
+          .sort(),
+      ).toEqual([gym.id, newer.id].sort());
     });
 
     it('answers neighbourIds() with the ids and scores neighbours() gives, when it has it', async (context) => {

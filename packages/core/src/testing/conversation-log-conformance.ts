@@ -39,8 +39,19 @@ export function describeConversationLogConformance(
 
       it('keeps a timestamp the caller gives', async () => {
         const log = await harness.open();
-        const turn = await log.append({ sessionId: 's', role: 'system', content: 'You are helpful.', timestamp: '2026-02-01T07:00:00.000Z' });
-        expect(turn).toEqual({ seq: 1, sessionId: 's', role: 'system', content: 'You are helpful.', timestamp: '2026-02-01T07:00:00.000Z' });
+        const turn = await log.append({
+          sessionId: 's',
+          role: 'system',
+          content: 'You are helpful.',
+          timestamp: '2026-02-01T07:00:00.000Z',
+        });
+        expect(turn).toEqual({
+          seq: 1,
+          sessionId: 's',
+          role: 'system',
+          content: 'You are helpful.',
+          timestamp: '2026-02-01T07:00:00.000Z',
+        });
       });
 
       it('reads in append order, not timestamp order', async () => {
@@ -95,7 +106,12 @@ export function describeConversationLogConformance(
 
       it('filters by since (inclusive) and until (exclusive)', async () => {
         const log = await harness.open();
-        for (const [content, offset] of [['early', 0], ['edge', HOUR], ['middle', HOUR + MINUTE], ['late', 2 * HOUR]] as const) {
+        for (const [content, offset] of [
+          ['early', 0],
+          ['edge', HOUR],
+          ['middle', HOUR + MINUTE],
+          ['late', 2 * HOUR],
+        ] as const) {
           await log.append({ sessionId: 's', role: 'user', content, timestamp: iso(offset) });
         }
         expect((await log.read({ since: iso(HOUR) })).map((t) => t.content)).toEqual(['edge', 'middle', 'late']);
@@ -213,7 +229,9 @@ export function describeConversationLogConformance(
         const log = await harness.open();
         const appended = [];
         for (const [i, content] of userTexts(24).entries()) {
-          const turn = await storedOrRefused(log.append({ sessionId: NAME_WORDS[i % NAME_WORDS.length]!, role: i % 2 === 0 ? 'user' : 'assistant', content }));
+          const turn = await storedOrRefused(
+            log.append({ sessionId: NAME_WORDS[i % NAME_WORDS.length]!, role: i % 2 === 0 ? 'user' : 'assistant', content }),
+          );
           if (turn) appended.push(turn);
         }
         expect(appended.length).toBe(24);

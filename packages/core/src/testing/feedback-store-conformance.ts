@@ -52,7 +52,12 @@ export function describeFeedbackStoreConformance(
 
       it('keeps a timestamp the caller gives', async () => {
         const store = await harness.open();
-        const recorded = await store.record({ kind: 'negative', sessionId: 's', text: 'Too verbose', timestamp: '2026-02-10T18:45:00.000Z' });
+        const recorded = await store.record({
+          kind: 'negative',
+          sessionId: 's',
+          text: 'Too verbose',
+          timestamp: '2026-02-10T18:45:00.000Z',
+        });
         expect(recorded.timestamp).toBe('2026-02-10T18:45:00.000Z');
         expect((await store.list())[0]?.timestamp).toBe('2026-02-10T18:45:00.000Z');
       });
@@ -125,7 +130,12 @@ export function describeFeedbackStoreConformance(
 
       it('filters by since (inclusive) and until (exclusive)', async () => {
         const store = await harness.open();
-        for (const [text, offset] of [['early', 0], ['edge', HOUR], ['middle', HOUR + MINUTE], ['late', 2 * HOUR]] as const) {
+        for (const [text, offset] of [
+          ['early', 0],
+          ['edge', HOUR],
+          ['middle', HOUR + MINUTE],
+          ['late', 2 * HOUR],
+        ] as const) {
           await store.record({ kind: 'correction', sessionId: 's', text, timestamp: iso(offset) });
         }
         expect((await store.list({ since: iso(HOUR) })).map((f) => f.text)).toEqual(['edge', 'middle', 'late']);
@@ -165,7 +175,9 @@ export function describeFeedbackStoreConformance(
       it('loses nothing when many records run at once', async () => {
         const store = await harness.open();
         const recorded = await Promise.all(
-          Array.from({ length: 200 }, (_, i) => store.record({ kind: 'correction', sessionId: `session-${i % 4}`, text: `parallel ${i}`, timestamp: iso(i * 1000) })),
+          Array.from({ length: 200 }, (_, i) =>
+            store.record({ kind: 'correction', sessionId: `session-${i % 4}`, text: `parallel ${i}`, timestamp: iso(i * 1000) }),
+          ),
         );
         expect(new Set(recorded.map((f) => f.id)).size).toBe(200);
         const listed = await store.list();

@@ -24,7 +24,19 @@ export interface FileSystemFaults {
 // biome-ignore lint/suspicious/noExplicitAny: wraps any function of node:fs, whatever its parameters
 type AnyFunction = (...args: any[]) => any;
 
-const PROMISE_WRITES = ['writeFile', 'appendFile', 'mkdir', 'rename', 'link', 'unlink', 'rm', 'rmdir', 'copyFile', 'truncate', 'utimes'] as const;
+const PROMISE_WRITES = [
+  'writeFile',
+  'appendFile',
+  'mkdir',
+  'rename',
+  'link',
+  'unlink',
+  'rm',
+  'rmdir',
+  'copyFile',
+  'truncate',
+  'utimes',
+] as const;
 const CALLBACK_WRITES = ['writeFile', 'appendFile', 'mkdir', 'rename', 'link', 'unlink', 'rmdir', 'utimes'] as const;
 const SYNC_WRITES = ['writeFileSync', 'appendFileSync', 'mkdirSync', 'renameSync', 'linkSync', 'unlinkSync'] as const;
 
@@ -61,32 +73,52 @@ export function injectFileSystemFaults(): FileSystemFaults {
   const promises = fs.promises as unknown as Record<string, unknown>;
   const callbacks = fs as unknown as Record<string, unknown>;
   for (const name of PROMISE_WRITES) {
-    patch(promises, name, (original) => function (this: unknown, ...args: unknown[]) {
-      const error = failure(name, args[0]);
-      return error ? Promise.reject(error) : original.apply(this, args);
-    });
+    patch(
+      promises,
+      name,
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          const error = failure(name, args[0]);
+          return error ? Promise.reject(error) : original.apply(this, args);
+        },
+    );
   }
-  patch(promises, 'open', (original) => function (this: unknown, ...args: unknown[]) {
-    const error = failure('open', args[0], args[1]);
-    return error ? Promise.reject(error) : original.apply(this, args);
-  });
+  patch(
+    promises,
+    'open',
+    (original) =>
+      function (this: unknown, ...args: unknown[]) {
+        const error = failure('open', args[0], args[1]);
+        return error ? Promise.reject(error) : original.apply(this, args);
+      },
+  );
   for (const name of CALLBACK_WRITES) {
-    patch(callbacks, name, (original) => function (this: unknown, ...args: unknown[]) {
-      const error = failure(name, args[0]);
-      const callback = args.at(-1);
-      if (error && typeof callback === 'function') {
-        process.nextTick(() => (callback as AnyFunction)(error));
-        return undefined;
-      }
-      return original.apply(this, args);
-    });
+    patch(
+      callbacks,
+      name,
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          const error = failure(name, args[0]);
+          const callback = args.at(-1);
+          if (error && typeof callback === 'function') {
+            process.nextTick(() => (callback as AnyFunction)(error));
+            return undefined;
+          }
+          return original.apply(this, args);
+        },
+    );
   }
   for (const name of SYNC_WRITES) {
-    patch(callbacks, name, (original) => function (this: unknown, ...args: unknown[]) {
-      const error = failure(name.replace(/Sync$/, ''), args[0]);
-      if (error) throw error;
-      return original.apply(this, args);
-    });
+    patch(
+      callbacks,
+      name,
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          const error = failure(name.replace(/Sync$/, ''), args[0]);
+          if (error) throw error;
+          return original.apply(this, args);
+        },
+    );
   }
   syncBuiltinESMExports();
 

@@ -44,7 +44,11 @@ export function describeLongTermMemoryConformance(
 
       it('accepts a Date or an ISO string for createdAt and lastSeenAt, and returns ISO strings', async () => {
         const store = await harness.open();
-        const saved = await store.save({ content: 'Met Ana in Porto', createdAt: new Date('2026-03-01T10:00:00.000Z'), lastSeenAt: '2026-03-02T10:00:00.000Z' });
+        const saved = await store.save({
+          content: 'Met Ana in Porto',
+          createdAt: new Date('2026-03-01T10:00:00.000Z'),
+          lastSeenAt: '2026-03-02T10:00:00.000Z',
+        });
         expect(saved.createdAt).toBe('2026-03-01T10:00:00.000Z');
         expect(saved.lastSeenAt).toBe('2026-03-02T10:00:00.000Z');
         expect((await store.get(saved.id))?.createdAt).toBe('2026-03-01T10:00:00.000Z');
@@ -322,9 +326,13 @@ export function describeLongTermMemoryConformance(
 
       it('refuses a validTo before validFrom, a supersededBy without validTo and an entry superseding itself, writing nothing', async () => {
         const store = await harness.open();
-        await expect(store.save({ content: 'x', validFrom: '2026-02-01T00:00:00.000Z', validTo: '2026-01-01T00:00:00.000Z' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(
+          store.save({ content: 'x', validFrom: '2026-02-01T00:00:00.000Z', validTo: '2026-01-01T00:00:00.000Z' }),
+        ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
         await expect(store.save({ content: 'x', supersededBy: 'a1b2c3d4e5f6' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-        await expect(store.save({ id: 'a1b2c3d4e5f6', content: 'x', validTo: '2026-01-01T00:00:00.000Z', supersededBy: 'a1b2c3d4e5f6' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(
+          store.save({ id: 'a1b2c3d4e5f6', content: 'x', validTo: '2026-01-01T00:00:00.000Z', supersededBy: 'a1b2c3d4e5f6' }),
+        ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
         await expect(store.save({ content: 'x', validTo: 'next week' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
         expect(await store.list()).toEqual([]);
       });
@@ -334,7 +342,12 @@ export function describeLongTermMemoryConformance(
         const now = harness.clock.now().getTime();
         const iso = (offsetDays: number) => new Date(now + offsetDays * DAY).toISOString();
         const porto = await store.save({ content: 'The user lives in Porto', validFrom: iso(-30) });
-        const lyon = await store.save({ content: 'The user lives in Lyon', validTo: iso(-30), supersededBy: porto.id, createdAt: iso(-400) });
+        const lyon = await store.save({
+          content: 'The user lives in Lyon',
+          validTo: iso(-30),
+          supersededBy: porto.id,
+          createdAt: iso(-400),
+        });
         const berlin = await store.save({ content: 'The user lives in Berlin from next month', validFrom: iso(20) });
         const plain = await store.save({ content: 'The user lives near the river' });
         const recalled = (await store.search({ text: 'user lives' })).map((r) => r.entry.id);
@@ -348,8 +361,18 @@ export function describeLongTermMemoryConformance(
 
       it('answers as of a past date: the fact that held then, nothing noted later', async () => {
         const store = await harness.open();
-        const lyon = await store.save({ content: 'The user works at Acme in Lyon', createdAt: '2025-01-10T00:00:00.000Z', validTo: '2025-09-01T00:00:00.000Z', supersededBy: 'b1b2c3d4e5f6' });
-        const porto = await store.save({ id: 'b1b2c3d4e5f6', content: 'The user works at Globex in Porto', createdAt: '2025-09-03T00:00:00.000Z', validFrom: '2025-09-01T00:00:00.000Z' });
+        const lyon = await store.save({
+          content: 'The user works at Acme in Lyon',
+          createdAt: '2025-01-10T00:00:00.000Z',
+          validTo: '2025-09-01T00:00:00.000Z',
+          supersededBy: 'b1b2c3d4e5f6',
+        });
+        const porto = await store.save({
+          id: 'b1b2c3d4e5f6',
+          content: 'The user works at Globex in Porto',
+          createdAt: '2025-09-03T00:00:00.000Z',
+          validFrom: '2025-09-01T00:00:00.000Z',
+        });
         const later = await store.save({ content: 'The user works remotely on Fridays', createdAt: '2025-12-01T00:00:00.000Z' });
         const ids = async (query: Parameters<typeof store.search>[0]) => (await store.search(query)).map((r) => r.entry.id).sort();
         expect(await ids({ text: 'user works', asOf: '2025-05-01T00:00:00.000Z' })).toEqual([lyon.id]);
@@ -367,22 +390,34 @@ export function describeLongTermMemoryConformance(
 
       it('drops a fact from current recall once the clock passes its validTo', async () => {
         const store = await harness.open();
-        const trip = await store.save({ content: 'The user is travelling in Japan', validTo: new Date(harness.clock.now().getTime() + 3 * DAY) });
+        const trip = await store.save({
+          content: 'The user is travelling in Japan',
+          validTo: new Date(harness.clock.now().getTime() + 3 * DAY),
+        });
         expect((await store.search({ text: 'japan' })).map((r) => r.entry.id)).toEqual([trip.id]);
         harness.clock.advance(3 * DAY);
         expect(await store.search({ text: 'japan' })).toEqual([]);
-        expect((await store.search({ text: 'japan', asOf: new Date(harness.clock.now().getTime() - DAY) })).map((r) => r.entry.id)).toEqual([trip.id]);
+        expect((await store.search({ text: 'japan', asOf: new Date(harness.clock.now().getTime() - DAY) })).map((r) => r.entry.id)).toEqual(
+          [trip.id],
+        );
       });
 
       if (options.persistent) {
         it('keeps validity across a reopen, and current recall still leaves superseded entries out', async () => {
           const store = await harness.open();
           const porto = await store.save({ content: 'Office badge number is 4411', validFrom: '2026-01-01T00:00:00.000Z' });
-          const old = await store.save({ content: 'Office badge number is 1203', validTo: '2026-01-01T00:00:00.000Z', supersededBy: porto.id, createdAt: '2025-01-01T00:00:00.000Z' });
+          const old = await store.save({
+            content: 'Office badge number is 1203',
+            validTo: '2026-01-01T00:00:00.000Z',
+            supersededBy: porto.id,
+            createdAt: '2025-01-01T00:00:00.000Z',
+          });
           const reopened = await harness.reopen(store);
           expect(await reopened.get(old.id)).toEqual(old);
           expect((await reopened.search({ text: 'badge number' })).map((r) => r.entry.id)).toEqual([porto.id]);
-          expect((await reopened.search({ text: 'badge number', asOf: '2025-06-01T00:00:00.000Z' })).map((r) => r.entry.id)).toEqual([old.id]);
+          expect((await reopened.search({ text: 'badge number', asOf: '2025-06-01T00:00:00.000Z' })).map((r) => r.entry.id)).toEqual([
+            old.id,
+          ]);
         });
       }
     });
@@ -391,8 +426,24 @@ export function describeLongTermMemoryConformance(
       const merged = {
         origin: { kind: 'merge' as const, at: '2026-02-01T00:00:00.000Z', runId: 'a0a0a0a0a0a0', pass: 'memory-consolidation' },
         ancestors: [
-          { id: 'b1b1b1b1b1b1', relation: 'merged' as const, into: 'c2c2c2c2c2c2', at: '2026-02-01T00:00:00.000Z', runId: 'a0a0a0a0a0a0', excerpt: 'Likes tea', fingerprint: '0badf00d', origin: 'tool' as const },
-          { id: 'd3d3d3d3d3d3', relation: 'superseded' as const, into: 'b1b1b1b1b1b1', at: '2026-01-01T00:00:00.000Z', excerpt: 'Likes coffee', fingerprint: '12345678' },
+          {
+            id: 'b1b1b1b1b1b1',
+            relation: 'merged' as const,
+            into: 'c2c2c2c2c2c2',
+            at: '2026-02-01T00:00:00.000Z',
+            runId: 'a0a0a0a0a0a0',
+            excerpt: 'Likes tea',
+            fingerprint: '0badf00d',
+            origin: 'tool' as const,
+          },
+          {
+            id: 'd3d3d3d3d3d3',
+            relation: 'superseded' as const,
+            into: 'b1b1b1b1b1b1',
+            at: '2026-01-01T00:00:00.000Z',
+            excerpt: 'Likes coffee',
+            fingerprint: '12345678',
+          },
         ],
         folded: 3,
       };
@@ -408,7 +459,10 @@ export function describeLongTermMemoryConformance(
         expect(cleared.lineage).toBeUndefined();
         expect(Object.keys((await store.get(entry.id))!)).not.toContain('lineage');
         const now = harness.clock.now().toISOString();
-        const told = await store.save({ content: 'Uses vim', lineage: { origin: { kind: 'tool', tool: 'save_memory', sessionId: 'chat-1' } } });
+        const told = await store.save({
+          content: 'Uses vim',
+          lineage: { origin: { kind: 'tool', tool: 'save_memory', sessionId: 'chat-1' } },
+        });
         expect(told.lineage).toEqual({ origin: { kind: 'tool', tool: 'save_memory', sessionId: 'chat-1', at: told.updatedAt } });
         expect(Date.parse(told.lineage!.origin!.at)).toBeGreaterThanOrEqual(Date.parse(now));
         const unknown = await store.save({ content: 'Has a dog' });
@@ -513,9 +567,7 @@ export function describeLongTermMemoryConformance(
         const store = await harness.open();
         const entries = await Promise.all(Array.from({ length: 40 }, (_, i) => store.save({ content: `entry ${i}` })));
         await Promise.all(
-          entries.map((entry, i) =>
-            i % 2 === 0 ? store.save({ id: entry.id, content: `entry ${i} updated` }) : store.delete(entry.id),
-          ),
+          entries.map((entry, i) => (i % 2 === 0 ? store.save({ id: entry.id, content: `entry ${i} updated` }) : store.delete(entry.id))),
         );
         const remaining = await store.list();
         expect(remaining).toHaveLength(20);
@@ -532,7 +584,12 @@ export function describeLongTermMemoryConformance(
         for (const [i, content] of userTexts(36).entries()) {
           const word = NAME_WORDS[i % NAME_WORDS.length]!;
           const entry = await storedOrRefused(
-            store.save({ content, category: i % 4 === 0 ? word : `general/${word}`, tags: [word, NAME_WORDS[(i + 1) % NAME_WORDS.length]!], metadata: { [word]: content.slice(0, 100) } }),
+            store.save({
+              content,
+              category: i % 4 === 0 ? word : `general/${word}`,
+              tags: [word, NAME_WORDS[(i + 1) % NAME_WORDS.length]!],
+              metadata: { [word]: content.slice(0, 100) },
+            }),
           );
           if (entry) saved.push(entry);
           expect(await store.get(entry?.id ?? '000000000000')).toEqual(entry);
@@ -564,7 +621,11 @@ export function describeLongTermMemoryConformance(
       if (options.persistent) {
         it('finds everything again after a reopen', async () => {
           const store = await harness.open();
-          const a = await store.save({ content: 'Persistent fact about Kubernetes clusters', category: 'project-context/infra', tags: ['k8s'] });
+          const a = await store.save({
+            content: 'Persistent fact about Kubernetes clusters',
+            category: 'project-context/infra',
+            tags: ['k8s'],
+          });
           const b = await store.save({ content: 'Another durable note', importance: 0.8 });
           const gone = await store.save({ content: 'This one is deleted before reopening' });
           await store.delete(gone.id);

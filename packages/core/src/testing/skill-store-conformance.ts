@@ -22,7 +22,11 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
       it('stamps createdAt and updatedAt from the clock and leaves lastUsedAt null', async () => {
         const store = await harness.open();
         const now = harness.clock.now().getTime();
-        const saved = await store.save({ name: 'git/rebase', summary: 'Rebase a branch onto main', content: '1. git fetch\n2. git rebase origin/main' });
+        const saved = await store.save({
+          name: 'git/rebase',
+          summary: 'Rebase a branch onto main',
+          content: '1. git fetch\n2. git rebase origin/main',
+        });
         expect(saved).toMatchObject({
           name: 'git/rebase',
           summary: 'Rebase a branch onto main',
@@ -49,7 +53,11 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
           lastUsedAt: '2026-02-20T10:00:00.000Z',
         });
         harness.clock.advance(DAY);
-        const updated = await store.save({ name: 'deploy/staging', summary: 'Deploy to the staging cluster', content: 'Run make deploy ENV=staging' });
+        const updated = await store.save({
+          name: 'deploy/staging',
+          summary: 'Deploy to the staging cluster',
+          content: 'Run make deploy ENV=staging',
+        });
         expect(updated).toMatchObject({
           name: 'deploy/staging',
           summary: 'Deploy to the staging cluster',
@@ -65,7 +73,12 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
 
       it('takes createdAt and lastUsedAt from the draft when it carries them', async () => {
         const store = await harness.open();
-        await store.save({ name: 'deploy/prod', summary: 'Deploy to production', content: 'Ask for approval first', lastUsedAt: '2026-02-01T09:00:00.000Z' });
+        await store.save({
+          name: 'deploy/prod',
+          summary: 'Deploy to production',
+          content: 'Ask for approval first',
+          lastUsedAt: '2026-02-01T09:00:00.000Z',
+        });
         harness.clock.advance(DAY);
         const replaced = await store.save({
           name: 'deploy/prod',
@@ -113,7 +126,12 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
 
       it('hands out copies: changing a returned skill changes nothing stored', async () => {
         const store = await harness.open();
-        const saved = await store.save({ name: 'docs/style', summary: 'House style', content: 'Use sentence case', seeAlso: ['docs/tone'] });
+        const saved = await store.save({
+          name: 'docs/style',
+          summary: 'House style',
+          content: 'Use sentence case',
+          seeAlso: ['docs/tone'],
+        });
         saved.seeAlso.push('mutated');
         saved.content = 'mutated';
         const fetched = await store.get('docs/style');
@@ -148,7 +166,9 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
         const first = await store.save({ name: 'ops/backup', summary: 'Version one', content: '' });
         harness.clock.advance(1000);
         const second = await store.save({ name: 'ops/backup', summary: 'Version two', content: '' }, { ifUpdatedAt: first.updatedAt });
-        await expect(store.save({ name: 'ops/backup', summary: 'Stale write', content: '' }, { ifUpdatedAt: first.updatedAt })).rejects.toMatchObject({
+        await expect(
+          store.save({ name: 'ops/backup', summary: 'Stale write', content: '' }, { ifUpdatedAt: first.updatedAt }),
+        ).rejects.toMatchObject({
           code: 'CONFLICT',
         });
         expect((await store.get('ops/backup'))?.summary).toBe('Version two');
@@ -243,7 +263,8 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
 
       it('returns at most maxResults, 8 by default', async () => {
         const store = await harness.open();
-        for (let i = 0; i < 12; i++) await store.save({ name: `servers/web-${i}`, summary: `Web server ${i}`, content: 'Restart nginx gracefully' });
+        for (let i = 0; i < 12; i++)
+          await store.save({ name: `servers/web-${i}`, summary: `Web server ${i}`, content: 'Restart nginx gracefully' });
         expect(await store.search({ text: 'nginx' })).toHaveLength(8);
         expect(await store.search({ text: 'nginx', maxResults: 3 })).toHaveLength(3);
         expect(await store.search({ text: 'nginx', maxResults: 100 })).toHaveLength(12);
@@ -276,7 +297,9 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
       for (const [label, value] of HOSTILE_PATHS) {
         it(`refuses a name with ${label} and writes nothing`, async () => {
           const store = await harness.open();
-          await expect(store.save({ name: value, summary: 'should not land', content: '' })).rejects.toMatchObject({ code: 'INVALID_NAME' });
+          await expect(store.save({ name: value, summary: 'should not land', content: '' })).rejects.toMatchObject({
+            code: 'INVALID_NAME',
+          });
           await expect(store.get(value)).rejects.toMatchObject({ code: 'INVALID_NAME' });
           await expect(store.delete(value)).rejects.toMatchObject({ code: 'INVALID_NAME' });
           expect(await store.list()).toEqual([]);
@@ -285,7 +308,9 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
 
       it('refuses a hostile name inside seeAlso and writes nothing', async () => {
         const store = await harness.open();
-        await expect(store.save({ name: 'mcp/email', summary: 'Send email', content: '', seeAlso: ['mcp/calendar', '../../etc'] })).rejects.toMatchObject({
+        await expect(
+          store.save({ name: 'mcp/email', summary: 'Send email', content: '', seeAlso: ['mcp/calendar', '../../etc'] }),
+        ).rejects.toMatchObject({
           code: 'INVALID_NAME',
         });
         expect(await store.list()).toEqual([]);
@@ -315,7 +340,9 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
       it('loses nothing when many saves run at once', async () => {
         const store = await harness.open();
         const names = Array.from({ length: 100 }, (_, i) => `bulk/group-${i % 7}/skill-${String(i).padStart(3, '0')}`);
-        await Promise.all(names.map((skillName, i) => store.save({ name: skillName, summary: `Parallel skill ${i}`, content: `step ${i}` })));
+        await Promise.all(
+          names.map((skillName, i) => store.save({ name: skillName, summary: `Parallel skill ${i}`, content: `step ${i}` })),
+        );
         const listed = await store.list();
         expect(listed).toHaveLength(100);
         expect(listed.map((s) => s.name)).toEqual([...names].sort());
@@ -324,7 +351,9 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
       it('lets exactly one of many racing "only if new" saves win', async () => {
         const store = await harness.open();
         const outcomes = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => store.save({ name: 'race/winner', summary: `Writer ${i}`, content: '' }, { ifUpdatedAt: null })),
+          Array.from({ length: 10 }, (_, i) =>
+            store.save({ name: 'race/winner', summary: `Writer ${i}`, content: '' }, { ifUpdatedAt: null }),
+          ),
         );
         const won = outcomes.filter((o) => o.status === 'fulfilled');
         const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -340,7 +369,14 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
         const saved = [];
         for (const [i, content] of userTexts(24).entries()) {
           const word = NAME_WORDS[i % NAME_WORDS.length]!;
-          const skill = await storedOrRefused(store.save({ name: `${word}/${NAME_WORDS[(i + 5) % NAME_WORDS.length]!}-${i}`, summary: `${word}: ${content.slice(0, 200)}`, content, seeAlso: [word] }));
+          const skill = await storedOrRefused(
+            store.save({
+              name: `${word}/${NAME_WORDS[(i + 5) % NAME_WORDS.length]!}-${i}`,
+              summary: `${word}: ${content.slice(0, 200)}`,
+              content,
+              seeAlso: [word],
+            }),
+          );
           if (skill) saved.push(skill);
           if (skill) expect(await store.get(skill.name)).toEqual(skill);
         }
@@ -400,7 +436,10 @@ export function describeSkillStoreConformance(name: string, factory: StoreFactor
           await expect(reopened.save({ name: 'ops/backup', summary: 'Again', content: '' }, { ifUpdatedAt: null })).rejects.toMatchObject({
             code: 'CONFLICT',
           });
-          const updated = await reopened.save({ name: 'ops/backup', summary: 'Hourly backup', content: '' }, { ifUpdatedAt: saved.updatedAt });
+          const updated = await reopened.save(
+            { name: 'ops/backup', summary: 'Hourly backup', content: '' },
+            { ifUpdatedAt: saved.updatedAt },
+          );
           expect(updated.createdAt).toBe(saved.createdAt);
         });
       }

@@ -65,7 +65,12 @@ export function describeSkillUsageStoreConformance(
 
       it('filters by since (inclusive) and until (exclusive)', async () => {
         const store = await harness.open();
-        for (const [skill, offset] of [['early', 0], ['edge', HOUR], ['middle', HOUR + MINUTE], ['late', 2 * HOUR]] as const) {
+        for (const [skill, offset] of [
+          ['early', 0],
+          ['edge', HOUR],
+          ['middle', HOUR + MINUTE],
+          ['late', 2 * HOUR],
+        ] as const) {
           await store.record({ skill, sessionId: 's', timestamp: iso(offset) });
         }
         expect((await store.list({ since: iso(HOUR) })).map((u) => u.skill)).toEqual(['edge', 'middle', 'late']);
@@ -115,7 +120,9 @@ export function describeSkillUsageStoreConformance(
       it('loses nothing when many records run at once', async () => {
         const store = await harness.open();
         await Promise.all(
-          Array.from({ length: 200 }, (_, i) => store.record({ skill: `bulk/skill-${i % 10}`, sessionId: `session-${i}`, timestamp: iso(i * 1000) })),
+          Array.from({ length: 200 }, (_, i) =>
+            store.record({ skill: `bulk/skill-${i % 10}`, sessionId: `session-${i}`, timestamp: iso(i * 1000) }),
+          ),
         );
         const listed = await store.list();
         expect(listed).toHaveLength(200);

@@ -26,7 +26,12 @@ export function describeWorkflowLogConformance(name: string, factory: StoreFacto
       it('assigns an id and stamps the timestamp from the clock', async () => {
         const log = await harness.open();
         const now = harness.clock.now().getTime();
-        const record = await log.append({ description: 'Send the weekly report', skill: 'reports/weekly', success: true, durationMs: 1250 });
+        const record = await log.append({
+          description: 'Send the weekly report',
+          skill: 'reports/weekly',
+          success: true,
+          durationMs: 1250,
+        });
         expect(record.id).toMatch(ID_PATTERN);
         expect(record).toMatchObject({ description: 'Send the weekly report', skill: 'reports/weekly', success: true, durationMs: 1250 });
         expect(new Date(record.timestamp).getTime()).toBe(now);
@@ -73,7 +78,9 @@ export function describeWorkflowLogConformance(name: string, factory: StoreFacto
       it('refuses a successful run that carries an error or a failed step, and writes nothing', async () => {
         const log = await harness.open();
         await expect(log.append({ description: 'x', success: true, error: 'boom' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-        await expect(log.append({ description: 'x', success: true, failedStep: 'step 2' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(log.append({ description: 'x', success: true, failedStep: 'step 2' })).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+        });
         expect(await log.read()).toEqual([]);
       });
 
@@ -81,7 +88,9 @@ export function describeWorkflowLogConformance(name: string, factory: StoreFacto
         const log = await harness.open();
         await expect(log.append({ description: '', success: true })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
         await expect(log.append({ description: 'x', success: true, durationMs: -1 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-        await expect(log.append({ description: 'x', success: true, timestamp: 'yesterday' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        await expect(log.append({ description: 'x', success: true, timestamp: 'yesterday' })).rejects.toMatchObject({
+          code: 'INVALID_INPUT',
+        });
         await expect(log.append({ description: 'x' } as WorkflowExecutionDraft)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
         expect(await log.read()).toEqual([]);
       });
@@ -118,7 +127,12 @@ export function describeWorkflowLogConformance(name: string, factory: StoreFacto
 
       it('filters by since (inclusive) and until (exclusive)', async () => {
         const log = await harness.open();
-        for (const [description, offset] of [['early', 0], ['edge', HOUR], ['middle', HOUR + MINUTE], ['late', 2 * HOUR]] as const) {
+        for (const [description, offset] of [
+          ['early', 0],
+          ['edge', HOUR],
+          ['middle', HOUR + MINUTE],
+          ['late', 2 * HOUR],
+        ] as const) {
           await log.append(succeeded(description, { timestamp: iso(offset) }));
         }
         expect((await log.read({ since: iso(HOUR) })).map((r) => r.description)).toEqual(['edge', 'middle', 'late']);
@@ -146,7 +160,12 @@ export function describeWorkflowLogConformance(name: string, factory: StoreFacto
     describe('clear', () => {
       it('with before, removes only older records and returns how many', async () => {
         const log = await harness.open();
-        for (const [description, offset] of [['old', -2 * DAY], ['older', -3 * DAY], ['at the bound', -DAY], ['recent', 0]] as const) {
+        for (const [description, offset] of [
+          ['old', -2 * DAY],
+          ['older', -3 * DAY],
+          ['at the bound', -DAY],
+          ['recent', 0],
+        ] as const) {
           await log.append(succeeded(description, { timestamp: iso(offset) }));
         }
         expect(await log.clear({ before: iso(-DAY) })).toBe(2);
@@ -193,7 +212,13 @@ export function describeWorkflowLogConformance(name: string, factory: StoreFacto
         it('finds every record again after a reopen, and clears stay cleared', async () => {
           const log = await harness.open();
           const old = await log.append(succeeded('Rotate logs', { timestamp: iso(-2 * DAY) }));
-          const failed = await log.append({ description: 'Import invoices', skill: 'billing/import', success: false, failedStep: 'parse', error: 'bad CSV' });
+          const failed = await log.append({
+            description: 'Import invoices',
+            skill: 'billing/import',
+            success: false,
+            failedStep: 'parse',
+            error: 'bad CSV',
+          });
           harness.clock.advance(MINUTE);
           const ok = await log.append(succeeded('Import invoices', { skill: 'billing/import', durationMs: 800 }));
           const reopened = await harness.reopen(log);

@@ -166,7 +166,9 @@ export function describeWorkingMemoryConformance(
         const saved = [];
         for (const [i, value] of userTexts(24).entries()) {
           const word = NAME_WORDS[i % NAME_WORDS.length]!;
-          const entry = await storedOrRefused(store.set(`session/${word}/${NAME_WORDS[(i + 3) % NAME_WORDS.length]!}-${i}`, value, { category: word, tags: [word] }));
+          const entry = await storedOrRefused(
+            store.set(`session/${word}/${NAME_WORDS[(i + 3) % NAME_WORDS.length]!}-${i}`, value, { category: word, tags: [word] }),
+          );
           if (entry) saved.push(entry);
           if (entry) expect(await store.get(entry.key)).toEqual(entry);
         }

@@ -14,9 +14,24 @@ export interface Abbreviation {
 
 /** US states by a code that reads as nothing else in a memory, and their names (lower case). */
 const US_STATES: ReadonlyArray<readonly [code: string, name: string]> = [
-  ['AK', 'alaska'], ['AZ', 'arizona'], ['CA', 'california'], ['FL', 'florida'], ['IA', 'iowa'], ['KY', 'kentucky'],
-  ['MN', 'minnesota'], ['NC', 'north carolina'], ['NH', 'new hampshire'], ['NJ', 'new jersey'], ['NM', 'new mexico'],
-  ['NV', 'nevada'], ['TN', 'tennessee'], ['TX', 'texas'], ['VT', 'vermont'], ['WA', 'washington state'], ['WV', 'west virginia'], ['WY', 'wyoming'],
+  ['AK', 'alaska'],
+  ['AZ', 'arizona'],
+  ['CA', 'california'],
+  ['FL', 'florida'],
+  ['IA', 'iowa'],
+  ['KY', 'kentucky'],
+  ['MN', 'minnesota'],
+  ['NC', 'north carolina'],
+  ['NH', 'new hampshire'],
+  ['NJ', 'new jersey'],
+  ['NM', 'new mexico'],
+  ['NV', 'nevada'],
+  ['TN', 'tennessee'],
+  ['TX', 'texas'],
+  ['VT', 'vermont'],
+  ['WA', 'washington state'],
+  ['WV', 'west virginia'],
+  ['WY', 'wyoming'],
 ];
 
 export const ABBREVIATIONS: readonly Abbreviation[] = [
@@ -27,7 +42,10 @@ export const ABBREVIATIONS: readonly Abbreviation[] = [
   { canonical: 'kubernetes', forms: ['k8s', 'kubernetes', 'kube'] },
   { canonical: 'open source', forms: ['oss', 'open source', 'opensource'] },
   { canonical: 'approximately', forms: ['approx', 'approximately', 'roughly', 'circa', '~'] },
-  { canonical: '', forms: ['e g', 'eg', 'e.g', 'for example', 'for instance', 'such as', 'i e', 'ie', 'i.e', 'that is', 'etc', 'et cetera'] },
+  {
+    canonical: '',
+    forms: ['e g', 'eg', 'e.g', 'for example', 'for instance', 'such as', 'i e', 'ie', 'i.e', 'that is', 'etc', 'et cetera'],
+  },
   { canonical: '', forms: ['b4', 'pls', 'plz', 'thx'] },
   { canonical: 'request', forms: ['req', 'reqs', 'request'] },
   { canonical: 'database', forms: ['db', 'database'] },

@@ -79,7 +79,10 @@ describe('analyseText: wordings that mean the same read the same', () => {
       ['slashes, day first when over 12', '25/12/2024', '2024-12-25'],
     ]);
     it('reads relative dates as phrases', () => {
-      const dates = (text: string) => analyseText(text).terms.filter((term) => term.kind === 'date').map((term) => [term.key, term.relative]);
+      const dates = (text: string) =>
+        analyseText(text)
+          .terms.filter((term) => term.kind === 'date')
+          .map((term) => [term.key, term.relative]);
       expect(dates('last week')).toEqual([['last week', true]]);
       expect(dates('the past month')).toEqual([['last month', true]]);
       expect(dates('two days ago')).toEqual([['2 days ago', true]]);

@@ -76,7 +76,26 @@ export interface TextAnalysis {
 }
 
 /** Words after which "one" is a pronoun ("the one", "each one"), not a count. */
-const PRONOUN_ONE_AFTER: ReadonlySet<string> = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'no', 'any', 'another', 'some', 'someone', 'little', 'new', 'old', 'other', 'right', 'wrong', 'same']);
+const PRONOUN_ONE_AFTER: ReadonlySet<string> = new Set([
+  'the',
+  'this',
+  'that',
+  'which',
+  'each',
+  'every',
+  'no',
+  'any',
+  'another',
+  'some',
+  'someone',
+  'little',
+  'new',
+  'old',
+  'other',
+  'right',
+  'wrong',
+  'same',
+]);
 
 /** Words that start a new clause ("and" and "or" also pair their neighbours). */
 const CONJUNCTIONS = new Set(['and', 'but', 'or', 'while', 'whereas', 'because', 'although', 'though', 'so', 'yet']);
@@ -118,7 +137,8 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
   meter.count += tokens.length;
   const capitalisedInside = new Set<string>();
   for (const token of tokens) {
-    if (token.kind === 'word' && !token.sentenceStart && token.text[0] !== token.text[0]?.toLowerCase()) capitalisedInside.add(token.text.toLowerCase());
+    if (token.kind === 'word' && !token.sentenceStart && token.text[0] !== token.text[0]?.toLowerCase())
+      capitalisedInside.add(token.text.toLowerCase());
   }
   const terms: Term[] = [];
   const openers = new Set<string>();
@@ -150,9 +170,15 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     }
     // A content word right after the second of a pair ("… and expresses happiness") makes it a
     // clause joined by "and", not a list ("peanuts and shellfish"): that pair is dropped.
-    if (pendingPair !== undefined && pendingPair.clause === clause && (term.kind === 'word' || term.kind === 'name')) pairs.splice(pendingPair.index, 1);
+    if (pendingPair !== undefined && pendingPair.clause === clause && (term.kind === 'word' || term.kind === 'name'))
+      pairs.splice(pendingPair.index, 1);
     pendingPair = undefined;
-    if (afterConjunction && pairLeft && (term.kind === 'word' || term.kind === 'name') && (pairLeft.kind === 'word' || pairLeft.kind === 'name')) {
+    if (
+      afterConjunction &&
+      pairLeft &&
+      (term.kind === 'word' || term.kind === 'name') &&
+      (pairLeft.kind === 'word' || pairLeft.kind === 'name')
+    ) {
       pairs.push([pairLeft.key, placed.key]);
       pendingPair = { index: pairs.length - 1, clause };
     }
@@ -182,7 +208,13 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     const date = matchDate(tokens, i);
     if (date) {
       const read = tokens.slice(i, i + date.length);
-      emit({ kind: 'date', key: date.key, text: read.map((t) => t.text).join(' '), ...(date.relative ? { relative: true } : {}), ...(date.anchored ? { anchored: date.anchored } : {}) });
+      emit({
+        kind: 'date',
+        key: date.key,
+        text: read.map((t) => t.text).join(' '),
+        ...(date.relative ? { relative: true } : {}),
+        ...(date.anchored ? { anchored: date.anchored } : {}),
+      });
       if (date.relative) {
         read.forEach((part, k) => {
           const count = matchNumber(read, k);
@@ -203,7 +235,9 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       i += modal.length;
       continue;
     }
-    const negationPhrase = NEGATION_PHRASES.find((words) => words.every((word, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]!.text.toLowerCase() === word));
+    const negationPhrase = NEGATION_PHRASES.find((words) =>
+      words.every((word, k) => tokens[i + k]?.kind === 'word' && tokens[i + k]!.text.toLowerCase() === word),
+    );
     if (negationPhrase) {
       pendingNegation ??= negationPhrase.join(' ');
       functionWordCount += negationPhrase.length;
@@ -212,7 +246,11 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       continue;
     }
     // "the one under way", "this one", "no one": a pronoun, not the number 1.
-    if (token.kind === 'word' && token.text.toLowerCase() === 'one' && PRONOUN_ONE_AFTER.has(tokens[i - 1]?.kind === 'word' ? tokens[i - 1]!.text.toLowerCase() : '')) {
+    if (
+      token.kind === 'word' &&
+      token.text.toLowerCase() === 'one' &&
+      PRONOUN_ONE_AFTER.has(tokens[i - 1]?.kind === 'word' ? tokens[i - 1]!.text.toLowerCase() : '')
+    ) {
       tokenCount += 1;
       functionWordCount += 1;
       i += 1;
@@ -220,7 +258,14 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
     }
     const number = matchNumber(tokens, i);
     if (number) {
-      emit({ kind: 'number', key: number.key, text: tokens.slice(i, i + number.length).map((t) => t.text).join(' ') });
+      emit({
+        kind: 'number',
+        key: number.key,
+        text: tokens
+          .slice(i, i + number.length)
+          .map((t) => t.text)
+          .join(' '),
+      });
       tokenCount += number.length;
       i += number.length;
       continue;
@@ -256,14 +301,23 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       continue;
     }
     // "prefers tea over coffee", "picked Stripe over Adyen", "prefers tea to coffee": a contrast, as "rather than".
-    if ((lower === 'over' || (lower === 'to' && preference?.verb === 'prefer')) && preference?.clause === clause && preference.after > 0 && contentFollows(tokens, i)) {
+    if (
+      (lower === 'over' || (lower === 'to' && preference?.verb === 'prefer')) &&
+      preference?.clause === clause &&
+      preference.after > 0 &&
+      contentFollows(tokens, i)
+    ) {
       functionWordCount += 1;
       pendingNegation ??= token.text;
       continue;
     }
     // "used to work from Lyon" (not "is used to"), "… handled them before.": the fact is superseded.
     const previousWord = tokens[i - 2];
-    const usedTo = lower === 'used' && tokens[i]?.kind === 'word' && tokens[i]!.text.toLowerCase() === 'to' && !(previousWord?.kind === 'word' && BE_OR_GET.has(previousWord.text.toLowerCase()));
+    const usedTo =
+      lower === 'used' &&
+      tokens[i]?.kind === 'word' &&
+      tokens[i]!.text.toLowerCase() === 'to' &&
+      !(previousWord?.kind === 'word' && BE_OR_GET.has(previousWord.text.toLowerCase()));
     if (usedTo || (lower === 'before' && (tokens[i] === undefined || tokens[i]!.kind === 'break' || tokens[i]!.kind === 'comma'))) {
       if (usedTo) {
         tokenCount += 1;
@@ -279,7 +333,7 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       continue;
     }
     // "between those times", "that one": they point back, no fact of their own.
-    if ((ANAPHORIC_NOUNS.has(lower) && previousWord?.kind === 'word' && DEMONSTRATIVES.has(previousWord.text.toLowerCase()))) {
+    if (ANAPHORIC_NOUNS.has(lower) && previousWord?.kind === 'word' && DEMONSTRATIVES.has(previousWord.text.toLowerCase())) {
       functionWordCount += 1;
       continue;
     }
@@ -309,9 +363,12 @@ export function analyseText(text: string, meter: WorkMeter = noWork): TextAnalys
       emit({ kind: 'word', key: lower === 'first' ? '1st' : '2nd', text: token.text });
       continue;
     }
-    const name = looksLikeName(token) || (token.sentenceStart && (capitalisedInside.has(lower) || (startsNameSequence(tokens, i - 1) && !isCommonWord(lower))));
+    const name =
+      looksLikeName(token) ||
+      (token.sentenceStart && (capitalisedInside.has(lower) || (startsNameSequence(tokens, i - 1) && !isCommonWord(lower))));
     const key = /[\d.@/:]/.test(lower) ? lower : stemWord(lower);
-    if (!name && token.sentenceStart && /^\p{Lu}/u.test(token.text) && !isCommonWord(lower) && !GENERIC_SUBJECTS.has(lower)) openers.add(key);
+    if (!name && token.sentenceStart && /^\p{Lu}/u.test(token.text) && !isCommonWord(lower) && !GENERIC_SUBJECTS.has(lower))
+      openers.add(key);
     emit({ kind: name ? 'name' : 'word', key, text: token.text });
   }
   if (pendingNegation !== undefined) terms.push({ kind: 'negation', key: 'not', text: pendingNegation, sentence, clause });
@@ -383,7 +440,8 @@ function isCommonWord(lower: string): boolean {
 function startsNameSequence(tokens: readonly RawToken[], index: number): boolean {
   const token = tokens[index];
   const next = tokens[index + 1];
-  const capitalised = (t: RawToken | undefined) => t?.kind === 'word' && /^\p{Lu}/u.test(t.text) && !FUNCTION_WORDS.has(t.text.toLowerCase());
+  const capitalised = (t: RawToken | undefined) =>
+    t?.kind === 'word' && /^\p{Lu}/u.test(t.text) && !FUNCTION_WORDS.has(t.text.toLowerCase());
   return capitalised(token) && capitalised(next);
 }
 
@@ -409,8 +467,34 @@ export function normaliseTerms(text: string): string[] {
  * fact (yet): "plans to play console games" is not "plays console games". Lower case, word by word.
  */
 const MODAL_PHRASES: ReadonlyArray<readonly string[]> = [
-  ...['plan', 'plans', 'planned', 'planning'].flatMap((verb) => [[verb, 'to'], [verb, 'on']]),
-  ...['intend', 'intends', 'intended', 'intending', 'hope', 'hopes', 'hoped', 'hoping', 'want', 'wants', 'wanted', 'wanting', 'wish', 'wishes', 'wished', 'wishing', 'aim', 'aims', 'aiming', 'expect', 'expects', 'expecting'].map((verb) => [verb, 'to']),
+  ...['plan', 'plans', 'planned', 'planning'].flatMap((verb) => [
+    [verb, 'to'],
+    [verb, 'on'],
+  ]),
+  ...[
+    'intend',
+    'intends',
+    'intended',
+    'intending',
+    'hope',
+    'hopes',
+    'hoped',
+    'hoping',
+    'want',
+    'wants',
+    'wanted',
+    'wanting',
+    'wish',
+    'wishes',
+    'wished',
+    'wishing',
+    'aim',
+    'aims',
+    'aiming',
+    'expect',
+    'expects',
+    'expecting',
+  ].map((verb) => [verb, 'to']),
   ['would', 'like', 'to'],
   ['would', 'love', 'to'],
   ['looking', 'forward', 'to'],
@@ -426,7 +510,27 @@ const MODAL_PHRASES: ReadonlyArray<readonly string[]> = [
   ['going', 'to'],
 ];
 /** After "going to", these start a place ("going to the gym"), not a plan ("going to play"). */
-const GOING_TO_PLACE = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'its', 'this', 'that', 'some', 'work', 'school', 'bed', 'church', 'college', 'class']);
+const GOING_TO_PLACE = new Set([
+  'the',
+  'a',
+  'an',
+  'my',
+  'his',
+  'her',
+  'their',
+  'our',
+  'your',
+  'its',
+  'this',
+  'that',
+  'some',
+  'work',
+  'school',
+  'bed',
+  'church',
+  'college',
+  'class',
+]);
 
 /** A modality phrase at `index` (see `MODAL_PHRASES`), with how it was written and how many tokens it took. */
 function matchModality(tokens: readonly RawToken[], index: number): { text: string; length: number } | undefined {
@@ -437,9 +541,16 @@ function matchModality(tokens: readonly RawToken[], index: number): { text: stri
   for (const phrase of MODAL_PHRASES) {
     if (phrase[0] !== head || !phrase.every((word, k) => lower(index + k) === word)) continue;
     const next = tokens[index + phrase.length];
-    if (phrase[0] === 'going' && (next?.kind !== 'word' || GOING_TO_PLACE.has(next.text.toLowerCase()) || /^\p{Lu}/u.test(next.text))) return undefined;
+    if (phrase[0] === 'going' && (next?.kind !== 'word' || GOING_TO_PLACE.has(next.text.toLowerCase()) || /^\p{Lu}/u.test(next.text)))
+      return undefined;
     // "may" is a month when capitalised; a lower-case "may" before a word is a possibility.
-    return { text: tokens.slice(index, index + phrase.length).map((token) => token.text).join(' '), length: phrase.length };
+    return {
+      text: tokens
+        .slice(index, index + phrase.length)
+        .map((token) => token.text)
+        .join(' '),
+      length: phrase.length,
+    };
   }
   if (head === 'may' && first.text === 'may' && tokens[index + 1]?.kind === 'word') return { text: 'may', length: 1 };
   return undefined;

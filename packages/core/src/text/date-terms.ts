@@ -2,13 +2,27 @@ import type { RawToken } from './tokenise-text';
 import { lookupTable } from '../lookup/lookup-table';
 
 const MONTHS: readonly (readonly string[])[] = [
-  ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],
-  ['july', 'jul'], ['august', 'aug'], ['september', 'sep', 'sept'], ['october', 'oct'],
-  ['november', 'nov'], ['december', 'dec'],
+  ['january', 'jan'],
+  ['february', 'feb'],
+  ['march', 'mar'],
+  ['april', 'apr'],
+  ['may'],
+  ['june', 'jun'],
+  ['july', 'jul'],
+  ['august', 'aug'],
+  ['september', 'sep', 'sept'],
+  ['october', 'oct'],
+  ['november', 'nov'],
+  ['december', 'dec'],
 ];
 const WEEKDAYS: readonly (readonly string[])[] = [
-  ['monday', 'mon'], ['tuesday', 'tue', 'tues'], ['wednesday', 'wed'], ['thursday', 'thu', 'thur', 'thurs'],
-  ['friday', 'fri'], ['saturday', 'sat'], ['sunday', 'sun'],
+  ['monday', 'mon'],
+  ['tuesday', 'tue', 'tues'],
+  ['wednesday', 'wed'],
+  ['thursday', 'thu', 'thur', 'thurs'],
+  ['friday', 'fri'],
+  ['saturday', 'sat'],
+  ['sunday', 'sun'],
 ];
 /** Month names that are also common words: read as a month only when capitalised. */
 const AMBIGUOUS_MONTHS = new Set(['may', 'march']);
@@ -37,12 +51,48 @@ export function isCalendarName(word: string): boolean {
 /** Relative time words; the phrase itself is the date's key ("last week"). */
 const RELATIVE_WORDS = new Set(['yesterday', 'today', 'tomorrow', 'tonight']);
 const RELATIVE_LEADS = new Set(['last', 'next', 'this', 'past', 'coming', 'previous', 'following']);
-const RELATIVE_UNITS = new Set(['week', 'month', 'year', 'weekend', 'night', 'morning', 'evening', 'afternoon', 'summer', 'winter', 'spring', 'autumn', 'fall', 'quarter']);
-const AGO_UNITS = new Map([
-  ['day', 'day'], ['days', 'day'], ['week', 'week'], ['weeks', 'week'], ['month', 'month'],
-  ['months', 'month'], ['year', 'year'], ['years', 'year'],
+const RELATIVE_UNITS = new Set([
+  'week',
+  'month',
+  'year',
+  'weekend',
+  'night',
+  'morning',
+  'evening',
+  'afternoon',
+  'summer',
+  'winter',
+  'spring',
+  'autumn',
+  'fall',
+  'quarter',
 ]);
-const SMALL_NUMBERS: ReadonlyMap<string, number> = lookupTable({ a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, few: 0, couple: 2 });
+const AGO_UNITS = new Map([
+  ['day', 'day'],
+  ['days', 'day'],
+  ['week', 'week'],
+  ['weeks', 'week'],
+  ['month', 'month'],
+  ['months', 'month'],
+  ['year', 'year'],
+  ['years', 'year'],
+]);
+const SMALL_NUMBERS: ReadonlyMap<string, number> = lookupTable({
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  few: 0,
+  couple: 2,
+});
 /** Words a relative date can start with: anything else is skipped at once. */
 const RELATIVE_FIRST_WORDS = new Set([...RELATIVE_WORDS, ...RELATIVE_LEADS, ...SMALL_NUMBERS.keys(), 'in', 'within', 'eleven', 'twelve']);
 
@@ -102,7 +152,10 @@ function matchAnchored(tokens: readonly RawToken[], index: number): DateMatch | 
     if (lower(i) !== undefined && SPAN_HEDGES.has(lower(i)!)) i += 1;
     const span = countedSpan(tokens, i);
     if (!span) return undefined;
-    phrase = { before: `${span.amount} ${span.unit}${span.plural ? 's' : ''} ago`, after: `in ${span.amount} ${span.unit}${span.plural ? 's' : ''}` };
+    phrase = {
+      before: `${span.amount} ${span.unit}${span.plural ? 's' : ''} ago`,
+      after: `in ${span.amount} ${span.unit}${span.plural ? 's' : ''}`,
+    };
     i += span.length;
   }
   const direction = lower(i);
@@ -130,7 +183,10 @@ function anchorDay(tokens: readonly RawToken[], index: number): { key: string; l
 const FULL_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** "five years", "3 days", "a week", "a few months", "a couple of weeks" at `index`. */
-function countedSpan(tokens: readonly RawToken[], index: number): { amount: string; unit: string; plural: boolean; length: number } | undefined {
+function countedSpan(
+  tokens: readonly RawToken[],
+  index: number,
+): { amount: string; unit: string; plural: boolean; length: number } | undefined {
   const lower = (at: number) => wordAt(tokens, at);
   let i = index;
   let count: number | undefined;
@@ -259,7 +315,8 @@ function matchCalendarDate(tokens: readonly RawToken[], index: number): { key: s
     let j = i + 1;
     if (lower(j) === 'of') j += 1;
     const month = monthOf(tokens[j]);
-    if (month === undefined || !validDay(month, leadingDay) || (AMBIGUOUS_MONTHS.has(tokens[j]!.text) && lower(j - 1) !== 'of')) return undefined;
+    if (month === undefined || !validDay(month, leadingDay) || (AMBIGUOUS_MONTHS.has(tokens[j]!.text) && lower(j - 1) !== 'of'))
+      return undefined;
     j = skipCommas(tokens, j + 1);
     const year = isYear(tokens[j]);
     if (year !== undefined) return { key: `${year}-${pad(month)}-${pad(leadingDay)}`, length: j + 1 - index };
@@ -330,7 +387,12 @@ function matchAhead(tokens: readonly RawToken[], index: number): { key: string; 
   const token = tokens[index];
   const unitToken = tokens[index + 1];
   if (!token || unitToken?.kind !== 'word') return undefined;
-  const count = token.kind === 'number' && /^\d+$/.test(token.text) ? Number(token.text) : token.kind === 'word' ? NUMBER_WORDS_FOR_AHEAD.get(token.text.toLowerCase()) : undefined;
+  const count =
+    token.kind === 'number' && /^\d+$/.test(token.text)
+      ? Number(token.text)
+      : token.kind === 'word'
+        ? NUMBER_WORDS_FOR_AHEAD.get(token.text.toLowerCase())
+        : undefined;
   const unit = AGO_UNITS.get(unitToken.text.toLowerCase());
   if (count === undefined || count === 0 || !unit) return undefined;
   return { key: `${count} ${unit}${count === 1 ? '' : 's'}`, length: 2 };

@@ -32,7 +32,10 @@ export const FACT_RULES: readonly FactRule[] = [
       { from: 'Alice moved to Berlin in March 2024.', to: 'In March 2024, Alice moved to Berlin.' },
       { from: 'The user does not eat meat.', to: "The user doesn't eat meat." },
       // "and" joining two clauses, not a list: "expresses" is not the partner of "supportive".
-      { from: 'Mel is supportive and expresses pride in Ana for helping others.', to: 'Mel supports Ana and is proud of her for helping others.' },
+      {
+        from: 'Mel is supportive and expresses pride in Ana for helping others.',
+        to: 'Mel supports Ana and is proud of her for helping others.',
+      },
     ],
     forbids: [
       { from: 'Alice moved to Berlin in March 2024.', to: 'Alice moved to Berlin.', shown: true },
@@ -43,19 +46,38 @@ export const FACT_RULES: readonly FactRule[] = [
   },
   {
     id: 'relative-times',
-    says:
-      'A relative time ("yesterday", "last week", "last Friday", "five years ago") may stay as written, or be anchored to the day the entry was first noted (its first= day) and written out against it:',
+    says: 'A relative time ("yesterday", "last week", "last Friday", "five years ago") may stay as written, or be anchored to the day the entry was first noted (its first= day) and written out against it:',
     allows: [
       { from: 'last week', to: 'the week before 2023-07-16', noted: '2023-07-16', shown: true },
       { from: 'last Friday', to: 'the Friday before 2023-07-16', noted: '2023-07-16', shown: true },
       { from: 'five years ago', to: 'about five years before 2023-05-21', noted: '2023-05-21', shown: true },
       { from: 'yesterday', to: 'the day before 2023-07-16', noted: '2023-07-16' },
-      { from: 'Ana is preparing for a meeting next week.', to: 'As of 2023-01-09, Ana was preparing for a meeting the following week.', noted: '2023-01-09' },
-      { from: 'The team ran a charity race last weekend.', to: 'The team ran a charity race the weekend before 2023-07-20.', noted: '2023-07-20' },
-      { from: 'Ana runs a bakery and recently hired two bakers.', to: 'Ana runs a bakery and, shortly before 2023-02-08, hired two bakers.', noted: '2023-02-08' },
-      { from: 'Tim had a chat with a fan in California last week.', to: 'In the week before 2023-07-16, Tim had a chat with a fan in California.', noted: '2023-07-16' },
+      {
+        from: 'Ana is preparing for a meeting next week.',
+        to: 'As of 2023-01-09, Ana was preparing for a meeting the following week.',
+        noted: '2023-01-09',
+      },
+      {
+        from: 'The team ran a charity race last weekend.',
+        to: 'The team ran a charity race the weekend before 2023-07-20.',
+        noted: '2023-07-20',
+      },
+      {
+        from: 'Ana runs a bakery and recently hired two bakers.',
+        to: 'Ana runs a bakery and, shortly before 2023-02-08, hired two bakers.',
+        noted: '2023-02-08',
+      },
+      {
+        from: 'Tim had a chat with a fan in California last week.',
+        to: 'In the week before 2023-07-16, Tim had a chat with a fan in California.',
+        noted: '2023-07-16',
+      },
       { from: 'John started surfing five years ago.', to: 'John started surfing about five years before 2023-05-21.', noted: '2023-05-21' },
-      { from: 'The release went out last Friday.', to: 'The release went out last Friday (the Friday before 2023-12-11).', noted: '2023-12-11' },
+      {
+        from: 'The release went out last Friday.',
+        to: 'The release went out last Friday (the Friday before 2023-12-11).',
+        noted: '2023-12-11',
+      },
     ],
     forbids: [
       { from: 'last week', to: 'the week before 2023-08-01', noted: '2023-07-16', shown: true },
@@ -118,7 +140,10 @@ export function renderFactRules(rules: readonly FactRule[] = FACT_RULES): string
     `"${rewrite.from}"${rewrite.noted ? ` in an entry first noted ${rewrite.noted}` : ''} ${verb} "${rewrite.to}"`;
   return rules
     .map((rule) => {
-      const shown = [...rule.allows.filter((r) => r.shown).map((r) => example(r, 'becomes')), ...rule.forbids.filter((r) => r.shown).map((r) => example(r, 'never becomes'))];
+      const shown = [
+        ...rule.allows.filter((r) => r.shown).map((r) => example(r, 'becomes')),
+        ...rule.forbids.filter((r) => r.shown).map((r) => example(r, 'never becomes')),
+      ];
       return `- ${rule.says}${shown.length > 0 ? ` ${shown.join('; ')}` : ''}`;
     })
     .join('\n');

@@ -3,7 +3,17 @@ import { lookupTable } from '../lookup/lookup-table';
 
 /** Words that negate what follows them (`n't` is split off its verb by the tokeniser). */
 export const NEGATION_WORDS: ReadonlySet<string> = new Set([
-  'not', 'no', 'never', "n't", 'without', 'none', 'nor', 'neither', 'cannot', 'nobody', 'nothing',
+  'not',
+  'no',
+  'never',
+  "n't",
+  'without',
+  'none',
+  'nor',
+  'neither',
+  'cannot',
+  'nobody',
+  'nothing',
 ]);
 
 /** Phrases that negate what follows ("TS rather than JS", "Vite instead of Webpack"). */
@@ -14,9 +24,20 @@ export const NEGATION_PHRASES: readonly (readonly [string, string])[] = [
 
 /** Verbs that say "not <verb>" in one word: "dislikes tea" negates "like" as "doesn't like tea" does. */
 export const NEGATIVE_VERBS: ReadonlyMap<string, string> = lookupTable({
-  dislike: 'like', dislikes: 'like', disliked: 'like', disliking: 'like',
-  hate: 'like', hates: 'like', hated: 'like', hating: 'like',
-  detest: 'like', detests: 'like', detested: 'like', loathe: 'like', loathes: 'like', loathed: 'like',
+  dislike: 'like',
+  dislikes: 'like',
+  disliked: 'like',
+  disliking: 'like',
+  hate: 'like',
+  hates: 'like',
+  hated: 'like',
+  hating: 'like',
+  detest: 'like',
+  detests: 'like',
+  detested: 'like',
+  loathe: 'like',
+  loathes: 'like',
+  loathed: 'like',
 });
 
 /**
@@ -24,14 +45,40 @@ export const NEGATIVE_VERBS: ReadonlyMap<string, string> = lookupTable({
  * not preferred ("prefers tea over coffee", "picked Stripe over Adyen"), as "rather than" does;
  * "to" does too after "prefer" ("prefers tea to coffee").
  */
-export const PREFERENCE_VERBS: ReadonlySet<string> = new Set(['prefer', 'like', 'love', 'choos', 'chose', 'pick', 'favour', 'favor', 'select', 'opt', 'want', 'enjoy']);
+export const PREFERENCE_VERBS: ReadonlySet<string> = new Set([
+  'prefer',
+  'like',
+  'love',
+  'choos',
+  'chose',
+  'pick',
+  'favour',
+  'favor',
+  'select',
+  'opt',
+  'want',
+  'enjoy',
+]);
 
 /**
  * General nouns that, after a demonstrative, point back at what the text already said ("between
  * those times", "that one"): no fact of their own.
  */
 export const DEMONSTRATIVES: ReadonlySet<string> = new Set(['this', 'that', 'these', 'those']);
-export const ANAPHORIC_NOUNS: ReadonlySet<string> = new Set(['time', 'times', 'one', 'ones', 'day', 'days', 'hour', 'hours', 'place', 'places', 'way', 'ways']);
+export const ANAPHORIC_NOUNS: ReadonlySet<string> = new Set([
+  'time',
+  'times',
+  'one',
+  'ones',
+  'day',
+  'days',
+  'hour',
+  'hours',
+  'place',
+  'places',
+  'way',
+  'ways',
+]);
 
 /**
  * Common verbs and adverbs that start notes and instructions ("Use Postgres…", "Ask Dana…",
@@ -53,8 +100,27 @@ export const SENTENCE_START_WORDS: ReadonlySet<string> = new Set(
  * "like"; "no longer lives" negates "live").
  */
 export const NEGATION_SKIP_WORDS: ReadonlySet<string> = new Set([
-  'really', 'very', 'quite', 'much', 'longer', 'ever', 'anymore', 'any', 'at', 'all', 'yet',
-  'even', 'always', 'usually', 'often', 'too', 'so', 'more', 'less', 'necessarily', 'currently',
+  'really',
+  'very',
+  'quite',
+  'much',
+  'longer',
+  'ever',
+  'anymore',
+  'any',
+  'at',
+  'all',
+  'yet',
+  'even',
+  'always',
+  'usually',
+  'often',
+  'too',
+  'so',
+  'more',
+  'less',
+  'necessarily',
+  'currently',
 ]);
 
 /**

@@ -51,7 +51,22 @@ const MAX_ANCHORS = 16;
  * Webpack" / "previously used Webpack") and are not new content of a merge that joins an old
  * fact with a new one.
  */
-const SUPERSESSION_MARKERS: ReadonlySet<string> = new Set(['previous', 'previously', 'formerly', 'former', 'until', 'old', 'earlier', 'replac', 'longer', 'anymor', 'now', 'sinc', 'instead', 'origin']);
+const SUPERSESSION_MARKERS: ReadonlySet<string> = new Set([
+  'previous',
+  'previously',
+  'formerly',
+  'former',
+  'until',
+  'old',
+  'earlier',
+  'replac',
+  'longer',
+  'anymor',
+  'now',
+  'sinc',
+  'instead',
+  'origin',
+]);
 
 /** Facts by kind, as the texts wrote them (numbers in canonical form). */
 export interface FactGroups {
@@ -171,7 +186,8 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   }
   missing.numbers.push(...missingNumbers);
   // A full date says its weekday too ("Friday" is kept by, and said by, "2024-05-17" when that is a Friday).
-  const withWeekday = (keys: readonly string[]) => keys.flatMap((key) => [...dateGeneralisations(key), ...(weekdayOfDay(key) ? [weekdayOfDay(key)!] : [])]);
+  const withWeekday = (keys: readonly string[]) =>
+    keys.flatMap((key) => [...dateGeneralisations(key), ...(weekdayOfDay(key) ? [weekdayOfDay(key)!] : [])]);
   const mergeDateCovers = new Set(withWeekday(merge.dates));
   const missingDates = new Set<string>();
   for (const key of union((a) => a.dates)) {
@@ -185,7 +201,9 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   const mergeNegated = new Set(mergeNegations.flatMap((term) => term.scope ?? []));
   const sourceNegated = new Set(sourceNegations.flatMap((term) => term.scope ?? []));
   const supersededSentences = new Set(merge.terms.filter((term) => SUPERSESSION_MARKERS.has(term.key)).map((term) => term.sentence));
-  const supersededKeys = new Set(merge.terms.filter((term) => supersededSentences.has(term.sentence) && !SUPERSESSION_MARKERS.has(term.key)).map((term) => term.key));
+  const supersededKeys = new Set(
+    merge.terms.filter((term) => supersededSentences.has(term.sentence) && !SUPERSESSION_MARKERS.has(term.key)).map((term) => term.key),
+  );
   const missingNegations = new Set<string>();
   for (const negation of sourceNegations) {
     const scope = negation.scope ?? [];
@@ -223,15 +241,16 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     term.kind === 'modality'
       ? true
       : term.kind === 'negation'
-      ? !missingNegations.has(term.text)
-      : term.kind === 'number'
-        ? !missingNumbers.has(term.key)
-        : term.kind === 'date'
-          ? !missingDates.has(term.key)
-          : mergeKeys.has(term.key);
+        ? !missingNegations.has(term.text)
+        : term.kind === 'number'
+          ? !missingNumbers.has(term.key)
+          : term.kind === 'date'
+            ? !missingDates.has(term.key)
+            : mergeKeys.has(term.key);
   const perSource = analysedSources.map((analysis) => {
     const units = new Map<string, { text: string; kept: boolean }>();
-    for (const term of analysis.terms) units.set(`${term.kind === 'name' ? 'word' : term.kind}:${term.key}`, { text: term.text, kept: kept(term) });
+    for (const term of analysis.terms)
+      units.set(`${term.kind === 'name' ? 'word' : term.kind}:${term.key}`, { text: term.text, kept: kept(term) });
     const values = [...units.values()];
     return {
       share: values.length === 0 ? 1 : values.filter((unit) => unit.kept).length / values.length,
@@ -266,7 +285,9 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   added.negations.push(...addedNegations);
   // An excerpt rewords what it takes ("my peanut allergy" / "allergic to peanuts"): a word sharing
   // the first DERIVATION_PREFIX letters of its stem with a source word is said.
-  const sourceDerivations = excerpt ? new Set([...sourceKeys].filter((key) => key.length >= DERIVATION_PREFIX).map((key) => key.slice(0, DERIVATION_PREFIX))) : undefined;
+  const sourceDerivations = excerpt
+    ? new Set([...sourceKeys].filter((key) => key.length >= DERIVATION_PREFIX).map((key) => key.slice(0, DERIVATION_PREFIX)))
+    : undefined;
   for (const key of merge.words) {
     if (sourceKeys.has(key) || mergeNames.has(key) || SUPERSESSION_MARKERS.has(key)) continue;
     if (sourceDerivations?.has(key.slice(0, DERIVATION_PREFIX))) continue;
@@ -296,9 +317,11 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
     for (const number of missing.numbers) reasons.push(`missing number ${JSON.stringify(number)}`);
     for (const date of missing.dates) reasons.push(`missing date ${JSON.stringify(date)}`);
     for (const negation of missing.negations) reasons.push(`missing negation ${JSON.stringify(negation)}`);
-    for (const word of droppedPartners) reasons.push(`missing ${JSON.stringify(sourceText.get(word) ?? word)}, listed with a word it keeps`);
+    for (const word of droppedPartners)
+      reasons.push(`missing ${JSON.stringify(sourceText.get(word) ?? word)}, listed with a word it keeps`);
   }
-  for (const phrase of factualised) reasons.push(`states as a fact what a source only plans, wishes or deems possible: ${JSON.stringify(phrase)}`);
+  for (const phrase of factualised)
+    reasons.push(`states as a fact what a source only plans, wishes or deems possible: ${JSON.stringify(phrase)}`);
   for (const name of added.names) reasons.push(`adds name ${JSON.stringify(name)}`);
   for (const number of added.numbers) reasons.push(`adds number ${JSON.stringify(number)}`);
   for (const date of added.dates) reasons.push(`adds date ${JSON.stringify(date)}`);
@@ -309,19 +332,26 @@ export function judgeWithMeter(sources: readonly string[], merged: string, optio
   const droppedOpeners = [...new Set(analysedSources.flatMap((analysis) => analysis.openers))].filter((key) => !mergeKeys.has(key));
   const newOpeners = merge.openers.filter((key) => !sourceKeys.has(key));
   if (!excerpt && droppedOpeners.length > 0 && newOpeners.length > 0) {
-    reasons.push(`replaces ${JSON.stringify(sourceText.get(droppedOpeners[0]!) ?? droppedOpeners[0])} with ${JSON.stringify(mergeText.get(newOpeners[0]!) ?? newOpeners[0])} at the start of a sentence`);
+    reasons.push(
+      `replaces ${JSON.stringify(sourceText.get(droppedOpeners[0]!) ?? droppedOpeners[0])} with ${JSON.stringify(mergeText.get(newOpeners[0]!) ?? newOpeners[0])} at the start of a sentence`,
+    );
   }
   const minSourceCoverage = strict ? STRICT_MIN_SOURCE_COVERAGE : MIN_SOURCE_COVERAGE;
   perSource.forEach((source, index) => {
     if (excerpt || source.share >= minSourceCoverage) return;
-    reasons.push(`keeps ${percent(source.share)} of source ${index + 1} (at least ${percent(minSourceCoverage)} of each needed); missing ${quoteList(source.lost)}`);
+    reasons.push(
+      `keeps ${percent(source.share)} of source ${index + 1} (at least ${percent(minSourceCoverage)} of each needed); missing ${quoteList(source.lost)}`,
+    );
   });
   const minCoverage = strict ? STRICT_MIN_WORD_COVERAGE : MIN_WORD_COVERAGE;
   if (!excerpt && coverage < minCoverage) {
-    reasons.push(`keeps ${percent(coverage)} of what its sources say (at least ${percent(minCoverage)} needed); missing ${quoteList(missing.words)}`);
+    reasons.push(
+      `keeps ${percent(coverage)} of what its sources say (at least ${percent(minCoverage)} needed); missing ${quoteList(missing.words)}`,
+    );
   }
   const maxNovelty = strict ? STRICT_MAX_NOVELTY : MAX_NOVELTY;
-  if (novelty > maxNovelty) reasons.push(`${percent(novelty)} of it is new (at most ${percent(maxNovelty)} allowed); adds ${quoteList(added.words)}`);
+  if (novelty > maxNovelty)
+    reasons.push(`${percent(novelty)} of it is new (at most ${percent(maxNovelty)} allowed); adds ${quoteList(added.words)}`);
   return { ok: reasons.length === 0, coverage, novelty, missing, added, reasons };
 }
 
@@ -340,14 +370,21 @@ interface DateResolution {
  * source's own full dates ("(noted 2024-03-11) …") and the known dates. A merge date inside the
  * window is said by the source; the phrase, and its own anchor, count as kept.
  */
-function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnalysis, known: readonly string[], meter: WorkMeter): DateResolution {
+function resolveRelativeDates(
+  sources: readonly TextAnalysis[],
+  merge: TextAnalysis,
+  known: readonly string[],
+  meter: WorkMeter,
+): DateResolution {
   const keptSourceDates = new Set<string>();
   const derivedMergeDates = new Set<string>();
   const fullDay = /^\d{4}-\d{2}-\d{2}$/;
   const mergeDates = new Set(merge.dates);
   const knownDays = [...new Set(known.filter((date) => fullDay.test(date)))].slice(0, MAX_ANCHORS);
   // "the week before 2023-07-16" in the merge: the days it means, to meet a source's "last week".
-  const mergeAnchored = [...new Map(merge.terms.filter((term) => term.anchored !== undefined).map((term) => [term.key, term.anchored!])).entries()]
+  const mergeAnchored = [
+    ...new Map(merge.terms.filter((term) => term.anchored !== undefined).map((term) => [term.key, term.anchored!])).entries(),
+  ]
     .slice(0, MAX_RELATIVE_DATES)
     .flatMap(([key, { phrase, day }]) => {
       const window = relativeDateWindow(phrase, day);
@@ -362,10 +399,14 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
         meter.count += merge.dates.length;
         const year = Number(anchor.slice(0, 4));
         const years = [year, ...(month.slice(2) > anchor.slice(5, 7) ? [year - 1] : [])];
-        for (const candidate of years) if (mergeDates.has(`${candidate}${month.slice(1)}`)) derivedMergeDates.add(`${candidate}${month.slice(1)}`);
+        for (const candidate of years)
+          if (mergeDates.has(`${candidate}${month.slice(1)}`)) derivedMergeDates.add(`${candidate}${month.slice(1)}`);
       }
     }
-    const relatives = [...new Set(source.terms.filter((term) => term.kind === 'date' && term.relative).map((term) => term.key))].slice(0, MAX_RELATIVE_DATES);
+    const relatives = [...new Set(source.terms.filter((term) => term.kind === 'date' && term.relative).map((term) => term.key))].slice(
+      0,
+      MAX_RELATIVE_DATES,
+    );
     if (relatives.length === 0) continue;
     const ownAnchors = source.dates.filter((date) => fullDay.test(date)).slice(0, MAX_ANCHORS);
     const anchors = [...new Set([...ownAnchors, ...knownDays])];
@@ -375,7 +416,10 @@ function resolveRelativeDates(sources: readonly TextAnalysis[], merge: TextAnaly
         const window = relativeDateWindow(relative, anchor);
         if (!window) continue;
         meter.count += merge.dates.length + mergeAnchored.length;
-        const resolved = [...merge.dates.filter((date) => dateInWindow(date, window)), ...mergeAnchored.filter((term) => windowsOverlap(term.window, window)).map((term) => term.key)];
+        const resolved = [
+          ...merge.dates.filter((date) => dateInWindow(date, window)),
+          ...mergeAnchored.filter((term) => windowsOverlap(term.window, window)).map((term) => term.key),
+        ];
         if (resolved.length === 0) continue;
         for (const date of resolved) derivedMergeDates.add(date);
         keptSourceDates.add(relative);

@@ -2,23 +2,60 @@ import type { RawToken } from './tokenise-text';
 import { lookupTable } from '../lookup/lookup-table';
 
 const UNITS: ReadonlyMap<string, number> = lookupTable({
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
-  eighteen: 18, nineteen: 19, dozen: 12,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  dozen: 12,
 });
 /** Counts said in one word ("twice a day" is "2 times a day"). */
 const TIMES: ReadonlyMap<string, number> = lookupTable({ twice: 2, thrice: 3 });
 const TENS: ReadonlyMap<string, number> = lookupTable({
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 });
 const SCALES: ReadonlyMap<string, number> = lookupTable({ hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 });
 const SUFFIX_SCALES: ReadonlyMap<string, number> = lookupTable({ k: 1_000, K: 1_000, M: 1_000_000, bn: 1_000_000_000 });
 
 /** Ordinal words, read as the ordinal in digits ("third" is "3rd"; "first" and "second" are read as words). */
 export const ORDINAL_WORDS: ReadonlyMap<string, string> = lookupTable({
-  third: '3rd', fourth: '4th', fifth: '5th', sixth: '6th', seventh: '7th',
-  eighth: '8th', ninth: '9th', tenth: '10th', eleventh: '11th', twelfth: '12th', thirteenth: '13th',
-  fifteenth: '15th', twentieth: '20th', thirtieth: '30th', hundredth: '100th',
+  third: '3rd',
+  fourth: '4th',
+  fifth: '5th',
+  sixth: '6th',
+  seventh: '7th',
+  eighth: '8th',
+  ninth: '9th',
+  tenth: '10th',
+  eleventh: '11th',
+  twelfth: '12th',
+  thirteenth: '13th',
+  fifteenth: '15th',
+  twentieth: '20th',
+  thirtieth: '30th',
+  hundredth: '100th',
 });
 
 /** "1st" for 1, "22nd" for 22, "13th" for 13. */
@@ -86,7 +123,11 @@ export function matchNumber(tokens: readonly RawToken[], index: number): NumberM
     const dotTime = /^(\d{1,2})\.(\d{2})$/.exec(token.text);
     const before = wordAt(tokens, index - 1);
     if (next && MERIDIEM.has(next)) {
-      const key = dotTime ? clockTime(Number(dotTime[1]), Number(dotTime[2]), next) : Number.isInteger(value) ? clockTime(value, 0, next) : undefined;
+      const key = dotTime
+        ? clockTime(Number(dotTime[1]), Number(dotTime[2]), next)
+        : Number.isInteger(value)
+          ? clockTime(value, 0, next)
+          : undefined;
       if (key) return { key, length: 2 };
     }
     if (dotTime && ((before && TIME_CONTEXT.has(before)) || next === 'h' || next === "o'clock")) {
@@ -166,7 +207,12 @@ function matchClockPhrase(tokens: readonly RawToken[], index: number): NumberMat
   if (!phrase) return undefined;
   const hourToken = tokens[i + 2];
   const spelled = hourToken?.kind === 'word' ? matchNumberWords(tokens, i + 2) : undefined;
-  const hour = hourToken?.kind === 'number' && /^\d{1,2}$/.test(hourToken.text) ? Number(hourToken.text) : spelled && spelled.length === 1 ? Number(spelled.key) : undefined;
+  const hour =
+    hourToken?.kind === 'number' && /^\d{1,2}$/.test(hourToken.text)
+      ? Number(hourToken.text)
+      : spelled && spelled.length === 1
+        ? Number(spelled.key)
+        : undefined;
   if (hour === undefined || hour < 1 || hour > 24) return undefined;
   const [direction, minutes] = phrase;
   const h = direction === 'to' ? (hour + 23) % 24 : hour;

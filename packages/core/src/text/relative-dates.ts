@@ -120,7 +120,14 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
   const amount = counted[2] === 'a few' ? 3 : Number(counted[2]);
   const unit = counted[3];
   if (counted[2] === 'a few') {
-    const far = unit === 'day' ? addDays(at, sign * 7) : unit === 'week' ? addWeeks(at, sign * 5) : unit === 'month' ? addMonths(at, sign * 6) : addYears(at, sign * 5);
+    const far =
+      unit === 'day'
+        ? addDays(at, sign * 7)
+        : unit === 'week'
+          ? addWeeks(at, sign * 5)
+          : unit === 'month'
+            ? addMonths(at, sign * 6)
+            : addYears(at, sign * 5);
     return sign > 0 ? span(at, far) : span(far, at);
   }
   if (unit === 'day') return around(addDays(at, sign * amount), 0);
@@ -131,7 +138,8 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
 
 /** Whether date key `key` (ISO day or month) falls in the window. */
 export function dateInWindow(key: string, window: DateWindow): boolean {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(key)) return key >= window.from && key <= window.to && (window.weekday === undefined || weekdayOfDay(key) === window.weekday);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(key))
+    return key >= window.from && key <= window.to && (window.weekday === undefined || weekdayOfDay(key) === window.weekday);
   if (window.weekday !== undefined) return false;
   if (/^\d{4}-\d{2}$/.test(key)) return key >= window.from.slice(0, 7) && key <= window.to.slice(0, 7);
   return false;

@@ -36,9 +36,24 @@ const DOTTED_WORDS = new Set(
 );
 
 const CONTRACTED_NOT: ReadonlyMap<string, string> = lookupTable({
-  "can't": 'can', "won't": 'will', "shan't": 'shall', "ain't": 'is', cant: 'can', wont: 'will',
-  dont: 'do', doesnt: 'does', didnt: 'did', isnt: 'is', arent: 'are', wasnt: 'was', werent: 'were',
-  hasnt: 'has', havent: 'have', shouldnt: 'should', wouldnt: 'would', couldnt: 'could',
+  "can't": 'can',
+  "won't": 'will',
+  "shan't": 'shall',
+  "ain't": 'is',
+  cant: 'can',
+  wont: 'will',
+  dont: 'do',
+  doesnt: 'does',
+  didnt: 'did',
+  isnt: 'is',
+  arent: 'are',
+  wasnt: 'was',
+  werent: 'were',
+  hasnt: 'has',
+  havent: 'have',
+  shouldnt: 'should',
+  wouldnt: 'would',
+  couldnt: 'could',
 });
 
 /**

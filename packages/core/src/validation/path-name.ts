@@ -28,8 +28,9 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** Bidirectional controls: they reorder how a name is displayed, so it reads as something else. */
 const BIDI_CONTROL = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/u;
 /** Characters that show nothing: two names that look the same would be different files. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible character is listed alone, on purpose
-const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/u;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible character is listed alone, on purpose
+  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/u;
 /** Names Windows reserves for devices, with or without an extension (`CON`, `aux.txt`, `COM1`). */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 
@@ -54,7 +55,8 @@ export function pathNameProblem(value: unknown, rules: PathNameRules): string | 
       : `it contains the character ${JSON.stringify(char)} (control characters and \\ : * ? " < > | are not allowed)`;
   }
   const lone = LONE_SURROGATE.exec(value);
-  if (lone) return `it contains ${codePoint(lone[0])}, half of a character cut off (a lone UTF-16 surrogate), which no file system stores as given`;
+  if (lone)
+    return `it contains ${codePoint(lone[0])}, half of a character cut off (a lone UTF-16 surrogate), which no file system stores as given`;
   const confusable = CONFUSABLE_SEPARATOR.exec(value);
   if (confusable) {
     return `it contains ${codePoint(confusable[0])}, which looks like "/" or "." but is not (type the plain character, or leave it out)`;
@@ -72,7 +74,8 @@ export function pathNameProblem(value: unknown, rules: PathNameRules): string | 
     if (segment === '.' || segment === '..') return `it has a "${segment}" segment`;
     if (segment.startsWith('.')) return `the segment "${segment}" starts with "." (reserved for internal folders)`;
     if (segment.trim() !== segment) return `the segment ${JSON.stringify(segment)} starts or ends with whitespace`;
-    if (segment.endsWith('.')) return `the segment ${JSON.stringify(segment)} ends with "." (Windows drops it, so two names would share one file)`;
+    if (segment.endsWith('.'))
+      return `the segment ${JSON.stringify(segment)} ends with "." (Windows drops it, so two names would share one file)`;
     if (WINDOWS_RESERVED.test(segment)) {
       return `the segment ${JSON.stringify(segment)} is a device name Windows reserves (CON, PRN, AUX, NUL, COM1–9, LPT1–9), whatever its case or extension`;
     }

@@ -67,7 +67,12 @@ export type ConsolidationCursor = Omit<StoredConsolidationCursor, 'seen'> & {
 };
 
 /** The cursor before any run. */
-export const EMPTY_CURSOR: ConsolidationCursor = Object.freeze({ version: 1, written: Object.freeze({}), seen: SeenFingerprints.empty(), retry: Object.freeze({}) }) as ConsolidationCursor;
+export const EMPTY_CURSOR: ConsolidationCursor = Object.freeze({
+  version: 1,
+  written: Object.freeze({}),
+  seen: SeenFingerprints.empty(),
+  retry: Object.freeze({}),
+}) as ConsolidationCursor;
 
 /** What a run changes of `seen`: the changes, and the live ids when the run listed every entry (the rest are forgotten). */
 export interface SeenUpdate {

@@ -16,7 +16,6 @@ export type DreamOperation =
   | { op: 'skill.delete'; name: string; expectUpdatedAt: string; reason: string }
   | { op: 'conversation-log.clear'; throughSeq: number; reason: string };
 
-
 export const dreamOperationSchema: z.ZodType<DreamOperation> = z.discriminatedUnion('op', [
   z.object({ op: z.literal('memory.save'), entry: memoryEntrySchema, expectUpdatedAt: z.string().nullable(), reason: z.string() }),
   z.object({ op: z.literal('memory.delete'), id: z.string(), expectUpdatedAt: z.string(), reason: z.string() }),

@@ -18,7 +18,9 @@ export const savedPassSchema = z.discriminatedUnion('status', [
     notes: z.array(z.string()),
     refusals: z.array(z.string()),
     misbehaviour: z.array(z.string()).optional(),
-    proposals: z.object({ proposed: z.number(), accepted: z.number(), acceptedFirstTry: z.number().optional(), repairs: z.number().optional() }).optional(),
+    proposals: z
+      .object({ proposed: z.number(), accepted: z.number(), acceptedFirstTry: z.number().optional(), repairs: z.number().optional() })
+      .optional(),
     details: z.record(z.string(), z.unknown()).optional(),
     failure: z.string().optional(),
     /** The pass's bookkeeping after apply (`PassPlan.commit`). */

@@ -37,12 +37,22 @@ describe('SeenFingerprints', () => {
 
   it('keeps only the live ids when compacting after a listing', () => {
     const seen = SeenFingerprints.fromRecord({ '000000000001': 'AAAAAAAAAAAA', '000000000002': 'AAAAAAAAAAAA' });
-    const after = SeenFingerprints.fromFiles(seen.compacted([['000000000003', 'AAAAAAAAAAAA']], new Set(['000000000002', '000000000003'])), Buffer.alloc(0));
-    expect([after.get('000000000001'), after.get('000000000002'), after.get('000000000003')]).toEqual([undefined, 'AAAAAAAAAAAA', 'AAAAAAAAAAAA']);
+    const after = SeenFingerprints.fromFiles(
+      seen.compacted([['000000000003', 'AAAAAAAAAAAA']], new Set(['000000000002', '000000000003'])),
+      Buffer.alloc(0),
+    );
+    expect([after.get('000000000001'), after.get('000000000002'), after.get('000000000003')]).toEqual([
+      undefined,
+      'AAAAAAAAAAAA',
+      'AAAAAAAAAAAA',
+    ]);
   });
 
   it('reads a sorted file that is not whole records as empty, and a log up to its first torn record', () => {
-    const log = SeenFingerprints.logRecords([['000000000001', 'AAAAAAAAAAAA'], ['000000000002', 'AAAAAAAAAAAA']]);
+    const log = SeenFingerprints.logRecords([
+      ['000000000001', 'AAAAAAAAAAAA'],
+      ['000000000002', 'AAAAAAAAAAAA'],
+    ]);
     const torn = SeenFingerprints.fromFiles(Buffer.from('000000000009AAAAAAAAAAAA'), log.subarray(0, 40));
     expect([torn.get('000000000009'), torn.get('000000000001'), torn.get('000000000002')]).toEqual([undefined, 'AAAAAAAAAAAA', undefined]);
   });

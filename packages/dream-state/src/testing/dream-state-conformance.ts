@@ -32,10 +32,24 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
     describe('runs', () => {
       it('creates a run that another handle opens and lists, running, with its links', async () => {
         const [a, b] = [await open(), await open()];
-        const run = await a.runs.create({ runId: 'a00000000001', trigger: 'manual', startedAt: iso(), retryOf: 'b00000000001', planId: 'c00000000001' });
+        const run = await a.runs.create({
+          runId: 'a00000000001',
+          trigger: 'manual',
+          startedAt: iso(),
+          retryOf: 'b00000000001',
+          planId: 'c00000000001',
+        });
         expect(run.runId).toBe('a00000000001');
         const seen = await b.runs.open('a00000000001');
-        expect(seen?.state).toMatchObject({ runId: 'a00000000001', trigger: 'manual', startedAt: iso(), status: 'running', passes: [], retryOf: 'b00000000001', planId: 'c00000000001' });
+        expect(seen?.state).toMatchObject({
+          runId: 'a00000000001',
+          trigger: 'manual',
+          startedAt: iso(),
+          status: 'running',
+          passes: [],
+          retryOf: 'b00000000001',
+          planId: 'c00000000001',
+        });
         expect((await b.runs.list()).map(({ manifest }) => manifest.runId)).toEqual(['a00000000001']);
         expect(await b.runs.open('ffffffffffff')).toBeUndefined();
       });
@@ -43,7 +57,13 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
       it('records a plan as the pass being applied, and updates the manifest durably', async () => {
         const [a, b] = [await open(), await open()];
         const run = await a.runs.create({ runId: 'a00000000002', trigger: 'manual', startedAt: iso() });
-        const plan = { pass: 'merge', operations: [{ op: 'memory.delete' as const, id: 'aaaaaaaaaaaa', expectUpdatedAt: iso(), reason: 'duplicate' }], notes: ['one'], refusals: [], commit: { through: 3 } };
+        const plan = {
+          pass: 'merge',
+          operations: [{ op: 'memory.delete' as const, id: 'aaaaaaaaaaaa', expectUpdatedAt: iso(), reason: 'duplicate' }],
+          notes: ['one'],
+          refusals: [],
+          commit: { through: 3 },
+        };
         await run.writePlan(plan);
         expect(run.state).toMatchObject({ passes: ['merge'], applying: 'merge' });
         const other = (await b.runs.open('a00000000002'))!;
@@ -134,8 +154,18 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
         expect(await b.deadLetters.read('a00000000001')).toBeUndefined();
         await a.deadLetters.write(letter('a00000000001'));
         await a.deadLetters.write(letter('a00000000002'));
-        await a.deadLetters.write(letter('a00000000001', { retries: 1, lastRetry: { runId: 'a00000000003', at: iso(1), passes: [{ name: 'merge', status: 'failed' }] } }));
-        expect(await b.deadLetters.read('a00000000001')).toEqual(letter('a00000000001', { retries: 1, lastRetry: { runId: 'a00000000003', at: iso(1), passes: [{ name: 'merge', status: 'failed' }] } }));
+        await a.deadLetters.write(
+          letter('a00000000001', {
+            retries: 1,
+            lastRetry: { runId: 'a00000000003', at: iso(1), passes: [{ name: 'merge', status: 'failed' }] },
+          }),
+        );
+        expect(await b.deadLetters.read('a00000000001')).toEqual(
+          letter('a00000000001', {
+            retries: 1,
+            lastRetry: { runId: 'a00000000003', at: iso(1), passes: [{ name: 'merge', status: 'failed' }] },
+          }),
+        );
         expect((await b.deadLetters.list()).sort()).toEqual(['a00000000001', 'a00000000002']);
         await b.deadLetters.remove('a00000000001');
         await b.deadLetters.remove('ffffffffffff');
@@ -199,7 +229,9 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
 
       it('loses no line when handles append at once', async () => {
         const stores = [await open(), await open(), await open()];
-        await Promise.all(stores.flatMap((store, s) => Array.from({ length: 10 }, (_, i) => store.ledger.append(line(`pass-${s}-${i}`, iso(i))))));
+        await Promise.all(
+          stores.flatMap((store, s) => Array.from({ length: 10 }, (_, i) => store.ledger.append(line(`pass-${s}-${i}`, iso(i))))),
+        );
         expect((await stores[0]!.ledger.read()).lines).toHaveLength(30);
       });
 
@@ -230,7 +262,12 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
         const empty = await b.cursors.readConsolidation('memory-consolidation');
         expect(empty).toMatchObject({ version: 1, written: {}, retry: {} });
         expect(empty.seen.get('aaaaaaaaaaaa')).toBeUndefined();
-        const first = { ...empty, entries: { at: iso(), id: 'aaaaaaaaaaaa' }, feed: 'feed-1', retry: { bbbbbbbbbbbb: { attempts: 1, after: iso(3_600_000) } } };
+        const first = {
+          ...empty,
+          entries: { at: iso(), id: 'aaaaaaaaaaaa' },
+          feed: 'feed-1',
+          retry: { bbbbbbbbbbbb: { attempts: 1, after: iso(3_600_000) } },
+        };
         await a.cursors.writeConsolidation('memory-consolidation', first, empty, {
           changes: [
             ['aaaaaaaaaaaa', 'AAAAAAAAAAAA'],
@@ -239,8 +276,16 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
           ],
         });
         const read = await b.cursors.readConsolidation('memory-consolidation');
-        expect(read).toMatchObject({ entries: { at: iso(), id: 'aaaaaaaaaaaa' }, feed: 'feed-1', retry: { bbbbbbbbbbbb: { attempts: 1, after: iso(3_600_000) } } });
-        expect(['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'].map((id) => read.seen.get(id))).toEqual(['AAAAAAAAAAAA', 'BBBBBBBBBBBB', 'CCCCCCCCCCCC']);
+        expect(read).toMatchObject({
+          entries: { at: iso(), id: 'aaaaaaaaaaaa' },
+          feed: 'feed-1',
+          retry: { bbbbbbbbbbbb: { attempts: 1, after: iso(3_600_000) } },
+        });
+        expect(['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'].map((id) => read.seen.get(id))).toEqual([
+          'AAAAAAAAAAAA',
+          'BBBBBBBBBBBB',
+          'CCCCCCCCCCCC',
+        ]);
 
         await b.cursors.writeConsolidation('memory-consolidation', { ...read, feed: 'feed-2' }, read, {
           changes: [
@@ -250,18 +295,31 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
         });
         const changed = await a.cursors.readConsolidation('memory-consolidation');
         expect(changed.feed).toBe('feed-2');
-        expect(['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'].map((id) => changed.seen.get(id))).toEqual(['ZZZZZZZZZZZZ', undefined, 'CCCCCCCCCCCC']);
+        expect(['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'].map((id) => changed.seen.get(id))).toEqual([
+          'ZZZZZZZZZZZZ',
+          undefined,
+          'CCCCCCCCCCCC',
+        ]);
 
         // A run that listed every entry forgets the fingerprints of the others.
-        await a.cursors.writeConsolidation('memory-consolidation', changed, changed, { changes: [['dddddddddddd', 'DDDDDDDDDDDD']], live: new Set(['cccccccccccc', 'dddddddddddd']) });
+        await a.cursors.writeConsolidation('memory-consolidation', changed, changed, {
+          changes: [['dddddddddddd', 'DDDDDDDDDDDD']],
+          live: new Set(['cccccccccccc', 'dddddddddddd']),
+        });
         const listed = await b.cursors.readConsolidation('memory-consolidation');
-        expect(['aaaaaaaaaaaa', 'cccccccccccc', 'dddddddddddd'].map((id) => listed.seen.get(id))).toEqual([undefined, 'CCCCCCCCCCCC', 'DDDDDDDDDDDD']);
+        expect(['aaaaaaaaaaaa', 'cccccccccccc', 'dddddddddddd'].map((id) => listed.seen.get(id))).toEqual([
+          undefined,
+          'CCCCCCCCCCCC',
+          'DDDDDDDDDDDD',
+        ]);
         expect(listed.feed).toBe('feed-2');
       });
 
       it('keeps consolidation cursors of different passes apart', async () => {
         const store = await open();
-        await store.cursors.writeConsolidation('memory-consolidation', { ...EMPTY_CURSOR, feed: 'one' }, EMPTY_CURSOR, { changes: [['aaaaaaaaaaaa', 'AAAAAAAAAAAA']] });
+        await store.cursors.writeConsolidation('memory-consolidation', { ...EMPTY_CURSOR, feed: 'one' }, EMPTY_CURSOR, {
+          changes: [['aaaaaaaaaaaa', 'AAAAAAAAAAAA']],
+        });
         const other = await store.cursors.readConsolidation('another-consolidation');
         expect(other.feed).toBeUndefined();
         expect(other.seen.get('aaaaaaaaaaaa')).toBeUndefined();
@@ -321,7 +379,10 @@ export function describeDreamStateConformance(name: string, factory: DreamStateF
         signals.entries.aaaaaaaaaaaa!.promotedAt = iso(5);
         signals.entries.aaaaaaaaaaaa!.hitsAtPromotion = 1;
         await store.recall.writeSignals({ ...signals, memoryFeed: 'feed-9' });
-        expect(await (await open()).recall.readSignals()).toMatchObject({ memoryFeed: 'feed-9', entries: { aaaaaaaaaaaa: { hits: 1, promotedAt: iso(5), hitsAtPromotion: 1 } } });
+        expect(await (await open()).recall.readSignals()).toMatchObject({
+          memoryFeed: 'feed-9',
+          entries: { aaaaaaaaaaaa: { hits: 1, promotedAt: iso(5), hitsAtPromotion: 1 } },
+        });
       });
     });
 

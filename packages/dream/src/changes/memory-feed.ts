@@ -91,7 +91,8 @@ export async function readFeed(
         // Gone again: the delete comes later in the feed.
         if (entry) deleted.delete(entry.id);
         if (entry && !isUnderPrefix(entry.category, SYSTEM_CATEGORY) && (options.accept?.(entry) ?? true)) {
-          if (saved.size >= options.maxSaved) return { reset: false, saved: [...saved.values()], deleted: [...deleted], cursor, read, more: true };
+          if (saved.size >= options.maxSaved)
+            return { reset: false, saved: [...saved.values()], deleted: [...deleted], cursor, read, more: true };
           saved.set(entry.id, entry);
         }
         looked.add(change.id);

@@ -36,13 +36,17 @@ export async function applyPlan(engine: EngineContext, planId: string, request: 
   const { state, roster } = engine;
   assertApplicable(engine, planId, await state.plans.read(planId));
   const runId = newId();
-  return holdingLock(state.lock, async (_, lost) => {
-    // Read again under the lock: another runner may have applied it meanwhile.
-    const { plan, applied } = await state.plans.read(planId);
-    assertApplicable(engine, planId, { plan, ...(applied ? { applied } : {}) });
-    const selected = plan.passes.map((saved) => roster.byName(saved.name));
-    return runCycle(engine, { trigger: 'apply', ...request }, selected, runId, { plan, lost });
-  }, runId);
+  return holdingLock(
+    state.lock,
+    async (_, lost) => {
+      // Read again under the lock: another runner may have applied it meanwhile.
+      const { plan, applied } = await state.plans.read(planId);
+      assertApplicable(engine, planId, { plan, ...(applied ? { applied } : {}) });
+      const selected = plan.passes.map((saved) => roster.byName(saved.name));
+      return runCycle(engine, { trigger: 'apply', ...request }, selected, runId, { plan, lost });
+    },
+    runId,
+  );
 }
 
 /** The plans dry runs saved that are not applied yet, newest first, with whether they expired. */
@@ -52,7 +56,11 @@ export async function pendingPlans({ services, state, planMaxAgeMs }: EngineCont
     .filter(({ applied }) => applied === undefined)
     .map(({ plan, location }) => {
       const expiresAt = Date.parse(plan.createdAt) + planMaxAgeMs;
-      const passes = plan.passes.map((saved) => ({ name: saved.name, status: saved.status, operations: saved.status === 'planned' ? saved.operations.length : 0 }));
+      const passes = plan.passes.map((saved) => ({
+        name: saved.name,
+        status: saved.status,
+        operations: saved.status === 'planned' ? saved.operations.length : 0,
+      }));
       return {
         planId: plan.planId,
         createdAt: plan.createdAt,
@@ -67,7 +75,11 @@ export async function pendingPlans({ services, state, planMaxAgeMs }: EngineCont
 }
 
 /** Throws when the plan cannot be applied (again, or any more). */
-function assertApplicable({ services, planMaxAgeMs }: EngineContext, planId: string, found: { plan: SavedPlan; applied?: PlanApplied }): void {
+function assertApplicable(
+  { services, planMaxAgeMs }: EngineContext,
+  planId: string,
+  found: { plan: SavedPlan; applied?: PlanApplied },
+): void {
   if (found.applied) {
     throw new ReverieError(
       'PLAN_APPLIED',

@@ -3,7 +3,13 @@ import { asJsonRoundTrip } from './json-plain';
 
 describe('asJsonRoundTrip', () => {
   it('hands plain JSON back as it is, without copying it', () => {
-    const data = { seen: { fingerprints: { '000000000001': 'AAAAAAAAAAAA' }, live: ['000000000001'] }, at: 3, ok: true, none: null, bare: Object.create(null) as object };
+    const data = {
+      seen: { fingerprints: { '000000000001': 'AAAAAAAAAAAA' }, live: ['000000000001'] },
+      at: 3,
+      ok: true,
+      none: null,
+      bare: Object.create(null) as object,
+    };
     expect(asJsonRoundTrip(data)).toBe(data);
   });
 
@@ -18,7 +24,11 @@ describe('asJsonRoundTrip', () => {
       { nested: [{ set: new Set([1]) }] },
       { toJSON: () => 'x' },
       { [Symbol('s')]: 1, a: 1 },
-      { get a() { return 1; } },
+      {
+        get a() {
+          return 1;
+        },
+      },
     ];
     for (const value of cases) {
       const back = asJsonRoundTrip(value);

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ledgerLineFor } from './ledger-line-for';
 
 describe('ledgerLineFor', () => {
-  const run = { runId: 'r1', trigger: 'schedule', startedAt: new Date('2026-06-01T00:00:00Z'), completedAt: new Date('2026-06-01T00:00:01Z') };
+  const run = {
+    runId: 'r1',
+    trigger: 'schedule',
+    startedAt: new Date('2026-06-01T00:00:00Z'),
+    completedAt: new Date('2026-06-01T00:00:01Z'),
+  };
 
   it('records a skipped pass with its reason as the note', () => {
     expect(ledgerLineFor({ name: 'skill-gap', phase: 'rem', status: 'skipped', reason: 'needs a language model' }, run)).toMatchObject({
@@ -32,6 +37,11 @@ describe('ledgerLineFor', () => {
       },
       run,
     );
-    expect(failed).toMatchObject({ status: 'failed', error: 'MODEL_REPLY_INVALID: not JSON', durationMs: 12, tokens: { input: 10, output: 5 } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'MODEL_REPLY_INVALID: not JSON',
+      durationMs: 12,
+      tokens: { input: 10, output: 5 },
+    });
   });
 });

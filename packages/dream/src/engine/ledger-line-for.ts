@@ -17,7 +17,15 @@ export function ledgerLineFor(
     trigger: run.trigger,
   };
   if (outcome.status === 'skipped') {
-    return { ...common, status: 'skipped', durationMs: 0, itemsProcessed: 0, applied: 0, tokens: { input: 0, output: 0 }, notes: [outcome.reason] };
+    return {
+      ...common,
+      status: 'skipped',
+      durationMs: 0,
+      itemsProcessed: 0,
+      applied: 0,
+      tokens: { input: 0, output: 0 },
+      notes: [outcome.reason],
+    };
   }
   return {
     ...common,

@@ -6,8 +6,7 @@ import { faultPoint } from './fault-points';
 
 /** Saves first, then deletes, then log clears: a crash in between never loses a source (SPEC B2). */
 export function orderOperations(operations: readonly DreamOperation[]): DreamOperation[] {
-  const rank = (operation: DreamOperation) =>
-    operation.op.endsWith('.save') ? 0 : operation.op.endsWith('.delete') ? 1 : 2;
+  const rank = (operation: DreamOperation) => (operation.op.endsWith('.save') ? 0 : operation.op.endsWith('.delete') ? 1 : 2);
   return [...operations].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -26,7 +25,8 @@ const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
   a.supersededBy === b.supersededBy;
 
 /** Two optional timestamps name the same instant (a store may give back another spelling, PostgreSQL's UTC). */
-const sameInstant = (a: string | undefined, b: string | undefined) => (a === undefined ? b === undefined : b !== undefined && Date.parse(a) === Date.parse(b));
+const sameInstant = (a: string | undefined, b: string | undefined) =>
+  a === undefined ? b === undefined : b !== undefined && Date.parse(a) === Date.parse(b);
 
 const sameSkill = (a: Skill, b: Skill) =>
   a.summary === b.summary && a.content === b.content && JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso);
@@ -96,7 +96,11 @@ export function operationTarget(operation: DreamOperation): string {
  * before a crash but not journalled is recognised (the record already looks as the operation
  * wanted) and counted as applied, so recovery can simply apply the rest again.
  */
-export async function applyOperation(operation: DreamOperation, services: DreamServices, checks: ApplyChecks = {}): Promise<Omit<JournalLine, 'pass' | 'index'>> {
+export async function applyOperation(
+  operation: DreamOperation,
+  services: DreamServices,
+  checks: ApplyChecks = {},
+): Promise<Omit<JournalLine, 'pass' | 'index'>> {
   switch (operation.op) {
     case 'memory.save': {
       const memory = services.memory!;

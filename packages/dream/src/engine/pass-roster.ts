@@ -22,9 +22,13 @@ export class PassRoster {
 
   select(request: RunRequest): DreamPass[] {
     if (request.phase !== undefined && !DREAM_PHASES.includes(request.phase)) {
-      throw new ReverieValidationError('UNKNOWN_PHASE', `Unknown phase ${JSON.stringify(request.phase)}: use one of ${DREAM_PHASES.join(', ')}.`, {
-        details: { phase: request.phase, phases: [...DREAM_PHASES] },
-      });
+      throw new ReverieValidationError(
+        'UNKNOWN_PHASE',
+        `Unknown phase ${JSON.stringify(request.phase)}: use one of ${DREAM_PHASES.join(', ')}.`,
+        {
+          details: { phase: request.phase, phases: [...DREAM_PHASES] },
+        },
+      );
     }
     const names = request.pass === undefined ? request.passes : [...(request.passes ?? []), request.pass];
     for (const name of names ?? []) {
@@ -34,16 +38,22 @@ export class PassRoster {
         });
       }
     }
-    return this.passes.filter((pass) => (request.phase === undefined || pass.phase === request.phase) && (names === undefined || names.includes(pass.name)));
+    return this.passes.filter(
+      (pass) => (request.phase === undefined || pass.phase === request.phase) && (names === undefined || names.includes(pass.name)),
+    );
   }
 
   /** The pass a saved plan names; UNKNOWN_PASS when this engine does not have it. */
   byName(name: string): DreamPass {
     const pass = this.passes.find((candidate) => candidate.name === name);
     if (!pass) {
-      throw new ReverieValidationError('UNKNOWN_PASS', `The plan names pass ${JSON.stringify(name)}, which this engine does not have (its passes: ${this.names.join(', ')}). Apply it with the configuration that made it, or make a new plan.`, {
-        details: { pass: name, passes: this.names },
-      });
+      throw new ReverieValidationError(
+        'UNKNOWN_PASS',
+        `The plan names pass ${JSON.stringify(name)}, which this engine does not have (its passes: ${this.names.join(', ')}). Apply it with the configuration that made it, or make a new plan.`,
+        {
+          details: { pass: name, passes: this.names },
+        },
+      );
     }
     return pass;
   }

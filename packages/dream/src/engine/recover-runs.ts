@@ -15,7 +15,9 @@ export async function recoverRuns(engine: EngineContext): Promise<string[]> {
     return await holdingLock(engine.state.lock, (_, lost) => recoverLocked(engine, lost));
   } catch (error) {
     if (!isReverieError(error, 'LOCK_HELD')) throw error;
-    engine.services.logger.info('Another runner holds the dream lock; its runs are in progress, nothing to recover.', { error: error.message });
+    engine.services.logger.info('Another runner holds the dream lock; its runs are in progress, nothing to recover.', {
+      error: error.message,
+    });
     return [];
   }
 }

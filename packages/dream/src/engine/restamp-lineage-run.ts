@@ -6,7 +6,9 @@ function restampLineage(lineage: MemoryLineage, from: string, to: string): Memor
   return {
     ...lineage,
     ...(origin?.runId === from ? { origin: { ...origin, runId: to } } : {}),
-    ...(ancestors === undefined ? {} : { ancestors: ancestors.map((ancestor) => (ancestor.runId === from ? { ...ancestor, runId: to } : ancestor)) }),
+    ...(ancestors === undefined
+      ? {}
+      : { ancestors: ancestors.map((ancestor) => (ancestor.runId === from ? { ...ancestor, runId: to } : ancestor)) }),
   };
 }
 
@@ -18,6 +20,8 @@ function restampLineage(lineage: MemoryLineage, from: string, to: string): Memor
  */
 export function restampLineageRun(operations: readonly DreamOperation[], from: string, to: string): DreamOperation[] {
   return operations.map((operation) =>
-    operation.op === 'memory.save' && operation.entry.lineage !== undefined ? { ...operation, entry: { ...operation.entry, lineage: restampLineage(operation.entry.lineage, from, to) } } : operation,
+    operation.op === 'memory.save' && operation.entry.lineage !== undefined
+      ? { ...operation, entry: { ...operation.entry, lineage: restampLineage(operation.entry.lineage, from, to) } }
+      : operation,
   );
 }

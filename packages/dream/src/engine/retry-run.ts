@@ -18,9 +18,15 @@ export async function retryRun(engine: EngineContext, runId: string, options: { 
   const letter = await state.deadLetters.read(runId);
   if (!letter) {
     if (!(await state.runs.open(runId))) throw runNotFound(state, runId);
-    throw new ReverieError('NOT_FOUND', `Dream run ${runId} has no dead letter: none of its passes failed, or a retry already succeeded.`, { details: { runId } });
+    throw new ReverieError('NOT_FOUND', `Dream run ${runId} has no dead letter: none of its passes failed, or a retry already succeeded.`, {
+      details: { runId },
+    });
   }
-  const request: RunRequest = { passes: letter.passes.map((pass) => pass.name), trigger: 'retry', ...(options.signal ? { signal: options.signal } : {}) };
+  const request: RunRequest = {
+    passes: letter.passes.map((pass) => pass.name),
+    trigger: 'retry',
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   const selected = roster.select(request);
   const needModel = services.model === undefined ? selected.filter((pass) => pass.model === 'required').map((pass) => pass.name) : [];
   if (needModel.length > 0) {
@@ -32,7 +38,11 @@ export async function retryRun(engine: EngineContext, runId: string, options: { 
     );
   }
   const retryId = newId();
-  const report = await holdingLock(state.lock, (_, lost) => runCycle(engine, request, selected, retryId, { retryOf: runId, lost }), retryId);
+  const report = await holdingLock(
+    state.lock,
+    (_, lost) => runCycle(engine, request, selected, retryId, { retryOf: runId, lost }),
+    retryId,
+  );
   const notOk = report.passes.filter((pass) => pass.status !== 'ok' && pass.status !== 'warning');
   if (notOk.length === 0 && !report.interrupted) {
     await state.deadLetters.remove(runId);

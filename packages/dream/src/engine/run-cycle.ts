@@ -23,7 +23,13 @@ export interface CycleOrigin {
  * next write with LOCK_LOST — no report, ledger line or manifest update — leaving the run as a
  * crash would, for the next runner's recovery; the model call in flight is aborted too.
  */
-export async function runCycle(engine: EngineContext, request: RunRequest, selected: DreamPass[], runId: string, from: CycleOrigin = {}): Promise<CycleReport> {
+export async function runCycle(
+  engine: EngineContext,
+  request: RunRequest,
+  selected: DreamPass[],
+  runId: string,
+  from: CycleOrigin = {},
+): Promise<CycleReport> {
   const { services, state, roster } = engine;
   const { clock, logger, dataPath } = services;
   const startedAt = clock.now();
@@ -31,12 +37,20 @@ export async function runCycle(engine: EngineContext, request: RunRequest, selec
   const saved = from.plan;
   const folder = dryRun
     ? undefined
-    : await state.runs.create({ runId, trigger: request.trigger, startedAt: startedAt.toISOString(), retryOf: from.retryOf, planId: saved?.planId });
+    : await state.runs.create({
+        runId,
+        trigger: request.trigger,
+        startedAt: startedAt.toISOString(),
+        retryOf: from.retryOf,
+        planId: saved?.planId,
+      });
   // Claimed only once its run folder exists: a crash before leaves the plan pending, one after leaves a run to recover.
   if (saved) await state.plans.markApplied(saved.planId, { runId, appliedAt: startedAt.toISOString() });
   // Applying a saved plan asks no model, so a user turn need not stop it; an explicit signal still does.
   const { lost } = from;
-  const signals = [request.signal, saved ? undefined : services.activity?.userTurnSignal(), lost].filter((s): s is AbortSignal => s !== undefined);
+  const signals = [request.signal, saved ? undefined : services.activity?.userTurnSignal(), lost].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
   const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
   const gateway =
     services.model && !saved
@@ -73,16 +87,30 @@ export async function runCycle(engine: EngineContext, request: RunRequest, selec
     }
     const passStartedAt = clock.now();
     const stored = saved?.passes.find((candidate) => candidate.name === pass.name);
-    const skipped = stored ? (stored.status === 'skipped' ? stored.reason : roster.missingServices(pass)) : roster.skipReason(pass, gateway);
+    const skipped = stored
+      ? stored.status === 'skipped'
+        ? stored.reason
+        : roster.missingServices(pass)
+      : roster.skipReason(pass, gateway);
     if (skipped === undefined) tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
     const outcome: PassOutcome =
       skipped === undefined
-        ? await runPass(engine, pass, { runId, gateway, signal, lost, folder, dryRun, keep, ...(stored && saved ? { stored, planId: saved.planId, plannedBy: saved.runId } : {}) })
+        ? await runPass(engine, pass, {
+            runId,
+            gateway,
+            signal,
+            lost,
+            folder,
+            dryRun,
+            keep,
+            ...(stored && saved ? { stored, planId: saved.planId, plannedBy: saved.runId } : {}),
+          })
         : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
     if (outcome.status === 'skipped') keep.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: outcome.reason });
     record(outcome, index);
     assertStillHeld(lost);
-    if (!dryRun) await recordInLedger(engine, outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
+    if (!dryRun)
+      await recordInLedger(engine, outcome, { runId, trigger: request.trigger, startedAt: passStartedAt, completedAt: clock.now() });
     if (signal.aborted && outcome.status === 'failed') {
       interrupted = describeAbort(signal);
       break;
@@ -106,7 +134,15 @@ export async function runCycle(engine: EngineContext, request: RunRequest, selec
   if (folder && !interrupted && outcomes.every((outcome) => outcome.status !== 'failed')) await compactMemoryFeed(engine, lost);
   if (dryRun) {
     const planId = newId();
-    const plan: SavedPlan = { schemaVersion: 1, planId, createdAt: report.startedAt, trigger: request.trigger, runId, ...(interrupted ? { interrupted } : {}), passes: keep };
+    const plan: SavedPlan = {
+      schemaVersion: 1,
+      planId,
+      createdAt: report.startedAt,
+      trigger: request.trigger,
+      runId,
+      ...(interrupted ? { interrupted } : {}),
+      passes: keep,
+    };
     const { location } = await state.plans.save(plan, renderPlanSummary(plan));
     if (location !== undefined) report.planFolder = location;
     report.planId = planId;
@@ -116,7 +152,11 @@ export async function runCycle(engine: EngineContext, request: RunRequest, selec
 }
 
 /** Appends the pass's ledger line (SPEC O5); a ledger that cannot be written is logged, never fatal to the run. */
-async function recordInLedger({ services, state }: EngineContext, outcome: PassOutcome, run: Parameters<typeof ledgerLineFor>[1]): Promise<void> {
+async function recordInLedger(
+  { services, state }: EngineContext,
+  outcome: PassOutcome,
+  run: Parameters<typeof ledgerLineFor>[1],
+): Promise<void> {
   try {
     await state.ledger.append(ledgerLineFor(outcome, run));
   } catch (error) {
@@ -144,7 +184,9 @@ async function compactMemoryFeed({ services, roster }: EngineContext, lost: Abor
     const { removed } = await memory.compactChanges(keep);
     if (removed > 0) logger.info('Compacted the memory change feed.', { removed });
   } catch (error) {
-    logger.warn('Could not compact the memory change feed; the next cycle tries again.', { error: String((error as Error)?.message ?? error) });
+    logger.warn('Could not compact the memory change feed; the next cycle tries again.', {
+      error: String((error as Error)?.message ?? error),
+    });
   }
 }
 
@@ -165,7 +207,10 @@ async function finish({ state }: EngineContext, folder: DreamRun, report: CycleR
       runId: report.runId,
       trigger: report.trigger,
       failedAt: report.completedAt,
-      passes: failed.map((pass) => ({ name: pass.name, ...(pass.status === 'failed' && pass.error !== undefined ? { error: pass.error } : {}) })),
+      passes: failed.map((pass) => ({
+        name: pass.name,
+        ...(pass.status === 'failed' && pass.error !== undefined ? { error: pass.error } : {}),
+      })),
       ...(folder.location === undefined ? {} : { runFolder: folder.location }),
     });
   }

@@ -60,7 +60,8 @@ export async function runPass(engine: EngineContext, pass: DreamPass, run: PassR
     await run.gateway?.settle().catch(() => undefined);
     assertStillHeld(run.lost);
     const outcome = failed(services, pass, error, tokens(), started);
-    if (outcome.status === 'failed') run.keep.push({ name: pass.name, phase: pass.phase, status: 'failed', error: outcome.error ?? 'failed' });
+    if (outcome.status === 'failed')
+      run.keep.push({ name: pass.name, phase: pass.phase, status: 'failed', error: outcome.error ?? 'failed' });
     return outcome;
   }
   if ('skipped' in planned) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: planned.skipped };
@@ -95,7 +96,15 @@ export async function runPass(engine: EngineContext, pass: DreamPass, run: PassR
       ...(planned.failure === undefined ? {} : { failure: planned.failure }),
       ...(planned.commit === undefined ? {} : { commit: planned.commit }),
     });
-    return { ...base, ...status(undefined), ...failure, applied: 0, conflicts: 0, planned: operations, durationMs: performance.now() - started };
+    return {
+      ...base,
+      ...status(undefined),
+      ...failure,
+      applied: 0,
+      conflicts: 0,
+      planned: operations,
+      durationMs: performance.now() - started,
+    };
   }
   try {
     assertStillHeld(run.lost);
@@ -112,7 +121,10 @@ export async function runPass(engine: EngineContext, pass: DreamPass, run: PassR
     await archiveOperations(run.folder, pass.name, operations, services);
     faultPoint('archive-written');
     const checks = { conversationLogHorizon: () => roster.conversationLogHorizon(pass) };
-    const { applied, conflicts, conflicted } = await applyJournalled(run.folder, pass.name, operations, services, 0, { checks, lost: run.lost });
+    const { applied, conflicts, conflicted } = await applyJournalled(run.folder, pass.name, operations, services, 0, {
+      checks,
+      lost: run.lost,
+    });
     faultPoint('pass-applied');
     assertStillHeld(run.lost);
     await commitPass(pass, services, planned.commit);
@@ -121,16 +133,32 @@ export async function runPass(engine: EngineContext, pass: DreamPass, run: PassR
     assertStillHeld(run.lost);
     await run.folder.update({ applying: undefined });
     if (planned.failure !== undefined) {
-      services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, { error: planned.failure });
+      services.logger.error(`Dream pass ${pass.name} failed; its clean-up was applied and the other passes still run.`, {
+        error: planned.failure,
+      });
     }
-    return { ...base, ...status(applied), ...failure, applied, conflicts, ...(conflicted.length > 0 ? { conflicted } : {}), durationMs: performance.now() - started };
+    return {
+      ...base,
+      ...status(applied),
+      ...failure,
+      applied,
+      conflicts,
+      ...(conflicted.length > 0 ? { conflicted } : {}),
+      durationMs: performance.now() - started,
+    };
   } catch (error) {
     assertStillHeld(run.lost);
     return failed(services, pass, error, tokens(), started);
   }
 }
 
-function failed(services: DreamServices, pass: DreamPass, error: unknown, tokens: { input: number; output: number }, started: number): PassOutcome {
+function failed(
+  services: DreamServices,
+  pass: DreamPass,
+  error: unknown,
+  tokens: { input: number; output: number },
+  started: number,
+): PassOutcome {
   const message = isReverieError(error) ? `${error.code}: ${error.message}` : String((error as Error)?.message ?? error);
   services.logger.error(`Dream pass ${pass.name} failed; the other passes still run.`, { error: message });
   return {
@@ -155,14 +183,21 @@ function failed(services: DreamServices, pass: DreamPass, error: unknown, tokens
 function outcomeStatus(planned: PassPlan, applied: number | undefined): { status: 'ok' | 'warning' | 'failed'; warning?: string } {
   if (planned.failure !== undefined) return { status: 'failed' };
   const misbehaviour = planned.misbehaviour?.length ?? 0;
-  if (misbehaviour > 0) return { status: 'warning', warning: `${misbehaviour} model repl${misbehaviour === 1 ? 'y was' : 'ies were'} refused whole for breaking a run budget (see misbehaviour)` };
+  if (misbehaviour > 0)
+    return {
+      status: 'warning',
+      warning: `${misbehaviour} model repl${misbehaviour === 1 ? 'y was' : 'ies were'} refused whole for breaking a run budget (see misbehaviour)`,
+    };
   const proposals = planned.proposals;
   if (!proposals || proposals.proposed === 0) return { status: 'ok' };
   if (proposals.accepted === 0) {
     return { status: 'warning', warning: `the model proposed ${proposals.proposed} change(s) and the guards accepted none (see refusals)` };
   }
   if (applied === 0) {
-    return { status: 'warning', warning: `the model proposed ${proposals.proposed} change(s), ${proposals.accepted} passed the guards, and none was applied (see conflicts)` };
+    return {
+      status: 'warning',
+      warning: `the model proposed ${proposals.proposed} change(s), ${proposals.accepted} passed the guards, and none was applied (see conflicts)`,
+    };
   }
   return { status: 'ok' };
 }

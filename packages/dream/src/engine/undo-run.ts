@@ -31,7 +31,10 @@ export async function undoRun(folder: DreamRun, services: DreamServices, lost?: 
     throw new ReverieError('CONFLICT', `Dream run ${state.runId} was already undone at ${state.undoneAt}.`);
   }
   if (state.status === 'running') {
-    throw new ReverieError('CONFLICT', `Dream run ${state.runId} has not finished: let it finish (or restart the process to recover it), then undo.`);
+    throw new ReverieError(
+      'CONFLICT',
+      `Dream run ${state.runId} has not finished: let it finish (or restart the process to recover it), then undo.`,
+    );
   }
   const report: UndoReport = { runId: state.runId, restored: [], removed: [], kept: [] };
   const journal = await folder.readJournal();

@@ -29,7 +29,12 @@ function scriptedModel(replies: Array<Reply | Error>): MockLanguageModelV3 {
       const reply = replies[Math.min(call, replies.length - 1)]!;
       call += 1;
       if (reply instanceof Error) throw reply;
-      const scripted = typeof reply === 'function' ? { text: reply(options), input: 10, output: 5 } : typeof reply === 'string' ? { text: reply, input: 10, output: 5 } : reply;
+      const scripted =
+        typeof reply === 'function'
+          ? { text: reply(options), input: 10, output: 5 }
+          : typeof reply === 'string'
+            ? { text: reply, input: 10, output: 5 }
+            : reply;
       return {
         content: [{ type: 'text', text: scripted.text }],
         finishReason: { unified: 'stop', raw: 'stop' },
@@ -75,7 +80,14 @@ function gateway(model: MockLanguageModelV3): ModelGateway {
 }
 
 function request(overrides: Partial<GatewayRequest<Plan>> = {}): GatewayRequest<Plan> {
-  return { pass: 'memory-consolidation', directiveFile: 'dream.md', builtInDirective: BUILT_IN, data: DATA, schema: planSchema, ...overrides };
+  return {
+    pass: 'memory-consolidation',
+    directiveFile: 'dream.md',
+    builtInDirective: BUILT_IN,
+    data: DATA,
+    schema: planSchema,
+    ...overrides,
+  };
 }
 
 async function failure(promise: Promise<unknown>): Promise<ReverieError> {
@@ -359,9 +371,9 @@ describe('ModelGateway.ask', () => {
   });
 
   it('rejects a negative maxRetries', () => {
-    expect(() => new ModelGateway({ model: scriptedModel(['{}']), dataPath, logger, artifact: async () => undefined, maxRetries: -1 })).toThrow(
-      /maxRetries/,
-    );
+    expect(
+      () => new ModelGateway({ model: scriptedModel(['{}']), dataPath, logger, artifact: async () => undefined, maxRetries: -1 }),
+    ).toThrow(/maxRetries/);
   });
 });
 
@@ -383,7 +395,9 @@ describe('ModelGateway: bounded replies (SPEC B11)', () => {
     expect(model.doGenerateCalls).toHaveLength(2);
     expect(textOf(model.doGenerateCalls[1]!.prompt.at(-1)!)).toContain('more than the 100000 allowed');
     expect(gw.refusals).toHaveLength(1);
-    expect(gw.refusals[0]).toMatch(/memory-consolidation: reply memory-consolidation\.1\.reply\.md refused: the reply is 150\d+ characters long/);
+    expect(gw.refusals[0]).toMatch(
+      /memory-consolidation: reply memory-consolidation\.1\.reply\.md refused: the reply is 150\d+ characters long/,
+    );
     expect(artifacts.get('memory-consolidation.1.reply.md')!.length).toBeLessThan(100_200);
   });
 
@@ -404,7 +418,10 @@ describe('ModelGateway: bounded replies (SPEC B11)', () => {
         return {
           content: [{ type: 'text', text: cut ? '{"toDelete": [], "toSave": [{"content": "Likes' : JSON.stringify(VALID) }],
           finishReason: { unified: cut ? 'length' : 'stop', raw: cut ? 'length' : 'stop' },
-          usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+          usage: {
+            inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 5, text: 5, reasoning: 0 },
+          },
           warnings: [],
         };
       },
@@ -415,6 +432,8 @@ describe('ModelGateway: bounded replies (SPEC B11)', () => {
   });
 
   it('rejects an absurd maxReplyChars', () => {
-    expect(() => new ModelGateway({ model: scriptedModel([]), dataPath, logger, artifact: async () => {}, maxReplyChars: 10 })).toThrow(/maxReplyChars/);
+    expect(() => new ModelGateway({ model: scriptedModel([]), dataPath, logger, artifact: async () => {}, maxReplyChars: 10 })).toThrow(
+      /maxReplyChars/,
+    );
   });
 });

@@ -209,7 +209,12 @@ export class ModelGateway implements ModelGatewayLike {
     const artifact = `${request.pass}.${n}.reply.md`;
     const oversized = result.text.length > this.maxReplyChars;
     // An oversized reply is kept only up to the limit: a hostile reply must not fill the disk either.
-    await this.save(artifact, oversized ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n` : result.text);
+    await this.save(
+      artifact,
+      oversized
+        ? `${result.text.slice(0, this.maxReplyChars)}\n\n[… ${result.text.length - this.maxReplyChars} more characters not kept]\n`
+        : result.text,
+    );
     return { text: result.text, artifact, cutOff: result.finishReason === 'length' };
   }
 
@@ -231,7 +236,9 @@ export class ModelGateway implements ModelGatewayLike {
   private validate<T>(request: GatewayRequest<T>, reply: ModelReply): Validation<T> {
     const checked = validateReply(request.schema, reply.text, this.maxReplyChars);
     if (checked.ok) return checked;
-    const problems = reply.cutOff ? `${checked.problems} (the reply was cut off at the output limit: propose fewer changes per reply)` : checked.problems;
+    const problems = reply.cutOff
+      ? `${checked.problems} (the reply was cut off at the output limit: propose fewer changes per reply)`
+      : checked.problems;
     this.refused.push(`${request.pass}: reply ${reply.artifact} refused: ${problems}`);
     return { ok: false, problems };
   }
@@ -243,7 +250,10 @@ export class ModelGateway implements ModelGatewayLike {
  */
 export function validateReply<T>(schema: z.ZodType<T>, text: string, maxChars: number = DEFAULT_MAX_REPLY_CHARS): Validation<T> {
   if (text.length > maxChars) {
-    return { ok: false, problems: `the reply is ${text.length} characters long, more than the ${maxChars} allowed; reply with a shorter JSON object` };
+    return {
+      ok: false,
+      problems: `the reply is ${text.length} characters long, more than the ${maxChars} allowed; reply with a shorter JSON object`,
+    };
   }
   const json = extractJsonObject(text);
   if (json === undefined) return { ok: false, problems: 'the reply holds no JSON object' };

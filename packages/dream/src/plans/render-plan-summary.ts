@@ -29,14 +29,20 @@ export function renderPlanSummary(plan: SavedPlan): string {
     for (const reply of pass.misbehaviour ?? []) lines.push(`- misbehaviour: ${reply}`);
     lines.push('', pass.operations.length === 0 ? 'No operation.' : `${pass.operations.length} operation(s):`);
     if (pass.operations.length > 0) lines.push('');
-    for (const operation of pass.operations) lines.push(`- \`${operation.op}\` ${operationTarget(operation)}${proposed(operation)}: ${operation.reason}`);
+    for (const operation of pass.operations)
+      lines.push(`- \`${operation.op}\` ${operationTarget(operation)}${proposed(operation)}: ${operation.reason}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 /** What a save would write, quoted and shortened; nothing for other operations. */
 function proposed(operation: DreamOperation): string {
-  const text = operation.op === 'memory.save' ? `${operation.entry.category}: ${operation.entry.content}` : operation.op === 'skill.save' ? operation.skill.summary : undefined;
+  const text =
+    operation.op === 'memory.save'
+      ? `${operation.entry.category}: ${operation.entry.content}`
+      : operation.op === 'skill.save'
+        ? operation.skill.summary
+        : undefined;
   if (text === undefined) return '';
   const line = text.replace(/\s+/g, ' ').trim();
   return ` → "${line.length > 160 ? `${line.slice(0, 159)}…` : line}"`;

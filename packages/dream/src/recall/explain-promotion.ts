@@ -33,10 +33,15 @@ export async function explainPromotion(
   const base = { entryId, hits: 0, recallsSincePromotion: 0, weights: options.signals.weights };
   const entry = await services.memory.get(entryId);
   if (!entry) return { ...base, status: 'not-found', reasons: [`no live memory entry has the id ${entryId}`] };
-  if (entry.category.startsWith('_system')) return { ...base, status: 'not-a-candidate', reasons: ['entries under _system are never recalled nor promoted'] };
+  if (entry.category.startsWith('_system'))
+    return { ...base, status: 'not-a-candidate', reasons: ['entries under _system are never recalled nor promoted'] };
   const tally = ownValue((await store.read()).entries, entryId);
   if (!tally) {
-    return { ...base, status: 'no-recalls', reasons: ['no search has returned it since recall signals were last folded (the recall-signals pass)'] };
+    return {
+      ...base,
+      status: 'no-recalls',
+      reasons: ['no search has returned it since recall signals were last folded (the recall-signals pass)'],
+    };
   }
   const signals = store.signalsOf(tally, entry, services.now);
   const since = recallsSincePromotion(tally);
@@ -58,7 +63,9 @@ export async function explainPromotion(
   if (since < minRecallCount) missing.push(`only ${since} recall(s) since its last promotion (needs ${minRecallCount})`);
   if (signals.score < minScore) missing.push(`score ${signals.score.toFixed(2)} is below ${minScore}`);
   if (missing.length === 0) {
-    reasons.push(importance >= 1 ? 'qualifies, but its importance is already 1' : 'qualifies: the next promotion pass raises its importance');
+    reasons.push(
+      importance >= 1 ? 'qualifies, but its importance is already 1' : 'qualifies: the next promotion pass raises its importance',
+    );
     return { ...described, status: 'candidate', reasons };
   }
   reasons.push(...missing);

@@ -2,7 +2,13 @@ import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry } from '@r
 import { ownValue } from '@reverie/core/internal';
 import { z } from 'zod';
 import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
-import { type PromotionOptions, type PromotionOptionsInput, promotionOptionsSchema, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
+import {
+  type PromotionOptions,
+  type PromotionOptionsInput,
+  promotionOptionsSchema,
+  type RecallSignalsOptionsInput,
+  recallSignalsOptionsSchema,
+} from './recall-options';
 import { RecallSignalStore } from './recall-signal-store';
 import { parsePassOptions } from '../passes/parse-pass-options';
 import { describeServiceNeeds } from '../engine/service-needs';
@@ -57,9 +63,13 @@ export class PromotionPass implements DreamPass {
       });
       promoted.push({ id: entry.id, importance, hits: tally.hits });
     }
-    notes.push(`${candidates.length} candidate(s) (≥ ${this.options.minRecallCount} recalls since their last promotion, score ≥ ${this.options.minScore})`, `${promoted.length} promoted`);
+    notes.push(
+      `${candidates.length} candidate(s) (≥ ${this.options.minRecallCount} recalls since their last promotion, score ≥ ${this.options.minScore})`,
+      `${promoted.length} promoted`,
+    );
     if (atTop > 0) notes.push(`${atTop} candidate(s) already at importance 1`);
-    if (candidates.length - atTop > promoted.length) notes.push(`maxPerRun (${this.options.maxPerRun}) reached: the rest wait for the next run`);
+    if (candidates.length - atTop > promoted.length)
+      notes.push(`maxPerRun (${this.options.maxPerRun}) reached: the rest wait for the next run`);
     return {
       operations,
       itemsProcessed: candidates.length,
@@ -77,7 +87,8 @@ export class PromotionPass implements DreamPass {
     const file = await services.state.recall.readSignals();
     for (const { id, importance, hits } of promoted) {
       const tally = ownValue(file.entries, id);
-      if (tally && (await services.memory?.get(id))?.importance === importance) Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
+      if (tally && (await services.memory?.get(id))?.importance === importance)
+        Object.assign(tally, { promotedAt: at, hitsAtPromotion: hits });
     }
     await services.state.recall.writeSignals(file);
   }

@@ -25,7 +25,12 @@ export const recallSignalsOptionsSchema = z
     /** Days after which an entry last seen then counts half as fresh (default 30). */
     freshnessHalfLifeDays: z.number().positive().default(30),
     /** Once this many bytes of `recall-events.jsonl` are folded, the folded part is dropped (default 4 MiB). */
-    compactEventsBytes: z.number().int().min(1).max(2 ** 40).default(4 * 1024 * 1024),
+    compactEventsBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 40)
+      .default(4 * 1024 * 1024),
   })
   .strict();
 export type RecallSignalsOptions = z.output<typeof recallSignalsOptionsSchema>;

@@ -24,7 +24,9 @@ describe('recallSignals', () => {
 
   it('refuses weights that do not sum to 1', () => {
     expect(recallSignalsOptionsSchema.safeParse({ weights: { frequency: 0.9 } }).success).toBe(false);
-    expect(recallSignalsOptionsSchema.safeParse({ weights: { frequency: 0.25, relevance: 0.25, recency: 0.25, freshness: 0.25 } }).success).toBe(true);
+    expect(
+      recallSignalsOptionsSchema.safeParse({ weights: { frequency: 0.25, relevance: 0.25, recency: 0.25, freshness: 0.25 } }).success,
+    ).toBe(true);
   });
 
   it('keeps the score in 0..1 and never lowers it for more recalls of the same quality', () => {
@@ -35,7 +37,13 @@ describe('recallSignals', () => {
         fc.integer({ min: 0, max: 400 }),
         fc.integer({ min: 0, max: 400 }),
         (hits, relevance, hitDays, seenDays) => {
-          const at = (extra: number) => recallSignals({ hits: hits + extra, relevanceSum: relevance * (hits + extra), lastHitAt: daysAgo(hitDays) }, daysAgo(seenDays), now, options);
+          const at = (extra: number) =>
+            recallSignals(
+              { hits: hits + extra, relevanceSum: relevance * (hits + extra), lastHitAt: daysAgo(hitDays) },
+              daysAgo(seenDays),
+              now,
+              options,
+            );
           const one = at(0);
           const more = at(1);
           expect(one.score).toBeGreaterThanOrEqual(0);

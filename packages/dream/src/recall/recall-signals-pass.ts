@@ -11,13 +11,26 @@ import { describeServiceNeeds } from '../engine/service-needs';
  * The tallied entries no longer in memory. With a change feed (B12), the ids deleted since the
  * file's feed cursor; otherwise (or when the feed cannot say) every live id is listed.
  */
-async function goneEntries(memory: ILongTermMemory, logger: ILogger, file: RecallSignalsFile): Promise<{ gone: string[]; memoryFeed?: string; notes: string[] }> {
+async function goneEntries(
+  memory: ILongTermMemory,
+  logger: ILogger,
+  file: RecallSignalsFile,
+): Promise<{ gone: string[]; memoryFeed?: string; notes: string[] }> {
   const feed = changeFeedOf(memory, logger);
   if (feed) {
     const read = await readFeed(feed, file.memoryFeed, { maxSaved: 0, accept: () => false });
-    if (!read.reset) return { gone: read.deleted.filter((id) => Object.hasOwn(file.entries, id)), memoryFeed: read.cursor, notes: [`change feed: ${read.read} memory change(s) read`] };
+    if (!read.reset)
+      return {
+        gone: read.deleted.filter((id) => Object.hasOwn(file.entries, id)),
+        memoryFeed: read.cursor,
+        notes: [`change feed: ${read.read} memory change(s) read`],
+      };
     const live = new Set((await memory.list()).map((entry) => entry.id));
-    return { gone: Object.keys(file.entries).filter((id) => !live.has(id)), memoryFeed: read.head, notes: ['change feed: every entry listed once'] };
+    return {
+      gone: Object.keys(file.entries).filter((id) => !live.has(id)),
+      memoryFeed: read.head,
+      notes: ['change feed: every entry listed once'],
+    };
   }
   const live = new Set((await memory.list()).map((entry) => entry.id));
   return { gone: Object.keys(file.entries).filter((id) => !live.has(id)), notes: [] };

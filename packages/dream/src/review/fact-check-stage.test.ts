@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '@reverie/core';
 import { FACT_CHECK_SLICE_MS, type FactCheckJob, FactCheckStage } from './fact-check-stage';
 
-const entry = (id: string, content: string) => ({ id, content, createdAt: '2026-03-01T09:00:00.000Z', lastSeenAt: '2026-03-01T09:00:00.000Z' }) as MemoryEntry;
+const entry = (id: string, content: string) =>
+  ({ id, content, createdAt: '2026-03-01T09:00:00.000Z', lastSeenAt: '2026-03-01T09:00:00.000Z' }) as MemoryEntry;
 const jobs = (count: number): FactCheckJob[] =>
-  Array.from({ length: count }, (_, index) => ({ sources: [entry(`a${index}`, `user drinks green tea on Mondays (${index})`)], content: `The user drinks green tea every Monday (${index})`, strict: false }));
+  Array.from({ length: count }, (_, index) => ({
+    sources: [entry(`a${index}`, `user drinks green tea on Mondays (${index})`)],
+    content: `The user drinks green tea every Monday (${index})`,
+    strict: false,
+  }));
 
 /** A clock that moves 4 ms each time it is read: judging "takes" 4 ms a job. Nothing here is timed for real. */
 function steppingClock(step = 4): () => number {
@@ -38,6 +43,12 @@ describe('FactCheckStage (SPEC B11: no reply holds up the event loop; an abort l
 
   it('judges a job it did not see when asked for it', () => {
     const stage = new FactCheckStage();
-    expect(stage.verdictOf({ sources: [entry('a', 'The user met Alice in Berlin in 2019')], content: 'The user met Bob in Berlin in 2019', strict: false }).ok).toBe(false);
+    expect(
+      stage.verdictOf({
+        sources: [entry('a', 'The user met Alice in Berlin in 2019')],
+        content: 'The user met Bob in Berlin in 2019',
+        strict: false,
+      }).ok,
+    ).toBe(false);
   });
 });

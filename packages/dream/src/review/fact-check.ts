@@ -24,14 +24,27 @@ type Source = Pick<MemoryEntry, 'content'> & Partial<Pick<MemoryEntry, 'createdA
  * thresholds. Pure.
  */
 export function checkMergeFacts(sources: readonly Source[], merged: string, options: { strict: boolean }): FactVerdict {
-  const knownDates = [...new Set(sources.flatMap((source) => [source.createdAt, source.lastSeenAt]).filter((at): at is string => !!at).map((at) => at.slice(0, 10)))];
+  const knownDates = [
+    ...new Set(
+      sources
+        .flatMap((source) => [source.createdAt, source.lastSeenAt])
+        .filter((at): at is string => !!at)
+        .map((at) => at.slice(0, 10)),
+    ),
+  ];
   const judgement = judgeFactPreservation(
     sources.map((source) => source.content),
     merged,
     { strict: options.strict, knownDates },
   );
   if (judgement.ok) return { ok: true, missing: [], added: [], reasons: [], reason: '' };
-  const facts = (groups: typeof judgement.missing) => [...groups.names, ...groups.numbers, ...groups.dates, ...groups.negations, ...groups.words];
+  const facts = (groups: typeof judgement.missing) => [
+    ...groups.names,
+    ...groups.numbers,
+    ...groups.dates,
+    ...groups.negations,
+    ...groups.words,
+  ];
   return {
     ok: false,
     missing: facts(judgement.missing),

@@ -21,7 +21,9 @@ describe('RunBudget (SPEC B11)', () => {
     expect(budget.admit(1, { saves: 0, deletions: 2 }, 5)).toBe(true);
     expect(budget.admit(2, { saves: 1, deletions: 2 }, 5)).toBe(false);
     expect(budget.deletions).toBe(2);
-    expect(budget.misbehaviour[0]).toContain('call 2: reply refused whole: it deletes 2 entries outright, over the run\'s budget of 3 (2 already used by earlier calls)');
+    expect(budget.misbehaviour[0]).toContain(
+      "call 2: reply refused whole: it deletes 2 entries outright, over the run's budget of 3 (2 already used by earlier calls)",
+    );
     expect(budget.admit(3, { saves: 0, deletions: 1 }, 5)).toBe(true);
   });
 

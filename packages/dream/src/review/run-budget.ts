@@ -17,7 +17,6 @@ export interface ReplyCounts {
   share?: { shown: number; asked: number };
 }
 
-
 /**
  * SPEC B11: the run-level budgets every pass enforces across all of its calls, the stage between
  * a pass's own rules and its operations. A reply that breaks a budget is refused whole — none of
@@ -52,7 +51,9 @@ export class RunBudget {
   admit(call: number, counts: ReplyCounts, savesPerReply: number): boolean {
     const deletionsPerRun = this.deletionsPerRun;
     if (counts.saves > savesPerReply) {
-      this.misbehaviour.push(`call ${call}: reply refused whole: it proposes ${counts.saves} writes, more than the ${savesPerReply} one reply may propose`);
+      this.misbehaviour.push(
+        `call ${call}: reply refused whole: it proposes ${counts.saves} writes, more than the ${savesPerReply} one reply may propose`,
+      );
       return false;
     }
     const superseded = counts.supersessions ?? 0;

@@ -16,7 +16,12 @@ const TEXTS: Record<string, string> = {
 function similarity(vectors?: Map<string, number[]>): SourceSimilarity {
   const index = new Bm25Index();
   index.setAll(Object.entries(TEXTS).map(([id, text]) => ({ id, text })));
-  return new SourceSimilarity(indexLookup(index, (id) => TEXTS[id]), (id) => TEXTS[id], { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 }, vectors);
+  return new SourceSimilarity(
+    indexLookup(index, (id) => TEXTS[id]),
+    (id) => TEXTS[id],
+    { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5 },
+    vectors,
+  );
 }
 
 describe('SourceSimilarity (SPEC B11: merges join only entries the host finds similar)', () => {
@@ -39,11 +44,27 @@ describe('SourceSimilarity (SPEC B11: merges join only entries the host finds si
   });
 
   it('connects paraphrases that share only stems, and entries filed in the same specific category', () => {
-    const texts: Record<string, string> = { run: 'user runs in the mornings', running: 'User goes running every morning before work', veg: 'user is vegetarian', meat: 'user does not eat meat', cat: 'The cat is called Miso' };
-    const categories: Record<string, string> = { run: 'general', running: 'general', veg: 'user-preferences/diet', meat: 'user-preferences/diet', cat: 'general' };
+    const texts: Record<string, string> = {
+      run: 'user runs in the mornings',
+      running: 'User goes running every morning before work',
+      veg: 'user is vegetarian',
+      meat: 'user does not eat meat',
+      cat: 'The cat is called Miso',
+    };
+    const categories: Record<string, string> = {
+      run: 'general',
+      running: 'general',
+      veg: 'user-preferences/diet',
+      meat: 'user-preferences/diet',
+      cat: 'general',
+    };
     const index = new Bm25Index();
     index.setAll(Object.entries(texts).map(([id, text]) => ({ id, text })));
-    const relation = new SourceSimilarity(indexLookup(index, (id) => texts[id]), (id) => texts[id], { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5, categoryOf: (id) => categories[id] });
+    const relation = new SourceSimilarity(
+      indexLookup(index, (id) => texts[id]),
+      (id) => texts[id],
+      { neighbours: 5, minNeighbourScore: 0.2, minCosine: 0.5, categoryOf: (id) => categories[id] },
+    );
     expect(relation.similar('run', 'running')).toBe(true);
     expect(relation.similar('veg', 'meat')).toBe(true);
     // A top-level category such as "general" says nothing about a topic.

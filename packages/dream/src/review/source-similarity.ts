@@ -118,7 +118,8 @@ export class SourceSimilarity {
     let found = this.neighbourCache.get(id);
     if (found) return found;
     found = new Set();
-    for (const hit of this.lookup.ofItem(id, this.options.neighbours)) if (hit.strength >= this.options.minNeighbourScore) found.add(hit.id);
+    for (const hit of this.lookup.ofItem(id, this.options.neighbours))
+      if (hit.strength >= this.options.minNeighbourScore) found.add(hit.id);
     this.neighbourCache.set(id, found);
     return found;
   }

@@ -12,8 +12,9 @@ describe('statesPreference', () => {
     'Tim loves fantasy books',
   ])('a preference or standing instruction: %j', (text) => expect(statesPreference(text)).toBe(true));
 
-  it.each(['John signed with the Minnesota Wolves as a shooting guard', 'Deploys go out on Mondays at 3pm', 'Alice moved to Berlin in March 2024'])(
-    'a fact: %j',
-    (text) => expect(statesPreference(text)).toBe(false),
-  );
+  it.each([
+    'John signed with the Minnesota Wolves as a shooting guard',
+    'Deploys go out on Mondays at 3pm',
+    'Alice moved to Berlin in March 2024',
+  ])('a fact: %j', (text) => expect(statesPreference(text)).toBe(false));
 });

@@ -6,7 +6,22 @@ import { analyseText, normaliseTerms } from '@reverie/core/internal';
  * pnpm"): what may be filed under a protected category such as `user-preferences/`.
  */
 const PREFERENCE_STEMS: ReadonlySet<string> = new Set(
-  ['prefer', 'like', 'love', 'enjoy', 'want', 'wish', 'hate', 'avoid', 'favourite', 'favorite', 'favour', 'favor', 'insist', 'preference'].flatMap(normaliseTerms),
+  [
+    'prefer',
+    'like',
+    'love',
+    'enjoy',
+    'want',
+    'wish',
+    'hate',
+    'avoid',
+    'favourite',
+    'favorite',
+    'favour',
+    'favor',
+    'insist',
+    'preference',
+  ].flatMap(normaliseTerms),
 );
 
 /**

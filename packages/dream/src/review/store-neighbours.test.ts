@@ -50,7 +50,7 @@ describe('StoreNeighbours', () => {
     expect(fallback.found.get(ids[0]!)![0]).toEqual({ id: expect.any(String), score: expect.any(Number) });
   });
 
-  it('hands the ids over a slice at a time with the store\'s answer for each, and keeps none of it', async () => {
+  it("hands the ids over a slice at a time with the store's answer for each, and keeps none of it", async () => {
     const { memory, ids } = await memoryOf(150);
     const neighbours = new StoreNeighbours(memory);
     const unknown = '0123456789ab';

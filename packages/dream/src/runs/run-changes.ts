@@ -81,7 +81,14 @@ async function describeChange(run: DreamRun, line: JournalLine, operation: Dream
     case 'memory.save': {
       const before = parsed(memoryEntrySchema, await run.readArchive(line.pass, 'memory', operation.entry.id));
       const after = { ...operation.entry, updatedAt: line.updatedAt ?? operation.entry.updatedAt };
-      return { ...base, kind: 'memory', key: operation.entry.id, action: before ? 'changed' : 'created', ...(before ? { before } : {}), after };
+      return {
+        ...base,
+        kind: 'memory',
+        key: operation.entry.id,
+        action: before ? 'changed' : 'created',
+        ...(before ? { before } : {}),
+        after,
+      };
     }
     case 'memory.delete': {
       const before = parsed(memoryEntrySchema, await run.readArchive(line.pass, 'memory', operation.id));
@@ -90,7 +97,14 @@ async function describeChange(run: DreamRun, line: JournalLine, operation: Dream
     case 'skill.save': {
       const before = parsed(skillSchema, await run.readArchive(line.pass, 'skill', operation.skill.name));
       const after = { ...operation.skill, updatedAt: line.updatedAt ?? operation.skill.updatedAt };
-      return { ...base, kind: 'skill', key: operation.skill.name, action: before ? 'changed' : 'created', ...(before ? { before } : {}), after };
+      return {
+        ...base,
+        kind: 'skill',
+        key: operation.skill.name,
+        action: before ? 'changed' : 'created',
+        ...(before ? { before } : {}),
+        after,
+      };
     }
     case 'skill.delete': {
       const before = parsed(skillSchema, await run.readArchive(line.pass, 'skill', operation.name));
@@ -115,7 +129,9 @@ function parsed<T>(schema: { safeParse(value: unknown): { success: true; data: T
  * turn's).
  */
 export async function readRecordHistory(runs: DreamRunStore, record: RecordKey): Promise<RecordHistoryItem[]> {
-  const listings = (await runs.list()).sort((a, b) => Date.parse(a.manifest.startedAt) - Date.parse(b.manifest.startedAt) || a.manifest.runId.localeCompare(b.manifest.runId));
+  const listings = (await runs.list()).sort(
+    (a, b) => Date.parse(a.manifest.startedAt) - Date.parse(b.manifest.startedAt) || a.manifest.runId.localeCompare(b.manifest.runId),
+  );
   const history: RecordHistoryItem[] = [];
   for (const { manifest } of listings) {
     const run = await runs.open(manifest.runId);

@@ -40,22 +40,27 @@ export interface RunDetails {
 export async function listRunSummaries(state: Pick<DreamStateStore, 'runs' | 'deadLetters'>): Promise<RunSummary[]> {
   const letters = new Set(await state.deadLetters.list());
   return (await state.runs.list())
-    .map(({ location, manifest }): RunSummary => ({
-      runId: manifest.runId,
-      status: manifest.status,
-      trigger: manifest.trigger,
-      startedAt: manifest.startedAt,
-      ...(manifest.completedAt === undefined ? {} : { completedAt: manifest.completedAt }),
-      passes: manifest.passes,
-      deadLetter: letters.has(manifest.runId),
-      ...(manifest.retryOf === undefined ? {} : { retryOf: manifest.retryOf }),
-      ...(location === undefined ? {} : { runFolder: location }),
-    }))
+    .map(
+      ({ location, manifest }): RunSummary => ({
+        runId: manifest.runId,
+        status: manifest.status,
+        trigger: manifest.trigger,
+        startedAt: manifest.startedAt,
+        ...(manifest.completedAt === undefined ? {} : { completedAt: manifest.completedAt }),
+        passes: manifest.passes,
+        deadLetter: letters.has(manifest.runId),
+        ...(manifest.retryOf === undefined ? {} : { retryOf: manifest.retryOf }),
+        ...(location === undefined ? {} : { runFolder: location }),
+      }),
+    )
     .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || b.runId.localeCompare(a.runId));
 }
 
 /** The manifest, outcomes, summary and dead letter of one run; RUN_NOT_FOUND when there is no such run. */
-export async function readRunDetails(state: Pick<DreamStateStore, 'runs' | 'deadLetters' | 'location'>, runId: string): Promise<RunDetails> {
+export async function readRunDetails(
+  state: Pick<DreamStateStore, 'runs' | 'deadLetters' | 'location'>,
+  runId: string,
+): Promise<RunDetails> {
   const run = await state.runs.open(runId);
   if (!run) throw runNotFound(state, runId);
   const reportText = await run.readArtifact('report.json');
@@ -73,9 +78,13 @@ export async function readRunDetails(state: Pick<DreamStateStore, 'runs' | 'dead
 
 export function runNotFound(state: Pick<DreamStateStore, 'location'>, runId: string): ReverieError {
   const where = state.location === undefined ? '' : ` in ${state.location}`;
-  return new ReverieError('RUN_NOT_FOUND', `No dream run ${JSON.stringify(runId)}${where}: list the runs with listRuns() (reverie dream show latest shows the newest).`, {
-    details: { runId },
-  });
+  return new ReverieError(
+    'RUN_NOT_FOUND',
+    `No dream run ${JSON.stringify(runId)}${where}: list the runs with listRuns() (reverie dream show latest shows the newest).`,
+    {
+      details: { runId },
+    },
+  );
 }
 
 function safeJson(text: string): unknown {

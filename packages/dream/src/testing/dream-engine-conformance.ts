@@ -28,7 +28,12 @@ export function describeDreamEngineConformance(name: string, factory: DreamState
     });
 
     describe('the engine on it, across handles', () => {
-      const services = (state: DreamStateStore, memory: InMemoryLongTermMemory): DreamServices => ({ state, clock, logger: silentLogger, memory });
+      const services = (state: DreamStateStore, memory: InMemoryLongTermMemory): DreamServices => ({
+        state,
+        clock,
+        logger: silentLogger,
+        memory,
+      });
 
       it('recovers, shows and undoes through one handle a cycle interrupted through another', async () => {
         const memory = new InMemoryLongTermMemory({ clock });
@@ -38,7 +43,9 @@ export function describeDreamEngineConformance(name: string, factory: DreamState
         // What a crash right after the plan and the archive leaves behind: nothing applied, no journal.
         await a.lock.acquire('a00000000001');
         const run = await a.runs.create({ runId: 'a00000000001', trigger: 'schedule', startedAt: iso() });
-        const operations = [{ op: 'memory.delete' as const, id: duplicate.id, expectUpdatedAt: duplicate.updatedAt, reason: `duplicate of ${keep.id}` }];
+        const operations = [
+          { op: 'memory.delete' as const, id: duplicate.id, expectUpdatedAt: duplicate.updatedAt, reason: `duplicate of ${keep.id}` },
+        ];
         await run.writePlan({ pass: 'dedupe', operations, notes: [], refusals: [], commit: { done: true } });
         await run.archive('dedupe', [{ kind: 'memory', key: duplicate.id, record: duplicate }]);
         await h.crash(a);
@@ -104,7 +111,14 @@ export function describeDreamEngineConformance(name: string, factory: DreamState
           requires: ['memory'],
           model: 'none',
           plan: async () => ({
-            operations: [{ op: 'memory.save', entry: { ...entry, content: 'The user prefers green tea' }, expectUpdatedAt: entry.updatedAt, reason: 'sharper' }],
+            operations: [
+              {
+                op: 'memory.save',
+                entry: { ...entry, content: 'The user prefers green tea' },
+                expectUpdatedAt: entry.updatedAt,
+                reason: 'sharper',
+              },
+            ],
             itemsProcessed: 1,
             notes: [],
             refusals: [],
@@ -119,7 +133,9 @@ export function describeDreamEngineConformance(name: string, factory: DreamState
         const applied = await engine.apply(dry.planId!);
         expect(applied.passes[0]).toMatchObject({ status: 'ok', applied: 1 });
         expect((await memory.get(entry.id))?.content).toBe('The user prefers green tea');
-        await expect(new DreamEngine(services(a, memory), [rewrite], { planMaxAgeMs }).apply(dry.planId!)).rejects.toMatchObject({ code: 'PLAN_APPLIED' });
+        await expect(new DreamEngine(services(a, memory), [rewrite], { planMaxAgeMs }).apply(dry.planId!)).rejects.toMatchObject({
+          code: 'PLAN_APPLIED',
+        });
         clock.advance(planMaxAgeMs + 1);
         expect(await engine.pendingPlans()).toMatchObject([{ planId: stale.planId, expired: true }]);
         await expect(engine.apply(stale.planId!)).rejects.toMatchObject({ code: 'PLAN_EXPIRED' });

@@ -82,7 +82,8 @@ export async function buildAnnIndex(request: BuildRequest): Promise<number> {
   worker.on('exit', () => {
     exited = true;
   });
-  const stopped = () => failure ?? new Error(request.signal.aborted ? 'the vector index build was stopped' : 'the vector index worker exited');
+  const stopped = () =>
+    failure ?? new Error(request.signal.aborted ? 'the vector index build was stopped' : 'the vector index worker exited');
   const abort = () => void worker.terminate();
   request.signal.addEventListener('abort', abort, { once: true });
   const reply = (message: object, transfer: ArrayBuffer[] = []) =>

@@ -116,7 +116,12 @@ export class AnnIndex {
    * is called in the same tick), then writes it to disk. Rejects when aborted or when the worker
    * fails.
    */
-  async rebuild(vectors: ReadonlyArray<readonly [string, IndexedVector]>, current: (id: string) => IndexedVector | undefined, signal: AbortSignal, adopted: () => void): Promise<void> {
+  async rebuild(
+    vectors: ReadonlyArray<readonly [string, IndexedVector]>,
+    current: (id: string) => IndexedVector | undefined,
+    signal: AbortSignal,
+    adopted: () => void,
+  ): Promise<void> {
     const file = newGraphFile();
     const path = join(this.dir, file);
     const temporary = join(this.dir, `.${file}.${randomBytes(4).toString('hex')}.tmp`);
@@ -232,7 +237,13 @@ export class AnnIndex {
   }
 
   /** Makes `graph` the index, its key k standing for `ids[k]` made from `hashes[k]`; keys whose document changed since are dead. */
-  private adopt(graph: UsearchIndex, file: string, ids: string[], hashes: string[], current: (id: string) => IndexedVector | undefined): void {
+  private adopt(
+    graph: UsearchIndex,
+    file: string,
+    ids: string[],
+    hashes: string[],
+    current: (id: string) => IndexedVector | undefined,
+  ): void {
     this.graph = graph;
     this.graphFile = file;
     this.ids = ids;
@@ -271,7 +282,9 @@ export class AnnIndex {
         const section = decoded.sections.get(name);
         return section?.kind === 'json' ? JSON.parse(section.text) : undefined;
       };
-      const graph = json('graph') as { file?: unknown; bytes?: unknown; modelId?: unknown; dimensions?: unknown; settings?: unknown } | undefined;
+      const graph = json('graph') as
+        | { file?: unknown; bytes?: unknown; modelId?: unknown; dimensions?: unknown; settings?: unknown }
+        | undefined;
       const ids = json('ids');
       const hashes = json('hashes');
       if (
@@ -301,7 +314,13 @@ export class AnnIndex {
       encodeSnapshot({
         version: LABELS_FORMAT,
         sections: new Map([
-          ['graph', { kind: 'json', value: { file: this.graphFile, bytes, modelId: this.modelId, dimensions: this.dimensions, settings: this.settings } }],
+          [
+            'graph',
+            {
+              kind: 'json',
+              value: { file: this.graphFile, bytes, modelId: this.modelId, dimensions: this.dimensions, settings: this.settings },
+            },
+          ],
           ['ids', { kind: 'json', value: this.ids }],
           ['hashes', { kind: 'json', value: this.hashes }],
         ]),

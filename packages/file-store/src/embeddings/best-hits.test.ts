@@ -40,14 +40,18 @@ describe('BestHits', () => {
 
   it('gives what sorting every hit and taking the first `limit` gives', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { maxLength: 60 }), fc.integer({ min: 0, max: 20 }), (similarities, limit) => {
-        const hits = similarities.map((similarity, i): [string, number] => [`h${i}`, similarity]);
-        const expected = hits
-          .map(([id, similarity]) => ({ id, similarity }))
-          .sort((a, b) => b.similarity - a.similarity)
-          .slice(0, limit);
-        expect(best(hits, limit)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 20 }),
+        (similarities, limit) => {
+          const hits = similarities.map((similarity, i): [string, number] => [`h${i}`, similarity]);
+          const expected = hits
+            .map(([id, similarity]) => ({ id, similarity }))
+            .sort((a, b) => b.similarity - a.similarity)
+            .slice(0, limit);
+          expect(best(hits, limit)).toEqual(expected);
+        },
+      ),
     );
   });
 });

@@ -45,7 +45,9 @@ export class BestHits {
 
   /** True when the hit at `a` should sit above the hit at `b` in the heap (it is weaker). */
   private weaker(a: number, b: number): boolean {
-    return this.similarities[a]! < this.similarities[b]! || (this.similarities[a] === this.similarities[b] && this.orders[a]! > this.orders[b]!);
+    return (
+      this.similarities[a]! < this.similarities[b]! || (this.similarities[a] === this.similarities[b] && this.orders[a]! > this.orders[b]!)
+    );
   }
 
   private siftUp(at: number): void {

@@ -209,7 +209,8 @@ export class EmbeddingIndex {
       const candidates = graph.search(query, asked);
       let accepted = 0;
       for (const id of candidates) if (this.offer(best, id, query, queryNorm, accept)) accepted += 1;
-      for (const id of this.maintenance!.unindexed) if (!graph.holds(id, this.vectors.get(id)?.hash ?? '')) this.offer(best, id, query, queryNorm, accept);
+      for (const id of this.maintenance!.unindexed)
+        if (!graph.holds(id, this.vectors.get(id)?.hash ?? '')) this.offer(best, id, query, queryNorm, accept);
       const hits = best.sorted();
       // Enough of the graph's candidates passed the filter, or the graph has no more to give.
       if (hits.length >= limit || candidates.length < asked) return hits;
@@ -407,7 +408,9 @@ export class EmbeddingIndex {
       const append = this.cache
         .append(written)
         .catch((error: unknown) => {
-          this.logger.warn('Could not write embeddings to the vector log; they are computed again at the next open.', { error: String(error) });
+          this.logger.warn('Could not write embeddings to the vector log; they are computed again at the next open.', {
+            error: String(error),
+          });
         })
         .finally(() => this.appends.delete(append));
       this.appends.add(append);

@@ -29,7 +29,10 @@ interface Adapter {
 
 interface StoreCase {
   store: string;
-  open(dataPath: string, options: { embedder: IEmbedder; minSimilarity: number; logger?: RecordingLogger; clock: ManualClock } & VectorSearchOptions): Adapter;
+  open(
+    dataPath: string,
+    options: { embedder: IEmbedder; minSimilarity: number; logger?: RecordingLogger; clock: ManualClock } & VectorSearchOptions,
+  ): Adapter;
 }
 
 const CASES: StoreCase[] = [
@@ -170,7 +173,8 @@ describe.each(CASES)('$store: hybrid recall with an embedder (SPEC M4)', ({ open
     const writer = open(dataPath, { embedder, clock, minSimilarity: 0.2, vectorSearch: 'exact' });
     const words = ['harbour', 'lantern', 'orchard', 'violin', 'glacier', 'pepper', 'canyon', 'saddle', 'meadow', 'ember'];
     // Each note has a word of its own, so no two are equally similar to a query (ties have no set order).
-    for (let i = 0; i < 60; i++) await writer.put(`n${i}`, `${words[i % 10]} ${words[(i * 3) % 10]} ${words[(i * 7 + 1) % 10]} token${i}x`, i % 2 ? 'even' : 'odd');
+    for (let i = 0; i < 60; i++)
+      await writer.put(`n${i}`, `${words[i % 10]} ${words[(i * 3) % 10]} ${words[(i * 7 + 1) % 10]} token${i}x`, i % 2 ? 'even' : 'odd');
     await writer.flush();
     await writer.close();
     // Both opened from disk alike, so their BM25 sides number (and so order tied) documents alike.
@@ -199,18 +203,33 @@ describe.each(CASES)('$store: hybrid recall with an embedder (SPEC M4)', ({ open
 describe('hybrid recall options of the file stores', () => {
   it('refuses an embedder that is not one, with INVALID_OPTIONS naming it', () => {
     const notAnEmbedder = { embed: 'no' } as never;
-    expect(() => new FileMemoryStore({ dataPath: '/tmp/x', embedder: notAnEmbedder })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/embedder: must be an IEmbedder/) }));
-    expect(() => new FileSkillStore({ dataPath: '/tmp/x', embedder: notAnEmbedder })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => new FileWorkingMemory({ dataPath: '/tmp/x', minSimilarity: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('minSimilarity') }));
+    expect(() => new FileMemoryStore({ dataPath: '/tmp/x', embedder: notAnEmbedder })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringMatching(/embedder: must be an IEmbedder/) }),
+    );
+    expect(() => new FileSkillStore({ dataPath: '/tmp/x', embedder: notAnEmbedder })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => new FileWorkingMemory({ dataPath: '/tmp/x', minSimilarity: 2 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('minSimilarity') }),
+    );
   });
 
   it('never gives an expired working-memory entry from the vector side', async () => {
     const clock = new ManualClock('2026-03-01T12:00:00Z');
-    const working = new FileWorkingMemory({ dataPath, clock, sweepIntervalMs: 0, embedder: createFakeEmbedder({ synonyms }), minSimilarity: 0.2 });
+    const working = new FileWorkingMemory({
+      dataPath,
+      clock,
+      sweepIntervalMs: 0,
+      embedder: createFakeEmbedder({ synonyms }),
+      minSimilarity: 0.2,
+    });
     await working.set('session/a/car', 'The car is parked in garage B', { ttlMs: 1000 });
     await working.set('session/a/rental', 'Return the car to the rental desk', { ttlMs: 60_000 });
     await working.flushEmbeddings();
-    expect((await working.search({ text: 'automobile' })).map((result) => result.entry.key).sort()).toEqual(['session/a/car', 'session/a/rental']);
+    expect((await working.search({ text: 'automobile' })).map((result) => result.entry.key).sort()).toEqual([
+      'session/a/car',
+      'session/a/rental',
+    ]);
     clock.advance(2000);
     expect((await working.search({ text: 'automobile' })).map((result) => result.entry.key)).toEqual(['session/a/rental']);
     await working.close();

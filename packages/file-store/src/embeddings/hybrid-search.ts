@@ -9,7 +9,12 @@ import type { VectorSearchOptions } from './vector-search-options';
  * The hybrid search of a store given `options` (validated by `validateStoreOptions`), its vectors
  * cached in `dir`; undefined without an embedder.
  */
-export function hybridSearchOf(options: HybridRecallOptions & VectorSearchOptions, dir: string, logger: ILogger, fileStemOf?: (id: string) => string): HybridSearch | undefined {
+export function hybridSearchOf(
+  options: HybridRecallOptions & VectorSearchOptions,
+  dir: string,
+  logger: ILogger,
+  fileStemOf?: (id: string) => string,
+): HybridSearch | undefined {
   const hybrid = resolveHybridRecall(options);
   return (
     hybrid &&
@@ -92,7 +97,9 @@ export class HybridSearch {
   loadCache(documents: () => ReadonlyMap<string, string>): void {
     if (this.cacheRequested) return;
     this.cacheRequested = true;
-    void this.vectors.loadCache(documents()).catch((error: unknown) => this.logger.warn('Could not read the embedding cache.', { error: String(error) }));
+    void this.vectors
+      .loadCache(documents())
+      .catch((error: unknown) => this.logger.warn('Could not read the embedding cache.', { error: String(error) }));
   }
 
   /** The query's vector, or undefined (no vectors yet, or the embedder failed or took too long: BM25 alone). */
@@ -108,10 +115,19 @@ export class HybridSearch {
    * keyword search, with the same filter as `accept`. The candidates depend on `maxResults` only,
    * so a larger `limit` (the memory store weighs more hits than it returns) scores them alike.
    */
-  rank(queryVector: readonly number[] | undefined, bm25: (limit: number) => Bm25Hit[], accept: (id: string) => boolean, maxResults: number, limit = maxResults): Bm25Hit[] {
+  rank(
+    queryVector: readonly number[] | undefined,
+    bm25: (limit: number) => Bm25Hit[],
+    accept: (id: string) => boolean,
+    maxResults: number,
+    limit = maxResults,
+  ): Bm25Hit[] {
     if (queryVector === undefined) return bm25(limit);
     const vector = this.vectors.similar(queryVector, accept, maxResults * 4);
-    return hybridRank(bm25(Math.max(maxResults * 4, limit)), vector, { minSimilarity: this.minSimilarity, limit }).map(({ id, score }) => ({ id, score }));
+    return hybridRank(bm25(Math.max(maxResults * 4, limit)), vector, { minSimilarity: this.minSimilarity, limit }).map(({ id, score }) => ({
+      id,
+      score,
+    }));
   }
 
   /** Waits until every document wanted so far has its vector (for tests and tools). */

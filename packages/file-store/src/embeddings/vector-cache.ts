@@ -52,7 +52,9 @@ export class VectorCache {
       if (record.modelId === this.modelId) vectors.set(record.id, { hash: record.hash, vector: record.vector });
     }
     const files = new Set(
-      (await readdir(this.dir).catch(() => [] as string[])).filter((name) => name.endsWith('.bin') && !name.startsWith('.')).map((name) => name.slice(0, -'.bin'.length)),
+      (await readdir(this.dir).catch(() => [] as string[]))
+        .filter((name) => name.endsWith('.bin') && !name.startsWith('.'))
+        .map((name) => name.slice(0, -'.bin'.length)),
     );
     return { vectors, files };
   }
@@ -139,10 +141,13 @@ export class VectorCache {
       const ids = json('ids');
       const hashes = json('hashes');
       const vectors = decoded.sections.get('vectors');
-      if (model?.modelId !== this.modelId || typeof model.dimensions !== 'number' || !Array.isArray(ids) || !Array.isArray(hashes)) return found;
+      if (model?.modelId !== this.modelId || typeof model.dimensions !== 'number' || !Array.isArray(ids) || !Array.isArray(hashes))
+        return found;
       const dimensions = model.dimensions;
       if (vectors?.kind !== 'f32' || hashes.length !== ids.length || vectors.value.length !== ids.length * dimensions) return found;
-      ids.forEach((id: string, i) => found.set(id, { hash: hashes[i] as string, vector: vectors.value.subarray(i * dimensions, (i + 1) * dimensions) }));
+      ids.forEach((id: string, i) =>
+        found.set(id, { hash: hashes[i] as string, vector: vectors.value.subarray(i * dimensions, (i + 1) * dimensions) }),
+      );
     } catch {
       found.clear();
     }

@@ -37,7 +37,13 @@ afterEach(async () => {
 
 const embedder = wordSumEmbedder(24);
 function open(documents: Map<string, string>, options: { withIndex?: boolean } = {}): EmbeddingIndex {
-  const index = new EmbeddingIndex({ dir, embedder, logger: silentLogger, exactSearchBelow: 0, ...(options.withIndex === false || !usearch ? {} : { usearch }) });
+  const index = new EmbeddingIndex({
+    dir,
+    embedder,
+    logger: silentLogger,
+    exactSearchBelow: 0,
+    ...(options.withIndex === false || !usearch ? {} : { usearch }),
+  });
   opened.push(index);
   void index.loadCache(documents);
   return index;
@@ -52,7 +58,12 @@ async function queryVector(text: string): Promise<number[]> {
 async function bothWays(index: EmbeddingIndex, count: number, accept: (id: string) => boolean = () => true, limit = 10) {
   const answers: Array<{ indexed: unknown; exact: unknown }> = [];
   for (let q = 0; q < count; q++) {
-    const vector = await queryVector(textOf(10_000 + q).split(' ').slice(0, 3).join(' '));
+    const vector = await queryVector(
+      textOf(10_000 + q)
+        .split(' ')
+        .slice(0, 3)
+        .join(' '),
+    );
     answers.push({ indexed: index.similar(vector, accept, limit), exact: index.similar(vector, accept, limit, { exact: true }) });
   }
   return answers;

@@ -10,7 +10,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const vector = (id: string, seed: number, dims = 5) => ({ id, hash: `h-${id}-${seed}`, modelId: 'm', vector: Float32Array.from({ length: dims }, (_, i) => seed + i / 10) });
+const vector = (id: string, seed: number, dims = 5) => ({
+  id,
+  hash: `h-${id}-${seed}`,
+  modelId: 'm',
+  vector: Float32Array.from({ length: dims }, (_, i) => seed + i / 10),
+});
 
 describe('VectorLog (SPEC M4)', () => {
   it('reads back every batch appended, in order, and gives one write per group of appends', async () => {

@@ -144,7 +144,9 @@ export function encodeRecord(vector: LoggedVector): Buffer {
  * The headers of one append share one buffer.
  */
 export function encodeRecords(vectors: readonly LoggedVector[]): Uint8Array[] {
-  const headers = vectors.map(({ id, hash, modelId, vector }) => Buffer.from(JSON.stringify({ id, hash, model: modelId, dims: vector.length }), 'utf8'));
+  const headers = vectors.map(({ id, hash, modelId, vector }) =>
+    Buffer.from(JSON.stringify({ id, hash, model: modelId, dims: vector.length }), 'utf8'),
+  );
   let total = 0;
   for (const json of headers) total += RECORD_HEADER + paddedHeader(json.length);
   // Every byte is written below (the padding as zeros), so the buffer need not be cleared first.
@@ -205,7 +207,14 @@ function decodeAt(bytes: Buffer, at: number): { vector: LoggedVector; end: numbe
     return undefined;
   }
   const { id, hash, model, dims } = header;
-  if (typeof id !== 'string' || typeof hash !== 'string' || typeof model !== 'string' || typeof dims !== 'number' || padded + dims * 4 !== payloadLength) return undefined;
+  if (
+    typeof id !== 'string' ||
+    typeof hash !== 'string' ||
+    typeof model !== 'string' ||
+    typeof dims !== 'number' ||
+    padded + dims * 4 !== payloadLength
+  )
+    return undefined;
   // A copy, aligned and the log's bytes free to go.
   const vector = new Float32Array(dims);
   new Uint8Array(vector.buffer).set(bytes.subarray(at + RECORD_HEADER + padded, end));

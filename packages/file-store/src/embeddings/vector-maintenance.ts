@@ -43,7 +43,8 @@ export class VectorMaintenance {
   /** The index, when searches should go through it for vectors of this length. */
   searchable(dimensions: number): AnnIndex | undefined {
     const index = this.index;
-    if (!index?.ready || index.dimensions !== dimensions || this.options.vectors.size < Math.max(1, this.options.minVectors)) return undefined;
+    if (!index?.ready || index.dimensions !== dimensions || this.options.vectors.size < Math.max(1, this.options.minVectors))
+      return undefined;
     return index;
   }
 
@@ -127,7 +128,10 @@ export class VectorMaintenance {
     const index = this.index;
     if (!this.opened) {
       this.opened = true;
-      await index.open((id) => this.options.vectors.get(id), () => this.recountUnindexed());
+      await index.open(
+        (id) => this.options.vectors.get(id),
+        () => this.recountUnindexed(),
+      );
     }
     while (!this.options.signal.aborted && this.hasWork()) {
       if (!index.ready || this.tooStale(index) || this.unindexed.size > MAX_UNINDEXED) {
@@ -156,7 +160,12 @@ export class VectorMaintenance {
   private async rebuild(index: AnnIndex): Promise<void> {
     const snapshot: Array<[string, StoredVector]> = [];
     for (const entry of this.options.vectors) if (entry[1].vector.length === index.dimensions) snapshot.push(entry);
-    await index.rebuild(snapshot, (id) => this.options.vectors.get(id), this.build.signal, () => this.recountUnindexed());
+    await index.rebuild(
+      snapshot,
+      (id) => this.options.vectors.get(id),
+      this.build.signal,
+      () => this.recountUnindexed(),
+    );
   }
 
   /** Every vector the graph does not hold now. */

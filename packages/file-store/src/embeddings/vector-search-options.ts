@@ -19,7 +19,9 @@ export interface VectorSearchOptions {
 
 /** The zod fields of `VectorSearchOptions`, for a store's options schema: a bad value is named by its field. */
 export const vectorSearchOptionsShape = {
-  vectorSearch: z.enum(['auto', 'exact'], { message: "must be 'auto' (an index from exactSearchBelow vectors on) or 'exact' (compare every vector)" }).optional(),
+  vectorSearch: z
+    .enum(['auto', 'exact'], { message: "must be 'auto' (an index from exactSearchBelow vectors on) or 'exact' (compare every vector)" })
+    .optional(),
   exactSearchBelow: z.number().int().min(0).optional(),
 };
 

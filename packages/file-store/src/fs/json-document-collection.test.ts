@@ -28,7 +28,11 @@ function collection(journalCompactBytes?: number) {
 }
 
 const put = (notes: JsonDocumentCollection<Note>, id: string) => notes.put(id, () => ({ id, text: `note ${id}` }));
-const journal = () => readFileSync(join(root, '.changes.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const journal = () =>
+  readFileSync(join(root, '.changes.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('JsonDocumentCollection change feed (SPEC B12)', () => {
   it('starts every journal with its history and numbers each change once, across instances', async () => {

@@ -20,7 +20,13 @@ const put = (relative: string, text: string) => {
   return file;
 };
 const quarantined = (): string[] =>
-  (readdirSync(join(root, '.quarantine'), { recursive: true, withFileTypes: true }) as Array<{ isFile(): boolean; parentPath: string; name: string }>)
+  (
+    readdirSync(join(root, '.quarantine'), { recursive: true, withFileTypes: true }) as Array<{
+      isFile(): boolean;
+      parentPath: string;
+      name: string;
+    }>
+  )
     .filter((entry) => entry.isFile())
     .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
     .sort();

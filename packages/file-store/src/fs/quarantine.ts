@@ -66,7 +66,8 @@ export async function quarantineFile(
     }
     await fsyncDirectory(dirname(target));
     await unlink(file).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileSystemError(error, 'remove a quarantined file from its folder', file);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw fileSystemError(error, 'remove a quarantined file from its folder', file);
     });
     logger.warn(`Moved an unreadable file to quarantine: ${reason}`, { file, quarantinedAs: target });
     return target;
@@ -90,7 +91,11 @@ export async function quarantineRecords(
 ): Promise<string> {
   const relativePath = relative(root, file).split(/[\\/]/);
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const target = join(quarantineDir, ...relativePath.slice(0, -1), `${relativePath.at(-1)}.${stamp}.${randomBytes(4).toString('hex')}.records.json`);
+  const target = join(
+    quarantineDir,
+    ...relativePath.slice(0, -1),
+    `${relativePath.at(-1)}.${stamp}.${randomBytes(4).toString('hex')}.records.json`,
+  );
   try {
     await mkdir(dirname(target), { recursive: true });
     // 'wx': never replaces an earlier copy.

@@ -47,10 +47,16 @@ describe('SnapshotRecords', () => {
     const paths = Buffer.from('a.jsonb.json');
     const pathEnds = Uint32Array.of(6, 12);
     expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 5), paths, pathEnds)).toThrow(/record offsets are not in order/);
-    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 99), paths, pathEnds)).toThrow(/record offsets are not in order/);
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 99), paths, pathEnds)).toThrow(
+      /record offsets are not in order/,
+    );
     expect(() => new SnapshotRecords(['a'], texts, Uint32Array.of(10, 20), paths, pathEnds)).toThrow(/records and their offsets differ/);
-    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, Uint32Array.of(6, 13))).toThrow(/path offsets are not in order/);
-    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, Uint32Array.of(6))).toThrow(/paths and their offsets differ/);
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, Uint32Array.of(6, 13))).toThrow(
+      /path offsets are not in order/,
+    );
+    expect(() => new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, Uint32Array.of(6))).toThrow(
+      /paths and their offsets differ/,
+    );
     expect(new SnapshotRecords(['a', 'b'], texts, Uint32Array.of(10, 20), paths, pathEnds).pathAt(1)).toBe('b.json');
   });
 });

@@ -63,7 +63,8 @@ export class SnapshotRecords<T> {
 /** Throws unless `ends` holds `count` offsets in order, none past `length`. */
 function assertSlices(ends: Uint32Array, count: number, length: number, what: string): void {
   if (ends.length !== count) throw new Error(`the ${what}s and their offsets differ in number`);
-  for (let i = 0; i < count; i++) if (ends[i]! < (i === 0 ? 0 : ends[i - 1]!) || ends[i]! > length) throw new Error(`the ${what} offsets are not in order`);
+  for (let i = 0; i < count; i++)
+    if (ends[i]! < (i === 0 ? 0 : ends[i - 1]!) || ends[i]! > length) throw new Error(`the ${what} offsets are not in order`);
 }
 
 /** What readers of a collection see of its records. */

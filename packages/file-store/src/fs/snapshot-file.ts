@@ -84,7 +84,9 @@ export function encodeSnapshot(contents: SnapshotContents): Buffer {
  * returned as their text, for the caller to parse; byte and number sections are views of the
  * input, not copies.
  */
-export function decodeSnapshot(input: Buffer): { version: string; position?: SnapshotPosition; sections: Map<string, DecodedSection> } | undefined {
+export function decodeSnapshot(
+  input: Buffer,
+): { version: string; position?: SnapshotPosition; sections: Map<string, DecodedSection> } | undefined {
   if (input.length < PREFIX || input.length % 4 !== 0 || input.toString('ascii', 0, 4) !== MAGIC) return undefined;
   // An aligned copy if need be, so the number sections can be viewed in place.
   const bytes = input.byteOffset % 4 === 0 ? input : copyOf(input);
@@ -97,7 +99,12 @@ export function decodeSnapshot(input: Buffer): { version: string; position?: Sna
   } catch {
     return undefined;
   }
-  if (typeof header.version !== 'string' || !Array.isArray(header.sections) || (header.position !== undefined && !isPosition(header.position))) return undefined;
+  if (
+    typeof header.version !== 'string' ||
+    !Array.isArray(header.sections) ||
+    (header.position !== undefined && !isPosition(header.position))
+  )
+    return undefined;
   const sections = new Map<string, DecodedSection>();
   let at = PREFIX + headerLength;
   for (const section of header.sections) {
@@ -105,8 +112,10 @@ export function decodeSnapshot(input: Buffer): { version: string; position?: Sna
     const offset = bytes.byteOffset + at;
     if (section.kind === 'json') sections.set(section.name, { kind: 'json', text: bytes.toString('utf8', at, at + section.bytes) });
     else if (section.kind === 'bytes') sections.set(section.name, { kind: 'bytes', value: bytes.subarray(at, at + section.bytes) });
-    else if (section.kind === 'u32') sections.set(section.name, { kind: 'u32', value: new Uint32Array(bytes.buffer, offset, section.bytes / 4) });
-    else if (section.kind === 'f32') sections.set(section.name, { kind: 'f32', value: new Float32Array(bytes.buffer, offset, section.bytes / 4) });
+    else if (section.kind === 'u32')
+      sections.set(section.name, { kind: 'u32', value: new Uint32Array(bytes.buffer, offset, section.bytes / 4) });
+    else if (section.kind === 'f32')
+      sections.set(section.name, { kind: 'f32', value: new Float32Array(bytes.buffer, offset, section.bytes / 4) });
     else return undefined;
     at += pad(section.bytes);
   }

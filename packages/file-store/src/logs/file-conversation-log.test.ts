@@ -21,7 +21,10 @@ describe('FileConversationLog appends made while another holds the lock', () => 
     );
     expect(appended.map((turn) => turn.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect(appended.map((turn) => turn.content)).toEqual(Array.from({ length: 60 }, (_, i) => `message ${i}`));
-    const onDisk = (await readFile(join(dataPath, 'logs', 'conversation.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const onDisk = (await readFile(join(dataPath, 'logs', 'conversation.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(onDisk.map((turn) => [turn.seq, turn.content])).toEqual(appended.map((turn) => [turn.seq, turn.content]));
     await log.close();
   });
@@ -40,7 +43,9 @@ describe('FileConversationLog appends made while another holds the lock', () => 
   it('all reject when their group cannot be written, and later appends still work', async () => {
     await mkdir(join(dataPath, 'logs', 'conversation.jsonl'), { recursive: true });
     const log = new FileConversationLog({ dataPath });
-    const results = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => log.append({ sessionId: 's', role: 'user', content: `m${i}` })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => log.append({ sessionId: 's', role: 'user', content: `m${i}` })),
+    );
     expect(results.every((result) => result.status === 'rejected')).toBe(true);
     await rm(join(dataPath, 'logs', 'conversation.jsonl'), { recursive: true });
     await expect(log.append({ sessionId: 's', role: 'user', content: 'after' })).resolves.toMatchObject({ seq: 1, content: 'after' });

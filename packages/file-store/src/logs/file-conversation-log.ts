@@ -133,9 +133,13 @@ export class FileConversationLog implements IConversationLog {
     this.assertOpen();
     const through = options.throughSeq ?? Infinity;
     if (typeof through !== 'number' || Number.isNaN(through)) {
-      throw new ReverieValidationError('INVALID_INPUT', `Invalid throughSeq ${JSON.stringify(through)}: pass the seq of the last turn to remove, or nothing to remove every turn.`, {
-        details: { field: 'throughSeq', value: through },
-      });
+      throw new ReverieValidationError(
+        'INVALID_INPUT',
+        `Invalid throughSeq ${JSON.stringify(through)}: pass the seq of the last turn to remove, or nothing to remove every turn.`,
+        {
+          details: { field: 'throughSeq', value: through },
+        },
+      );
     }
     return this.file.withLock(async (file) => {
       this.seqMark = undefined;
@@ -178,10 +182,14 @@ export class FileConversationLog implements IConversationLog {
       text = await readFile(this.seqPath, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw new ReverieError('IO_ERROR', `Could not read ${this.seqPath}: ${(error as Error).message}. Check the permissions of the data directory.`, {
-        cause: error,
-        details: { path: this.seqPath },
-      });
+      throw new ReverieError(
+        'IO_ERROR',
+        `Could not read ${this.seqPath}: ${(error as Error).message}. Check the permissions of the data directory.`,
+        {
+          cause: error,
+          details: { path: this.seqPath },
+        },
+      );
     }
     let parsed: unknown;
     try {

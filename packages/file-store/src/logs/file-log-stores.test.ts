@@ -21,7 +21,23 @@ const options = {
   cleanup: (scope: string) => rmSync(join(root, scope), { recursive: true, force: true }),
 };
 
-describeConversationLogConformance('FileConversationLog', ({ clock, scope }) => new FileConversationLog({ dataPath: join(root, scope), clock }), options);
-describeFeedbackStoreConformance('FileFeedbackStore', ({ clock, scope }) => new FileFeedbackStore({ dataPath: join(root, scope), clock }), options);
-describeSkillUsageStoreConformance('FileSkillUsageStore', ({ clock, scope }) => new FileSkillUsageStore({ dataPath: join(root, scope), clock }), options);
-describeWorkflowLogConformance('FileWorkflowLog', ({ clock, scope }) => new FileWorkflowLog({ dataPath: join(root, scope), clock }), options);
+describeConversationLogConformance(
+  'FileConversationLog',
+  ({ clock, scope }) => new FileConversationLog({ dataPath: join(root, scope), clock }),
+  options,
+);
+describeFeedbackStoreConformance(
+  'FileFeedbackStore',
+  ({ clock, scope }) => new FileFeedbackStore({ dataPath: join(root, scope), clock }),
+  options,
+);
+describeSkillUsageStoreConformance(
+  'FileSkillUsageStore',
+  ({ clock, scope }) => new FileSkillUsageStore({ dataPath: join(root, scope), clock }),
+  options,
+);
+describeWorkflowLogConformance(
+  'FileWorkflowLog',
+  ({ clock, scope }) => new FileWorkflowLog({ dataPath: join(root, scope), clock }),
+  options,
+);

@@ -226,9 +226,7 @@ describe('FileConversationLog seq across instances', () => {
   it('gives 400 distinct seqs to two instances appending 200 turns each in parallel', async () => {
     const one = new FileConversationLog({ dataPath: dir });
     const two = new FileConversationLog({ dataPath: dir });
-    const turns = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => [say(one, `one ${i}`), say(two, `two ${i}`)]).flat(),
-    );
+    const turns = await Promise.all(Array.from({ length: 200 }, (_, i) => [say(one, `one ${i}`), say(two, `two ${i}`)]).flat());
     const seqs = turns.map((t) => t.seq).sort((a, b) => a - b);
     expect(seqs).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     for (const log of [one, two]) {

@@ -198,7 +198,9 @@ export class JsonlFile<T> {
 
   private async rewriteLocked(keep: (record: Readonly<T>) => boolean): Promise<number> {
     if (this.lock === undefined) {
-      throw invalidOptions(`${this.path} is shared by appends only: rewriting it needs a JsonlFile with a lock.`, [{ path: 'lock', message: 'rewrite needs the directory lock' }]);
+      throw invalidOptions(`${this.path} is shared by appends only: rewriting it needs a JsonlFile with a lock.`, [
+        { path: 'lock', message: 'rewrite needs the directory lock' },
+      ]);
     }
     const state = await this.refresh();
     const kept = state.records.filter((record) => keep(record));

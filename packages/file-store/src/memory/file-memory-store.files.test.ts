@@ -114,14 +114,18 @@ describe('FileMemoryStore on disk', () => {
     const saved = await a.save({ content: 'Version one' });
     const readByB = await b.get(saved.id);
     await a.save({ id: saved.id, content: 'Version two' });
-    await expect(b.save({ id: saved.id, content: 'Stale' }, { ifUpdatedAt: readByB!.updatedAt })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(b.save({ id: saved.id, content: 'Stale' }, { ifUpdatedAt: readByB!.updatedAt })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     expect((await a.get(saved.id))?.content).toBe('Version two');
   });
 
   it('rejects bad options with INVALID_OPTIONS', () => {
     expect(() => new FileMemoryStore({ dataPath: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new FileMemoryStore({ dataPath, minSimilarity: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => new FileMemoryStore({ dataPath, synonyms: { flat: ['apartment'] } as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => new FileMemoryStore({ dataPath, synonyms: { flat: ['apartment'] } as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });
 
@@ -129,10 +133,15 @@ describe('FileMemoryStore weighs what a query points to besides words (SPEC M3)'
   it('ranks an entry tagged with a name the query holds first, and one noted in a period it names, even past the text ranking’s best', async () => {
     const memory = store();
     const johns = await memory.save({ content: 'John set a goal for the season', tags: ['john'], createdAt: '2023-05-21T10:00:00Z' });
-    await memory.save({ content: 'Tim set a goal for the season, a goal for the team, a goal to write', tags: ['tim'], createdAt: '2023-05-22T10:00:00Z' });
+    await memory.save({
+      content: 'Tim set a goal for the season, a goal for the team, a goal to write',
+      tags: ['tim'],
+      createdAt: '2023-05-22T10:00:00Z',
+    });
     expect((await memory.search({ text: "What is John's goal for the season?" }))[0]!.entry.id).toBe(johns.id);
     // Sixty entries that match the question better, then the one noted in December 2023.
-    for (let i = 0; i < 60; i++) await memory.save({ content: `Maria gave the shelter a donation, note ${i}`, createdAt: '2023-03-01T10:00:00Z' });
+    for (let i = 0; i < 60; i++)
+      await memory.save({ content: `Maria gave the shelter a donation, note ${i}`, createdAt: '2023-03-01T10:00:00Z' });
     const december = await memory.save({ content: 'Maria handed over her old car', createdAt: '2023-12-12T10:00:00Z' });
     const hits = await memory.search({ text: 'What did Maria give the shelter in December 2023?', maxResults: 5 });
     expect(hits[0]!.entry.id).toBe(december.id);
@@ -151,7 +160,12 @@ describe('FileMemoryStore weighs what a query points to besides words (SPEC M3)'
       const saved = await memory.save(draft);
       await reference.save({ ...draft, id: saved.id });
     }
-    for (const text of ['What pottery did Melanie make?', 'When did Caroline go camping?', 'kids beach in April 2023', 'Caroline painting on 12 March 2023']) {
+    for (const text of [
+      'What pottery did Melanie make?',
+      'When did Caroline go camping?',
+      'kids beach in April 2023',
+      'Caroline painting on 12 March 2023',
+    ]) {
       const mine = (await memory.search({ text, maxResults: 6 })).map((hit) => [hit.entry.id, hit.score]);
       const theirs = (await reference.search({ text, maxResults: 6 })).map((hit) => [hit.entry.id, hit.score]);
       expect(mine, text).toEqual(theirs);
@@ -267,7 +281,9 @@ describe('names unique without regard to case (issue 15 item 5)', () => {
 
       const skills = new FileSkillStore({ dataPath });
       await skills.save({ name: 'mcp/email', summary: 'Send mail.', content: 'Use the tool.' });
-      await expect(skills.save({ name: 'MCP/Email', summary: 'Send mail.', content: 'Use the tool.' })).rejects.toMatchObject({ code: 'INVALID_NAME' });
+      await expect(skills.save({ name: 'MCP/Email', summary: 'Send mail.', content: 'Use the tool.' })).rejects.toMatchObject({
+        code: 'INVALID_NAME',
+      });
       await skills.save({ name: 'mcp/email', summary: 'Send mail, revised.', content: 'Use the tool.' });
       expect((await skills.list()).map((skill) => skill.name)).toEqual(['mcp/email']);
       await skills.close();

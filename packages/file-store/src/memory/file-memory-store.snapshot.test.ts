@@ -32,14 +32,26 @@ const refusal = (logger: RecordingLogger) =>
   logger.records.find((record) => record.level === 'info' && /snapshot/.test(record.message))?.context?.reason as string | undefined;
 
 const QUERIES = ['deploy kubernetes', 'budget', 'invoice numbering', 'berlin travel', 'postgres backup', 'grafana'];
-const TOPICS = ['kubernetes deployment', 'the quarterly budget', 'invoice numbering', 'travel to Berlin', 'postgres backups', 'grafana dashboards', 'deploy freeze'];
+const TOPICS = [
+  'kubernetes deployment',
+  'the quarterly budget',
+  'invoice numbering',
+  'travel to Berlin',
+  'postgres backups',
+  'grafana dashboards',
+  'deploy freeze',
+];
 
 /** Every hit of each query, in a canonical order (ties by id), so two stores can be compared. */
 async function answers(memory: FileMemoryStore): Promise<Array<Array<[string, number, string]>>> {
   const all: Array<Array<[string, number, string]>> = [];
   for (const text of QUERIES) {
     const hits = await memory.search({ text, maxResults: 1000 });
-    all.push(hits.map((hit): [string, number, string] => [hit.entry.id, hit.score, hit.entry.content]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+    all.push(
+      hits
+        .map((hit): [string, number, string] => [hit.entry.id, hit.score, hit.entry.content])
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+    );
   }
   return all;
 }
@@ -62,7 +74,13 @@ async function seed(count = 60): Promise<MemoryEntry[]> {
   const memory = store();
   const saved: MemoryEntry[] = [];
   for (let i = 0; i < count; i++) {
-    saved.push(await memory.save({ content: `Note ${i}: ${TOPICS[i % TOPICS.length]} came up again (${TOPICS[(i * 3) % TOPICS.length]})`, category: `project-context/p${i % 4}`, tags: [`t${i % 3}`] }));
+    saved.push(
+      await memory.save({
+        content: `Note ${i}: ${TOPICS[i % TOPICS.length]} came up again (${TOPICS[(i * 3) % TOPICS.length]})`,
+        category: `project-context/p${i % 4}`,
+        tags: [`t${i % 3}`],
+      }),
+    );
   }
   await memory.delete(saved[5]!.id);
   await memory.save({ ...saved[6]!, content: 'Rewritten: the grafana dashboards moved to the ops team' });
@@ -154,7 +172,12 @@ describe('FileMemoryStore snapshot', () => {
     const victim = saved[10]!;
     rmSync(join(dataPath, 'memory', victim.category, `${victim.id}.json`));
     // As a process of an older version (or a hand copy) would leave it: a file, no journal line.
-    const stranger: MemoryEntry = { ...saved[11]!, id: 'aaaabbbbcccc', content: 'Copied in by hand: kubernetes deployment runbook', category: 'imported' };
+    const stranger: MemoryEntry = {
+      ...saved[11]!,
+      id: 'aaaabbbbcccc',
+      content: 'Copied in by hand: kubernetes deployment runbook',
+      category: 'imported',
+    };
     mkdirSync(join(dataPath, 'memory', 'imported'), { recursive: true });
     writeFileSync(join(dataPath, 'memory', 'imported', 'aaaabbbbcccc.json'), JSON.stringify(stranger));
     writeFileSync(join(dataPath, 'memory', 'imported', 'ddddeeeeffff.json'), '{"id": "ddddeeeeffff", "content": "torn');
@@ -173,7 +196,12 @@ describe('FileMemoryStore snapshot', () => {
     const memory = store();
     await memory.save({ content: 'One more note so the snapshot is rewritten' });
     const hourAgo = new Date(Date.now() - 3_600_000);
-    const folders = [join(dataPath, 'memory'), ...readdirSync(join(dataPath, 'memory'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => join(entry.parentPath, entry.name))];
+    const folders = [
+      join(dataPath, 'memory'),
+      ...readdirSync(join(dataPath, 'memory'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+        .map((entry) => join(entry.parentPath, entry.name)),
+    ];
     for (const folder of folders) utimesSync(folder, hourAgo, hourAgo);
     await memory.close();
     const untouched = new RecordingLogger();
@@ -182,7 +210,12 @@ describe('FileMemoryStore snapshot', () => {
 
     const victim = saved.find((entry) => entry.category === 'project-context/p1' && entry.id !== saved[5]!.id)!;
     rmSync(join(dataPath, 'memory', 'project-context', 'p1', `${victim.id}.json`));
-    const stranger: MemoryEntry = { ...saved[20]!, id: 'aaaabbbbcccc', content: 'Copied in by hand: the zeppelin hangar', category: 'project-context/p2' };
+    const stranger: MemoryEntry = {
+      ...saved[20]!,
+      id: 'aaaabbbbcccc',
+      content: 'Copied in by hand: the zeppelin hangar',
+      category: 'project-context/p2',
+    };
     writeFileSync(join(dataPath, 'memory', 'project-context', 'p2', 'aaaabbbbcccc.json'), JSON.stringify(stranger));
     // A whole category folder removed by hand.
     const removed = saved.filter((entry) => entry.category === 'project-context/p3');
@@ -260,9 +293,14 @@ describe('FileMemoryStore snapshot', () => {
     await seed();
     const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
     const sections = new Map<string, SnapshotSection>(
-      [...decoded.sections].filter(([name]) => name !== 'memory.bounded').map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
+      [...decoded.sections]
+        .filter(([name]) => name !== 'memory.bounded')
+        .map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
     );
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/2'), position: decoded.position, sections }));
+    writeFileSync(
+      snapshotFile(),
+      encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/2'), position: decoded.position, sections }),
+    );
     const logger = new RecordingLogger();
     const reopened = store(logger);
     expect(await answers(reopened)).toEqual(await scanAnswers());
@@ -281,7 +319,10 @@ describe('FileMemoryStore snapshot', () => {
     const sections = new Map<string, SnapshotSection>(
       [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
     );
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace(/bm25\/2$/, 'bm25/1'), position: decoded.position, sections }));
+    writeFileSync(
+      snapshotFile(),
+      encodeSnapshot({ version: decoded.version.replace(/bm25\/2$/, 'bm25/1'), position: decoded.position, sections }),
+    );
     const logger = new RecordingLogger();
     const reopened = store(logger);
     // "deploys" is in no entry: only stems find the "deploy" and "deployment" notes.
@@ -301,7 +342,16 @@ describe('FileMemoryStore snapshot', () => {
       content: 'Budget owner is Dana, since the reorg',
       lineage: {
         origin: { kind: 'merge', at: '2026-02-01T00:00:00.000Z', runId: 'a0a0a0a0a0a0' },
-        ancestors: [{ id: 'b1b1b1b1b1b1', relation: 'merged', into: 'c2c2c2c2c2c2', at: '2026-02-01T00:00:00.000Z', excerpt: 'Budget owner is Dana', fingerprint: '0badf00d' }],
+        ancestors: [
+          {
+            id: 'b1b1b1b1b1b1',
+            relation: 'merged',
+            into: 'c2c2c2c2c2c2',
+            at: '2026-02-01T00:00:00.000Z',
+            excerpt: 'Budget owner is Dana',
+            fingerprint: '0badf00d',
+          },
+        ],
       },
     });
     await memory.close();
@@ -312,8 +362,13 @@ describe('FileMemoryStore snapshot', () => {
     await reopened.close();
 
     const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
-    const sections = new Map<string, SnapshotSection>([...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]));
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version.replace('memory-entries/5', 'memory-entries/4'), position: decoded.position, sections }));
+    const sections = new Map<string, SnapshotSection>(
+      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
+    );
+    writeFileSync(
+      snapshotFile(),
+      encodeSnapshot({ version: decoded.version.replace('memory-entries/5', 'memory-entries/4'), position: decoded.position, sections }),
+    );
     const older = new RecordingLogger();
     const upgraded = store(older);
     expect(await upgraded.get(merged.id)).toEqual(merged);
@@ -338,7 +393,14 @@ describe('FileMemoryStore snapshot', () => {
       ['records.keys', { keys: 'not a list' }],
     ];
     for (const [name, value] of misfits) {
-      writeFileSync(snapshotFile(), encodeSnapshot({ version: decoded.version, position: decoded.position, sections: new Map([...sections, [name, { kind: 'json', value }]]) }));
+      writeFileSync(
+        snapshotFile(),
+        encodeSnapshot({
+          version: decoded.version,
+          position: decoded.position,
+          sections: new Map([...sections, [name, { kind: 'json', value }]]),
+        }),
+      );
       const logger = new RecordingLogger();
       expect(await answers(store(logger)), name).toEqual(await scanAnswers());
       expect(refusal(logger), name).toMatch(/do not fit/);
@@ -375,7 +437,8 @@ describe('FileMemoryStore embedding matrix', () => {
     open.push(created);
     return created;
   };
-  const ranked = async (memory: FileMemoryStore) => (await memory.search({ text: 'grafana dashboards budget', maxResults: 20 })).map((hit) => [hit.entry.id, hit.score]);
+  const ranked = async (memory: FileMemoryStore) =>
+    (await memory.search({ text: 'grafana dashboards budget', maxResults: 20 })).map((hit) => [hit.entry.id, hit.score]);
 
   async function seedVectors(): Promise<MemoryEntry[]> {
     const embedder = createFakeEmbedder();
@@ -439,7 +502,12 @@ describe('FileMemoryStore embedding matrix', () => {
     const embedder = createFakeEmbedder();
     const vectors = await embedder.embed(saved.map((entry) => memoryDocumentTextOf(entry)));
     rmSync(matrixFile());
-    saved.forEach((entry, i) => writeFileSync(join(dataPath, 'memory', '.embeddings', `${entry.id}.bin`), encodeEmbedding({ modelId: embedder.modelId, contentHash: contentHash(memoryDocumentTextOf(entry)) }, vectors[i]!)));
+    saved.forEach((entry, i) =>
+      writeFileSync(
+        join(dataPath, 'memory', '.embeddings', `${entry.id}.bin`),
+        encodeEmbedding({ modelId: embedder.modelId, contentHash: contentHash(memoryDocumentTextOf(entry)) }, vectors[i]!),
+      ),
+    );
     const counting = createFakeEmbedder();
     const reopened = withEmbedder(counting);
     await reopened.flushEmbeddings();

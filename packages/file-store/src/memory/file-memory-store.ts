@@ -69,7 +69,11 @@ export interface FileMemoryStoreOptions extends HybridRecallOptions, VectorSearc
   synonyms?: Thesaurus;
 }
 
-const memoryStoreOptionsSchema = z.object({ synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional() }).loose();
+const memoryStoreOptionsSchema = z
+  .object({
+    synonyms: z.custom<Thesaurus>((value) => typeof value === 'function', 'must be a function from a word to its synonyms').optional(),
+  })
+  .loose();
 
 /**
  * The snapshot's format: the entry records as `memoryEntrySchema` reads them, the category
@@ -160,7 +164,9 @@ export class FileMemoryStore implements ILongTermMemory {
       const entry = resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition, this.decay);
       // Under the lock, with every process's entries loaded: the check cannot race another writer.
       if (!this.categories.has(entry.category)) {
-        const others = [...this.categories].filter(([category, count]) => !(count === 1 && category === current?.category)).map(([category]) => category);
+        const others = [...this.categories]
+          .filter(([category, count]) => !(count === 1 && category === current?.category))
+          .map(([category]) => category);
         assertNoCaseClash(entry.category, others);
       }
       return entry;
@@ -194,7 +200,10 @@ export class FileMemoryStore implements ILongTermMemory {
     };
     const pool = rerankPool(maxResults, cues);
     const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, maxResults, pool) : bm25(pool);
-    return rerankMemoryHits(hits, cues, (id) => entries.get(id), maxResults).map((hit) => ({ entry: copyMemoryEntry(entries.get(hit.id)!), score: hit.score }));
+    return rerankMemoryHits(hits, cues, (id) => entries.get(id), maxResults).map((hit) => ({
+      entry: copyMemoryEntry(entries.get(hit.id)!),
+      score: hit.score,
+    }));
   }
 
   async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
@@ -246,7 +255,10 @@ export class FileMemoryStore implements ILongTermMemory {
   }
 
   /** Asks the index about `ids`: only the facts that hold now are neighbours (SPEC B9). */
-  private async askNeighbours<T>(ids: readonly string[], answer: (entryOf: (id: string) => MemoryEntry | undefined, holds: ((id: string) => boolean) | undefined) => T): Promise<T> {
+  private async askNeighbours<T>(
+    ids: readonly string[],
+    answer: (entryOf: (id: string) => MemoryEntry | undefined, holds: ((id: string) => boolean) | undefined) => T,
+  ): Promise<T> {
     this.assertOpen();
     ids.forEach(assertValidId);
     const entries = await this.entries();
@@ -305,13 +317,24 @@ export class FileMemoryStore implements ILongTermMemory {
     if (!Array.isArray(ids) || ids.length !== entries.size) throw new Error('the index does not cover the entries');
     for (const id of ids) if (!entries.has(id)) throw new Error(`the index holds ${id}, which is not an entry`);
     const categories = json('memory.categories') as Array<[string, number]>;
-    if (!Array.isArray(categories) || categories.reduce((sum, [, count]) => sum + count, 0) !== entries.size || !categories.every(([, count]) => Number.isInteger(count) && count > 0)) {
+    if (
+      !Array.isArray(categories) ||
+      categories.reduce((sum, [, count]) => sum + count, 0) !== entries.size ||
+      !categories.every(([, count]) => Number.isInteger(count) && count > 0)
+    ) {
       throw new Error('the category counts do not add up to the entries');
     }
     const bounded = json('memory.bounded') as string[];
     if (!Array.isArray(bounded) || !bounded.every((id) => entries.has(id))) throw new Error('the bounded ids are not entries');
     this.index.importState(
-      { ids, vocabulary: json('bm25.vocabulary') as string[], lengths: numbers('bm25.lengths'), offsets: numbers('bm25.offsets'), docs: numbers('bm25.docs'), freqs: numbers('bm25.freqs') },
+      {
+        ids,
+        vocabulary: json('bm25.vocabulary') as string[],
+        lengths: numbers('bm25.lengths'),
+        offsets: numbers('bm25.offsets'),
+        docs: numbers('bm25.docs'),
+        freqs: numbers('bm25.freqs'),
+      },
       (id) => memoryDocumentText(entries.recordOf(id)!),
     );
     this.categories.clear();

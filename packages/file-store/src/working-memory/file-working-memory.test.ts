@@ -1,5 +1,17 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,11 +67,17 @@ function childWriter(lines: string[]): (dataPath: string, arg: string) => Promis
   const moduleUrl = new URL('./file-working-memory.ts', import.meta.url).href;
   writeFileSync(
     script,
-    [`import { FileWorkingMemory } from ${JSON.stringify(moduleUrl)};`, 'const [dataPath, arg] = process.argv.slice(2);', 'const store = new FileWorkingMemory({ dataPath });', ...lines].join('\n'),
+    [
+      `import { FileWorkingMemory } from ${JSON.stringify(moduleUrl)};`,
+      'const [dataPath, arg] = process.argv.slice(2);',
+      'const store = new FileWorkingMemory({ dataPath });',
+      ...lines,
+    ].join('\n'),
   );
   const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
   const tsconfig = fileURLToPath(new URL('../../../../tsconfig.json', import.meta.url));
-  return (dataPath, arg) => promisify(execFile)(tsx, ['--tsconfig', tsconfig, script, dataPath, arg], { timeout: 20_000, killSignal: 'SIGKILL' });
+  return (dataPath, arg) =>
+    promisify(execFile)(tsx, ['--tsconfig', tsconfig, script, dataPath, arg], { timeout: 20_000, killSignal: 'SIGKILL' });
 }
 
 describe('FileWorkingMemory files', () => {
@@ -186,7 +204,12 @@ describe('FileWorkingMemory damaged files', () => {
       join(dir, 'patrol.json'),
       JSON.stringify({
         schemaVersion: 1,
-        entries: [valid, { ...valid, key: 'patrol/heartbeat/bad', value: 42 }, { ...valid, key: 'session/abc/misfiled' }, { ...valid, key: '../escape/x' }],
+        entries: [
+          valid,
+          { ...valid, key: 'patrol/heartbeat/bad', value: 42 },
+          { ...valid, key: 'session/abc/misfiled' },
+          { ...valid, key: '../escape/x' },
+        ],
       }),
     );
     const logger = new RecordingLogger();
@@ -241,7 +264,10 @@ describe('FileWorkingMemory faults (SPEC M7, B2)', () => {
     const store = await open();
     await store.set('session/abc/one', 'x'.repeat(1_000_000));
     await store.set('session/abc/two', 'x'.repeat(1_000_000));
-    await expect(store.set('session/abc/three', 'y')).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('maxCharsPerNamespace') });
+    await expect(store.set('session/abc/three', 'y')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('maxCharsPerNamespace'),
+    });
     expect(await store.get('session/abc/three')).toBeUndefined();
     await expect(store.set('session/abc/huge', 'x'.repeat(1_000_001))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     expect((await store.set('session/other/three', 'y')).value).toBe('y');
@@ -249,9 +275,18 @@ describe('FileWorkingMemory faults (SPEC M7, B2)', () => {
 
   it('splits a file of the one-file-per-kind layout into namespace files, losing nothing', async () => {
     const { dir, open } = setup();
-    const entry = (key: string, value: string) => ({ key, value, storedAt: '2026-03-01T12:00:00.000Z', expiresAt: '2026-03-01T13:00:00.000Z', tags: [] });
+    const entry = (key: string, value: string) => ({
+      key,
+      value,
+      storedAt: '2026-03-01T12:00:00.000Z',
+      expiresAt: '2026-03-01T13:00:00.000Z',
+      tags: [],
+    });
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'session.json'), JSON.stringify({ schemaVersion: 1, entries: [entry('session/abc/a', '1'), entry('session/def/b', '2')] }));
+    writeFileSync(
+      join(dir, 'session.json'),
+      JSON.stringify({ schemaVersion: 1, entries: [entry('session/abc/a', '1'), entry('session/def/b', '2')] }),
+    );
     const store = await open();
     expect((await store.list()).map((item) => [item.key, item.value])).toEqual([
       ['session/abc/a', '1'],
@@ -330,9 +365,7 @@ describe('FileWorkingMemory shared data directory', () => {
     const b = await open();
     expect(await a.list()).toEqual([]);
     expect(await b.list()).toEqual([]);
-    await Promise.all(
-      Array.from({ length: 15 }, (_, i) => [a.set(`session/a/k${i}`, `a${i}`), b.set(`session/b/k${i}`, `b${i}`)]).flat(),
-    );
+    await Promise.all(Array.from({ length: 15 }, (_, i) => [a.set(`session/a/k${i}`, `a${i}`), b.set(`session/b/k${i}`, `b${i}`)]).flat());
     await vi.waitFor(async () => expect(await b.list('session/a')).toHaveLength(15), { timeout: 5_000, interval: 50 });
     await a.close();
     await b.close();
@@ -368,8 +401,14 @@ describe('FileWorkingMemory shared data directory', () => {
     expect(await b.list('patrol')).toEqual([]);
     await a.set('session/new/k', 'v');
     await a.set('patrol/inbox/k', 'v');
-    await vi.waitFor(async () => expect((await b.list('session/new')).map((entry) => entry.key)).toEqual(['session/new/k']), { timeout: 5_000, interval: 50 });
-    await vi.waitFor(async () => expect((await b.list('patrol')).map((entry) => entry.key)).toEqual(['patrol/inbox/k']), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect((await b.list('session/new')).map((entry) => entry.key)).toEqual(['session/new/k']), {
+      timeout: 5_000,
+      interval: 50,
+    });
+    await vi.waitFor(async () => expect((await b.list('patrol')).map((entry) => entry.key)).toEqual(['patrol/inbox/k']), {
+      timeout: 5_000,
+      interval: 50,
+    });
     expect((await b.list()).map((entry) => entry.key)).toEqual(['patrol/inbox/k', 'session/new/k']);
   });
 
@@ -386,7 +425,9 @@ describe('FileWorkingMemory shared data directory', () => {
 
   it('works across real processes, which exit on their own while the hourly sweep is scheduled', async () => {
     const { dataPath, open } = setup();
-    const run = childWriter(['await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`${arg}/k${i}`, `v${i}`, { ttlMs: 3_600_000 })));']);
+    const run = childWriter([
+      'await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`${arg}/k${i}`, `v${i}`, { ttlMs: 3_600_000 })));',
+    ]);
     await Promise.all([run(dataPath, 'session/p1'), run(dataPath, 'session/p2')]);
 
     const keys = (await (await open()).list('session')).map((entry) => entry.key);
@@ -402,39 +443,51 @@ describe('FileWorkingMemory shared data directory', () => {
     expect(await reader.get('session/shared/note')).toMatchObject({ value: 'v1' });
 
     // The same length: the file's size does not change, only its contents (and inode).
-    await childWriter(["await store.set('session/shared/note', arg, { ttlMs: 3_600_000 });", "await store.set('patrol/inbox/unread', 'three', { ttlMs: 3_600_000 });"])(dataPath, 'v2');
+    await childWriter([
+      "await store.set('session/shared/note', arg, { ttlMs: 3_600_000 });",
+      "await store.set('patrol/inbox/unread', 'three', { ttlMs: 3_600_000 });",
+    ])(dataPath, 'v2');
 
-    await vi.waitFor(async () => expect(await reader.get('session/shared/note')).toMatchObject({ value: 'v2' }), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect(await reader.get('session/shared/note')).toMatchObject({ value: 'v2' }), {
+      timeout: 5_000,
+      interval: 50,
+    });
     expect((await reader.list('session/shared')).map((entry) => entry.value)).toEqual(['v2']);
-    await vi.waitFor(async () => expect((await reader.list('patrol')).map((entry) => entry.key)).toEqual(['patrol/inbox/unread']), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect((await reader.list('patrol')).map((entry) => entry.key)).toEqual(['patrol/inbox/unread']), {
+      timeout: 5_000,
+      interval: 50,
+    });
   });
 
   // A turn's reads (forTurn lists three namespaces) must not wait for a thread of the pool that
   // the conversation log's fsyncs and the recall events' appends keep busy. Reads at a FIFO with
   // no writer hold every thread of the pool here, deterministically, until the test lets them go.
-  it.skipIf(process.platform === 'win32')('answers a read of files nothing changed without the thread pool, when other file work fills it', async () => {
-    const { dataPath, open } = setup();
-    const store = await open();
-    await store.set('session/busy/note', 'v', { ttlMs: 3_600_000 });
-    await store.set('patrol/inbox/unread', 'three', { ttlMs: 3_600_000 });
-    // Past the refresh interval, so the reads below look at the files.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const fifo = join(dataPath, 'pool-blocker');
-    execFileSync('mkfifo', [fifo]);
-    const poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-    const blockers = Array.from({ length: poolSize }, () => openFile(fifo, 'r'));
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const answers: unknown[] = [];
-      void store.list('session/busy').then((entries) => answers.push(entries.map((entry) => entry.key)));
-      void store.list('patrol').then((entries) => answers.push(entries.map((entry) => entry.key)));
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(answers).toEqual([['session/busy/note'], ['patrol/inbox/unread']]);
-    } finally {
-      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-      for (const blocker of blockers) await (await blocker).close();
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    'answers a read of files nothing changed without the thread pool, when other file work fills it',
+    async () => {
+      const { dataPath, open } = setup();
+      const store = await open();
+      await store.set('session/busy/note', 'v', { ttlMs: 3_600_000 });
+      await store.set('patrol/inbox/unread', 'three', { ttlMs: 3_600_000 });
+      // Past the refresh interval, so the reads below look at the files.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const fifo = join(dataPath, 'pool-blocker');
+      execFileSync('mkfifo', [fifo]);
+      const poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+      const blockers = Array.from({ length: poolSize }, () => openFile(fifo, 'r'));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const answers: unknown[] = [];
+        void store.list('session/busy').then((entries) => answers.push(entries.map((entry) => entry.key)));
+        void store.list('patrol').then((entries) => answers.push(entries.map((entry) => entry.key)));
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(answers).toEqual([['session/busy/note'], ['patrol/inbox/unread']]);
+      } finally {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+        for (const blocker of blockers) await (await blocker).close();
+      }
+    },
+  );
 });
 
 describe('FileWorkingMemory options', () => {

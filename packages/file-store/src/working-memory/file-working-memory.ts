@@ -1,5 +1,26 @@
 import { join, resolve } from 'node:path';
-import { assertOpen, buildWorkingMemoryEntry, DEFAULT_MAX_ENTRIES_PER_NAMESPACE, DEFAULT_WORKING_MEMORY_TTL_MS, type IClock, type ILogger, isUnderPrefix, type IWorkingMemory, namespaceOf, parseOptions, parseWorkingMemoryQuery, ReverieValidationError, silentLogger, systemClock, validateWorkingMemoryKey, workingMemoryDocumentText, type WorkingMemoryEntry, type WorkingMemorySearchQuery, type WorkingMemorySearchResult, type WorkingMemorySetOptions } from '@reverie/core';
+import {
+  assertOpen,
+  buildWorkingMemoryEntry,
+  DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
+  DEFAULT_WORKING_MEMORY_TTL_MS,
+  type IClock,
+  type ILogger,
+  isUnderPrefix,
+  type IWorkingMemory,
+  namespaceOf,
+  parseOptions,
+  parseWorkingMemoryQuery,
+  ReverieValidationError,
+  silentLogger,
+  systemClock,
+  validateWorkingMemoryKey,
+  workingMemoryDocumentText,
+  type WorkingMemoryEntry,
+  type WorkingMemorySearchQuery,
+  type WorkingMemorySearchResult,
+  type WorkingMemorySetOptions,
+} from '@reverie/core';
 import { fileSystemError, internalError, monotonicMs } from '@reverie/core/internal';
 import { type HybridSearch, hashedFileStem, hybridSearchOf } from '../embeddings/hybrid-search';
 import { DirectoryLock } from '../fs/directory-lock';

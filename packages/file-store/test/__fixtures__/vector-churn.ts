@@ -17,7 +17,8 @@ const random = () => {
   state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
   return state / 2 ** 32;
 };
-const text = (n: number) => `${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} note${n}x`;
+const text = (n: number) =>
+  `${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} note${n}x`;
 const open = () => new FileMemoryStore({ dataPath, embedder: wordSumEmbedder(16), exactSearchBelow: 0 });
 
 let memory = open();

@@ -101,7 +101,14 @@ const opArbitrary = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('save' as const), key: fc.nat(4) }), weight: 4 },
   { arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat(4) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('cursor' as const) }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('compact' as const), keep: fc.array(fc.nat(20), { maxLength: 3 }), batch: fc.integer({ min: 1, max: 3 }) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('compact' as const),
+      keep: fc.array(fc.nat(20), { maxLength: 3 }),
+      batch: fc.integer({ min: 1, max: 3 }),
+    }),
+    weight: 2,
+  },
 );
 
 let run = 0;
@@ -134,7 +141,11 @@ function describeCompaction(label: string, client: () => PostgresClient, numRuns
               cursors.push({ cursor: (await store.changes({ since: cursors.at(-1)!.cursor, limit: 10_000 })).cursor, at: history.length });
             } else {
               const keep = op.keep.filter((i) => i < cursors.length).map((i) => cursors[i]!);
-              const removed = await feed.compact(client(), keep.map((kept) => kept.cursor), op.batch);
+              const removed = await feed.compact(
+                client(),
+                keep.map((kept) => kept.cursor),
+                op.batch,
+              );
               const oldest = keep.length === 0 ? 0 : Math.min(...keep.map((kept) => kept.at));
               expect(removed).toBe(Math.max(0, oldest - compactedThrough));
               compactedThrough = Math.max(compactedThrough, oldest);
@@ -149,7 +160,9 @@ function describeCompaction(label: string, client: () => PostgresClient, numRuns
               }
             }
           }
-          const [rows] = await client().query<{ count: number }>('SELECT count(*)::int AS count FROM reverie_changes WHERE scope = $1', [scope]);
+          const [rows] = await client().query<{ count: number }>('SELECT count(*)::int AS count FROM reverie_changes WHERE scope = $1', [
+            scope,
+          ]);
           expect(rows!.count).toBe(history.length - compactedThrough);
           await store.close();
         }),

@@ -20,7 +20,10 @@ export class PostgresChangeFeed {
 
   /** Locks the feed until the transaction ends (creating it on first use). Call it first in a write. */
   async lock(tx: PostgresClient): Promise<void> {
-    const locked = await tx.query('UPDATE reverie_change_feeds SET seq = seq WHERE scope = $1 AND feed = $2 RETURNING seq', [this.scope, this.feed]);
+    const locked = await tx.query('UPDATE reverie_change_feeds SET seq = seq WHERE scope = $1 AND feed = $2 RETURNING seq', [
+      this.scope,
+      this.feed,
+    ]);
     if (locked.length > 0) return;
     await tx.query('INSERT INTO reverie_change_feeds (scope, feed) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.scope, this.feed]);
     await tx.query('SELECT seq FROM reverie_change_feeds WHERE scope = $1 AND feed = $2 FOR UPDATE', [this.scope, this.feed]);
@@ -50,7 +53,8 @@ export class PostgresChangeFeed {
     const at = (seq: number) => formatChangeCursor({ epoch, seq });
     const next = rows[0]!.seq === null ? undefined : Number(rows[0]!.seq);
     const compactedAway = since !== undefined && since.seq < head && next !== since.seq + 1;
-    if (!since || since.epoch !== epoch || since.seq > head || compactedAway) return { changes: [], cursor: at(head), more: false, reset: true };
+    if (!since || since.epoch !== epoch || since.seq > head || compactedAway)
+      return { changes: [], cursor: at(head), more: false, reset: true };
     const changes = rows.filter((row) => row.seq !== null).map((row) => ({ key: row.key!, op: row.op!, cursor: at(Number(row.seq)) }));
     const more = changes.length > limit;
     const page = changes.slice(0, limit);
@@ -64,10 +68,10 @@ export class PostgresChangeFeed {
    * (the rows left always run from some seq to the head). Returns how many were removed.
    */
   async compact(client: PostgresClient, keep: readonly string[], batch: number): Promise<number> {
-    const [feed] = await client.query<{ epoch: string; seq: string | number }>('SELECT epoch, seq FROM reverie_change_feeds WHERE scope = $1 AND feed = $2', [
-      this.scope,
-      this.feed,
-    ]);
+    const [feed] = await client.query<{ epoch: string; seq: string | number }>(
+      'SELECT epoch, seq FROM reverie_change_feeds WHERE scope = $1 AND feed = $2',
+      [this.scope, this.feed],
+    );
     const through = feed && oldestPosition(keep, feed.epoch, Number(feed.seq));
     if (through === undefined || through === 0) return 0;
     let removed = 0;
@@ -87,7 +91,13 @@ export class PostgresChangeFeed {
   }
 
   private readRows(client: PostgresClient, since: ChangePosition | undefined, limit: number) {
-    return client.query<{ epoch: string; head: string | number; seq: string | number | null; key: string | null; op: 'save' | 'delete' | null }>(
+    return client.query<{
+      epoch: string;
+      head: string | number;
+      seq: string | number | null;
+      key: string | null;
+      op: 'save' | 'delete' | null;
+    }>(
       `SELECT f.epoch, f.seq AS head, c.seq, c.key, c.op
          FROM reverie_change_feeds f
          LEFT JOIN LATERAL (

@@ -38,7 +38,10 @@ function describeClient(label: string, client: () => PostgresClient, options: { 
       await client().query('CREATE TABLE IF NOT EXISTS client_unique (k text PRIMARY KEY)');
       await client().query("INSERT INTO client_unique VALUES ('x') ON CONFLICT DO NOTHING");
       await expect(client().query("INSERT INTO client_unique VALUES ('x')")).rejects.toMatchObject({ code: 'CONFLICT' });
-      await expect(client().query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: 'DATABASE_ERROR', details: { code: '42P01' } });
+      await expect(client().query('SELECT * FROM no_such_table')).rejects.toMatchObject({
+        code: 'DATABASE_ERROR',
+        details: { code: '42P01' },
+      });
     });
 
     it('runs a session on one connection throughout', async () => {
@@ -101,7 +104,10 @@ describe('postgresClientFromConnectionString', () => {
   it('reports a server that is not there as DATABASE_UNAVAILABLE, with advice', async () => {
     const client = postgresClientFromConnectionString('postgres://nobody@127.0.0.1:1/nowhere');
     try {
-      await expect(client.query('SELECT 1')).rejects.toMatchObject({ code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('Check the host, port') });
+      await expect(client.query('SELECT 1')).rejects.toMatchObject({
+        code: 'DATABASE_UNAVAILABLE',
+        message: expect.stringContaining('Check the host, port'),
+      });
       await expect(client.transaction(async () => undefined)).rejects.toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
     } finally {
       await client.close();

@@ -1,9 +1,31 @@
 import { ReverieConflictError, ReverieError } from '@reverie/core';
 
 /** SQLSTATE classes and codes that mean the server cannot be reached or will not let us in. */
-const UNAVAILABLE_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '28000', '28P01', '3D000', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_SQLSTATES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '28000',
+  '28P01',
+  '3D000',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 /** Node's network errors for a server that is not there. */
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOENT']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+]);
 /** Concurrent transactions got in each other's way: retrying the operation is the cure. */
 const RETRY_SQLSTATES = new Set(['40001', '40P01']);
 
@@ -37,10 +59,16 @@ export function postgresError(error: unknown, action: string): ReverieError {
     );
   }
   if (code === '23505') {
-    return new ReverieConflictError(`Could not ${action}: a record with the same key already exists (${reason}). Read it again and retry.`, { cause: error, details });
+    return new ReverieConflictError(
+      `Could not ${action}: a record with the same key already exists (${reason}). Read it again and retry.`,
+      { cause: error, details },
+    );
   }
   if (code !== undefined && RETRY_SQLSTATES.has(code)) {
-    return new ReverieConflictError(`Could not ${action}: a concurrent transaction got in the way (${reason}). Retry the operation.`, { cause: error, details });
+    return new ReverieConflictError(`Could not ${action}: a concurrent transaction got in the way (${reason}). Retry the operation.`, {
+      cause: error,
+      details,
+    });
   }
   if (code === '42501') {
     return new ReverieError(
@@ -49,5 +77,8 @@ export function postgresError(error: unknown, action: string): ReverieError {
       { cause: error, details },
     );
   }
-  return new ReverieError('DATABASE_ERROR', `Could not ${action}: PostgreSQL answered ${code === undefined ? '' : `${code} `}${reason}.`, { cause: error, details });
+  return new ReverieError('DATABASE_ERROR', `Could not ${action}: PostgreSQL answered ${code === undefined ? '' : `${code} `}${reason}.`, {
+    cause: error,
+    details,
+  });
 }

@@ -6,9 +6,13 @@ import { realServer, useRealDatabase } from '../../test/test-databases';
 import { PostgresConversationLog } from './postgres-conversation-log';
 
 describeOnEachDatabase((database, client) => {
-  describeConversationLogConformance(`PostgresConversationLog on ${database}`, ({ clock, scope }) => new PostgresConversationLog({ client: client(), scope, clock }), {
-    persistent: true,
-  });
+  describeConversationLogConformance(
+    `PostgresConversationLog on ${database}`,
+    ({ clock, scope }) => new PostgresConversationLog({ client: client(), scope, clock }),
+    {
+      persistent: true,
+    },
+  );
 });
 
 describe.skipIf(!realServer.url)('PostgresConversationLog on a real PostgreSQL server', () => {
@@ -31,9 +35,11 @@ describe.skipIf(!realServer.url)('PostgresConversationLog on a real PostgreSQL s
         while (writing) if ((await readNew()) === 0) await new Promise((resolve) => setTimeout(resolve, 1));
         await readNew();
       })();
-      await Promise.all(logs.map(async (log, i) => {
-        for (let j = 0; j < 50; j++) await log.append({ sessionId: `writer-${i}`, role: 'user', content: `turn ${j}` });
-      }));
+      await Promise.all(
+        logs.map(async (log, i) => {
+          for (let j = 0; j < 50; j++) await log.append({ sessionId: `writer-${i}`, role: 'user', content: `turn ${j}` });
+        }),
+      );
       writing = false;
       await poll;
       expect(seen).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));

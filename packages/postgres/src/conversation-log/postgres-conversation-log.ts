@@ -44,7 +44,11 @@ export class PostgresConversationLog implements IConversationLog {
 
   async append(turn: ConversationTurnDraft): Promise<LoggedTurn> {
     this.gate.assertOpen();
-    const stamped = parseDraft(conversationTurnSchema, { ...turn, timestamp: turn?.timestamp ?? this.options.clock.now().toISOString() }, 'conversation turn');
+    const stamped = parseDraft(
+      conversationTurnSchema,
+      { ...turn, timestamp: turn?.timestamp ?? this.options.clock.now().toISOString() },
+      'conversation turn',
+    );
     const timestamp = normaliseTime(stamped.timestamp);
     const client = await this.gate.ready();
     const seq = await client.transaction(async (tx) => {
@@ -55,14 +59,10 @@ export class PostgresConversationLog implements IConversationLog {
         [this.options.scope],
       );
       const next = Number(counter!.last_seq);
-      await tx.query('INSERT INTO reverie_conversation_turns (scope, seq, session_id, role, content, turn_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        this.options.scope,
-        next,
-        stamped.sessionId,
-        stamped.role,
-        stamped.content,
-        timestamp,
-      ]);
+      await tx.query(
+        'INSERT INTO reverie_conversation_turns (scope, seq, session_id, role, content, turn_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [this.options.scope, next, stamped.sessionId, stamped.role, stamped.content, timestamp],
+      );
       return next;
     });
     return { sessionId: stamped.sessionId, role: stamped.role, content: stamped.content, timestamp, seq };
@@ -91,7 +91,10 @@ export class PostgresConversationLog implements IConversationLog {
     const conditions = [`scope = ${params.add(this.options.scope)}`];
     if (options.throughSeq !== undefined) conditions.push(`seq <= ${params.add(finiteNumber(options.throughSeq, 'throughSeq'))}::float8`);
     const client = await this.gate.ready();
-    const removed = await client.query(`DELETE FROM reverie_conversation_turns WHERE ${conditions.join(' AND ')} RETURNING seq`, params.values);
+    const removed = await client.query(
+      `DELETE FROM reverie_conversation_turns WHERE ${conditions.join(' AND ')} RETURNING seq`,
+      params.values,
+    );
     return removed.length;
   }
 
@@ -100,15 +103,27 @@ export class PostgresConversationLog implements IConversationLog {
   }
 
   private turnFromRow(row: TurnRow): LoggedTurn {
-    const turn = { seq: Number(row.seq), sessionId: row.session_id, role: row.role, content: row.content, timestamp: isoFromRow(row.turn_at) };
-    return recordFromRow(loggedTurnSchema, turn, { table: 'reverie_conversation_turns', scope: this.options.scope, key: `seq ${turn.seq}` });
+    const turn = {
+      seq: Number(row.seq),
+      sessionId: row.session_id,
+      role: row.role,
+      content: row.content,
+      timestamp: isoFromRow(row.turn_at),
+    };
+    return recordFromRow(loggedTurnSchema, turn, {
+      table: 'reverie_conversation_turns',
+      scope: this.options.scope,
+      key: `seq ${turn.seq}`,
+    });
   }
 }
 
 /** A numeric option (±Infinity allowed, compared as a float8), or INVALID_INPUT. */
 function finiteNumber(value: unknown, field: string): number {
   if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new ReverieValidationError('INVALID_INPUT', `Invalid ${field} ${JSON.stringify(value)}: pass a number.`, { details: { field, value } });
+    throw new ReverieValidationError('INVALID_INPUT', `Invalid ${field} ${JSON.stringify(value)}: pass a number.`, {
+      details: { field, value },
+    });
   }
   return value;
 }

@@ -18,7 +18,10 @@ export class PostgresDreamCursorStore implements DreamCursorStore {
 
   async read(pass: string): Promise<unknown> {
     const client = await this.db.ready();
-    const [row] = await client.query<{ value: unknown }>('SELECT value FROM reverie_dream_cursors WHERE scope = $1 AND pass = $2', [this.db.scope, pass]);
+    const [row] = await client.query<{ value: unknown }>('SELECT value FROM reverie_dream_cursors WHERE scope = $1 AND pass = $2', [
+      this.db.scope,
+      pass,
+    ]);
     return row?.value ?? undefined;
   }
 
@@ -46,7 +49,12 @@ export class PostgresDreamCursorStore implements DreamCursorStore {
   }
 
   /** The cursor and the changes of `seen` in one transaction; forgets the ids a full listing did not find. */
-  async writeConsolidation(pass: string, cursor: ConsolidationCursor, before: ConsolidationCursor, update: SeenUpdate = { changes: [] }): Promise<void> {
+  async writeConsolidation(
+    pass: string,
+    cursor: ConsolidationCursor,
+    before: ConsolidationCursor,
+    update: SeenUpdate = { changes: [] },
+  ): Promise<void> {
     const small = smallPart(cursor);
     const changed = JSON.stringify(small) !== JSON.stringify(smallPart(before));
     if (!changed && update.changes.length === 0 && update.live === undefined) return;
@@ -57,7 +65,11 @@ export class PostgresDreamCursorStore implements DreamCursorStore {
     await client.transaction(async (tx) => {
       await this.upsert(tx, pass, small);
       if (removals.length > 0) {
-        await tx.query('DELETE FROM reverie_dream_seen WHERE scope = $1 AND pass = $2 AND entry_id = ANY($3::text[])', [this.db.scope, pass, removals]);
+        await tx.query('DELETE FROM reverie_dream_seen WHERE scope = $1 AND pass = $2 AND entry_id = ANY($3::text[])', [
+          this.db.scope,
+          pass,
+          removals,
+        ]);
       }
       if (puts.length > 0) {
         await tx.query(
@@ -68,7 +80,11 @@ export class PostgresDreamCursorStore implements DreamCursorStore {
         );
       }
       if (update.live !== undefined) {
-        await tx.query('DELETE FROM reverie_dream_seen WHERE scope = $1 AND pass = $2 AND entry_id <> ALL($3::text[])', [this.db.scope, pass, [...update.live]]);
+        await tx.query('DELETE FROM reverie_dream_seen WHERE scope = $1 AND pass = $2 AND entry_id <> ALL($3::text[])', [
+          this.db.scope,
+          pass,
+          [...update.live],
+        ]);
       }
     });
   }

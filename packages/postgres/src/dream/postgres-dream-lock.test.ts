@@ -79,12 +79,18 @@ describe('PostgresDreamStateStore lock on PGlite', () => {
   });
 
   it('refuses bad options', () => {
-    expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, pid: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, pid: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
     expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, lockCheckMs: 5 })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('lockCheckMs') }),
     );
-    expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, host: '' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => new PostgresDreamStateStore({ client: client(), scope: '', clock })).toThrow(expect.objectContaining({ code: 'INVALID_SCOPE' }));
+    expect(() => new PostgresDreamStateStore({ client: client(), scope: 'lock:bad', clock, host: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => new PostgresDreamStateStore({ client: client(), scope: '', clock })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCOPE' }),
+    );
   });
 });
 
@@ -93,9 +99,15 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
   const shared = useRealClient(database);
 
   it('is exclusive between two stores sharing one pool, each holding a connection of its own', async () => {
-    const [a, b] = [new PostgresDreamStateStore({ client: shared(), scope: 'pool:one', clock }), new PostgresDreamStateStore({ client: shared(), scope: 'pool:one', clock })];
+    const [a, b] = [
+      new PostgresDreamStateStore({ client: shared(), scope: 'pool:one', clock }),
+      new PostgresDreamStateStore({ client: shared(), scope: 'pool:one', clock }),
+    ];
     const held = await a.lock.acquire('a00000000001');
-    await expect(b.lock.acquire('b00000000001')).rejects.toMatchObject({ code: 'LOCK_HELD', message: expect.stringContaining('run a00000000001') });
+    await expect(b.lock.acquire('b00000000001')).rejects.toMatchObject({
+      code: 'LOCK_HELD',
+      message: expect.stringContaining('run a00000000001'),
+    });
     await held.release();
     await (await b.lock.acquire('b00000000001')).release();
   });
@@ -111,7 +123,9 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
       await admin.connect();
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'reverie_doomed_holder'");
       await admin.end();
-      expect(await shared().query("SELECT count(*)::int AS rows FROM reverie_dream_lock_holders WHERE scope = 'pool:dead'")).toEqual([{ rows: 1 }]);
+      expect(await shared().query("SELECT count(*)::int AS rows FROM reverie_dream_lock_holders WHERE scope = 'pool:dead'")).toEqual([
+        { rows: 1 },
+      ]);
       await expect.poll(() => observer.lock.state()).toEqual({ status: 'free' });
       // The holder finds out at its next check, and says so.
       await expect.poll(() => logger.error.mock.calls.length).toBe(1);
@@ -121,7 +135,7 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
     }
   });
 
-  it('stops a cycle before its next write once the lock\'s backend is terminated, and leaves the run for another runner to recover', async () => {
+  it("stops a cycle before its next write once the lock's backend is terminated, and leaves the run for another runner to recover", async () => {
     const scope = 'pool:lost';
     const own = postgresClientFromConnectionString(`${database()}?application_name=reverie_lost_lock`);
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-lost-lock-'));
@@ -145,7 +159,10 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
       });
       const state = new PostgresDreamStateStore({ client: own, scope, clock, logger, lockCheckMs: 20 });
       const engine = new DreamEngine({ dataPath, clock, logger: silentLogger, state, memory: gated }, [twoSaves]);
-      await expect(engine.run({ trigger: 'test' })).rejects.toMatchObject({ code: 'LOCK_LOST', message: expect.stringContaining('Lost the dream lock of scope "pool:lost"') });
+      await expect(engine.run({ trigger: 'test' })).rejects.toMatchObject({
+        code: 'LOCK_LOST',
+        message: expect.stringContaining('Lost the dream lock of scope "pool:lost"'),
+      });
       expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1']);
       const observer = new PostgresDreamStateStore({ client: shared(), scope, clock });
       const [run] = await observer.runs.list();
@@ -162,14 +179,16 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
     }
   });
 
-  it('stops an undo before its next write once the lock\'s backend is terminated, and lets another runner finish the undo', async () => {
+  it("stops an undo before its next write once the lock's backend is terminated, and lets another runner finish the undo", async () => {
     const scope = 'pool:lost-undo';
     const own = postgresClientFromConnectionString(`${database()}?application_name=reverie_lost_undo_lock`);
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-lost-undo-'));
     try {
       const memory = new PostgresMemoryStore({ client: shared(), scope, clock });
       const observer = new PostgresDreamStateStore({ client: shared(), scope, clock });
-      const report = await new DreamEngine({ dataPath, clock, logger: silentLogger, state: observer, memory }, [twoSaves]).run({ trigger: 'test' });
+      const report = await new DreamEngine({ dataPath, clock, logger: silentLogger, state: observer, memory }, [twoSaves]).run({
+        trigger: 'test',
+      });
       expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1', '0000000000c2']);
 
       const logger = { ...silentLogger, error: vi.fn() };
@@ -190,7 +209,10 @@ describe.skipIf(!realServer.url)('PostgresDreamStateStore lock on a real Postgre
       });
       const state = new PostgresDreamStateStore({ client: own, scope, clock, logger, lockCheckMs: 20 });
       const undoing = new DreamEngine({ dataPath, clock, logger: silentLogger, state, memory: gated }, [twoSaves]);
-      await expect(undoing.undo(report.runId)).rejects.toMatchObject({ code: 'LOCK_LOST', message: expect.stringContaining('Lost the dream lock of scope "pool:lost-undo"') });
+      await expect(undoing.undo(report.runId)).rejects.toMatchObject({
+        code: 'LOCK_LOST',
+        message: expect.stringContaining('Lost the dream lock of scope "pool:lost-undo"'),
+      });
       expect((await memory.list()).map((saved) => saved.id)).toEqual(['0000000000c1']);
       const [run] = await observer.runs.list();
       expect(run?.manifest.status).toBe('complete');

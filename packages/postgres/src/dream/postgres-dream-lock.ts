@@ -75,7 +75,10 @@ export class PostgresDreamLock implements DreamStateLock {
       .catch((error: unknown) => {
         settle(error);
         if (!lost.signal.aborted) lost.abort(this.lostError(holder, error));
-        this.options.logger.warn('The dream lock session ended with an error; PostgreSQL released the lock with the session.', { scope: this.db.scope, error: String(error) });
+        this.options.logger.warn('The dream lock session ended with an error; PostgreSQL released the lock with the session.', {
+          scope: this.db.scope,
+          error: String(error),
+        });
       });
     await taken;
     let done = false;
@@ -119,7 +122,9 @@ export class PostgresDreamLock implements DreamStateLock {
     const holder = lockHolderSchema.safeParse(row.holder);
     return {
       status: 'held',
-      holder: holder.success ? holder.data : { pid: row.backend ?? 0, host: 'unknown (a PostgreSQL session holds the advisory lock)', acquiredAt: 'unknown' },
+      holder: holder.success
+        ? holder.data
+        : { pid: row.backend ?? 0, host: 'unknown (a PostgreSQL session holds the advisory lock)', acquiredAt: 'unknown' },
       stale: false,
     };
   }
@@ -166,11 +171,14 @@ export class PostgresDreamLock implements DreamStateLock {
       try {
         await connection.query('SELECT 1');
       } catch (error) {
-        this.options.logger.error('Lost the connection holding the dream lock: PostgreSQL released the lock, and another runner may start a cycle of this scope. The run stops before its next write.', {
-          scope: this.db.scope,
-          runId: holder.runId,
-          error: String(error),
-        });
+        this.options.logger.error(
+          'Lost the connection holding the dream lock: PostgreSQL released the lock, and another runner may start a cycle of this scope. The run stops before its next write.',
+          {
+            scope: this.db.scope,
+            runId: holder.runId,
+            error: String(error),
+          },
+        );
         lost.abort(this.lostError(holder, error));
         throw error;
       }
@@ -189,7 +197,9 @@ export class PostgresDreamLock implements DreamStateLock {
   }
 
   private async currentHolder(client: PostgresClient): Promise<LockHolder | undefined> {
-    const [row] = await client.query<{ holder: unknown }>('SELECT holder FROM reverie_dream_lock_holders WHERE scope = $1', [this.db.scope]);
+    const [row] = await client.query<{ holder: unknown }>('SELECT holder FROM reverie_dream_lock_holders WHERE scope = $1', [
+      this.db.scope,
+    ]);
     return lockHolderSchema.safeParse(row?.holder).data;
   }
 
@@ -202,7 +212,9 @@ export class PostgresDreamLock implements DreamStateLock {
   }
 
   private heldError(holder: LockHolder | undefined): ReverieLockHeldError {
-    const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.acquiredAt}${holder.runId ? ` (run ${holder.runId})` : ''}` : 'another runner';
+    const who = holder
+      ? `process ${holder.pid} on ${holder.host} since ${holder.acquiredAt}${holder.runId ? ` (run ${holder.runId})` : ''}`
+      : 'another runner';
     return new ReverieLockHeldError(
       `Another dream run holds the dream lock of scope ${JSON.stringify(this.db.scope)}: ${who}. Wait for it to finish; PostgreSQL releases the lock as soon as its holder's connection ends, a crashed process included.`,
       { details: { scope: this.db.scope, ...(holder ? { holder } : {}) } },
@@ -212,6 +224,9 @@ export class PostgresDreamLock implements DreamStateLock {
 
 /** The name of the connection's session, set on first use (a new connection, a restarted server: a new name). */
 async function sessionName(connection: PostgresClient): Promise<string> {
-  const [row] = await connection.query<{ name: string }>("SELECT coalesce(nullif(current_setting($1, true), ''), set_config($1, $2, false)) AS name", [SESSION_SETTING, newId()]);
+  const [row] = await connection.query<{ name: string }>(
+    "SELECT coalesce(nullif(current_setting($1, true), ''), set_config($1, $2, false)) AS name",
+    [SESSION_SETTING, newId()],
+  );
   return row!.name;
 }

@@ -31,7 +31,10 @@ export class PostgresDeadLetterStore implements DeadLetterStore {
 
   async read(runId: string): Promise<DeadLetter | undefined> {
     const client = await this.db.ready();
-    const [row] = await client.query<{ letter: unknown }>('SELECT letter FROM reverie_dream_dead_letters WHERE scope = $1 AND run_id = $2', [this.db.scope, runId]);
+    const [row] = await client.query<{ letter: unknown }>(
+      'SELECT letter FROM reverie_dream_dead_letters WHERE scope = $1 AND run_id = $2',
+      [this.db.scope, runId],
+    );
     const parsed = deadLetterSchema.safeParse(row?.letter);
     return parsed.success ? parsed.data : undefined;
   }
@@ -43,7 +46,9 @@ export class PostgresDeadLetterStore implements DeadLetterStore {
 
   async list(): Promise<string[]> {
     const client = await this.db.ready();
-    const rows = await client.query<{ run_id: string }>('SELECT run_id FROM reverie_dream_dead_letters WHERE scope = $1 ORDER BY run_id', [this.db.scope]);
+    const rows = await client.query<{ run_id: string }>('SELECT run_id FROM reverie_dream_dead_letters WHERE scope = $1 ORDER BY run_id', [
+      this.db.scope,
+    ]);
     return rows.map((row) => row.run_id);
   }
 }
@@ -66,7 +71,10 @@ export class PostgresSavedPlanStore implements SavedPlanStore {
   async read(planId: string): Promise<StoredPlan> {
     const client = await this.db.ready();
     const [row] = isValidId(planId)
-      ? await client.query<PlanRow>('SELECT plan, applied FROM reverie_dream_plans WHERE scope = $1 AND plan_id = $2', [this.db.scope, planId])
+      ? await client.query<PlanRow>('SELECT plan, applied FROM reverie_dream_plans WHERE scope = $1 AND plan_id = $2', [
+          this.db.scope,
+          planId,
+        ])
       : [];
     const stored = row && storedPlan(row);
     if (!stored) {
@@ -81,12 +89,19 @@ export class PostgresSavedPlanStore implements SavedPlanStore {
 
   async markApplied(planId: string, applied: PlanApplied): Promise<void> {
     const client = await this.db.ready();
-    await client.query('UPDATE reverie_dream_plans SET applied = $3::jsonb WHERE scope = $1 AND plan_id = $2', [this.db.scope, planId, jsonParam(planAppliedSchema.parse(applied))]);
+    await client.query('UPDATE reverie_dream_plans SET applied = $3::jsonb WHERE scope = $1 AND plan_id = $2', [
+      this.db.scope,
+      planId,
+      jsonParam(planAppliedSchema.parse(applied)),
+    ]);
   }
 
   async list(): Promise<StoredPlan[]> {
     const client = await this.db.ready();
-    const rows = await client.query<PlanRow>('SELECT plan, applied FROM reverie_dream_plans WHERE scope = $1 ORDER BY created_at DESC, plan_id DESC', [this.db.scope]);
+    const rows = await client.query<PlanRow>(
+      'SELECT plan, applied FROM reverie_dream_plans WHERE scope = $1 ORDER BY created_at DESC, plan_id DESC',
+      [this.db.scope],
+    );
     return rows.flatMap((row) => storedPlan(row) ?? []);
   }
 }
@@ -113,12 +128,19 @@ export class PostgresDreamLog<T> implements AppendOnlyLog<T> {
 
   async append(record: T): Promise<void> {
     const client = await this.db.ready();
-    await client.query('INSERT INTO reverie_dream_logs (scope, log, record) VALUES ($1, $2, $3::jsonb)', [this.db.scope, this.log, jsonParam(this.schema.parse(record))]);
+    await client.query('INSERT INTO reverie_dream_logs (scope, log, record) VALUES ($1, $2, $3::jsonb)', [
+      this.db.scope,
+      this.log,
+      jsonParam(this.schema.parse(record)),
+    ]);
   }
 
   async read(): Promise<JsonlContents<T>> {
     const client = await this.db.ready();
-    const rows = await client.query<{ record: unknown }>('SELECT record FROM reverie_dream_logs WHERE scope = $1 AND log = $2 ORDER BY seq', [this.db.scope, this.log]);
+    const rows = await client.query<{ record: unknown }>(
+      'SELECT record FROM reverie_dream_logs WHERE scope = $1 AND log = $2 ORDER BY seq',
+      [this.db.scope, this.log],
+    );
     const lines: T[] = [];
     let invalidLines = 0;
     for (const row of rows) {

@@ -48,13 +48,19 @@ export class PostgresDreamRunStore implements DreamRunStore {
 
   async open(runId: string): Promise<DreamRun | undefined> {
     const client = await this.db.ready();
-    const [row] = await client.query<{ manifest: unknown }>('SELECT manifest FROM reverie_dream_runs WHERE scope = $1 AND run_id = $2', [this.db.scope, runId]);
+    const [row] = await client.query<{ manifest: unknown }>('SELECT manifest FROM reverie_dream_runs WHERE scope = $1 AND run_id = $2', [
+      this.db.scope,
+      runId,
+    ]);
     return row && new PostgresDreamRun(this.db, runManifestSchema.parse(row.manifest));
   }
 
   async list(): Promise<DreamRunListing[]> {
     const client = await this.db.ready();
-    const rows = await client.query<{ manifest: unknown }>('SELECT manifest FROM reverie_dream_runs WHERE scope = $1 ORDER BY started_at, run_id', [this.db.scope]);
+    const rows = await client.query<{ manifest: unknown }>(
+      'SELECT manifest FROM reverie_dream_runs WHERE scope = $1 ORDER BY started_at, run_id',
+      [this.db.scope],
+    );
     return rows.flatMap((row) => {
       const parsed = runManifestSchema.safeParse(row.manifest);
       return parsed.success ? [{ manifest: parsed.data }] : [];
@@ -109,23 +115,29 @@ class PostgresDreamRun implements DreamRun {
   async readArtifact(name: string): Promise<string | undefined> {
     if (!ARTIFACT_NAME.test(name)) return undefined;
     const client = await this.db.ready();
-    const [row] = await client.query<{ content: string }>('SELECT content FROM reverie_dream_run_artifacts WHERE scope = $1 AND run_id = $2 AND name = $3', [
-      this.db.scope,
-      this.runId,
-      name,
-    ]);
+    const [row] = await client.query<{ content: string }>(
+      'SELECT content FROM reverie_dream_run_artifacts WHERE scope = $1 AND run_id = $2 AND name = $3',
+      [this.db.scope, this.runId, name],
+    );
     return row?.content;
   }
 
   async listArtifacts(): Promise<string[]> {
     const client = await this.db.ready();
-    const rows = await client.query<{ name: string }>('SELECT name FROM reverie_dream_run_artifacts WHERE scope = $1 AND run_id = $2 ORDER BY name', [this.db.scope, this.runId]);
+    const rows = await client.query<{ name: string }>(
+      'SELECT name FROM reverie_dream_run_artifacts WHERE scope = $1 AND run_id = $2 ORDER BY name',
+      [this.db.scope, this.runId],
+    );
     return rows.map((row) => row.name);
   }
 
   async writePlan(plan: PassPlanFile): Promise<void> {
     const client = await this.db.ready();
-    const manifest = { ...this.manifest, passes: [...this.manifest.passes.filter((pass) => pass !== plan.pass), plan.pass], applying: plan.pass };
+    const manifest = {
+      ...this.manifest,
+      passes: [...this.manifest.passes.filter((pass) => pass !== plan.pass), plan.pass],
+      applying: plan.pass,
+    };
     this.manifest = await client.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO reverie_dream_run_plans (scope, run_id, pass, plan) VALUES ($1, $2, $3, $4::jsonb)
@@ -138,11 +150,18 @@ class PostgresDreamRun implements DreamRun {
 
   async readPlan(pass: string): Promise<PassPlanFile> {
     const client = await this.db.ready();
-    const [row] = await client.query<{ plan: unknown }>('SELECT plan FROM reverie_dream_run_plans WHERE scope = $1 AND run_id = $2 AND pass = $3', [this.db.scope, this.runId, pass]);
+    const [row] = await client.query<{ plan: unknown }>(
+      'SELECT plan FROM reverie_dream_run_plans WHERE scope = $1 AND run_id = $2 AND pass = $3',
+      [this.db.scope, this.runId, pass],
+    );
     if (!row) {
-      throw new ReverieError('NOT_FOUND', `Run ${this.runId} of scope ${JSON.stringify(this.db.scope)} recorded no plan for the pass ${JSON.stringify(pass)}.`, {
-        details: { runId: this.runId, pass },
-      });
+      throw new ReverieError(
+        'NOT_FOUND',
+        `Run ${this.runId} of scope ${JSON.stringify(this.db.scope)} recorded no plan for the pass ${JSON.stringify(pass)}.`,
+        {
+          details: { runId: this.runId, pass },
+        },
+      );
     }
     return passPlanFileSchema.parse(row.plan);
   }
@@ -173,7 +192,11 @@ class PostgresDreamRun implements DreamRun {
     const client = await this.db.ready();
     return {
       append: async (line) => {
-        await client.query('INSERT INTO reverie_dream_run_journal (scope, run_id, line) VALUES ($1, $2, $3::jsonb)', [this.db.scope, this.runId, jsonParam(journalLineSchema.parse(line))]);
+        await client.query('INSERT INTO reverie_dream_run_journal (scope, run_id, line) VALUES ($1, $2, $3::jsonb)', [
+          this.db.scope,
+          this.runId,
+          jsonParam(journalLineSchema.parse(line)),
+        ]);
       },
       close: async () => undefined,
     };
@@ -181,7 +204,10 @@ class PostgresDreamRun implements DreamRun {
 
   async readJournal(): Promise<JournalLine[]> {
     const client = await this.db.ready();
-    const rows = await client.query<{ line: unknown }>('SELECT line FROM reverie_dream_run_journal WHERE scope = $1 AND run_id = $2 ORDER BY seq', [this.db.scope, this.runId]);
+    const rows = await client.query<{ line: unknown }>(
+      'SELECT line FROM reverie_dream_run_journal WHERE scope = $1 AND run_id = $2 ORDER BY seq',
+      [this.db.scope, this.runId],
+    );
     return rows.flatMap((row) => {
       const parsed = journalLineSchema.safeParse(row.line);
       return parsed.success ? [parsed.data] : [];
@@ -192,7 +218,11 @@ class PostgresDreamRun implements DreamRun {
   private async saveManifest(client: PostgresClient, manifest: RunManifest): Promise<RunManifest> {
     // JSON drops the keys a change set to undefined.
     const stored = runManifestSchema.parse(JSON.parse(JSON.stringify(manifest)));
-    await client.query('UPDATE reverie_dream_runs SET manifest = $3::jsonb WHERE scope = $1 AND run_id = $2', [this.db.scope, this.runId, jsonParam(stored)]);
+    await client.query('UPDATE reverie_dream_runs SET manifest = $3::jsonb WHERE scope = $1 AND run_id = $2', [
+      this.db.scope,
+      this.runId,
+      jsonParam(stored),
+    ]);
     return stored;
   }
 }

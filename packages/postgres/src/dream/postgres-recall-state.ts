@@ -36,17 +36,19 @@ export class PostgresRecallState implements RecallStateStore {
 
   async readSignals(): Promise<RecallSignalsFile> {
     const client = await this.db.ready();
-    const [row] = await client.query<{ signals: unknown }>('SELECT signals FROM reverie_dream_recall_signals WHERE scope = $1', [this.db.scope]);
+    const [row] = await client.query<{ signals: unknown }>('SELECT signals FROM reverie_dream_recall_signals WHERE scope = $1', [
+      this.db.scope,
+    ]);
     const parsed = recallSignalsFileSchema.safeParse(row?.signals);
     return parsed.success ? parsed.data : emptyRecallSignals();
   }
 
   async readNewEvents(signals: RecallSignalsFile): Promise<{ events: RecallEvent[]; invalid: number; position: RecallEventPosition }> {
     const client = await this.db.ready();
-    const rows = await client.query<{ seq: string | number; event: unknown }>('SELECT seq, event FROM reverie_dream_recall_events WHERE scope = $1 AND seq > $2 ORDER BY seq', [
-      this.db.scope,
-      signals.offset,
-    ]);
+    const rows = await client.query<{ seq: string | number; event: unknown }>(
+      'SELECT seq, event FROM reverie_dream_recall_events WHERE scope = $1 AND seq > $2 ORDER BY seq',
+      [this.db.scope, signals.offset],
+    );
     const events: RecallEvent[] = [];
     let invalid = 0;
     for (const row of rows) {

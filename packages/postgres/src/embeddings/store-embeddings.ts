@@ -91,7 +91,15 @@ export class StoreEmbeddings {
   private readonly abort = new AbortController();
 
   constructor(options: StoreEmbeddingsOptions) {
-    ({ client: this.client, scope: this.scope, tables: this.tables, embedder: this.embedder, logger: this.logger, minSimilarity: this.minSimilarity, what: this.what } = options);
+    ({
+      client: this.client,
+      scope: this.scope,
+      tables: this.tables,
+      embedder: this.embedder,
+      logger: this.logger,
+      minSimilarity: this.minSimilarity,
+      what: this.what,
+    } = options);
     this.queryTimeoutMs = options.queryEmbeddingTimeoutMs;
     this.embeddable = options.embeddable ?? (() => 'TRUE');
   }
@@ -139,7 +147,13 @@ export class StoreEmbeddings {
    * vectors yet, or the model failed or was too slow), `keyword`'s best `limit` as they are. The
    * candidates depend on `maxResults` only, as the file stores' `HybridSearch.rank`.
    */
-  async rank(text: string, maxResults: number, keyword: (limit: number) => Promise<Bm25Hit[]>, filter: DocumentFilter, limit = maxResults): Promise<Bm25Hit[]> {
+  async rank(
+    text: string,
+    maxResults: number,
+    keyword: (limit: number) => Promise<Bm25Hit[]>,
+    filter: DocumentFilter,
+    limit = maxResults,
+  ): Promise<Bm25Hit[]> {
     const query = await this.queryVector(text);
     if (!query) return keyword(limit);
     const bm25 = await keyword(Math.max(maxResults * 4, limit));
@@ -186,9 +200,14 @@ export class StoreEmbeddings {
             return tx.query<{ id: string; similarity: number | null }>(sql, params.values);
           })
         : await this.client.query<{ id: string; similarity: number | null }>(sql, params.values);
-      return rows.filter((row) => row.similarity !== null && Number.isFinite(Number(row.similarity))).map((row) => ({ id: row.id, similarity: Number(row.similarity) }));
+      return rows
+        .filter((row) => row.similarity !== null && Number.isFinite(Number(row.similarity)))
+        .map((row) => ({ id: row.id, similarity: Number(row.similarity) }));
     }
-    const rows = await this.client.query<{ id: string; embedding: number[] }>(`SELECT e.${key} AS id, e.embedding FROM ${from} WHERE ${conditions} AND ${filtered}`, params.values);
+    const rows = await this.client.query<{ id: string; embedding: number[] }>(
+      `SELECT e.${key} AS id, e.embedding FROM ${from} WHERE ${conditions} AND ${filtered}`,
+      params.values,
+    );
     return rows
       .map((row) => ({ id: row.id, similarity: cosineSimilarity(query, row.embedding) }))
       .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
@@ -238,10 +257,13 @@ export class StoreEmbeddings {
       }
     } catch (error) {
       if (this.abort.signal.aborted) return;
-      this.logger.warn(`Could not embed ${this.what}: search ranks them by BM25 alone until the next write retries. Check the embedding model (its API key, its server, the network).`, {
-        scope: this.scope,
-        error: String(error),
-      });
+      this.logger.warn(
+        `Could not embed ${this.what}: search ranks them by BM25 alone until the next write retries. Check the embedding model (its API key, its server, the network).`,
+        {
+          scope: this.scope,
+          error: String(error),
+        },
+      );
     }
   }
 
@@ -250,14 +272,22 @@ export class StoreEmbeddings {
     const { documents, embeddings, key } = this.tables;
     const { type: storage } = await this.vectorStorage();
     for (const dims of new Set(vectors.map(({ vector }) => vector.length))) await this.ensureIndex(storage, dims);
-    const values = storage === 'vector' ? vectors.map(({ vector }) => `[${vector.join(',')}]`) : vectors.map(({ vector }) => `{${vector.join(',')}}`);
+    const values =
+      storage === 'vector' ? vectors.map(({ vector }) => `[${vector.join(',')}]`) : vectors.map(({ vector }) => `{${vector.join(',')}}`);
     await this.client.query(
       `INSERT INTO ${embeddings} AS e (scope, ${key}, model, text_hash, dims, embedding)
        SELECT d.scope, d.${key}, $2, v.hash, v.dims, v.embedding::${storage === 'vector' ? 'vector' : 'real[]'}
          FROM unnest($3::text[], $4::text[], $5::int[], $6::text[]) AS v(key, hash, dims, embedding)
          JOIN ${documents} d ON d.scope = $1 AND d.${key} = v.key AND d.text_hash = v.hash
        ON CONFLICT (scope, ${key}) DO UPDATE SET model = excluded.model, text_hash = excluded.text_hash, dims = excluded.dims, embedding = excluded.embedding`,
-      [this.scope, this.embedder.modelId, vectors.map((v) => v.key), vectors.map((v) => v.hash), vectors.map((v) => v.vector.length), values],
+      [
+        this.scope,
+        this.embedder.modelId,
+        vectors.map((v) => v.key),
+        vectors.map((v) => v.hash),
+        vectors.map((v) => v.vector.length),
+        values,
+      ],
     );
   }
 

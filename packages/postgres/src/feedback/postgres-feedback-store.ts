@@ -47,15 +47,10 @@ export class PostgresFeedbackStore implements IFeedbackStore {
     );
     const record: FeedbackSignal = { ...parsed, timestamp: normaliseTime(parsed.timestamp) };
     const client = await this.gate.ready();
-    await client.query('INSERT INTO reverie_feedback (scope, id, kind, session_id, text, rating, signal_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-      this.options.scope,
-      record.id,
-      record.kind,
-      record.sessionId,
-      record.text,
-      record.rating ?? null,
-      record.timestamp,
-    ]);
+    await client.query(
+      'INSERT INTO reverie_feedback (scope, id, kind, session_id, text, rating, signal_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [this.options.scope, record.id, record.kind, record.sessionId, record.text, record.rating ?? null, record.timestamp],
+    );
     return record;
   }
 
@@ -73,7 +68,10 @@ export class PostgresFeedbackStore implements IFeedbackStore {
     // With a limit, the most recent signals, still returned oldest first.
     const rows =
       limit === undefined
-        ? await client.query<SignalRow>(`SELECT ${columns} FROM reverie_feedback WHERE ${where} ORDER BY signal_at, position`, params.values)
+        ? await client.query<SignalRow>(
+            `SELECT ${columns} FROM reverie_feedback WHERE ${where} ORDER BY signal_at, position`,
+            params.values,
+          )
         : await client.query<SignalRow>(
             `SELECT * FROM (SELECT ${columns} FROM reverie_feedback WHERE ${where} ORDER BY signal_at DESC, position DESC LIMIT ${params.add(limit)}) recent
               ORDER BY signal_at, position`,
@@ -103,7 +101,9 @@ export class PostgresFeedbackStore implements IFeedbackStore {
 function limitOf(limit: number | undefined): number | undefined {
   if (limit === undefined) return undefined;
   if (typeof limit !== 'number' || Number.isNaN(limit)) {
-    throw new ReverieValidationError('INVALID_INPUT', `Invalid limit ${JSON.stringify(limit)}: pass how many signals to return at most.`, { details: { field: 'limit', value: limit } });
+    throw new ReverieValidationError('INVALID_INPUT', `Invalid limit ${JSON.stringify(limit)}: pass how many signals to return at most.`, {
+      details: { field: 'limit', value: limit },
+    });
   }
   return Number.isFinite(limit) ? Math.max(0, Math.ceil(limit)) : undefined;
 }

@@ -36,6 +36,9 @@ function validitySql(params: SqlParams, view: ValidityView, alias: string): stri
 export function notedWithinSql(params: SqlParams, periods: readonly Period[], alias = 'm'): string {
   if (periods.length === 0) return 'FALSE';
   return periods
-    .map((period) => `(${alias}.created_at < ${params.add(new Date(period.to).toISOString())}::timestamptz AND ${alias}.last_seen_at >= ${params.add(new Date(period.from).toISOString())}::timestamptz)`)
+    .map(
+      (period) =>
+        `(${alias}.created_at < ${params.add(new Date(period.to).toISOString())}::timestamptz AND ${alias}.last_seen_at >= ${params.add(new Date(period.from).toISOString())}::timestamptz)`,
+    )
     .join(' OR ');
 }

@@ -45,10 +45,13 @@ export function entryFromRow(row: MemoryRow, scope: string): MemoryEntry {
   };
   const parsed = memoryEntrySchema.safeParse(entry);
   if (!parsed.success) {
-    throw new ReverieStoreCorruptError(`The memory entry ${row.id} of scope ${scope} in reverie_memory is not a valid entry (${parsed.error.issues[0]?.message}): repair or delete that row.`, {
-      cause: parsed.error,
-      details: { scope, id: row.id },
-    });
+    throw new ReverieStoreCorruptError(
+      `The memory entry ${row.id} of scope ${scope} in reverie_memory is not a valid entry (${parsed.error.issues[0]?.message}): repair or delete that row.`,
+      {
+        cause: parsed.error,
+        details: { scope, id: row.id },
+      },
+    );
   }
   return parsed.data;
 }

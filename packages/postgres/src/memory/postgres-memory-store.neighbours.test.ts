@@ -7,7 +7,23 @@ import { realServer, usePgliteClient, useRealClient } from '../../test/test-data
 import { PostgresMemoryStore } from './postgres-memory-store';
 
 // Words that share prefixes (prefix expansion), repeat (term frequency) and vary in rarity.
-const WORDS = ['deploy', 'deployment', 'deploys', 'kubernetes', 'kube', 'cluster', 'clusters', 'coffee', 'tea', 'garden', 'release', 'staging', 'nginx', 'postgres', 'postgresql'];
+const WORDS = [
+  'deploy',
+  'deployment',
+  'deploys',
+  'kubernetes',
+  'kube',
+  'cluster',
+  'clusters',
+  'coffee',
+  'tea',
+  'garden',
+  'release',
+  'staging',
+  'nginx',
+  'postgres',
+  'postgresql',
+];
 const CATEGORIES = ['general', 'project-context/infra', 'user-preferences/drinks'];
 const idOf = (n: number) => n.toString(16).padStart(12, '0');
 const UNKNOWN = 'ffffffffffff';
@@ -57,7 +73,10 @@ function describeNeighbours(label: string, client: () => PostgresClient, numRuns
           await store.saveMany(drafts);
           for (const draft of drafts) await reference.save(draft);
           // Duplicates and an unknown id among the ids asked about.
-          const ids = [...asked.map((n) => (n < entries.length ? idOf(n + 1) : UNKNOWN)), asked[0]! < entries.length ? idOf(asked[0]! + 1) : UNKNOWN];
+          const ids = [
+            ...asked.map((n) => (n < entries.length ? idOf(n + 1) : UNKNOWN)),
+            asked[0]! < entries.length ? idOf(asked[0]! + 1) : UNKNOWN,
+          ];
 
           const batch = await store.neighbours(ids, { limit });
           const oneByOne = new Map<string, MemorySearchResult[]>();
@@ -82,8 +101,14 @@ function describeNeighbours(label: string, client: () => PostgresClient, numRuns
 
     it('asks PostgreSQL the same six statements for one id as for sixty', async () => {
       const counting = new CountingClient(client());
-      const store = new PostgresMemoryStore({ client: counting, scope: `neighbours:${process.pid}.count`, clock: new ManualClock('2026-03-01T12:00:00.000Z') });
-      const saved = await store.saveMany(Array.from({ length: 60 }, (_, i) => ({ content: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} note ${i}` })));
+      const store = new PostgresMemoryStore({
+        client: counting,
+        scope: `neighbours:${process.pid}.count`,
+        clock: new ManualClock('2026-03-01T12:00:00.000Z'),
+      });
+      const saved = await store.saveMany(
+        Array.from({ length: 60 }, (_, i) => ({ content: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} note ${i}` })),
+      );
       const statementsFor = async (ids: string[]) => {
         const before = counting.statements;
         const found = await store.neighbours(ids, { limit: 5 });

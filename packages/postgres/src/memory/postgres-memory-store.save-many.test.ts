@@ -23,7 +23,11 @@ const draftArbitrary: fc.Arbitrary<MemoryDraft & { id: string }> = fc.record(
     reinforcementCount: fc.integer({ min: 1, max: 3 }),
     metadata: fc.constantFrom<Record<string, string>>({}, { source: 'import' }),
     // SPEC B10: kept, replaced or removed as one by one.
-    lineage: fc.constantFrom<MemoryDraft['lineage']>(null, { origin: { kind: 'import', source: 'notes.json' } }, { origin: { kind: 'tool', tool: 'save_memory', at: START, sessionId: 'chat-1' } }),
+    lineage: fc.constantFrom<MemoryDraft['lineage']>(
+      null,
+      { origin: { kind: 'import', source: 'notes.json' } },
+      { origin: { kind: 'tool', tool: 'save_memory', at: START, sessionId: 'chat-1' } },
+    ),
   },
   { requiredKeys: ['id', 'content'] },
 );
@@ -42,19 +46,28 @@ describeOnEachDatabase((database, client) => {
   describe(`PostgresMemoryStore.saveMany on ${database}`, () => {
     it('leaves the scope exactly as saving the drafts one by one does: entries, term counts, search scores and change feed', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(draftArbitrary, { maxLength: 3 }), fc.array(draftArbitrary, { minLength: 1, maxLength: 8 }), async (before, drafts) => {
-          const stores = [newScope(), newScope()].map((scope) => ({ scope, store: new PostgresMemoryStore({ client: client(), scope, clock: new ManualClock(START) }) }));
-          const [one, many] = stores as [(typeof stores)[0], (typeof stores)[0]];
-          const starts: string[] = [];
-          for (const { store } of stores) {
-            for (const draft of before) await store.save(draft);
-            starts.push((await store.changes()).cursor);
-          }
-          const saved: unknown[] = [];
-          for (const draft of drafts) saved.push(await one.store.save(draft));
-          expect(await many.store.saveMany(drafts)).toEqual(saved);
-          expect(await contents(many.store, client(), many.scope, starts[1]!)).toEqual(await contents(one.store, client(), one.scope, starts[0]!));
-        }),
+        fc.asyncProperty(
+          fc.array(draftArbitrary, { maxLength: 3 }),
+          fc.array(draftArbitrary, { minLength: 1, maxLength: 8 }),
+          async (before, drafts) => {
+            const stores = [newScope(), newScope()].map((scope) => ({
+              scope,
+              store: new PostgresMemoryStore({ client: client(), scope, clock: new ManualClock(START) }),
+            }));
+            const [one, many] = stores as [(typeof stores)[0], (typeof stores)[0]];
+            const starts: string[] = [];
+            for (const { store } of stores) {
+              for (const draft of before) await store.save(draft);
+              starts.push((await store.changes()).cursor);
+            }
+            const saved: unknown[] = [];
+            for (const draft of drafts) saved.push(await one.store.save(draft));
+            expect(await many.store.saveMany(drafts)).toEqual(saved);
+            expect(await contents(many.store, client(), many.scope, starts[1]!)).toEqual(
+              await contents(one.store, client(), one.scope, starts[0]!),
+            );
+          },
+        ),
         { numRuns: 25 },
       );
     });
@@ -72,9 +85,15 @@ describeOnEachDatabase((database, client) => {
       const scope = newScope();
       const store = new PostgresMemoryStore({ client: client(), scope });
       await expect(store.saveMany([{ content: 'fine' }, { content: 'fine too' }, { content: 'bad', category: '../up' }])).rejects.toThrow(
-        expect.objectContaining({ code: 'INVALID_CATEGORY', message: expect.stringContaining('saveMany: draft 2:'), details: expect.objectContaining({ index: 2 }) }),
+        expect.objectContaining({
+          code: 'INVALID_CATEGORY',
+          message: expect.stringContaining('saveMany: draft 2:'),
+          details: expect.objectContaining({ index: 2 }),
+        }),
       );
-      await expect(store.saveMany({ content: 'one' } as unknown as MemoryDraft[])).rejects.toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      await expect(store.saveMany({ content: 'one' } as unknown as MemoryDraft[])).rejects.toThrow(
+        expect.objectContaining({ code: 'INVALID_INPUT' }),
+      );
       expect(await store.list()).toEqual([]);
       await store.close();
       await expect(store.saveMany([{ content: 'late' }])).rejects.toThrow(expect.objectContaining({ code: 'STORE_CLOSED' }));
@@ -91,7 +110,12 @@ describeOnEachDatabase((database, client) => {
         const kept = await store.save({ id: IDS[0]!, content: 'Prefers window seats on trains' });
         const { cursor } = await store.changes();
         const faulty = new PostgresMemoryStore({ client: failingOn(client(), matches), scope });
-        await expect(faulty.saveMany([{ id: IDS[0]!, content: 'Prefers aisle seats' }, { id: IDS[1]!, content: 'Drinks coffee' }])).rejects.toThrow('injected failure');
+        await expect(
+          faulty.saveMany([
+            { id: IDS[0]!, content: 'Prefers aisle seats' },
+            { id: IDS[1]!, content: 'Drinks coffee' },
+          ]),
+        ).rejects.toThrow('injected failure');
         expect(await store.list()).toEqual([kept]);
         expect(await store.search({ text: 'coffee aisle' })).toEqual([]);
         expect((await store.changes({ since: cursor })).changes).toEqual([]);

@@ -34,7 +34,13 @@ interface ModelEntry {
 }
 
 /** Everything a scope's store answers comes from that scope's own writes (SPEC B8). */
-async function checkScope(store: PostgresMemoryStore, model: Map<string, ModelEntry>, ever: Set<string>, start: string, word: string): Promise<void> {
+async function checkScope(
+  store: PostgresMemoryStore,
+  model: Map<string, ModelEntry>,
+  ever: Set<string>,
+  start: string,
+  word: string,
+): Promise<void> {
   const owned = (id: string, content: string) => expect(model.get(id)?.content, `entry ${id} is not this scope's`).toBe(content);
   const listed = await store.list();
   expect(listed.map((entry) => entry.id).sort()).toEqual([...model.keys()].sort());
@@ -46,11 +52,18 @@ async function checkScope(store: PostgresMemoryStore, model: Map<string, ModelEn
   }
   const counts = new Map<string, number>();
   for (const { category } of model.values()) counts.set(category, (counts.get(category) ?? 0) + 1);
-  expect(await store.listCategories()).toEqual([...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([category, count]) => ({ category, count })));
+  expect(await store.listCategories()).toEqual(
+    [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([category, count]) => ({ category, count })),
+  );
   const hits = await store.search({ text: word, maxResults: 50 });
   hits.forEach((hit) => owned(hit.entry.id, hit.entry.content));
   // Ranked among this scope's entries only: every hit holds the word, and every holder is a hit.
-  expect(hits.map((hit) => hit.entry.id).sort()).toEqual([...model].filter(([, entry]) => entry.content.split(' ').includes(word)).map(([id]) => id).sort());
+  expect(hits.map((hit) => hit.entry.id).sort()).toEqual(
+    [...model]
+      .filter(([, entry]) => entry.content.split(' ').includes(word))
+      .map(([id]) => id)
+      .sort(),
+  );
   for (const hit of await store.search({ text: word, category: 'work', maxResults: 50 })) owned(hit.entry.id, hit.entry.content);
   expect((await store.search({ maxResults: 50 })).map((hit) => hit.entry.id).sort()).toEqual([...model.keys()].sort());
   const page = await store.changes({ since: start, limit: 10_000 });
@@ -72,7 +85,9 @@ function describeScopes(label: string, client: () => PostgresClient, numRuns: nu
         fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: 24 }), async (ops) => {
           run += 1;
           const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-          const stores = [0, 1, 2].map((i) => new PostgresMemoryStore({ client: client(), scope: `user:${process.pid}.${run}.${i}`, clock }));
+          const stores = [0, 1, 2].map(
+            (i) => new PostgresMemoryStore({ client: client(), scope: `user:${process.pid}.${run}.${i}`, clock }),
+          );
           const models = stores.map(() => new Map<string, ModelEntry>());
           const ever = stores.map(() => new Set<string>());
           const starts = await Promise.all(stores.map(async (store) => (await store.changes()).cursor));
@@ -81,7 +96,12 @@ function describeScopes(label: string, client: () => PostgresClient, numRuns: nu
             const store = stores[op.scope]!;
             if (op.kind === 'save') {
               const content = op.words.join(' ');
-              const saved = await store.save({ ...(op.id === undefined ? {} : { id: SHARED_IDS[op.id] }), content, category: op.category, tags: op.tags });
+              const saved = await store.save({
+                ...(op.id === undefined ? {} : { id: SHARED_IDS[op.id] }),
+                content,
+                category: op.category,
+                tags: op.tags,
+              });
               models[op.scope]!.set(saved.id, { content, category: op.category });
               ever[op.scope]!.add(saved.id);
             } else if (op.kind === 'delete') {

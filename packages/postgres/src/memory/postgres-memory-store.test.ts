@@ -1,4 +1,12 @@
-import { Bm25Index, indexNeighbours, InMemoryLongTermMemory, ManualClock, memoryDocumentText, type MemoryEntry, RecordingLogger } from '@reverie/core';
+import {
+  Bm25Index,
+  indexNeighbours,
+  InMemoryLongTermMemory,
+  ManualClock,
+  memoryDocumentText,
+  type MemoryEntry,
+  RecordingLogger,
+} from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
@@ -18,7 +26,9 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
       it('refuses a bad scope, a missing client and bad recall options', () => {
         expect(() => open({ scope: 'user 42' })).toThrow(expect.objectContaining({ code: 'INVALID_SCOPE' }));
         expect(() => open({ scope: '' })).toThrow(expect.objectContaining({ code: 'INVALID_SCOPE' }));
-        expect(() => new PostgresMemoryStore({ scope: 'user:1' } as unknown as PostgresMemoryStoreOptions)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+        expect(() => new PostgresMemoryStore({ scope: 'user:1' } as unknown as PostgresMemoryStoreOptions)).toThrow(
+          expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+        );
         expect(() => open({ minSimilarity: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
         expect(() => open({ queryEmbeddingTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
         expect(() => open({ decay: { floor: 3 } })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
@@ -63,7 +73,20 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
         const store = open(options);
         const index = new Bm25Index();
         const entries = new Map<string, MemoryEntry>();
-        const topics = ['deploy', 'deployment', 'deploys', 'kubernetes', 'cluster', 'coffee', 'tea', 'garden', 'release', 'staging', 'nginx', 'postgres'];
+        const topics = [
+          'deploy',
+          'deployment',
+          'deploys',
+          'kubernetes',
+          'cluster',
+          'coffee',
+          'tea',
+          'garden',
+          'release',
+          'staging',
+          'nginx',
+          'postgres',
+        ];
         for (let i = 0; i < 60; i++) {
           const words = Array.from({ length: 3 + (i % 7) }, (_, j) => topics[(i * 7 + j * 3) % topics.length]!);
           const entry = await store.save({
@@ -86,7 +109,17 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
 
       it('scores as the file store’s index does: same hits, same order, same scores', async () => {
         const { store, index } = await corpus();
-        for (const text of ['deploy', 'deploying', 'kubernetes cluster', 'coffee tea garden', 'ops', 'infra nginx', 'releases staging deploy', 'post', 'clusters']) {
+        for (const text of [
+          'deploy',
+          'deploying',
+          'kubernetes cluster',
+          'coffee tea garden',
+          'ops',
+          'infra nginx',
+          'releases staging deploy',
+          'post',
+          'clusters',
+        ]) {
           const expected = index.search(text, { limit: 10 });
           const found = (await store.search({ text, maxResults: 10 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
           expect(found.map((hit) => hit.score)).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
@@ -95,7 +128,11 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
       });
 
       it('matches synonyms as the file store’s index does with the same thesaurus: same hits, same scores', async () => {
-        const table: Record<string, string[]> = { kubernetes: ['cluster'], coffee: ['tea', 'espresso'], release: ['deployment', 'staging'] };
+        const table: Record<string, string[]> = {
+          kubernetes: ['cluster'],
+          coffee: ['tea', 'espresso'],
+          release: ['deployment', 'staging'],
+        };
         // Each query also finds entries that hold none of its words, only their synonyms.
         const synonyms = (word: string) => table[word] ?? [];
         const { store, index } = await corpus({ synonyms });
@@ -128,18 +165,37 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
           const saved = await store.save(draft);
           await reference.save({ ...draft, id: saved.id });
         }
-        for (const text of ['What does John think of basketball?', 'Tim books travel', 'What did Tim write in December 2023?', 'yoga in 2024', 'team season on 15 June, 2023']) {
+        for (const text of [
+          'What does John think of basketball?',
+          'Tim books travel',
+          'What did Tim write in December 2023?',
+          'yoga in 2024',
+          'team season on 15 June, 2023',
+        ]) {
           const expected = (await reference.search({ text, maxResults: 8 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
           const found = (await store.search({ text, maxResults: 8 })).map((hit) => ({ id: hit.entry.id, score: hit.score }));
-          expect(found.map((hit) => hit.score), text).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
+          expect(
+            found.map((hit) => hit.score),
+            text,
+          ).toEqual(expected.map((hit) => expect.closeTo(hit.score, 9)));
           // Ties may come in another order; the last score of the list may have tied hits past its end.
-          const above = (hits: ReadonlyArray<{ id: string; score: number }>) => hits.filter((hit) => Math.abs(hit.score - hits.at(-1)!.score) > 1e-9).map((hit) => `${hit.score.toFixed(9)} ${hit.id}`).sort();
+          const above = (hits: ReadonlyArray<{ id: string; score: number }>) =>
+            hits
+              .filter((hit) => Math.abs(hit.score - hits.at(-1)!.score) > 1e-9)
+              .map((hit) => `${hit.score.toFixed(9)} ${hit.id}`)
+              .sort();
           expect(above(found), text).toEqual(above(expected));
         }
         // The weighing is at work here: John's entries first, then those of December 2023.
-        expect((await store.search({ text: 'What does John think of basketball?', maxResults: 5 })).map((hit) => hit.entry.tags)).toEqual(Array(5).fill(['john']));
+        expect((await store.search({ text: 'What does John think of basketball?', maxResults: 5 })).map((hit) => hit.entry.tags)).toEqual(
+          Array(5).fill(['john']),
+        );
         const december = (await store.search({ text: 'What did Tim write in December 2023?', maxResults: 3 })).map((hit) => hit.entry);
-        for (const entry of december) expect((entry.createdAt < '2024' && entry.lastSeenAt >= '2023-12') || entry.content.includes('December 2023'), entry.content).toBe(true);
+        for (const entry of december)
+          expect(
+            (entry.createdAt < '2024' && entry.lastSeenAt >= '2023-12') || entry.content.includes('December 2023'),
+            entry.content,
+          ).toBe(true);
       });
 
       it('finds the neighbours the file store finds, with the same scores', async () => {

@@ -106,7 +106,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
     this.gate.assertOpen();
     assertValidId(id);
     const client = await this.ready();
-    const [row] = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`, [this.scope, id]);
+    const [row] = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`, [
+      this.scope,
+      id,
+    ]);
     return row && entryFromRow(row, this.scope);
   }
 
@@ -131,7 +134,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
         return { draft: withId(draft, this.clock) };
       } catch (error) {
         if (!isReverieError(error)) throw error;
-        throw new ReverieError(error.code, `saveMany: draft ${index}: ${error.message}`, { cause: error, details: { ...error.details, index } });
+        throw new ReverieError(error.code, `saveMany: draft ${index}: ${error.message}`, {
+          cause: error,
+          details: { ...error.details, index },
+        });
       }
     });
     return items.length === 0 ? [] : this.write(items);
@@ -173,7 +179,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
     };
     const pool = rerankPool(maxResults, cues);
     const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter, pool) : await keyword(pool);
-    const entries = await this.entriesById(client, hits.map((hit) => hit.id));
+    const entries = await this.entriesById(
+      client,
+      hits.map((hit) => hit.id),
+    );
     return rerankMemoryHits(
       hits.filter((hit) => entries.has(hit.id)),
       cues,
@@ -189,7 +198,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const params = new SqlParams();
     const scope = params.add(this.scope);
     const filter = memoryFilterSql(params, { category });
-    const rows = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory m WHERE m.scope = ${scope} AND ${filter} ORDER BY m.created_at, m.id`, params.values);
+    const rows = await client.query<MemoryRow>(
+      `SELECT ${ENTRY_COLUMNS} FROM reverie_memory m WHERE m.scope = ${scope} AND ${filter} ORDER BY m.created_at, m.id`,
+      params.values,
+    );
     return rows.map((row) => entryFromRow(row, this.scope));
   }
 
@@ -249,7 +261,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
   }
 
   /** Each known id's neighbours, best first, scored relative to the entry's own score (SPEC B12). */
-  private async rankNeighbours(ids: readonly string[], query?: MemoryNeighbourQuery): Promise<{ client: PostgresClient; hitsOf: Map<string, MemoryNeighbour[]> }> {
+  private async rankNeighbours(
+    ids: readonly string[],
+    query?: MemoryNeighbourQuery,
+  ): Promise<{ client: PostgresClient; hitsOf: Map<string, MemoryNeighbour[]> }> {
     this.gate.assertOpen();
     ids.forEach(assertValidId);
     const { limit } = parseNeighbourQuery(query);
@@ -268,7 +283,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
       const best = all[0]?.score ?? 0;
       hitsOf.set(
         id,
-        all.filter((hit) => hit.id !== id && hit.score > 0).slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score / best })),
+        all
+          .filter((hit) => hit.id !== id && hit.score > 0)
+          .slice(0, limit)
+          .map((hit) => ({ id: hit.id, score: hit.score / best })),
       );
     }
     return { client, hitsOf };
@@ -293,7 +311,9 @@ export class PostgresMemoryStore implements ILongTermMemory {
    * entry's last version, the term counts moved from what was stored to that, and one change per
    * draft, in order.
    */
-  private async write(items: ReadonlyArray<{ draft: MemoryDraft & { id: string }; condition?: WriteCondition | undefined }>): Promise<MemoryEntry[]> {
+  private async write(
+    items: ReadonlyArray<{ draft: MemoryDraft & { id: string }; condition?: WriteCondition | undefined }>,
+  ): Promise<MemoryEntry[]> {
     const client = await this.ready();
     const saved = await client.transaction(async (tx) => {
       await this.feed.lock(tx);
@@ -347,8 +367,15 @@ export class PostgresMemoryStore implements ILongTermMemory {
            valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by, lineage = excluded.lineage`,
         [this.scope, JSON.stringify(records)],
       );
-      await this.text.updateMany(tx, [...latest.values()].map(({ entry, terms }) => ({ before: stored.get(entry.id), after: terms })));
-      await this.feed.append(tx, entries.map((entry) => entry.id), 'save');
+      await this.text.updateMany(
+        tx,
+        [...latest.values()].map(({ entry, terms }) => ({ before: stored.get(entry.id), after: terms })),
+      );
+      await this.feed.append(
+        tx,
+        entries.map((entry) => entry.id),
+        'save',
+      );
       return entries;
     });
     this.embeddings?.kick();
@@ -386,7 +413,10 @@ export class PostgresMemoryStore implements ILongTermMemory {
 
   private async entriesById(client: PostgresClient, ids: readonly string[]): Promise<Map<string, MemoryEntry>> {
     if (ids.length === 0) return new Map();
-    const rows = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = ANY($2::text[])`, [this.scope, ids]);
+    const rows = await client.query<MemoryRow>(`SELECT ${ENTRY_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = ANY($2::text[])`, [
+      this.scope,
+      ids,
+    ]);
     return new Map(rows.map((row) => [row.id, entryFromRow(row, this.scope)]));
   }
 

@@ -10,18 +10,34 @@ import { PostgresWorkingMemory } from '../working-memory/postgres-working-memory
 import { migratePostgres } from './migrate-postgres';
 
 /** Puts a family's search terms back as the release before stemming wrote them (words only), and forgets migration 11. */
-async function writeWordsOnly(client: PostgresClient, documents: string, key: string, terms: string, stats: string, textOf: (row: Record<string, unknown>) => string): Promise<void> {
+async function writeWordsOnly(
+  client: PostgresClient,
+  documents: string,
+  key: string,
+  terms: string,
+  stats: string,
+  textOf: (row: Record<string, unknown>) => string,
+): Promise<void> {
   const rows = await client.query<Record<string, unknown>>(`SELECT * FROM ${documents}`);
   for (const row of rows) {
     const words = indexTerms(textOf(row), 'exact').terms;
     const counts = new Map<string, number>();
     for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-    await client.query(`UPDATE ${documents} SET search_terms = $1::tsvector, term_count = $2 WHERE scope = $3 AND ${key} = $4`, [tsvectorText(counts), words.length, row.scope, row[key]]);
+    await client.query(`UPDATE ${documents} SET search_terms = $1::tsvector, term_count = $2 WHERE scope = $3 AND ${key} = $4`, [
+      tsvectorText(counts),
+      words.length,
+      row.scope,
+      row[key],
+    ]);
   }
   await client.query(`DELETE FROM ${terms}`);
-  await client.query(`INSERT INTO ${terms} (scope, term, df) SELECT scope, lexeme, count(*) FROM ${documents}, unnest(tsvector_to_array(search_terms)) AS lexeme GROUP BY scope, lexeme`);
+  await client.query(
+    `INSERT INTO ${terms} (scope, term, df) SELECT scope, lexeme, count(*) FROM ${documents}, unnest(tsvector_to_array(search_terms)) AS lexeme GROUP BY scope, lexeme`,
+  );
   await client.query(`DELETE FROM ${stats}`);
-  await client.query(`INSERT INTO ${stats} (scope, entries, total_length) SELECT scope, count(*), sum(term_count) FROM ${documents} GROUP BY scope`);
+  await client.query(
+    `INSERT INTO ${stats} (scope, entries, total_length) SELECT scope, count(*), sum(term_count) FROM ${documents} GROUP BY scope`,
+  );
 }
 
 describe('migration 11: stemmed search terms', () => {
@@ -31,7 +47,13 @@ describe('migration 11: stemmed search terms', () => {
   it('re-derives the terms of memories, skills and working memory written before it, so they score as the file store does', async () => {
     const memory = new PostgresMemoryStore({ client: client(), scope: 'before-stems', clock });
     const index = new Bm25Index();
-    const contents = ['She researched battery chemistry', 'The research group meets weekly', 'Deployments are frozen on Fridays', 'He deploys on Mondays', 'Coffee with oat milk'];
+    const contents = [
+      'She researched battery chemistry',
+      'The research group meets weekly',
+      'Deployments are frozen on Fridays',
+      'He deploys on Mondays',
+      'Coffee with oat milk',
+    ];
     for (const content of contents) {
       const entry = await memory.save({ content, category: 'notes/work' });
       index.set(entry.id, memoryDocumentText(entry));

@@ -27,7 +27,12 @@ async function rederive(tx: PostgresClient, table: SearchedTables): Promise<void
       `UPDATE ${table.documents} d SET search_terms = u.terms::tsvector, term_count = u.length
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS u(scope, key, terms, length)
         WHERE d.scope = u.scope AND d.${table.key} = u.key`,
-      [rows.map((row) => row.scope), rows.map((row) => row.key), derived.map((terms) => tsvectorText(terms.counts)), derived.map((terms) => terms.length)],
+      [
+        rows.map((row) => row.scope),
+        rows.map((row) => row.key),
+        derived.map((terms) => tsvectorText(terms.counts)),
+        derived.map((terms) => terms.length),
+      ],
     );
   });
   await tx.query(`DELETE FROM ${table.terms}`);
@@ -36,5 +41,7 @@ async function rederive(tx: PostgresClient, table: SearchedTables): Promise<void
      SELECT scope, lexeme, count(*) FROM ${table.documents}, unnest(tsvector_to_array(search_terms)) AS lexeme GROUP BY scope, lexeme`,
   );
   await tx.query(`DELETE FROM ${table.stats}`);
-  await tx.query(`INSERT INTO ${table.stats} (scope, entries, total_length) SELECT scope, count(*), sum(term_count) FROM ${table.documents} GROUP BY scope`);
+  await tx.query(
+    `INSERT INTO ${table.stats} (scope, entries, total_length) SELECT scope, count(*), sum(term_count) FROM ${table.documents} GROUP BY scope`,
+  );
 }

@@ -33,7 +33,10 @@ describe('migration 13: skill and working-memory embeddings', () => {
     expect((await hybridSkills.search({ text: 'automobile' })).map((hit) => hit.skill.name)).toEqual(['errands/car-wash']);
     await hybridSkills.save({ name: 'errands/old-release', summary: 'The car', content: 'car park' });
     await hybridSkills.flushEmbeddings();
-    expect((await hybridSkills.search({ text: 'automobile' })).map((hit) => hit.skill.name).sort()).toEqual(['errands/car-wash', 'errands/old-release']);
+    expect((await hybridSkills.search({ text: 'automobile' })).map((hit) => hit.skill.name).sort()).toEqual([
+      'errands/car-wash',
+      'errands/old-release',
+    ]);
 
     const hybridWorking = new PostgresWorkingMemory({ client: client(), scope: 'before-13', clock, sweepIntervalMs: 0, embedder });
     await hybridWorking.flushEmbeddings();

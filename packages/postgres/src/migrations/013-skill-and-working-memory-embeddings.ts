@@ -20,7 +20,8 @@ const FROZEN_TABLES = [
     key: 'name',
     embeddings: 'reverie_skill_embeddings',
     columns: 'summary, content',
-    text: (row: Record<string, unknown>) => [(row.key as string).replace(/[/-]/g, ' '), row.summary as string, row.content as string].join(' '),
+    text: (row: Record<string, unknown>) =>
+      [(row.key as string).replace(/[/-]/g, ' '), row.summary as string, row.content as string].join(' '),
   },
   {
     documents: 'reverie_working_memory',
@@ -28,7 +29,12 @@ const FROZEN_TABLES = [
     embeddings: 'reverie_working_memory_embeddings',
     columns: 'value, category, tags',
     text: (row: Record<string, unknown>) =>
-      [(row.key as string).replace(/[/-]/g, ' '), row.value as string, (row.category as string | null)?.replace(/[/-]/g, ' ') ?? '', (row.tags as string[]).join(' ')].join(' '),
+      [
+        (row.key as string).replace(/[/-]/g, ' '),
+        row.value as string,
+        (row.category as string | null)?.replace(/[/-]/g, ' ') ?? '',
+        (row.tags as string[]).join(' '),
+      ].join(' '),
   },
 ] as const;
 

@@ -13,7 +13,8 @@ export type DocumentRow = Record<string, unknown> & { scope: string; key: string
  */
 export async function forEachDocumentBatch(
   tx: PostgresClient,
-  tables: Pick<SearchedTables, 'documents' | 'key' | 'columns'>,   each: (rows: DocumentRow[]) => Promise<void>,
+  tables: Pick<SearchedTables, 'documents' | 'key' | 'columns'>,
+  each: (rows: DocumentRow[]) => Promise<void>,
 ): Promise<void> {
   let after: DocumentRow | undefined;
   for (;;) {

@@ -7,7 +7,9 @@ import type { PostgresMigration } from './postgres-migration';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations';
 
 const tables = async (client: PostgresClient) =>
-  (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE tablename LIKE 'reverie_%' ORDER BY 1")).map((row) => row.name);
+  (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE tablename LIKE 'reverie_%' ORDER BY 1")).map(
+    (row) => row.name,
+  );
 
 describe('the migration list', () => {
   it('numbers migrations 1, 2, 3… with kebab-case names', () => {
@@ -26,12 +28,18 @@ describe('migratePostgres on PGlite', () => {
     expect(first).toEqual({ from: 0, to: POSTGRES_MIGRATIONS.length, applied: POSTGRES_MIGRATIONS.map((m) => `${m.version}-${m.name}`) });
     expect(await tables(client())).toContain('reverie_memory');
     expect(await migratePostgres(client())).toEqual({ from: POSTGRES_MIGRATIONS.length, to: POSTGRES_MIGRATIONS.length, applied: [] });
-    const recorded = await client().query<{ version: number; name: string }>('SELECT version, name FROM reverie_schema_migrations ORDER BY version');
+    const recorded = await client().query<{ version: number; name: string }>(
+      'SELECT version, name FROM reverie_schema_migrations ORDER BY version',
+    );
     expect(recorded).toEqual(POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name })));
   });
 
   it('applies only the migrations a newer release added', async () => {
-    const added: PostgresMigration = { version: POSTGRES_MIGRATIONS.length + 1, name: 'a-new-table', up: (tx) => tx.query('CREATE TABLE reverie_added (scope text PRIMARY KEY)').then(() => undefined) };
+    const added: PostgresMigration = {
+      version: POSTGRES_MIGRATIONS.length + 1,
+      name: 'a-new-table',
+      up: (tx) => tx.query('CREATE TABLE reverie_added (scope text PRIMARY KEY)').then(() => undefined),
+    };
     const report = await runMigrations(client(), [...POSTGRES_MIGRATIONS, added]);
     expect(report.applied).toEqual([`${added.version}-a-new-table`]);
     expect(await tables(client())).toContain('reverie_added');
@@ -39,7 +47,10 @@ describe('migratePostgres on PGlite', () => {
 
   it('refuses a database a newer release migrated with SCHEMA_TOO_NEW, and changes nothing', async () => {
     // The previous case left a version this release does not know.
-    await expect(migratePostgres(client())).rejects.toMatchObject({ code: 'SCHEMA_TOO_NEW', message: expect.stringContaining('Upgrade @reverie/postgres') });
+    await expect(migratePostgres(client())).rejects.toMatchObject({
+      code: 'SCHEMA_TOO_NEW',
+      message: expect.stringContaining('Upgrade @reverie/postgres'),
+    });
   });
 
   it('rolls back a migration that fails, recording nothing', async () => {
@@ -63,7 +74,10 @@ describe('a database without btree_gin', () => {
   const client = usePgliteClient({ vector: false, btreeGin: false });
 
   it('fails with what a database administrator must do, and creates nothing', async () => {
-    await expect(migratePostgres(client())).rejects.toMatchObject({ code: 'DATABASE_ERROR', message: expect.stringContaining('CREATE EXTENSION btree_gin') });
+    await expect(migratePostgres(client())).rejects.toMatchObject({
+      code: 'DATABASE_ERROR',
+      message: expect.stringContaining('CREATE EXTENSION btree_gin'),
+    });
     expect(await tables(client())).toEqual([]);
   });
 });

@@ -53,7 +53,10 @@ export function tsqueryText(terms: Iterable<string>): string {
  * How the document frequencies change when a document's terms go from `before` to `after`
  * (either may be absent): +1 for a term it gains, −1 for one it loses. Pure.
  */
-export function documentFrequencyDelta(before: ReadonlyMap<string, number> | undefined, after: ReadonlyMap<string, number> | undefined): Map<string, number> {
+export function documentFrequencyDelta(
+  before: ReadonlyMap<string, number> | undefined,
+  after: ReadonlyMap<string, number> | undefined,
+): Map<string, number> {
   const delta = new Map<string, number>();
   for (const term of after?.keys() ?? []) if (!before?.has(term)) delta.set(term, 1);
   for (const term of before?.keys() ?? []) if (!after?.has(term)) delta.set(term, -1);

@@ -43,5 +43,10 @@ export const WORKING_MEMORY_TABLES: SearchedTables = {
   embeddings: 'reverie_working_memory_embeddings',
   columns: 'value, category, tags',
   text: (row) =>
-    workingMemoryDocumentText({ key: row.key as string, value: row.value as string, category: (row.category as string | null) ?? undefined, tags: row.tags as string[] }),
+    workingMemoryDocumentText({
+      key: row.key as string,
+      value: row.value as string,
+      category: (row.category as string | null) ?? undefined,
+      tags: row.tags as string[],
+    }),
 };

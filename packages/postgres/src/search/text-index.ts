@@ -85,7 +85,10 @@ export class TextIndex {
   }
 
   /** `update` for several distinct documents at once, in three statements at most, whatever their number. */
-  async updateMany(tx: PostgresClient, changes: ReadonlyArray<{ before: DocumentTerms | undefined; after: DocumentTerms | undefined }>): Promise<void> {
+  async updateMany(
+    tx: PostgresClient,
+    changes: ReadonlyArray<{ before: DocumentTerms | undefined; after: DocumentTerms | undefined }>,
+  ): Promise<void> {
     const delta = new Map<string, number>();
     let entries = 0;
     let length = 0;
@@ -122,8 +125,14 @@ export class TextIndex {
     }
     if (lost.length > 0) {
       const params = [this.scope, lost, lost.map((term) => -delta.get(term)!)];
-      await tx.query(`DELETE FROM ${this.tables.terms} t USING unnest($2::text[], $3::int[]) AS d(term, n) WHERE t.scope = $1 AND t.term = d.term AND t.df <= d.n`, params);
-      await tx.query(`UPDATE ${this.tables.terms} t SET df = t.df - d.n FROM unnest($2::text[], $3::int[]) AS d(term, n) WHERE t.scope = $1 AND t.term = d.term`, params);
+      await tx.query(
+        `DELETE FROM ${this.tables.terms} t USING unnest($2::text[], $3::int[]) AS d(term, n) WHERE t.scope = $1 AND t.term = d.term AND t.df <= d.n`,
+        params,
+      );
+      await tx.query(
+        `UPDATE ${this.tables.terms} t SET df = t.df - d.n FROM unnest($2::text[], $3::int[]) AS d(term, n) WHERE t.scope = $1 AND t.term = d.term`,
+        params,
+      );
     }
     if (entries === 0 && length === 0) return;
     await tx.query(
@@ -160,10 +169,10 @@ export class TextIndex {
     const wordsOf = documents.map((document) => queryWords(document.text, 'exact'));
     const allWords = [...new Set(wordsOf.flat().map(({ word }) => word))];
     if (allWords.length === 0 || !stats) return new Map(documents.map((document) => [document.key, []]));
-    const known = await client.query<{ term: string; df: number }>(`SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`, [
-      this.scope,
-      allWords,
-    ]);
+    const known = await client.query<{ term: string; df: number }>(
+      `SELECT term, df FROM ${this.tables.terms} WHERE scope = $1 AND term = ANY($2::text[])`,
+      [this.scope, allWords],
+    );
     const df = new Map(known.map((row) => [row.term, Number(row.df)]));
     const queries = documents.map((document, i) => {
       const words = wordsOf[i]!;
@@ -201,8 +210,11 @@ export class TextIndex {
     const found = await this.vocabulary(client, [...new Set(termsOf.flat())]);
     const ranked = queries.map(({ words, own }, i) => {
       // The query's vocabulary: what its own terms found, as one query of them would have found it.
-      const vocabulary = [...new Map(termsOf[i]!.flatMap((term) => found.get(term) ?? []).map((known) => [known.term, known])).values()].sort(byTerm);
-      const expansions = (word: string) => vocabulary.filter((known) => known.term !== word && known.term.startsWith(word)).map((known) => known.term);
+      const vocabulary = [
+        ...new Map(termsOf[i]!.flatMap((term) => found.get(term) ?? []).map((known) => [known.term, known])).values(),
+      ].sort(byTerm);
+      const expansions = (word: string) =>
+        vocabulary.filter((known) => known.term !== word && known.term.startsWith(word)).map((known) => known.term);
       const weights = weighQueryTerms(words, (term) => vocabulary.some((known) => known.term === term), expansions);
       const df = new Map(vocabulary.map((known) => [known.term, known.df]));
       const factors = new Map([...weights].map(([term, weight]) => [term, weight * bm25Idf(stats.entries, df.get(term)!)]));
@@ -215,7 +227,10 @@ export class TextIndex {
    * For each query term, the vocabulary's terms that equal it and the first 25 terms
    * (alphabetically) that begin with it: its exact match and up to 24 expansions. One statement.
    */
-  private async vocabulary(client: PostgresClient, queryTerms: readonly string[]): Promise<Map<string, Array<{ term: string; df: number }>>> {
+  private async vocabulary(
+    client: PostgresClient,
+    queryTerms: readonly string[],
+  ): Promise<Map<string, Array<{ term: string; df: number }>>> {
     const found = new Map<string, Array<{ term: string; df: number }>>();
     if (queryTerms.length === 0) return found;
     const rows = await client.query<{ query: string; term: string; df: number }>(

@@ -3,5 +3,9 @@ import { describeOnEachDatabase } from '../../test/each-database';
 import { PostgresSkillUsageStore } from './postgres-skill-usage-store';
 
 describeOnEachDatabase((database, client) => {
-  describeSkillUsageStoreConformance(`PostgresSkillUsageStore on ${database}`, ({ clock, scope }) => new PostgresSkillUsageStore({ client: client(), scope, clock }), { persistent: true });
+  describeSkillUsageStoreConformance(
+    `PostgresSkillUsageStore on ${database}`,
+    ({ clock, scope }) => new PostgresSkillUsageStore({ client: client(), scope, clock }),
+    { persistent: true },
+  );
 });

@@ -38,7 +38,11 @@ export class PostgresSkillUsageStore implements ISkillUsageStore {
   async record(usage: SkillUsageDraft): Promise<SkillUsage> {
     this.gate.assertOpen();
     validateSkillName(usage?.skill);
-    const parsed = parseDraft(skillUsageSchema, { ...usage, timestamp: usage.timestamp ?? this.options.clock.now().toISOString() }, 'skill usage');
+    const parsed = parseDraft(
+      skillUsageSchema,
+      { ...usage, timestamp: usage.timestamp ?? this.options.clock.now().toISOString() },
+      'skill usage',
+    );
     const record: SkillUsage = { ...parsed, timestamp: normaliseTime(parsed.timestamp) };
     const client = await this.gate.ready();
     await client.query('INSERT INTO reverie_skill_usage (scope, skill, session_id, used_at) VALUES ($1, $2, $3, $4)', [
@@ -64,7 +68,11 @@ export class PostgresSkillUsageStore implements ISkillUsageStore {
     );
     return rows.map((row) => {
       const usage = { skill: row.skill, sessionId: row.session_id, timestamp: isoFromRow(row.used_at) };
-      return recordFromRow(skillUsageSchema, usage, { table: 'reverie_skill_usage', scope: this.options.scope, key: `position ${String(row.position)}` });
+      return recordFromRow(skillUsageSchema, usage, {
+        table: 'reverie_skill_usage',
+        scope: this.options.scope,
+        key: `position ${String(row.position)}`,
+      });
     });
   }
 

@@ -99,7 +99,9 @@ describeOnEachDatabase((database, client) => {
     expect(fake.embeddedTexts).toBe(0);
     release();
     await store.flushEmbeddings();
-    expect(await client().query('SELECT name FROM reverie_skill_embeddings WHERE scope = $1', [scope])).toEqual([{ name: 'errands/car-wash' }]);
+    expect(await client().query('SELECT name FROM reverie_skill_embeddings WHERE scope = $1', [scope])).toEqual([
+      { name: 'errands/car-wash' },
+    ]);
     await store.delete('errands/car-wash');
     expect(await client().query('SELECT 1 FROM reverie_skill_embeddings WHERE scope = $1', [scope])).toEqual([]);
     await store.close();
@@ -116,8 +118,14 @@ describeOnEachDatabase((database, client) => {
   });
 
   it('refuses bad hybrid options with INVALID_OPTIONS naming the field', () => {
-    expect(() => open({ minSimilarity: 2 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('minSimilarity') }));
-    expect(() => open({ queryEmbeddingTimeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('queryEmbeddingTimeoutMs') }));
-    expect(() => open({ embedder: { embed: () => [] } as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('embedder') }));
+    expect(() => open({ minSimilarity: 2 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('minSimilarity') }),
+    );
+    expect(() => open({ queryEmbeddingTimeoutMs: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('queryEmbeddingTimeoutMs') }),
+    );
+    expect(() => open({ embedder: { embed: () => [] } as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('embedder') }),
+    );
   });
 });

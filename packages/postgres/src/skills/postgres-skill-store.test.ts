@@ -5,7 +5,11 @@ import { usePgliteClient } from '../../test/test-databases';
 import { PostgresSkillStore } from './postgres-skill-store';
 
 describeOnEachDatabase((database, client) => {
-  describeSkillStoreConformance(`PostgresSkillStore on ${database}`, ({ clock, scope }) => new PostgresSkillStore({ client: client(), scope, clock }), { persistent: true });
+  describeSkillStoreConformance(
+    `PostgresSkillStore on ${database}`,
+    ({ clock, scope }) => new PostgresSkillStore({ client: client(), scope, clock }),
+    { persistent: true },
+  );
 });
 
 describe('PostgresSkillStore', () => {
@@ -21,7 +25,9 @@ describe('PostgresSkillStore', () => {
   });
 
   it('refuses a bad scope with INVALID_SCOPE and a missing client with INVALID_OPTIONS', () => {
-    expect(() => new PostgresSkillStore({ client: client(), scope: '../other' })).toThrow(expect.objectContaining({ code: 'INVALID_SCOPE' }));
+    expect(() => new PostgresSkillStore({ client: client(), scope: '../other' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCOPE' }),
+    );
     expect(() => new PostgresSkillStore({ scope: 'user:1' } as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });

@@ -21,7 +21,12 @@ import { documentTerms, tsvectorText } from '../search/search-terms';
 import { SKILL_TABLES } from '../search/searched-tables';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
-import { parseStoreOptions, type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import {
+  parseStoreOptions,
+  type PostgresStoreOptions,
+  type ResolvedStoreOptions,
+  resolveStoreOptions,
+} from '../stores/postgres-store-options';
 import { isoFromRow, normaliseTime, recordFromRow } from '../stores/row-values';
 import { StoreGate } from '../stores/store-gate';
 
@@ -73,7 +78,10 @@ export class PostgresSkillStore implements ISkillStore {
     this.gate.assertOpen();
     validateSkillName(name);
     const client = await this.ready();
-    const [row] = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE scope = $1 AND name = $2`, [this.options.scope, name]);
+    const [row] = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE scope = $1 AND name = $2`, [
+      this.options.scope,
+      name,
+    ]);
     return row && this.skillFromRow(row);
   }
 
@@ -138,7 +146,10 @@ export class PostgresSkillStore implements ISkillStore {
     const conditions = [`scope = ${params.add(this.options.scope)}`];
     if (prefix !== undefined) conditions.push(underPrefixSql(params, 'name', prefix));
     const client = await this.ready();
-    const rows = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE ${conditions.join(' AND ')} ORDER BY name`, params.values);
+    const rows = await client.query<SkillRow>(
+      `SELECT ${SKILL_COLUMNS} FROM reverie_skills WHERE ${conditions.join(' AND ')} ORDER BY name`,
+      params.values,
+    );
     return rows.map((row) => this.skillFromRow(row));
   }
 

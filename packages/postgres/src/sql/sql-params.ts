@@ -19,7 +19,11 @@ export function timeParam(time: TimeInput): string {
  * The SQL conditions for `[since, until)` on a `timestamptz` column, as `validateRange` checked
  * them: `since` inclusive, `until` exclusive, either open.
  */
-export function timeRangeSql(params: SqlParams, column: string, range: { since?: TimeInput | undefined; until?: TimeInput | undefined }): string[] {
+export function timeRangeSql(
+  params: SqlParams,
+  column: string,
+  range: { since?: TimeInput | undefined; until?: TimeInput | undefined },
+): string[] {
   const conditions: string[] = [];
   if (range.since !== undefined) conditions.push(`${column} >= ${params.add(timeParam(range.since))}::timestamptz`);
   if (range.until !== undefined) conditions.push(`${column} < ${params.add(timeParam(range.until))}::timestamptz`);

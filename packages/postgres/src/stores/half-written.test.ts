@@ -23,7 +23,9 @@ describe('a write that fails midway leaves nothing behind', () => {
     const kept = await store.save({ name: 'git/rebase', summary: 'Rebase onto main', content: 'git fetch then rebase' });
     const before = await counts(client(), 'skill', scope);
     const failing = new PostgresSkillStore({ client: failingOn(client(), (sql) => sql.includes('reverie_skill_terms')), scope, clock });
-    await expect(failing.save({ name: 'git/rebase', summary: 'Rebase onto main', content: 'something else entirely' })).rejects.toThrow('injected failure');
+    await expect(failing.save({ name: 'git/rebase', summary: 'Rebase onto main', content: 'something else entirely' })).rejects.toThrow(
+      'injected failure',
+    );
     await expect(failing.save({ name: 'deploy/prod', summary: 'Deploy', content: 'ship it' })).resolves.toBeDefined();
     await expect(failing.delete('deploy/prod')).resolves.toBe(true);
     expect(await store.list()).toEqual([kept]);
@@ -50,7 +52,11 @@ describe('a write that fails midway leaves nothing behind', () => {
 
   it('in the conversation log: no turn, and no seq lost', async () => {
     const scope = 'user:log';
-    const failing = new PostgresConversationLog({ client: failingOn(client(), (sql) => sql.includes('INSERT INTO reverie_conversation_turns')), scope, clock });
+    const failing = new PostgresConversationLog({
+      client: failingOn(client(), (sql) => sql.includes('INSERT INTO reverie_conversation_turns')),
+      scope,
+      clock,
+    });
     await expect(failing.append({ sessionId: 's', role: 'user', content: 'lost' })).rejects.toThrow('injected failure');
     const turn = await failing.append({ sessionId: 's', role: 'user', content: 'kept' });
     expect(turn.seq).toBe(1);

@@ -30,7 +30,9 @@ function isClient(value: unknown): value is PostgresClient {
  */
 export function resolveStoreOptions(options: PostgresStoreOptions, store: string): ResolvedStoreOptions {
   if (options === null || typeof options !== 'object') {
-    throw invalidOptions(`${store} needs an options object with a client and a scope.`, [{ path: '', message: 'an options object is required' }]);
+    throw invalidOptions(`${store} needs an options object with a client and a scope.`, [
+      { path: '', message: 'an options object is required' },
+    ]);
   }
   if (!isClient(options.client)) {
     throw invalidOptions(
@@ -38,7 +40,12 @@ export function resolveStoreOptions(options: PostgresStoreOptions, store: string
       [{ path: 'client', message: 'a PostgresClient is required' }],
     );
   }
-  return { client: options.client, scope: validateScope(options.scope), clock: options.clock ?? systemClock, logger: options.logger ?? silentLogger };
+  return {
+    client: options.client,
+    scope: validateScope(options.scope),
+    clock: options.clock ?? systemClock,
+    logger: options.logger ?? silentLogger,
+  };
 }
 
 /** `options` checked against a store's own `schema`: INVALID_OPTIONS naming the field that is wrong. */

@@ -15,7 +15,11 @@ export function normaliseTime(value: string): string {
  * A record read from a row, checked by `schema`: STORE_CORRUPT naming the table, scope and key
  * when a row was changed outside Reverie into something that is not a valid record.
  */
-export function recordFromRow<S extends z.ZodType>(schema: S, record: unknown, where: { table: string; scope: string; key: string }): z.output<S> {
+export function recordFromRow<S extends z.ZodType>(
+  schema: S,
+  record: unknown,
+  where: { table: string; scope: string; key: string },
+): z.output<S> {
   const parsed = schema.safeParse(record);
   if (parsed.success) return parsed.data;
   throw new ReverieStoreCorruptError(

@@ -41,9 +41,20 @@ const opArbitrary = fc.oneof(
   fc.record({ kind: fc.constant('appendTurn' as const), scope, session: fc.constantFrom(...SESSIONS), words }),
   fc.record({ kind: fc.constant('clearTurns' as const), scope, through: fc.option(fc.nat(6), { nil: undefined }) }),
   fc.record({ kind: fc.constant('recordFeedback' as const), scope, session: fc.constantFrom(...SESSIONS), words, positive: fc.boolean() }),
-  fc.record({ kind: fc.constant('appendWorkflow' as const), scope, description: fc.constantFrom('deploy', 'backup'), success: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('appendWorkflow' as const),
+    scope,
+    description: fc.constantFrom('deploy', 'backup'),
+    success: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('clearWorkflow' as const), scope, minutesAgo: fc.nat(4) }),
-  fc.record({ kind: fc.constant('setWorking' as const), scope, key: fc.constantFrom(...KEYS), words, ttlMinutes: fc.integer({ min: 1, max: 6 }) }),
+  fc.record({
+    kind: fc.constant('setWorking' as const),
+    scope,
+    key: fc.constantFrom(...KEYS),
+    words,
+    ttlMinutes: fc.integer({ min: 1, max: 6 }),
+  }),
   fc.record({ kind: fc.constant('deleteWorking' as const), scope, key: fc.constantFrom(...KEYS) }),
   fc.record({ kind: fc.constant('sweepWorking' as const), scope }),
   fc.record({ kind: fc.constant('advance' as const), minutes: fc.nat(3) }),
@@ -68,7 +79,8 @@ async function expectSame(pg: Stores, ref: Stores, word: string): Promise<void> 
   expect(await pg.skills.list()).toEqual(await ref.skills.list());
   expect(await pg.skills.list({ prefix: 'git' })).toEqual(await ref.skills.list({ prefix: 'git' }));
   for (const name of SKILLS) expect(await pg.skills.get(name)).toEqual(await ref.skills.get(name));
-  const skillHits = async (store: ISkillStore) => ranked((await store.search({ text: word, maxResults: 50 })).map((hit) => ({ score: hit.score, key: hit.skill.name })));
+  const skillHits = async (store: ISkillStore) =>
+    ranked((await store.search({ text: word, maxResults: 50 })).map((hit) => ({ score: hit.score, key: hit.skill.name })));
   expect(await skillHits(pg.skills)).toEqual(await skillHits(ref.skills));
   expect(await pg.skills.search({ prefix: 'git' })).toEqual(await ref.skills.search({ prefix: 'git' }));
   expect(await pg.usage.list()).toEqual(await ref.usage.list());
@@ -82,14 +94,21 @@ async function expectSame(pg: Stores, ref: Stores, word: string): Promise<void> 
   expect(await pg.working.list()).toEqual(await ref.working.list());
   expect(await pg.working.list('session/a')).toEqual(await ref.working.list('session/a'));
   for (const key of KEYS) expect(await pg.working.get(key)).toEqual(await ref.working.get(key));
-  const workingHits = async (store: IWorkingMemory) => ranked((await store.search({ text: word, maxResults: 50 })).map((hit) => ({ score: hit.score, key: hit.entry.key })));
+  const workingHits = async (store: IWorkingMemory) =>
+    ranked((await store.search({ text: word, maxResults: 50 })).map((hit) => ({ score: hit.score, key: hit.entry.key })));
   expect(await workingHits(pg.working)).toEqual(await workingHits(ref.working));
-  const browse = async (store: IWorkingMemory) => (await store.search({ prefix: 'session', maxResults: 50 })).map((hit) => hit.entry.key).sort();
+  const browse = async (store: IWorkingMemory) =>
+    (await store.search({ prefix: 'session', maxResults: 50 })).map((hit) => hit.entry.key).sort();
   expect(await browse(pg.working)).toEqual(await browse(ref.working));
 }
 
 /** Applies `op` to a scope's stores; returns what the call returned, to compare. */
-async function apply(stores: Stores, op: Exclude<Op, { kind: 'advance' | 'check' }>, ids: { feedback: string; workflow: string }, clock: ManualClock): Promise<unknown> {
+async function apply(
+  stores: Stores,
+  op: Exclude<Op, { kind: 'advance' | 'check' }>,
+  ids: { feedback: string; workflow: string },
+  clock: ManualClock,
+): Promise<unknown> {
   const text = 'words' in op ? op.words.join(' ') : '';
   switch (op.kind) {
     case 'saveSkill':

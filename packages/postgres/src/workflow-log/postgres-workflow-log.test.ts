@@ -3,5 +3,9 @@ import { describeOnEachDatabase } from '../../test/each-database';
 import { PostgresWorkflowLog } from './postgres-workflow-log';
 
 describeOnEachDatabase((database, client) => {
-  describeWorkflowLogConformance(`PostgresWorkflowLog on ${database}`, ({ clock, scope }) => new PostgresWorkflowLog({ client: client(), scope, clock }), { persistent: true });
+  describeWorkflowLogConformance(
+    `PostgresWorkflowLog on ${database}`,
+    ({ clock, scope }) => new PostgresWorkflowLog({ client: client(), scope, clock }),
+    { persistent: true },
+  );
 });

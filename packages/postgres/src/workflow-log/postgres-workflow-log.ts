@@ -90,7 +90,10 @@ export class PostgresWorkflowLog implements IWorkflowLog {
     const params = new SqlParams();
     const conditions = [`scope = ${params.add(this.options.scope)}`, ...timeRangeSql(params, 'executed_at', { until: options.before })];
     const client = await this.gate.ready();
-    const removed = await client.query(`DELETE FROM reverie_workflow_executions WHERE ${conditions.join(' AND ')} RETURNING position`, params.values);
+    const removed = await client.query(
+      `DELETE FROM reverie_workflow_executions WHERE ${conditions.join(' AND ')} RETURNING position`,
+      params.values,
+    );
     return removed.length;
   }
 
@@ -109,6 +112,10 @@ export class PostgresWorkflowLog implements IWorkflowLog {
       timestamp: isoFromRow(row.executed_at),
       ...(row.duration_ms === null ? {} : { durationMs: Number(row.duration_ms) }),
     };
-    return recordFromRow(workflowExecutionSchema, execution, { table: 'reverie_workflow_executions', scope: this.options.scope, key: row.id });
+    return recordFromRow(workflowExecutionSchema, execution, {
+      table: 'reverie_workflow_executions',
+      scope: this.options.scope,
+      key: row.id,
+    });
   }
 }

@@ -13,9 +13,17 @@ const embeddedEntries = (embedder: FakeEmbedder) => embedder.calls.flat().filter
 
 describeOnEachDatabase((database, client) => {
   const open = (options: Partial<PostgresWorkingMemoryOptions> = {}) =>
-    new PostgresWorkingMemory({ client: client(), scope: newScope(), clock: new ManualClock('2026-03-01T12:00:00.000Z'), sweepIntervalMs: 0, ...options });
+    new PostgresWorkingMemory({
+      client: client(),
+      scope: newScope(),
+      clock: new ManualClock('2026-03-01T12:00:00.000Z'),
+      sweepIntervalMs: 0,
+      ...options,
+    });
   const vectorsOf = async (scope: string) =>
-    (await client().query<{ key: string }>('SELECT key FROM reverie_working_memory_embeddings WHERE scope = $1 ORDER BY key', [scope])).map((row) => row.key);
+    (await client().query<{ key: string }>('SELECT key FROM reverie_working_memory_embeddings WHERE scope = $1 ORDER BY key', [scope])).map(
+      (row) => row.key,
+    );
 
   it(`finds an entry by meaning once its vector is stored (on ${database}), where BM25 alone finds nothing`, async () => {
     const scope = newScope();
@@ -116,13 +124,21 @@ describeOnEachDatabase((database, client) => {
     await store.set('session/s1/parking', 'car car, level 3');
     await store.flushEmbeddings();
     expect(keys(await store.search({ text: 'level' }))).toEqual(['session/s1/parking']);
-    expect(logger.records.some((record) => record.level === 'warn' && /Could not embed working-memory entries/.test(record.message))).toBe(true);
+    expect(logger.records.some((record) => record.level === 'warn' && /Could not embed working-memory entries/.test(record.message))).toBe(
+      true,
+    );
     await store.close();
   });
 
   it('refuses bad hybrid options with INVALID_OPTIONS naming the field', () => {
-    expect(() => open({ minSimilarity: -0.1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('minSimilarity') }));
-    expect(() => open({ queryEmbeddingTimeoutMs: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('queryEmbeddingTimeoutMs') }));
-    expect(() => open({ embedder: { modelId: 'x' } as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('embedder') }));
+    expect(() => open({ minSimilarity: -0.1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('minSimilarity') }),
+    );
+    expect(() => open({ queryEmbeddingTimeoutMs: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('queryEmbeddingTimeoutMs') }),
+    );
+    expect(() => open({ embedder: { modelId: 'x' } as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('embedder') }),
+    );
   });
 });

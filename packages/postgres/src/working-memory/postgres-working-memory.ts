@@ -25,7 +25,12 @@ import { documentTerms, tsvectorText } from '../search/search-terms';
 import { WORKING_MEMORY_TABLES } from '../search/searched-tables';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
-import { parseStoreOptions, type PostgresStoreOptions, type ResolvedStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
+import {
+  parseStoreOptions,
+  type PostgresStoreOptions,
+  type ResolvedStoreOptions,
+  resolveStoreOptions,
+} from '../stores/postgres-store-options';
 import { isoFromRow, recordFromRow } from '../stores/row-values';
 import { StoreGate } from '../stores/store-gate';
 
@@ -119,11 +124,26 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     await client.transaction(async (tx) => {
       await this.index.lock(tx);
       await this.dropExpired(tx);
-      const [previous] = await tx.query<StoredTermsRow>(`DELETE FROM ${TABLE} WHERE scope = $1 AND key = $2 RETURNING ${STORED_TERMS_COLUMNS}`, [this.options.scope, key]);
+      const [previous] = await tx.query<StoredTermsRow>(
+        `DELETE FROM ${TABLE} WHERE scope = $1 AND key = $2 RETURNING ${STORED_TERMS_COLUMNS}`,
+        [this.options.scope, key],
+      );
       await tx.query(
         `INSERT INTO ${TABLE} (scope, key, namespace, value, category, tags, stored_at, expires_at, search_terms, term_count, text_hash)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::tsvector, $10, $11)`,
-        [this.options.scope, key, namespace, entry.value, entry.category ?? null, entry.tags, entry.storedAt, entry.expiresAt, tsvectorText(terms.counts), terms.length, textHash(text)],
+        [
+          this.options.scope,
+          key,
+          namespace,
+          entry.value,
+          entry.category ?? null,
+          entry.tags,
+          entry.storedAt,
+          entry.expiresAt,
+          tsvectorText(terms.counts),
+          terms.length,
+          textHash(text),
+        ],
       );
       await this.index.update(tx, previous && storedTerms(previous), terms);
       // The newest `maxPerNamespace` stay; `position` orders them as stored, whatever the clocks said.
@@ -134,10 +154,10 @@ export class PostgresWorkingMemory implements IWorkingMemory {
         [this.options.scope, namespace, this.maxPerNamespace],
       );
       if (evicted.length > 0) await this.index.remove(tx, evicted.map(storedTerms));
-      const [size] = await tx.query<{ total: string | number }>(`SELECT coalesce(sum(char_length(value)), 0) AS total FROM ${TABLE} WHERE scope = $1 AND namespace = $2`, [
-        this.options.scope,
-        namespace,
-      ]);
+      const [size] = await tx.query<{ total: string | number }>(
+        `SELECT coalesce(sum(char_length(value)), 0) AS total FROM ${TABLE} WHERE scope = $1 AND namespace = $2`,
+        [this.options.scope, namespace],
+      );
       this.assertWithinSize(Number(size!.total), key, namespace);
     });
     this.embeddings?.kick();
@@ -148,11 +168,10 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     this.gate.assertOpen();
     validateWorkingMemoryKey(key);
     const client = await this.ready();
-    const [row] = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE scope = $1 AND key = $2 AND expires_at > $3::timestamptz`, [
-      this.options.scope,
-      key,
-      this.now(),
-    ]);
+    const [row] = await client.query<EntryRow>(
+      `SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE scope = $1 AND key = $2 AND expires_at > $3::timestamptz`,
+      [this.options.scope, key, this.now()],
+    );
     return row && this.entryFromRow(row);
   }
 
@@ -179,7 +198,10 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     const conditions = [`scope = ${params.add(this.options.scope)}`, `expires_at > ${params.add(this.now())}::timestamptz`];
     if (prefix !== undefined) conditions.push(underPrefixSql(params, 'key', prefix));
     const client = await this.ready();
-    const rows = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE ${conditions.join(' AND ')} ORDER BY key`, params.values);
+    const rows = await client.query<EntryRow>(
+      `SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE ${conditions.join(' AND ')} ORDER BY key`,
+      params.values,
+    );
     return rows.map((row) => this.entryFromRow(row));
   }
 
@@ -190,7 +212,8 @@ export class PostgresWorkingMemory implements IWorkingMemory {
     const matching = (params: SqlParams, alias: string) => {
       const conditions = [`${alias}.expires_at > ${params.add(now)}::timestamptz`];
       if (filters.prefix !== undefined) conditions.push(underPrefixSql(params, `${alias}.key`, filters.prefix));
-      if (filters.category !== undefined) conditions.push(`${alias}.category IS NOT NULL AND ${underPrefixSql(params, `${alias}.category`, filters.category)}`);
+      if (filters.category !== undefined)
+        conditions.push(`${alias}.category IS NOT NULL AND ${underPrefixSql(params, `${alias}.category`, filters.category)}`);
       if (filters.tags !== undefined && filters.tags.length > 0) conditions.push(`${alias}.tags @> ${params.add(filters.tags)}::text[]`);
       return conditions.join(' AND ');
     };
@@ -200,7 +223,10 @@ export class PostgresWorkingMemory implements IWorkingMemory {
       const keyword = (limit: number) => this.index.search(client, text, limit, filter);
       const hits = this.embeddings ? await this.embeddings.rank(text, maxResults, keyword, filter) : await keyword(maxResults);
       if (hits.length === 0) return [];
-      const rows = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE scope = $1 AND key = ANY($2::text[])`, [this.options.scope, hits.map((hit) => hit.id)]);
+      const rows = await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM ${TABLE} WHERE scope = $1 AND key = ANY($2::text[])`, [
+        this.options.scope,
+        hits.map((hit) => hit.id),
+      ]);
       const byKey = new Map(rows.map((row) => [row.key, row]));
       // An entry deleted between the two statements is left out.
       return hits.filter((hit) => byKey.has(hit.id)).map((hit) => ({ entry: this.entryFromRow(byKey.get(hit.id)!), score: hit.score }));
@@ -252,16 +278,19 @@ export class PostgresWorkingMemory implements IWorkingMemory {
 
   private periodicSweep(): void {
     this.sweep().catch((error: unknown) => {
-      this.options.logger.warn('The periodic working-memory sweep failed; it runs again at the next interval.', { scope: this.options.scope, error: String(error) });
+      this.options.logger.warn('The periodic working-memory sweep failed; it runs again at the next interval.', {
+        scope: this.options.scope,
+        error: String(error),
+      });
     });
   }
 
   /** Deletes the scope's expired rows (in a transaction holding the index lock); returns how many. */
   private async dropExpired(tx: PostgresClient): Promise<number> {
-    const expired = await tx.query<StoredTermsRow>(`DELETE FROM ${TABLE} WHERE scope = $1 AND expires_at <= $2::timestamptz RETURNING ${STORED_TERMS_COLUMNS}`, [
-      this.options.scope,
-      this.now(),
-    ]);
+    const expired = await tx.query<StoredTermsRow>(
+      `DELETE FROM ${TABLE} WHERE scope = $1 AND expires_at <= $2::timestamptz RETURNING ${STORED_TERMS_COLUMNS}`,
+      [this.options.scope, this.now()],
+    );
     if (expired.length > 0) await this.index.remove(tx, expired.map(storedTerms));
     return expired.length;
   }

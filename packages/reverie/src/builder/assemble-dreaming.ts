@@ -34,7 +34,11 @@ export function assembleDreamState(
 ): DreamState {
   const dreamState: DreamStateStore =
     dreamingOptions.state ??
-    own(postgres ? postgres.stores.dreamState() : new FileDreamStateStore({ dataPath, clock, logger, staleLockMinutes: dreamingOptions.staleLockMinutes }));
+    own(
+      postgres
+        ? postgres.stores.dreamState()
+        : new FileDreamStateStore({ dataPath, clock, logger, staleLockMinutes: dreamingOptions.staleLockMinutes }),
+    );
   // Recall events feed the recall-signals pass, so they are recorded only when a cycle can read them.
   const recall = memory && options.dreaming !== undefined ? new RecallEventLog({ events: dreamState.recall, clock, logger }) : undefined;
   const beforeCycle = async () => {

@@ -11,7 +11,10 @@ import type { BuildConfig, ParsedConcerns } from './validate-build';
 const IDLE_SWEEP_MS = 60_000;
 
 /** The sessions' turns kept in process memory, registered in the container (SPEC M9). */
-export function assembleConversation({ container, clock, logger, conversationLog }: InstanceServices, config: BuildConfig): ConversationMemory {
+export function assembleConversation(
+  { container, clock, logger, conversationLog }: InstanceServices,
+  config: BuildConfig,
+): ConversationMemory {
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog, idleMs: config.context.sessionIdleTimeout });
   container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
   return conversation;
@@ -37,11 +40,26 @@ export function assembleRuntime<F extends ToolFamilies>(
   const { memory, workingMemory, model, clock, logger, decay } = services;
   const secondHop = options.memory?.secondHop ?? false;
   const extractor =
-    memory && model && options.memory?.extract !== undefined ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract }) : undefined;
-  const context = new TurnContextBuilder({ memory, workingMemory, conversation, clock, logger, options: config.context, recall, secondHop, decay, observer: extractor });
+    memory && model && options.memory?.extract !== undefined
+      ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract })
+      : undefined;
+  const context = new TurnContextBuilder({
+    memory,
+    workingMemory,
+    conversation,
+    clock,
+    logger,
+    options: config.context,
+    recall,
+    secondHop,
+    decay,
+    observer: extractor,
+  });
   // SPEC M9: idle sessions leave memory even when no turn comes to sweep them.
   const idleSweep =
-    config.context.sessionIdleTimeout > 0 ? setInterval(() => context.expireIdle(), Math.min(config.context.sessionIdleTimeout, IDLE_SWEEP_MS)) : undefined;
+    config.context.sessionIdleTimeout > 0
+      ? setInterval(() => context.expireIdle(), Math.min(config.context.sessionIdleTimeout, IDLE_SWEEP_MS))
+      : undefined;
   idleSweep?.unref();
   const tools = new AgentTools<F>({
     memory,

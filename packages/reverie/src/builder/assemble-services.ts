@@ -75,7 +75,12 @@ export interface InstanceServices {
  * the activity tracker, and a store per enabled concern (file or PostgreSQL) unless `.use()` or
  * the concern's `store` option gives one.
  */
-export function assembleServices(config: BuildConfig, options: ParsedConcerns, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): InstanceServices {
+export function assembleServices(
+  config: BuildConfig,
+  options: ParsedConcerns,
+  overrides: Map<symbol, unknown>,
+  postgres?: PostgresInstance,
+): InstanceServices {
   const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
   const { logger } = config;
@@ -103,30 +108,68 @@ export function assembleServices(config: BuildConfig, options: ParsedConcerns, o
   // threshold and query timeout (one model, one threshold); a store fills in what is not given.
   const hybridRecall = (c: ServiceContainer): HybridRecallOptions => ({
     ...(c.isRegistered(TOKENS.Embedder) ? { embedder: c.resolve<IEmbedder>(TOKENS.Embedder) } : {}),
-    ...(options.memory ? { minSimilarity: options.memory.minSimilarity, queryEmbeddingTimeoutMs: options.memory.queryEmbeddingTimeout } : {}),
+    ...(options.memory
+      ? { minSimilarity: options.memory.minSimilarity, queryEmbeddingTimeoutMs: options.memory.queryEmbeddingTimeout }
+      : {}),
   });
   // SPEC D7: one curve for the store's browsing, the passes and whoever shows importance.
   const decay: DecayOptions = options.memory?.decay ?? DEFAULT_DECAY_OPTIONS;
 
   provide<ILongTermMemory>(TOKENS.LongTermMemory, !!options.memory, options.memory?.store, (c) => {
     if (postgres) return postgres.stores.memory({ ...hybridRecall(c), synonyms: options.memory!.synonyms, decay });
-    return new FileMemoryStore({ dataPath, clock, logger, ...hybridRecall(c), ...(options.memory!.synonyms ? { synonyms: options.memory!.synonyms } : {}), decay });
+    return new FileMemoryStore({
+      dataPath,
+      clock,
+      logger,
+      ...hybridRecall(c),
+      ...(options.memory!.synonyms ? { synonyms: options.memory!.synonyms } : {}),
+      decay,
+    });
   });
   provide<IWorkingMemory>(TOKENS.WorkingMemory, !!options.workingMemory, options.workingMemory?.store, (c) => {
     const settings = {
       defaultTtlMs: options.workingMemory!.defaultTtl,
       maxEntriesPerNamespace: options.workingMemory!.maxEntriesPerNamespace,
-      ...(options.workingMemory!.maxCharsPerNamespace === undefined ? {} : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
+      ...(options.workingMemory!.maxCharsPerNamespace === undefined
+        ? {}
+        : { maxCharsPerNamespace: options.workingMemory!.maxCharsPerNamespace }),
       sweepIntervalMs: options.workingMemory!.sweepInterval,
     };
-    return postgres ? postgres.stores.workingMemory({ ...settings, ...hybridRecall(c) }) : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybridRecall(c) });
+    return postgres
+      ? postgres.stores.workingMemory({ ...settings, ...hybridRecall(c) })
+      : new FileWorkingMemory({ dataPath, clock, logger, ...settings, ...hybridRecall(c) });
   });
   const files = { dataPath, clock, logger };
-  provide<ISkillStore>(TOKENS.SkillStore, !!options.skills, options.skills?.store, (c) => postgres?.stores.skills(hybridRecall(c)) ?? new FileSkillStore({ ...files, ...hybridRecall(c) }));
-  provide<ISkillUsageStore>(TOKENS.SkillUsageStore, !!options.skills, options.skills?.usageStore, () => postgres?.stores.skillUsage() ?? new FileSkillUsageStore(files));
-  provide<IConversationLog>(TOKENS.ConversationLog, !!options.conversationLog, options.conversationLog?.store, () => postgres?.stores.conversationLog() ?? new FileConversationLog(files));
-  provide<IFeedbackStore>(TOKENS.FeedbackStore, !!options.feedback, options.feedback?.store, () => postgres?.stores.feedback() ?? new FileFeedbackStore(files));
-  provide<IWorkflowLog>(TOKENS.WorkflowLog, !!options.workflowLog, options.workflowLog?.store, () => postgres?.stores.workflowLog() ?? new FileWorkflowLog(files));
+  provide<ISkillStore>(
+    TOKENS.SkillStore,
+    !!options.skills,
+    options.skills?.store,
+    (c) => postgres?.stores.skills(hybridRecall(c)) ?? new FileSkillStore({ ...files, ...hybridRecall(c) }),
+  );
+  provide<ISkillUsageStore>(
+    TOKENS.SkillUsageStore,
+    !!options.skills,
+    options.skills?.usageStore,
+    () => postgres?.stores.skillUsage() ?? new FileSkillUsageStore(files),
+  );
+  provide<IConversationLog>(
+    TOKENS.ConversationLog,
+    !!options.conversationLog,
+    options.conversationLog?.store,
+    () => postgres?.stores.conversationLog() ?? new FileConversationLog(files),
+  );
+  provide<IFeedbackStore>(
+    TOKENS.FeedbackStore,
+    !!options.feedback,
+    options.feedback?.store,
+    () => postgres?.stores.feedback() ?? new FileFeedbackStore(files),
+  );
+  provide<IWorkflowLog>(
+    TOKENS.WorkflowLog,
+    !!options.workflowLog,
+    options.workflowLog?.store,
+    () => postgres?.stores.workflowLog() ?? new FileWorkflowLog(files),
+  );
   for (const [token, implementation] of overrides) {
     if (!container.isRegistered(token)) container.registerValue(token, implementation);
   }

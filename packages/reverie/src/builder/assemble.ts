@@ -1,4 +1,12 @@
-import { effectiveImportance, type IFeedbackStore, type ISkillStore, type ISkillUsageStore, type IWorkflowLog, ReverieValidationError, TOKENS } from '@reverie/core';
+import {
+  effectiveImportance,
+  type IFeedbackStore,
+  type ISkillStore,
+  type ISkillUsageStore,
+  type IWorkflowLog,
+  ReverieValidationError,
+  TOKENS,
+} from '@reverie/core';
 import { dreamingOptionsSchema } from '../dreaming/dream-options';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
@@ -17,7 +25,12 @@ import type { BuildConfig, Concern, ParsedConcerns } from './validate-build';
  * (`assembleDreamState`), what serves a turn (`assembleRuntime`), the dream cycle
  * (`assembleDreamCycle`), and the `Reverie` with its `dreams` (`createReverieDreams`) and `close()`.
  */
-export function assemble<F extends ToolFamilies>(config: BuildConfig, concerns: Map<Concern, never>, overrides: Map<symbol, unknown>, postgres?: PostgresInstance): Reverie<F> {
+export function assemble<F extends ToolFamilies>(
+  config: BuildConfig,
+  concerns: Map<Concern, never>,
+  overrides: Map<symbol, unknown>,
+  postgres?: PostgresInstance,
+): Reverie<F> {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
   const services = assembleServices(config, options, overrides, postgres);
   const { optional, clock, logger, dataPath, decay, memory, workingMemory, conversationLog, activity, owned } = services;
@@ -50,7 +63,10 @@ export function assemble<F extends ToolFamilies>(config: BuildConfig, concerns: 
     },
     async endSession(sessionId) {
       if (typeof sessionId !== 'string' || sessionId.trim() === '') {
-        throw new ReverieValidationError('INVALID_INPUT', 'endSession(sessionId) needs the id of the session that ended (a non-empty string).');
+        throw new ReverieValidationError(
+          'INVALID_INPUT',
+          'endSession(sessionId) needs the id of the session that ended (a non-empty string).',
+        );
       }
       context.endSession(sessionId);
       if (options.dreaming === undefined) return;

@@ -19,10 +19,7 @@ import { embeddingModelOption, languageModelOption } from '../options/model-opti
 
 /** A value that has every one of `methods`: how a custom store is recognised. */
 const implementing = <T>(what: string, methods: readonly string[]) =>
-  z.custom<T>(
-    (value) => hasMethods(value, methods),
-    { message: `must implement ${what} (methods ${methods.join(', ')})` },
-  );
+  z.custom<T>((value) => hasMethods(value, methods), { message: `must implement ${what} (methods ${methods.join(', ')})` });
 
 /** `createReverie(...)`: what every concern shares. */
 export const reverieConfigSchema = z
@@ -79,7 +76,15 @@ export const reverieConfigSchema = z
 export const memoryOptionsSchema = z
   .object({
     /** Replace the file store with any ILongTermMemory. */
-    store: implementing<ILongTermMemory>('ILongTermMemory', ['get', 'save', 'delete', 'search', 'list', 'listCategories', 'close']).optional(),
+    store: implementing<ILongTermMemory>('ILongTermMemory', [
+      'get',
+      'save',
+      'delete',
+      'search',
+      'list',
+      'listCategories',
+      'close',
+    ]).optional(),
     /** Hybrid recall: vector hits under this cosine similarity are ignored (default 0.5). */
     minSimilarity: z.number().min(0).max(1).default(DEFAULT_MIN_SIMILARITY),
     /** A search waits this long for its query embedding before ranking by BM25 alone (default 2s). */
@@ -107,7 +112,10 @@ export const memoryOptionsSchema = z
      */
     extract: z.enum(['turn', 'session-end']).optional(),
     /** save_memory expands notes into focused entries in the background when a model is set. */
-    expansion: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
+    expansion: z
+      .object({ enabled: z.boolean().default(true) })
+      .strict()
+      .default({ enabled: true }),
     /**
      * SPEC D7: how importance fades when an entry is not seen again (graceDays 30, halfLifeDays
      * 45 — 0 turns decay off — floor 0.1). Applied where importance is read: browsing, the

@@ -92,7 +92,9 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
   /** Replaces the implementation behind a token, e.g. `.use(TOKENS.LongTermMemory, myStore)`. */
   use<T>(token: symbol, implementation: T): this {
     if (typeof token !== 'symbol') {
-      throw invalidOptions('use(token, implementation) needs a token from TOKENS, such as TOKENS.LongTermMemory.', [{ path: 'token', message: 'a token from TOKENS' }]);
+      throw invalidOptions('use(token, implementation) needs a token from TOKENS, such as TOKENS.LongTermMemory.', [
+        { path: 'token', message: 'a token from TOKENS' },
+      ]);
     }
     this.overrides.set(token, implementation);
     return this;
@@ -107,7 +109,10 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     if (!postgres) return assemble<F>(config, concerns, this.overrides);
     const backend = openPostgresBackend(postgres);
     const scope = config.scope ?? DEFAULT_POSTGRES_SCOPE;
-    return assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger), owned: backend });
+    return assemble<F>({ ...config, scope }, concerns, this.overrides, {
+      stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger),
+      owned: backend,
+    });
   }
 
   /**
@@ -118,11 +123,14 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
    */
   buildScopes(): ReverieScopes<F> {
     if (this.config.scope !== undefined) {
-      throw invalidOptions('buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).', [
-        { path: 'createReverie.scope', message: 'buildScopes() names the scope in scopes.get(scope)' },
-      ]);
+      throw invalidOptions(
+        'buildScopes() serves many scopes: leave createReverie({ scope }) out and name the scope in scopes.get(scope).',
+        [{ path: 'createReverie.scope', message: 'buildScopes() names the scope in scopes.get(scope)' }],
+      );
     }
-    const shared = [...this.concerns].filter(([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw || 'state' in raw));
+    const shared = [...this.concerns].filter(
+      ([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw || 'state' in raw),
+    );
     if (this.overrides.size > 0 || shared.length > 0) {
       throw invalidOptions(
         'buildScopes() cannot share one store instance between scopes: leave out the `store` options, withDreaming({ state }) and `.use()`, or build one instance per scope with createReverie({ scope }).',
@@ -134,18 +142,24 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     }
     const { config, concerns, postgres } = validateBuild(this.config, this.concerns, this.postgres);
     if (!postgres) {
-      return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides));
+      return new ReverieScopes(config.dataPath, (scope) =>
+        assemble<F>({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides),
+      );
     }
     // One client (one pool) for every scope; each scope's stores are made at its first get().
     const backend = openPostgresBackend(postgres);
     const clock = config.clock ?? systemClock;
     const { logger } = config;
-    return new ReverieScopes(config.dataPath, (scope) => assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
-      list: () => backend.module.listPostgresScopes(backend.client),
-      close: () => backend.close(),
-    });
+    return new ReverieScopes(
+      config.dataPath,
+      (scope) =>
+        assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }),
+      {
+        list: () => backend.module.listPostgresScopes(backend.client),
+        close: () => backend.close(),
+      },
+    );
   }
-
 
   private enable(concern: Concern, options: unknown): this {
     this.concerns.set(concern, options);

@@ -20,7 +20,8 @@ export function loadPostgres(load: (specifier: string) => unknown = requireFromR
   try {
     return load('@reverie/postgres') as PostgresModule;
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes('@reverie/postgres');
+    const missing =
+      (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((error as Error).message).includes('@reverie/postgres');
     if (!missing) throw error;
     throw invalidOptions(
       'withPostgres() needs the package @reverie/postgres, which is not installed: add it beside reverie (npm install @reverie/postgres; with { pglite }, @electric-sql/pglite too).',

@@ -74,15 +74,25 @@ export function openPostgresBackend(options: z.output<typeof postgresOptionsSche
       ? module.postgresClientFromPool(options.pool as never)
       : 'pglite' in options
         ? module.postgresClientFromPglite(options.pglite as never)
-        : module.postgresClientFromConnectionString(options.connectionString, options.maxConnections === undefined ? {} : { max: options.maxConnections });
+        : module.postgresClientFromConnectionString(
+            options.connectionString,
+            options.maxConnections === undefined ? {} : { max: options.maxConnections },
+          );
   return { module, client, close: () => client.close() };
 }
 
 /** The PostgreSQL stores of one scope, each made when its concern asks for it. */
 export interface PostgresScopeStores {
-  memory(options: HybridRecallOptions & { synonyms: Thesaurus | undefined; decay: DecayOptions }): ILongTermMemory & { close(): Promise<void> };
+  memory(
+    options: HybridRecallOptions & { synonyms: Thesaurus | undefined; decay: DecayOptions },
+  ): ILongTermMemory & { close(): Promise<void> };
   workingMemory(
-    options: HybridRecallOptions & { defaultTtlMs: number; maxEntriesPerNamespace: number; maxCharsPerNamespace?: number; sweepIntervalMs: number },
+    options: HybridRecallOptions & {
+      defaultTtlMs: number;
+      maxEntriesPerNamespace: number;
+      maxCharsPerNamespace?: number;
+      sweepIntervalMs: number;
+    },
   ): IWorkingMemory & { close(): Promise<void> };
   skills(options: HybridRecallOptions): ISkillStore & { close(): Promise<void> };
   skillUsage(): ISkillUsageStore & { close(): Promise<void> };

@@ -41,14 +41,22 @@ export function createReverieDreams(
       }),
     async onSessionEnd(sessionId) {
       if (typeof sessionId !== 'string' || sessionId.trim() === '') {
-        throw new ReverieValidationError('INVALID_INPUT', 'onSessionEnd(sessionId) needs the id of the session that ended (a non-empty string).');
+        throw new ReverieValidationError(
+          'INVALID_INPUT',
+          'onSessionEnd(sessionId) needs the id of the session that ended (a non-empty string).',
+        );
       }
       if (options.dreaming === undefined) return;
       await dreamTrigger.recordSessionEnd(sessionId);
       scheduler.sessionEnded();
     },
     status: async ({ windowHours } = {}) =>
-      readDreamStatus({ ledger: dreamState.ledger, now: clock.now(), lock: await engine.lockState(), ...(windowHours === undefined ? {} : { windowHours }) }),
+      readDreamStatus({
+        ledger: dreamState.ledger,
+        now: clock.now(),
+        lock: await engine.lockState(),
+        ...(windowHours === undefined ? {} : { windowHours }),
+      }),
     async ledger({ windowHours } = {}) {
       if (windowHours !== undefined && !(Number.isFinite(windowHours) && windowHours > 0)) {
         throw new ReverieValidationError('INVALID_INPUT', `ledger({ windowHours }) takes a positive number of hours, not ${windowHours}.`);
@@ -64,7 +72,10 @@ export function createReverieDreams(
     changes: (runId) => engine.changes(runId),
     async history(record) {
       if (!['memory', 'skill', 'conversation-log'].includes(record?.kind) || typeof record.key !== 'string' || record.key === '') {
-        throw new ReverieValidationError('INVALID_INPUT', "history(record) takes { kind: 'memory' | 'skill', key }: an entry's id or a skill's name.");
+        throw new ReverieValidationError(
+          'INVALID_INPUT',
+          "history(record) takes { kind: 'memory' | 'skill', key }: an entry's id or a skill's name.",
+        );
       }
       return engine.history(record);
     },
@@ -72,10 +83,17 @@ export function createReverieDreams(
     apply: (planId, request = {}) => onDisk('apply a dream plan', () => engine.apply(planId, request)),
     plans: () => engine.pendingPlans(),
     async explain(entryId) {
-      if (!memory) throw invalidOptions('explain(entryId) needs long-term memory: call .withMemory() on the builder.', [{ path: 'withMemory', message: 'not configured' }]);
+      if (!memory)
+        throw invalidOptions('explain(entryId) needs long-term memory: call .withMemory() on the builder.', [
+          { path: 'withMemory', message: 'not configured' },
+        ]);
       await recall?.flush();
       const { explainPromotion } = await import('@reverie/dream/internal');
-      return explainPromotion(entryId, { recall: dreamState.recall, memory, now: clock.now(), decay }, { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion });
+      return explainPromotion(
+        entryId,
+        { recall: dreamState.recall, memory, now: clock.now(), decay },
+        { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion },
+      );
     },
     undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
     recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),

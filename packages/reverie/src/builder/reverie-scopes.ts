@@ -25,7 +25,8 @@ export class ReverieScopes<F extends ToolFamilies = ToolFamilies> {
   /** The instance of `scope`, built at its first use. INVALID_SCOPE for a bad scope, STORE_CLOSED after `close()`. */
   get(scope: string): Reverie<F> {
     validateScope(scope);
-    if (this.closed) throw new ReverieError('STORE_CLOSED', `These scopes were closed: build them again with .buildScopes() to serve "${scope}".`);
+    if (this.closed)
+      throw new ReverieError('STORE_CLOSED', `These scopes were closed: build them again with .buildScopes() to serve "${scope}".`);
     let instance = this.instances.get(scope);
     if (!instance) {
       instance = this.build(scope);

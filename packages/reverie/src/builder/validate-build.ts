@@ -87,7 +87,8 @@ export function validateBuild(
 
 function checkDataPath(dataPath: string, problems: OptionIssue[]): void {
   try {
-    if (!statSync(dataPath).isDirectory()) problems.push({ path: 'createReverie.dataPath', message: `${dataPath} exists and is not a directory` });
+    if (!statSync(dataPath).isDirectory())
+      problems.push({ path: 'createReverie.dataPath', message: `${dataPath} exists and is not a directory` });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       problems.push({ path: 'createReverie.dataPath', message: `cannot use ${dataPath} (${(error as Error).message})` });

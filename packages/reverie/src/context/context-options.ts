@@ -10,7 +10,11 @@ const pinnedCategorySchema = z.string().transform((value, context) => {
   const category = value.endsWith('/') ? value.slice(0, -1) : value;
   const problem = pathNameProblem(category, CATEGORY_RULES);
   if (problem) context.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a category: ${problem}` });
-  else if (isSystemCategory(category)) context.addIssue({ code: 'custom', message: `${JSON.stringify(value)} holds Reverie's own records, which are never shown to the model` });
+  else if (isSystemCategory(category))
+    context.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(value)} holds Reverie's own records, which are never shown to the model`,
+    });
   return category;
 });
 
@@ -50,7 +54,10 @@ export const contextOptionsSchema = z
      */
     profile: z
       .object({
-        categories: z.array(pinnedCategorySchema).max(20).prefault([...DEFAULT_PROFILE_CATEGORIES]),
+        categories: z
+          .array(pinnedCategorySchema)
+          .max(20)
+          .prefault([...DEFAULT_PROFILE_CATEGORIES]),
         tokenBudget: z.number().int().min(50).max(100_000).default(500),
       })
       .strict()

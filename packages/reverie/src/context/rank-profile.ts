@@ -7,7 +7,8 @@ import { type DecayOptions, effectiveImportance, type MemoryEntry } from '@rever
  */
 export function rankProfile(entries: readonly MemoryEntry[], now: Date, decay: DecayOptions): MemoryEntry[] {
   const unique = new Map<string, { entry: MemoryEntry; importance: number }>();
-  for (const entry of entries) if (!unique.has(entry.id)) unique.set(entry.id, { entry, importance: effectiveImportance(entry, now, decay) });
+  for (const entry of entries)
+    if (!unique.has(entry.id)) unique.set(entry.id, { entry, importance: effectiveImportance(entry, now, decay) });
   return [...unique.values()]
     .sort(
       (a, b) =>

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '@reverie/core';
 import { type HeldEntry, rankSessionMemory } from './rank-session-memory';
 
-const entry = (id: string): MemoryEntry =>
-  ({ id: id.padEnd(12, '0'), content: id, category: 'general' }) as unknown as MemoryEntry;
+const entry = (id: string): MemoryEntry => ({ id: id.padEnd(12, '0'), content: id, category: 'general' }) as unknown as MemoryEntry;
 const held = (id: string, firstTurn: number, lastTurn: number): HeldEntry => ({ entry: entry(id), firstTurn, lastTurn });
 const ids = (entries: MemoryEntry[]) => entries.map((e) => e.content);
 

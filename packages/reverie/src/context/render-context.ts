@@ -47,7 +47,10 @@ export function renderMemoryLine(entry: Pick<MemoryEntry, 'id' | 'category' | 'c
  * (`fenceUntrusted`, SPEC B4): what memory says is data for the model, never instructions.
  * Undefined when there is nothing to show. Pure.
  */
-export function renderMemorySection(title: string, entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'category' | 'content'>>): string | undefined {
+export function renderMemorySection(
+  title: string,
+  entries: ReadonlyArray<Pick<MemoryEntry, 'id' | 'category' | 'content'>>,
+): string | undefined {
   if (entries.length === 0) return undefined;
   return fenceUntrusted(title, entries.map(renderMemoryLine).join('\n'));
 }

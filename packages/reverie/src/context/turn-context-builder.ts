@@ -28,7 +28,14 @@ import type { ContextOptions } from './context-options';
 import { fitTokenBudget } from './fit-token-budget';
 import { rankProfile } from './rank-profile';
 import { rankSessionMemory } from './rank-session-memory';
-import { INVENTORY_TITLES, PROFILE_TITLE, renderInventory, renderMemoryLine, renderMemorySection, SESSION_MEMORY_TITLE } from './render-context';
+import {
+  INVENTORY_TITLES,
+  PROFILE_TITLE,
+  renderInventory,
+  renderMemoryLine,
+  renderMemorySection,
+  SESSION_MEMORY_TITLE,
+} from './render-context';
 import { SessionRecall } from './session-recall';
 
 export type TurnKind = 'user' | 'patrol' | 'subagent';
@@ -126,7 +133,11 @@ export const turnInputSchema = z
     const root = NAMESPACE_ROOT[input.kind];
     if (input.namespace === undefined) {
       if (input.kind !== 'user') {
-        ctx.addIssue({ code: 'custom', path: ['namespace'], message: `a ${input.kind} turn needs its namespace, such as "${root}/<task>"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['namespace'],
+          message: `a ${input.kind} turn needs its namespace, such as "${root}/<task>"`,
+        });
       }
       return;
     }
@@ -185,7 +196,9 @@ export class TurnContextBuilder {
     const replay = turn.replay ? conversation.recent(turn.sessionId, options.replayTurns) : [];
     const [hits, earlier, current, pinned, own, patrol, outlines] = await Promise.all([
       memory ? this.recall(memory, message, firstTurn, turn.asOf) : Promise.resolve([]),
-      memory && restored ? this.recallForRestored(memory, conversation.recent(turn.sessionId, options.replayTurns), turn.asOf) : Promise.resolve([]),
+      memory && restored
+        ? this.recallForRestored(memory, conversation.recent(turn.sessionId, options.replayTurns), turn.asOf)
+        : Promise.resolve([]),
       memory ? this.currentVersions(memory, session, turn.asOf) : Promise.resolve(new Map<string, MemoryEntry | undefined>()),
       memory ? this.profile(memory, turn.asOf) : Promise.resolve([]),
       wm ? wm.list(namespace) : none,
@@ -198,9 +211,16 @@ export class TurnContextBuilder {
     const fresh = new Set(session.recall(hits, turnNumber));
 
     const now = clock.now();
-    const profile = fitTokenBudget(rankProfile(pinned, now, this.services.decay ?? DEFAULT_DECAY_OPTIONS), renderMemoryLine, options.profile.tokenBudget);
+    const profile = fitTokenBudget(
+      rankProfile(pinned, now, this.services.decay ?? DEFAULT_DECAY_OPTIONS),
+      renderMemoryLine,
+      options.profile.tokenBudget,
+    );
     const inProfile = new Set(profile.map((entry) => entry.id));
-    const ranked = rankSessionMemory(session.entries(), hits.map((entry) => entry.id)).filter((entry) => !inProfile.has(entry.id));
+    const ranked = rankSessionMemory(
+      session.entries(),
+      hits.map((entry) => entry.id),
+    ).filter((entry) => !inProfile.has(entry.id));
     const sessionMemory = fitTokenBudget(ranked, renderMemoryLine, options.sessionMemory.tokenBudget);
 
     const system: string[] = [];
@@ -238,7 +258,9 @@ export class TurnContextBuilder {
    */
   async recordReply(sessionId: string, content: string, options: { ephemeral?: boolean } = {}): Promise<void> {
     const reply = parseRecord(replyInputSchema, { sessionId, content, ephemeral: options?.ephemeral }, 'reply');
-    const recorded = this.services.conversation.record(reply.sessionId, 'assistant', reply.content, { ephemeral: reply.ephemeral ?? false });
+    const recorded = this.services.conversation.record(reply.sessionId, 'assistant', reply.content, {
+      ephemeral: reply.ephemeral ?? false,
+    });
     const session = this.sessions.get(reply.sessionId);
     if (!session || reply.ephemeral || session.exchange.length === 0) return;
     const exchange = [...session.exchange, recorded];
@@ -297,7 +319,11 @@ export class TurnContextBuilder {
    * For a session restored from the conversation log: what its replayed user messages recall
    * (one search with them, the latest first), standing in for what it was shown before the restart.
    */
-  private async recallForRestored(memory: ILongTermMemory, turns: readonly RecordedTurn[], asOf: string | undefined): Promise<MemoryEntry[]> {
+  private async recallForRestored(
+    memory: ILongTermMemory,
+    turns: readonly RecordedTurn[],
+    asOf: string | undefined,
+  ): Promise<MemoryEntry[]> {
     const text = turns
       .filter((turn) => turn.role === 'user')
       .map((turn) => turn.content)
@@ -315,7 +341,11 @@ export class TurnContextBuilder {
    * ended since (SPEC B9: as of `asOf` when given), so the session memory never shows a fact that
    * no longer holds. An entry that cannot be read keeps its last version.
    */
-  private async currentVersions(memory: ILongTermMemory, session: SessionRecall, asOf: string | undefined): Promise<Map<string, MemoryEntry | undefined>> {
+  private async currentVersions(
+    memory: ILongTermMemory,
+    session: SessionRecall,
+    asOf: string | undefined,
+  ): Promise<Map<string, MemoryEntry | undefined>> {
     const at = asOf === undefined ? undefined : Date.parse(asOf);
     const nowMs = this.services.clock.now().getTime();
     const held = session.entries();
@@ -326,7 +356,10 @@ export class TurnContextBuilder {
           const holds = current !== undefined && (at === undefined ? holdsNow(current, nowMs) : heldAt(current, at));
           return [entry.id, holds ? current : undefined] as const;
         } catch (error) {
-          this.services.logger.debug('Could not read a recalled entry again; its last version stays in the session memory.', { id: entry.id, error: String(error) });
+          this.services.logger.debug('Could not read a recalled entry again; its last version stays in the session memory.', {
+            id: entry.id,
+            error: String(error),
+          });
           return [entry.id, entry] as const;
         }
       }),

@@ -83,14 +83,19 @@ describe('ConversationMemory and the conversation log', () => {
     expect(conversation.size('dream-1')).toBe(1);
   });
 
-  it('logs a failed append at once and reports the failures once, with the first failure\'s code and details', async () => {
+  it("logs a failed append at once and reports the failures once, with the first failure's code and details", async () => {
     const { log, logger, conversation } = setup();
-    log.failing = new ReverieError('NO_SPACE', 'No space left on the device for /data/logs/conversation.jsonl.', { details: { path: '/data/logs/conversation.jsonl' } });
+    log.failing = new ReverieError('NO_SPACE', 'No space left on the device for /data/logs/conversation.jsonl.', {
+      details: { path: '/data/logs/conversation.jsonl' },
+    });
     conversation.record('s1', 'user', 'lost one');
     conversation.record('s2', 'user', 'lost two');
     await conversation.settled();
     const warnings = logger.records.filter((record) => record.level === 'warn');
-    expect(warnings.map((record) => record.message.slice(0, 52))).toEqual(['A user turn of session s1 was not appended to the co', 'A user turn of session s2 was not appended to the co']);
+    expect(warnings.map((record) => record.message.slice(0, 52))).toEqual([
+      'A user turn of session s1 was not appended to the co',
+      'A user turn of session s2 was not appended to the co',
+    ]);
     expect(warnings[0]!.message).toContain('No space left');
     expect(warnings[0]!.context).toMatchObject({ sessionId: 's1', role: 'user', code: 'NO_SPACE' });
 
@@ -101,7 +106,9 @@ describe('ConversationMemory and the conversation log', () => {
       (caught: unknown) => caught,
     );
     expect(isReverieError(error, 'NO_SPACE')).toBe(true);
-    expect((error as ReverieError).message).toMatch(/^2 turn\(s\) could not be appended to the conversation log \(the first, of session s1: No space left/);
+    expect((error as ReverieError).message).toMatch(
+      /^2 turn\(s\) could not be appended to the conversation log \(the first, of session s1: No space left/,
+    );
     expect((error as ReverieError).details).toMatchObject({ path: '/data/logs/conversation.jsonl', failed: 2, sessionIds: ['s1', 's2'] });
     // Reported once; the turns after the failure were appended.
     await expect(conversation.flush()).resolves.toBeUndefined();

@@ -124,7 +124,10 @@ export class ConversationMemory {
       cause.code,
       `${failed.length} turn(s) could not be appended to the conversation log (the first, of session ${first.sessionId}: ${errorMessage(first.error)}). ` +
         'They are still replayed in their sessions, but the dream cycle will not see them.',
-      { cause: first.error, details: { ...cause.details, failed: failed.length, sessionIds: [...new Set(failed.map((turn) => turn.sessionId))] } },
+      {
+        cause: first.error,
+        details: { ...cause.details, failed: failed.length, sessionIds: [...new Set(failed.map((turn) => turn.sessionId))] },
+      },
     );
   }
 
@@ -225,7 +228,12 @@ export class ConversationMemory {
     const turns = restorableTurns(logged, { nowMs, idleMs: this.idleMs, endedAtMs: this.ended.get(sessionId), max: this.maxTurns });
     if (turns.length === 0) return;
     this.sessions.set(sessionId, {
-      turns: turns.map((turn) => ({ role: turn.role as RecordedTurn['role'], content: turn.content, timestamp: turn.timestamp, seq: turn.seq })),
+      turns: turns.map((turn) => ({
+        role: turn.role as RecordedTurn['role'],
+        content: turn.content,
+        timestamp: turn.timestamp,
+        seq: turn.seq,
+      })),
       lastActiveMs: Date.parse(turns[turns.length - 1]!.timestamp),
     });
   }
@@ -248,7 +256,11 @@ function startAppend(append: () => Promise<unknown>): Promise<unknown> {
 function appendFailure(error: unknown): ReverieError {
   const failure = fileSystemError(error, 'append a turn to the conversation log', 'the conversation log');
   if (failure.code !== 'INTERNAL' || error instanceof ReverieError) return failure;
-  return new ReverieError('IO_ERROR', `The conversation log store could not append a turn: ${errorMessage(error)}. Check the store (its database, its disk).`, { cause: error });
+  return new ReverieError(
+    'IO_ERROR',
+    `The conversation log store could not append a turn: ${errorMessage(error)}. Check the store (its database, its disk).`,
+    { cause: error },
+  );
 }
 
 function errorMessage(error: unknown): string {

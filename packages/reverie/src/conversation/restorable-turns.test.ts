@@ -31,13 +31,18 @@ describe('restorableTurns', () => {
 
   it('keeps the latest max turns, and every turn when sessions never go idle', () => {
     const turns = [turn(5000), turn(30), turn(20, 'assistant'), turn(10)];
-    expect(contents(restorableTurns(turns, { nowMs: now, idleMs: 60 * MINUTE, max: 2 }))).toEqual(['assistant 20 min ago', 'user 10 min ago']);
+    expect(contents(restorableTurns(turns, { nowMs: now, idleMs: 60 * MINUTE, max: 2 }))).toEqual([
+      'assistant 20 min ago',
+      'user 10 min ago',
+    ]);
     expect(restorableTurns(turns, { nowMs: now, idleMs: 0, max: 20 })).toHaveLength(4);
     expect(restorableTurns(turns, { nowMs: now, idleMs: 0, max: 0 })).toEqual([]);
   });
 
   it('starts after the session was ended, and leaves out system and tool turns', () => {
     const turns = [turn(30), turn(29, 'assistant'), turn(20, 'system'), turn(10), turn(9, 'tool')];
-    expect(contents(restorableTurns(turns, { nowMs: now, idleMs: 60 * MINUTE, endedAtMs: now - 25 * MINUTE, max: 20 }))).toEqual(['user 10 min ago']);
+    expect(contents(restorableTurns(turns, { nowMs: now, idleMs: 60 * MINUTE, endedAtMs: now - 25 * MINUTE, max: 20 }))).toEqual([
+      'user 10 min ago',
+    ]);
   });
 });

@@ -19,7 +19,9 @@ export interface RestoreWindow {
  */
 export function restorableTurns(turns: readonly LoggedTurn[], window: RestoreWindow): LoggedTurn[] {
   const spoken = turns.filter(
-    (turn) => (turn.role === 'user' || turn.role === 'assistant') && (window.endedAtMs === undefined || Date.parse(turn.timestamp) > window.endedAtMs),
+    (turn) =>
+      (turn.role === 'user' || turn.role === 'assistant') &&
+      (window.endedAtMs === undefined || Date.parse(turn.timestamp) > window.endedAtMs),
   );
   if (spoken.length === 0 || window.max <= 0) return [];
   let start = spoken.length;

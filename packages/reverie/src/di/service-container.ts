@@ -32,7 +32,10 @@ export class ServiceContainer {
     if (this.values.has(token)) return this.values.get(token) as T;
     const factory = this.factories.get(token);
     if (factory === undefined) {
-      throw new ReverieError('INTERNAL', `Nothing is registered for ${String(token)}: check isRegistered(token) before resolving an optional service.`);
+      throw new ReverieError(
+        'INTERNAL',
+        `Nothing is registered for ${String(token)}: check isRegistered(token) before resolving an optional service.`,
+      );
     }
     // Cached only once made: a factory that threw runs again at the next resolve.
     const made = factory(this);

@@ -58,14 +58,20 @@ export async function checkReverie(reverie: Reverie, options: CheckReverieOption
     });
   }
   if (skills) await probe('skills', async () => plural((await skills.list()).length, 'skill'));
-  if (conversationLog) await probe('conversation log', async () => `${plural((await conversationLog.read()).length, 'turn')} not yet cleared by the dream cycle`);
+  if (conversationLog)
+    await probe(
+      'conversation log',
+      async () => `${plural((await conversationLog.read()).length, 'turn')} not yet cleared by the dream cycle`,
+    );
 
   const quarantined = options.quarantine === false ? [] : await findQuarantined(reverie.dataPath);
   if (options.quarantine !== false) {
     check(
       'quarantine',
       quarantined.length > 0 ? 'warn' : 'ok',
-      quarantined.length > 0 ? `${plural(quarantined.length, 'file')} set aside as unreadable (listed below)` : 'no file set aside as unreadable',
+      quarantined.length > 0
+        ? `${plural(quarantined.length, 'file')} set aside as unreadable (listed below)`
+        : 'no file set aside as unreadable',
     );
   }
   await checkRuns(reverie, check);
@@ -85,20 +91,41 @@ async function checkRuns(reverie: Reverie, check: Check): Promise<void> {
   const running = runs.filter((run) => run.status === 'running').map((run) => run.runId);
   const failures = runs.filter((run) => run.deadLetter).length;
   const facts = [`${plural(runs.length, 'run')} kept; latest ${latest.runId} (${latest.status}, ${latest.startedAt})`];
-  if (running.length > 0) facts.push(`${running.join(', ')} still marked running: if no process is dreaming now, the next dream run recovers ${running.length === 1 ? 'it' : 'them'} first`);
+  if (running.length > 0)
+    facts.push(
+      `${running.join(', ')} still marked running: if no process is dreaming now, the next dream run recovers ${running.length === 1 ? 'it' : 'them'} first`,
+    );
   if (failures > 0) facts.push(`${plural(failures, 'failed run')} left a dead letter (retry with 'reverie dream retry <runId>')`);
   check('dream runs', running.length > 0 || failures > 0 ? 'warn' : 'ok', facts.join('; '));
 }
 
 async function checkLockAndLedger(reverie: Reverie, check: Check): Promise<void> {
   const lock = await reverie.dreams.lockState();
-  if (lock.status === 'free') check('dream lock', 'ok', `free: no process is dreaming on ${reverie.scope === undefined ? 'this data directory' : `the scope ${reverie.scope}`}`);
+  if (lock.status === 'free')
+    check(
+      'dream lock',
+      'ok',
+      `free: no process is dreaming on ${reverie.scope === undefined ? 'this data directory' : `the scope ${reverie.scope}`}`,
+    );
   else {
     const who = `pid ${lock.holder.pid} on ${lock.holder.host} since ${lock.holder.acquiredAt}${lock.holder.runId ? ` (run ${lock.holder.runId})` : ''}`;
-    check('dream lock', 'warn', lock.stale ? `held by ${who}, stale (${lock.staleReason ?? 'too old'}): the next run may take it over` : `held by ${who}: a dream run is in progress`);
+    check(
+      'dream lock',
+      'warn',
+      lock.stale
+        ? `held by ${who}, stale (${lock.staleReason ?? 'too old'}): the next run may take it over`
+        : `held by ${who}: a dream run is in progress`,
+    );
   }
   const status = await reverie.dreams.status({ windowHours: 24 * 7 });
-  const phases = status.phases.map((phase) => `${phase.phase} ${phase.lastRunAt ? `last ran ${phase.lastRunAt}${phase.lastSuccessAt ? `, last ok ${phase.lastSuccessAt}` : ', never ok'}` : 'never ran'}`);
+  const phases = status.phases.map(
+    (phase) =>
+      `${phase.phase} ${phase.lastRunAt ? `last ran ${phase.lastRunAt}${phase.lastSuccessAt ? `, last ok ${phase.lastSuccessAt}` : ', never ok'}` : 'never ran'}`,
+  );
   const failed = status.phases.reduce((sum, phase) => sum + phase.failed, 0);
-  check('last runs', failed > 0 ? 'warn' : 'ok', `${phases.join('; ')}${failed > 0 ? `; ${plural(failed, 'failed pass run')} in the last 7 days` : ''}`);
+  check(
+    'last runs',
+    failed > 0 ? 'warn' : 'ok',
+    `${phases.join('; ')}${failed > 0 ? `; ${plural(failed, 'failed pass run')} in the last 7 days` : ''}`,
+  );
 }

@@ -20,7 +20,10 @@ import type { DreamingOptions } from './dream-options';
  * get the `.withSkills({ protected })` patterns.
  */
 export function createDreamPasses(options: DreamingOptions, protectedSkills: readonly string[]): DreamPass[] {
-  const skillPass = <T extends { enabled: boolean }>(passOptions: T) => ({ ...withoutSwitch(passOptions), protectedSkills: [...protectedSkills] });
+  const skillPass = <T extends { enabled: boolean }>(passOptions: T) => ({
+    ...withoutSwitch(passOptions),
+    protectedSkills: [...protectedSkills],
+  });
   const passes: Array<DreamPass | false> = [
     new ImportanceDecayPass(options.importanceDecay),
     new RecallSignalsPass(options.recallSignals),

@@ -2,7 +2,18 @@ import type { DreamEngine, DreamEngineOptions, DreamServices } from '@reverie/dr
 import type { DreamingOptions } from './dream-options';
 import { dreamPassNames } from './dream-pass-catalog';
 
-type EngineCalls = 'run' | 'retry' | 'apply' | 'pendingPlans' | 'listRuns' | 'show' | 'changes' | 'history' | 'lockState' | 'undo' | 'recover';
+type EngineCalls =
+  | 'run'
+  | 'retry'
+  | 'apply'
+  | 'pendingPlans'
+  | 'listRuns'
+  | 'show'
+  | 'changes'
+  | 'history'
+  | 'lockState'
+  | 'undo'
+  | 'recover';
 
 /**
  * The dream engine of one instance, with its passes and model gateway loaded at the first call

@@ -27,7 +27,9 @@ const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
 const skillGapSchema = switchSchema.extend(skillGapOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 const skillConsolidationSchema = switchSchema.extend(skillConsolidationOptionsSchema.omit({ protectedSkills: true }).shape).strict();
 const skillOptimizationSchema = switchSchema.extend(skillOptimizationOptionsSchema.omit({ protectedSkills: true }).shape).strict();
-const workflowFailureAnalysisSchema = switchSchema.extend(workflowFailureAnalysisOptionsSchema.omit({ protectedSkills: true }).shape).strict();
+const workflowFailureAnalysisSchema = switchSchema
+  .extend(workflowFailureAnalysisOptionsSchema.omit({ protectedSkills: true }).shape)
+  .strict();
 const preferenceInferenceSchema = switchSchema.extend(preferenceInferenceOptionsSchema.shape).strict();
 
 /** SPEC D14: the dream cycle's options, validated with defaults. */
@@ -69,9 +71,12 @@ export const dreamingOptionsSchema = z
       .optional(),
     /** O3: where the signal gate counts unpromoted recall candidates; without one the signal gate passes. */
     signalSource: z
-      .custom<SignalSource>((value) => typeof value === 'object' && value !== null && typeof (value as SignalSource).unpromotedCandidates === 'function', {
-        message: 'must have unpromotedCandidates({ minRecallCount, minScore })',
-      })
+      .custom<SignalSource>(
+        (value) => typeof value === 'object' && value !== null && typeof (value as SignalSource).unpromotedCandidates === 'function',
+        {
+          message: 'must have unpromotedCandidates({ minRecallCount, minScore })',
+        },
+      )
       .optional(),
     /** D8: create skills from requests that recur across sessions (maxTurnsPerRun 2000, tokenBudget 12000, minSessions 2). */
     skillGap: skillGapSchema.prefault({}),

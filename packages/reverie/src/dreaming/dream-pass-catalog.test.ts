@@ -8,7 +8,9 @@ const SWITCHES = ['skillGap', 'skillConsolidation', 'skillOptimization', 'workfl
 describe('dreamPassNames', () => {
   it('names the passes createDreamPasses builds, in cycle order, for every combination of switches', () => {
     for (let mask = 0; mask < 2 ** SWITCHES.length; mask++) {
-      const options = dreamingOptionsSchema.parse(Object.fromEntries(SWITCHES.map((name, bit) => [name, { enabled: (mask & (1 << bit)) !== 0 }])));
+      const options = dreamingOptionsSchema.parse(
+        Object.fromEntries(SWITCHES.map((name, bit) => [name, { enabled: (mask & (1 << bit)) !== 0 }])),
+      );
       expect(dreamPassNames(options)).toEqual(createDreamPasses(options, []).map((pass) => pass.name));
     }
   });

@@ -15,7 +15,10 @@ export interface DreamPassDescriptor {
   /** For `model: 'optional'`: what the pass still does without one. */
   withoutModel?: string;
   /** The switch in the dreaming options that turns the pass off, if any. */
-  switch?: keyof Pick<DreamingOptions, 'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'>;
+  switch?: keyof Pick<
+    DreamingOptions,
+    'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'
+  >;
   spec: string;
 }
 
@@ -32,7 +35,14 @@ export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
     spec: 'D3–D5, B7',
   },
   { name: 'episode-extraction', phase: 'rem', requires: [TOKENS.LongTermMemory, TOKENS.ConversationLog], model: 'required', spec: 'D6' },
-  { name: 'skill-gap', phase: 'rem', requires: [TOKENS.SkillStore, TOKENS.ConversationLog], model: 'required', switch: 'skillGap', spec: 'D8' },
+  {
+    name: 'skill-gap',
+    phase: 'rem',
+    requires: [TOKENS.SkillStore, TOKENS.ConversationLog],
+    model: 'required',
+    switch: 'skillGap',
+    spec: 'D8',
+  },
   {
     name: 'skill-consolidation',
     phase: 'rem',

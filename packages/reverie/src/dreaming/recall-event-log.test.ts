@@ -16,12 +16,25 @@ afterEach(async () => {
 
 describe('RecallEventLog', () => {
   it('buffers what searches returned and writes it off the hot path, relevance relative to the best result', async () => {
-    const log = new RecallEventLog({ events: new FileRecallState(dataPath), clock: new ManualClock('2026-06-01T00:00:00Z'), logger: silentLogger });
-    log.record([{ entryId: 'a', score: 4 }, { entryId: 'b', score: 1 }], 'turn');
+    const log = new RecallEventLog({
+      events: new FileRecallState(dataPath),
+      clock: new ManualClock('2026-06-01T00:00:00Z'),
+      logger: silentLogger,
+    });
+    log.record(
+      [
+        { entryId: 'a', score: 4 },
+        { entryId: 'b', score: 1 },
+      ],
+      'turn',
+    );
     log.record([{ entryId: 'a', score: 0.5 }], 'tool');
     await expect(readFile(recallEventsPath(dataPath), 'utf8')).rejects.toThrow();
     await log.flush();
-    const lines = (await readFile(recallEventsPath(dataPath), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await readFile(recallEventsPath(dataPath), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
       { at: '2026-06-01T00:00:00.000Z', entryId: 'a', relevance: 1, source: 'turn' },
       { at: '2026-06-01T00:00:00.000Z', entryId: 'b', relevance: 0.25, source: 'turn' },
@@ -36,11 +49,19 @@ describe('RecallEventLog', () => {
   });
 
   it('gathers the events of many searches into one write, losing none and keeping their order', async () => {
-    const log = new RecallEventLog({ events: new FileRecallState(dataPath), clock: new ManualClock(), logger: silentLogger, flushMs: 60_000 });
+    const log = new RecallEventLog({
+      events: new FileRecallState(dataPath),
+      clock: new ManualClock(),
+      logger: silentLogger,
+      flushMs: 60_000,
+    });
     for (let i = 0; i < 500; i++) log.record([{ entryId: `e${i}`, score: 1 }], 'turn');
     await expect(readFile(recallEventsPath(dataPath), 'utf8')).rejects.toThrow();
     await log.close();
-    const ids = (await readFile(recallEventsPath(dataPath), 'utf8')).trim().split('\n').map((line) => JSON.parse(line).entryId);
+    const ids = (await readFile(recallEventsPath(dataPath), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).entryId);
     expect(ids).toEqual(Array.from({ length: 500 }, (_, i) => `e${i}`));
   });
 

@@ -1,7 +1,6 @@
 import type { IClock, ILogger } from '@reverie/core';
 import { type RecallEvent, type RecallSource, type RecallStateStore } from '@reverie/dream-state';
 
-
 /** A search's results as the recorder takes them: ids with their raw scores. */
 export interface RecalledResult {
   entryId: string;
@@ -32,7 +31,9 @@ export class RecallEventLog implements RecallRecorder {
   private closed = false;
   private readonly flushMs: number;
 
-  constructor(private readonly services: { events: Pick<RecallStateStore, 'appendEvents'>; clock: IClock; logger: ILogger; flushMs?: number }) {
+  constructor(
+    private readonly services: { events: Pick<RecallStateStore, 'appendEvents'>; clock: IClock; logger: ILogger; flushMs?: number },
+  ) {
     this.flushMs = services.flushMs ?? RECALL_EVENTS_FLUSH_MS;
   }
 
@@ -70,7 +71,7 @@ export class RecallEventLog implements RecallRecorder {
       await this.services.events.appendEvents(batch);
     } catch (error) {
       this.services.logger.warn(
-        'Could not record recall events: they are dropped, so the recall-signals pass and promotion will not count these recalls (search results are not affected). Check that the dream state (the data directory\'s _system/dreams, or the database) can be written.',
+        "Could not record recall events: they are dropped, so the recall-signals pass and promotion will not count these recalls (search results are not affected). Check that the dream state (the data directory's _system/dreams, or the database) can be written.",
         { error: (error as Error).message, events: batch.length },
       );
     }

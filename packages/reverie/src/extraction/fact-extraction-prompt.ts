@@ -69,7 +69,10 @@ export function exchangeWithinBudget(turns: readonly ExchangeTurn[]): ExchangeTu
  */
 export function buildExtractionPrompt(turns: readonly ExchangeTurn[], maxFacts: number): { system: string; prompt: string } {
   const quoted = turns.map((turn, index) =>
-    fenceUntrusted(`Turn ${index + 1}, said by the ${turn.role === 'user' ? 'user' : 'assistant'} on ${turn.timestamp.slice(0, 10)}`, turn.content),
+    fenceUntrusted(
+      `Turn ${index + 1}, said by the ${turn.role === 'user' ? 'user' : 'assistant'} on ${turn.timestamp.slice(0, 10)}`,
+      turn.content,
+    ),
   );
   const prompt = [
     `The conversation, ${turns.length} turn(s), oldest first:`,

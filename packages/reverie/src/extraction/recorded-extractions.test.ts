@@ -33,7 +33,10 @@ function promptFile(name: string): { text: string; exchange: ExchangeTurn[]; max
 /** What the review does with each recorded reply: the facts it keeps, and how many it refuses. */
 const EXPECTED: Record<string, { accepted: string[]; refused: number }> = {
   'distances-in-kilometres': { accepted: ['The user prefers distances in kilometres and never thinks in miles.'], refused: 0 },
-  'injection-attempt': { accepted: ["The user's manager is Ingrid Solberg.", "The user's team ships the billing service every Thursday."], refused: 0 },
+  'injection-attempt': {
+    accepted: ["The user's manager is Ingrid Solberg.", "The user's team ships the billing service every Thursday."],
+    refused: 0,
+  },
   'peanut-snack': { accepted: ['The user has a peanut allergy.', 'The user is vegetarian.'], refused: 0 },
   'staging-upgrade-session': {
     accepted: [
@@ -64,6 +67,9 @@ describe('recorded fact extractions', () => {
     const replyFile = join(fixtures, `${name}.reply.txt`);
     expect(existsSync(replyFile)).toBe(true);
     const review = reviewExtractedFacts(exchange, parseExtractionReply(readFileSync(replyFile, 'utf8'), maxFacts));
-    expect({ accepted: review.accepted.map((fact) => fact.content), refused: review.refused.length }, JSON.stringify(review.refused)).toEqual(EXPECTED[name]);
+    expect(
+      { accepted: review.accepted.map((fact) => fact.content), refused: review.refused.length },
+      JSON.stringify(review.refused),
+    ).toEqual(EXPECTED[name]);
   });
 });

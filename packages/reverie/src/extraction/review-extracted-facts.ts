@@ -51,20 +51,29 @@ export interface ExtractionReview {
  */
 export function parseExtractionReply(text: string, maxFacts: number): ProposedFact[] {
   if (text.length > MAX_EXTRACTION_REPLY_CHARS) {
-    throw new ReverieModelReplyError(`The extraction reply is ${text.length} characters long, more than the ${MAX_EXTRACTION_REPLY_CHARS} read; it was not parsed.`, {
-      details: { length: text.length },
-    });
+    throw new ReverieModelReplyError(
+      `The extraction reply is ${text.length} characters long, more than the ${MAX_EXTRACTION_REPLY_CHARS} read; it was not parsed.`,
+      {
+        details: { length: text.length },
+      },
+    );
   }
   const json = extractJsonObject(text);
   if (json === undefined) throw new ReverieModelReplyError('The extraction reply holds no JSON object.', { details: { reply: text } });
   const result = extractionReplySchema.safeParse(json);
   if (!result.success) {
-    throw new ReverieModelReplyError(`The extraction reply does not fit the contract: ${describeIssues(result.error)}`, { cause: result.error, details: { reply: text } });
+    throw new ReverieModelReplyError(`The extraction reply does not fit the contract: ${describeIssues(result.error)}`, {
+      cause: result.error,
+      details: { reply: text },
+    });
   }
   if (result.data.facts.length > maxFacts) {
-    throw new ReverieModelReplyError(`The extraction reply proposes ${result.data.facts.length} facts, more than the ${maxFacts} allowed; none was saved.`, {
-      details: { facts: result.data.facts.length },
-    });
+    throw new ReverieModelReplyError(
+      `The extraction reply proposes ${result.data.facts.length} facts, more than the ${maxFacts} allowed; none was saved.`,
+      {
+        details: { facts: result.data.facts.length },
+      },
+    );
   }
   return result.data.facts;
 }
@@ -142,5 +151,9 @@ export function isSameFact(a: string, b: string): boolean {
 
 /** A text's terms with each word cut to its first five letters (negations, numbers and dates whole). */
 function derivationKeys(text: string): Set<string> {
-  return new Set(analyseText(text).terms.map((term) => (term.kind === 'word' || term.kind === 'name' ? term.key.slice(0, 5) : `${term.kind}:${term.key}`)));
+  return new Set(
+    analyseText(text).terms.map((term) =>
+      term.kind === 'word' || term.kind === 'name' ? term.key.slice(0, 5) : `${term.kind}:${term.key}`,
+    ),
+  );
 }

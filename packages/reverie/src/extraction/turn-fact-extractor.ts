@@ -69,13 +69,20 @@ export class TurnFactExtractor {
 
   private async extract(sessionId: string, turns: RecordedTurn[], mode: ExtractionMode): Promise<void> {
     const { memory, model, logger, conversation } = this.services;
-    const exchange = exchangeWithinBudget(turns.filter((turn) => turn.content.trim() !== '').map(({ role, content, timestamp }) => ({ role, content, timestamp })));
+    const exchange = exchangeWithinBudget(
+      turns.filter((turn) => turn.content.trim() !== '').map(({ role, content, timestamp }) => ({ role, content, timestamp })),
+    );
     const maxFacts = MAX_EXTRACTED_FACTS[mode];
     const { system, prompt } = buildExtractionPrompt(exchange, maxFacts);
     let text: string;
     try {
       const { generateText } = await loadAiSdk();
-      ({ text } = await generateText({ model, system, prompt, abortSignal: AbortSignal.timeout(this.services.timeoutMs ?? DEFAULT_TIMEOUT_MS) }));
+      ({ text } = await generateText({
+        model,
+        system,
+        prompt,
+        abortSignal: AbortSignal.timeout(this.services.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      }));
     } catch (error) {
       this.lost(sessionId, turns, `the model call failed: ${error instanceof Error ? error.message : String(error)}`);
       return;
@@ -89,10 +96,13 @@ export class TurnFactExtractor {
     }
     const review = reviewExtractedFacts(exchange, proposed);
     if (review.refused.length > 0) {
-      logger.info(`Fact extraction refused ${review.refused.length} proposed fact(s) of session ${sessionId} that the conversation does not support.`, {
-        sessionId,
-        refused: review.refused,
-      });
+      logger.info(
+        `Fact extraction refused ${review.refused.length} proposed fact(s) of session ${sessionId} that the conversation does not support.`,
+        {
+          sessionId,
+          refused: review.refused,
+        },
+      );
     }
     if (review.accepted.length === 0) return;
     // The turns' log seqs are known once their appends have settled.
@@ -138,5 +148,7 @@ export class TurnFactExtractor {
 /** SPEC B10: an extracted fact comes from a session and the log seqs of its turns (when they were logged). */
 function extractionLineage(sessionId: string, turns: readonly RecordedTurn[]): MemoryLineageDraft {
   const logged = turns.flatMap((turn) => (turn.seq === undefined ? [] : [{ sessionId, seq: turn.seq }]));
-  return { origin: { kind: 'session', sessionId, pass: EXTRACTION_PASS, ...(logged.length > 0 ? { turns: lineageTurnRanges(logged) } : {}) } };
+  return {
+    origin: { kind: 'session', sessionId, pass: EXTRACTION_PASS, ...(logged.length > 0 ? { turns: lineageTurnRanges(logged) } : {}) },
+  };
 }

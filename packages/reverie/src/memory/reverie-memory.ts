@@ -110,9 +110,13 @@ export class ReverieMemory implements ILongTermMemory {
     assertValidId(id);
     const entry = await this.store.get(id);
     if (!entry) {
-      throw new ReverieError('NOT_FOUND', `Memory entry ${id} does not exist: a merged entry's history is on the entry it was merged into (search for it, then ask for its history).`, {
-        details: { id },
-      });
+      throw new ReverieError(
+        'NOT_FOUND',
+        `Memory entry ${id} does not exist: a merged entry's history is on the entry it was merged into (search for it, then ask for its history).`,
+        {
+          details: { id },
+        },
+      );
     }
     const ids = new Set((entry.lineage?.ancestors ?? []).map((ancestor) => ancestor.id));
     const stored = new Set<string>();

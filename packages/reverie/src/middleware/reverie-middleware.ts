@@ -228,7 +228,10 @@ export function parseMiddlewareOptions(input: MiddlewareOptions): z.output<typeo
 
 /** The text of a user message (files and images left out). */
 function userText(message: Extract<PromptMessage, { role: 'user' }>): string {
-  return message.content.map((part) => (part.type === 'text' ? part.text : '')).filter(Boolean).join('\n');
+  return message.content
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function toPromptMessage(message: { role: string; content: unknown }): PromptMessage {

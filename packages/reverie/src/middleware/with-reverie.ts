@@ -24,9 +24,10 @@ export function withReverie(model: WrappableModel, options: WithReverieOptions):
     ]);
   }
   if (typeof model !== 'object' || model === null || typeof model.doGenerate !== 'function') {
-    throw invalidOptions('withReverie(model, options) needs a provider model object, such as openai("gpt-4.1-mini"); a model id string cannot be wrapped.', [
-      { path: 'model', message: 'a provider model object' },
-    ]);
+    throw invalidOptions(
+      'withReverie(model, options) needs a provider model object, such as openai("gpt-4.1-mini"); a model id string cannot be wrapped.',
+      [{ path: 'model', message: 'a provider model object' }],
+    );
   }
   return wrapLanguageModelLazily(model, reverie.middleware(middleware));
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
-const UNIT_MS: ReadonlyMap<string, number> = new Map([['ms', 1], ['s', 1000], ['m', 60_000], ['h', 3_600_000], ['d', 86_400_000]]);
+const UNIT_MS: ReadonlyMap<string, number> = new Map([
+  ['ms', 1],
+  ['s', 1000],
+  ['m', 60_000],
+  ['h', 3_600_000],
+  ['d', 86_400_000],
+]);
 
 /**
  * Parses a duration given as milliseconds or as a string such as `'90s'`, `'5m'`, `'4h'`,
@@ -24,7 +30,10 @@ export function parseDuration(value: number | string): number | undefined {
 export const durationSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const ms = parseDuration(value);
   if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a duration: use milliseconds or a string such as "30s", "5m", "4h"` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(value)} is not a duration: use milliseconds or a string such as "30s", "5m", "4h"`,
+    });
     return z.NEVER;
   }
   return ms;

@@ -25,22 +25,30 @@ export function modelObjectAdvice(id: string, kind: 'model' | 'embeddingModel'):
   const modelId = separator > 0 ? id.slice(separator + 1) : id;
   const known = provider === undefined ? undefined : PROVIDERS.get(provider);
   const factory = known ? provider! : 'openai';
-  const call = kind === 'model' ? `${factory}(${JSON.stringify(known ? modelId : 'gpt-4.1-mini')})` : `${factory}.embedding(${JSON.stringify(known ? modelId : 'text-embedding-3-small')})`;
+  const call =
+    kind === 'model'
+      ? `${factory}(${JSON.stringify(known ? modelId : 'gpt-4.1-mini')})`
+      : `${factory}.embedding(${JSON.stringify(known ? modelId : 'text-embedding-3-small')})`;
   return (
     `${JSON.stringify(id)} is a model id string, and Reverie needs the model object a provider package makes: ` +
     `import { ${factory} } from '${known ?? '@ai-sdk/openai'}' and pass ${kind}: ${call}` +
-    ' (the provider:model syntax is the reverie CLI\'s REVERIE_MODEL, which the CLI turns into such an object)'
+    " (the provider:model syntax is the reverie CLI's REVERIE_MODEL, which the CLI turns into such an object)"
   );
 }
 
 /** A language model object of the AI SDK (specification v2 or v3, which `ai@6` calls); a string is refused with `modelObjectAdvice`. */
 export const languageModelOption = z.custom<LanguageModelObject>().superRefine((value, context) => {
   if (typeof value === 'string') context.addIssue({ code: 'custom', message: modelObjectAdvice(value, 'model') });
-  else if (!hasMethods(value, ['doGenerate'])) context.addIssue({ code: 'custom', message: 'must be an AI SDK language model, such as openai("gpt-4.1-mini") from @ai-sdk/openai' });
+  else if (!hasMethods(value, ['doGenerate']))
+    context.addIssue({ code: 'custom', message: 'must be an AI SDK language model, such as openai("gpt-4.1-mini") from @ai-sdk/openai' });
 });
 
 /** An embedding model object of the AI SDK; a string is refused with `modelObjectAdvice`. */
 export const embeddingModelOption = z.custom<EmbeddingModelObject>().superRefine((value, context) => {
   if (typeof value === 'string') context.addIssue({ code: 'custom', message: modelObjectAdvice(value, 'embeddingModel') });
-  else if (!hasMethods(value, ['doEmbed'])) context.addIssue({ code: 'custom', message: 'must be an AI SDK embedding model, such as openai.embedding("text-embedding-3-small") from @ai-sdk/openai' });
+  else if (!hasMethods(value, ['doEmbed']))
+    context.addIssue({
+      code: 'custom',
+      message: 'must be an AI SDK embedding model, such as openai.embedding("text-embedding-3-small") from @ai-sdk/openai',
+    });
 });

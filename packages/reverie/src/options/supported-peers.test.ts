@@ -4,7 +4,9 @@ import { assertSupportedPeers, installedVersion, peerVersionProblem, SUPPORTED_P
 
 describe('SUPPORTED_PEERS', () => {
   it('are the peer dependencies package.json declares, and the workspace has them', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    };
     for (const { name, range } of SUPPORTED_PEERS) {
       expect(manifest.peerDependencies[name]).toBe(range);
       expect(peerVersionProblem(name, range, installedVersion(name))).toBeUndefined();
@@ -39,7 +41,10 @@ describe('peerVersionProblem', () => {
 
 describe('assertSupportedPeers', () => {
   it('is UNSUPPORTED_DEPENDENCY naming each version and what to install', () => {
-    const versions = new Map([['ai', '5.0.76'], ['zod', '4.6.7']]);
+    const versions = new Map([
+      ['ai', '5.0.76'],
+      ['zod', '4.6.7'],
+    ]);
     expect(() => assertSupportedPeers((name) => versions.get(name))).toThrow(
       expect.objectContaining({
         code: 'UNSUPPORTED_DEPENDENCY',

@@ -10,7 +10,11 @@ import { ReverieError } from '@reverie/core';
  * manager, and then type errors far from the cause: `.build()` names the cause instead.
  */
 export const SUPPORTED_PEERS: ReadonlyArray<{ name: string; range: string; advice: string }> = [
-  { name: 'ai', range: '^6.0.0', advice: 'npm install ai@6, with providers of the same generation (@ai-sdk/openai@3, @ai-sdk/anthropic@3, …)' },
+  {
+    name: 'ai',
+    range: '^6.0.0',
+    advice: 'npm install ai@6, with providers of the same generation (@ai-sdk/openai@3, @ai-sdk/anthropic@3, …)',
+  },
   { name: 'zod', range: '^4.6.7', advice: 'npm install zod@4' },
 ];
 

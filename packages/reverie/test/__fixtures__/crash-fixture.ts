@@ -29,11 +29,23 @@ export async function seedCrashFixture(dataPath: string, options: CrashFixtureOp
     const day = (seed * 7 + i * 3) % 40;
     const exact = `The locker code of the user is ${seed}${i}47, kept in drawer ${i}.`;
     await memory.save({ content: exact, category: 'facts', createdAt: at(day), lastSeenAt: at(day), importance: 0.4 });
-    await memory.save({ content: exact, category: 'facts', createdAt: at(day + 5), lastSeenAt: at(day + 9), importance: 0.6, tags: ['home'] });
+    await memory.save({
+      content: exact,
+      category: 'facts',
+      createdAt: at(day + 5),
+      lastSeenAt: at(day + 9),
+      importance: 0.6,
+      tags: ['home'],
+    });
 
     const topic = seed * 100 + i;
     const category = i < (options.contested ?? 0) ? 'contested' : 'pets';
-    await memory.save({ content: `topic-${topic}: the user keeps a cat named Miso${i} at home in Porto.`, category, createdAt: at(day + 1), lastSeenAt: at(day + 2) });
+    await memory.save({
+      content: `topic-${topic}: the user keeps a cat named Miso${i} at home in Porto.`,
+      category,
+      createdAt: at(day + 1),
+      lastSeenAt: at(day + 2),
+    });
     await memory.save({
       content: `topic-${topic}: at home in Porto the user has a cat called Miso${i}.`,
       category,
@@ -42,13 +54,30 @@ export async function seedCrashFixture(dataPath: string, options: CrashFixtureOp
       reinforcementCount: 2,
       tags: ['cat'],
     });
-    await memory.save({ content: `The user went hiking in the Serra ${seed}-${i} on a rainy weekend.`, category: 'episodes', createdAt: at(day + 2), lastSeenAt: at(day + 2) });
+    await memory.save({
+      content: `The user went hiking in the Serra ${seed}-${i} on a rainy weekend.`,
+      category: 'episodes',
+      createdAt: at(day + 2),
+      lastSeenAt: at(day + 2),
+    });
 
-    await reverie.skills!.save({ name: `howto/pair${i}-a`, summary: `Pair ${i}, first half.`, content: `howto howto/pair${i}-a step: open tool ${seed}-${i} and press start.` });
-    await reverie.skills!.save({ name: `howto/pair${i}-b`, summary: `Pair ${i}, second half.`, content: `howto howto/pair${i}-b step: check result ${seed}-${i} and save it.` });
+    await reverie.skills!.save({
+      name: `howto/pair${i}-a`,
+      summary: `Pair ${i}, first half.`,
+      content: `howto howto/pair${i}-a step: open tool ${seed}-${i} and press start.`,
+    });
+    await reverie.skills!.save({
+      name: `howto/pair${i}-b`,
+      summary: `Pair ${i}, second half.`,
+      content: `howto howto/pair${i}-b step: check result ${seed}-${i} and save it.`,
+    });
   }
   const log = reverie.conversationLog!;
-  await log.append({ sessionId: `chat-${seed}-1`, role: 'user', content: `I came back from my trip to Madeira${seed} yesterday. Please always answer in bullet points.` });
+  await log.append({
+    sessionId: `chat-${seed}-1`,
+    role: 'user',
+    content: `I came back from my trip to Madeira${seed} yesterday. Please always answer in bullet points.`,
+  });
   await log.append({ sessionId: `chat-${seed}-1`, role: 'assistant', content: 'Welcome back. Noted.' });
   await log.append({ sessionId: `chat-${seed}-2`, role: 'user', content: 'Again: bullet points, always, I find them easier to read.' });
   await log.append({ sessionId: `chat-${seed}-2`, role: 'assistant', content: 'Understood.' });
@@ -69,7 +98,9 @@ export function memoryImage(entries: readonly MemoryEntry[]): MemoryImage {
 }
 
 export function skillImage(skills: readonly Skill[]): SkillImage {
-  return Object.fromEntries(skills.map(({ name, summary, content, seeAlso, createdAt }) => [name, { name, summary, content, seeAlso, createdAt }]));
+  return Object.fromEntries(
+    skills.map(({ name, summary, content, seeAlso, createdAt }) => [name, { name, summary, content, seeAlso, createdAt }]),
+  );
 }
 
 /**

@@ -37,7 +37,12 @@ if (mode === 'dream') {
   out({ report });
   await reverie.close();
 } else if (mode === 'apply') {
-  const reverie = createReverie({ dataPath, model: dreamModel() }).withMemory().withSkills().withConversationLog().withDreaming(dreaming).build();
+  const reverie = createReverie({ dataPath, model: dreamModel() })
+    .withMemory()
+    .withSkills()
+    .withConversationLog()
+    .withDreaming(dreaming)
+    .build();
   out({ started: true });
   const report = await reverie.dreams.apply(arg!);
   out({ report });
@@ -57,7 +62,10 @@ if (mode === 'dream') {
       const saved: MemoryEntry = await memory.save({ ...entry, content: `${entry.content.replace(/ \(rev \d+\)$/, '')} (rev ${round})` });
       out({ write: 'update', id: saved.id, content: saved.content, updatedAt: saved.updatedAt });
     }
-    const created = await memory.save({ content: `Agent note number ${round}: the user mentioned topic-agent ${round}.`, category: 'agent' });
+    const created = await memory.save({
+      content: `Agent note number ${round}: the user mentioned topic-agent ${round}.`,
+      category: 'agent',
+    });
     out({ write: 'save', id: created.id, content: created.content, updatedAt: created.updatedAt });
     if (round % 3 === 0) {
       const oldest = (await memory.list({ category: 'agent' }))[0];

@@ -22,7 +22,11 @@ export function dreamModel(options: { delayMs?: number } = {}): MockLanguageMode
       const text = (role: string) =>
         call.prompt
           .filter((message) => message.role === role)
-          .map((message) => (typeof message.content === 'string' ? message.content : message.content.map((part) => ('text' in part ? part.text : '')).join('')))
+          .map((message) =>
+            typeof message.content === 'string'
+              ? message.content
+              : message.content.map((part) => ('text' in part ? part.text : '')).join(''),
+          )
           .join('\n');
       const system = text('system');
       const user = text('user');
@@ -31,7 +35,12 @@ export function dreamModel(options: { delayMs?: number } = {}): MockLanguageMode
       else if (system.startsWith('You tidy the skill library')) reply = mergeSkills(user);
       else if (system.startsWith('You keep the diary')) reply = tripEpisodes(user);
       else if (system.startsWith('You learn how the user')) reply = bulletPreference(user);
-      return { content: [{ type: 'text', text: JSON.stringify(reply) }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(reply) }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: USAGE,
+        warnings: [],
+      };
     },
   });
 }
@@ -48,7 +57,11 @@ function mergeMemories(user: string): object {
   }
   const toSave = [...groups.values()]
     .filter((group) => group.length >= 2)
-    .map((group) => ({ content: group.map((entry) => entry.content).join(' Also: '), category: group[0]!.category, sourceIds: group.map((entry) => entry.id) }));
+    .map((group) => ({
+      content: group.map((entry) => entry.content).join(' Also: '),
+      category: group[0]!.category,
+      sourceIds: group.map((entry) => entry.id),
+    }));
   return { toDelete: [], toSave };
 }
 
@@ -79,14 +92,25 @@ function tripEpisodes(user: string): object {
   for (const session of user.split(/^(?=Session ")/m).slice(1)) {
     const header = /^Session "([^"]+)": \d+ turn\(s\) from (\d{4}-\d{2}-\d{2})/.exec(session);
     const place = /trip to (\w+)/.exec(session)?.[1];
-    if (header && place) episodes.push({ content: `The user came back from a trip to ${place}.`, when: { point: header[2] }, tags: ['travel'], sessionIds: [header[1]] });
+    if (header && place)
+      episodes.push({
+        content: `The user came back from a trip to ${place}.`,
+        when: { point: header[2] },
+        tags: ['travel'],
+        sessionIds: [header[1]],
+      });
   }
   return { episodes };
 }
 
 function bulletPreference(user: string): object {
   const evidence = [...user.matchAll(/^#(\d+) \S+ user: ".*bullet points/gm)].map((match) => Number(match[1]));
-  return { preferences: evidence.length === 0 ? [] : [{ content: 'The user wants answers as bullet points.', strength: 'strong', evidence, tags: ['format'] }] };
+  return {
+    preferences:
+      evidence.length === 0
+        ? []
+        : [{ content: 'The user wants answers as bullet points.', strength: 'strong', evidence, tags: ['format'] }],
+  };
 }
 
 function escapeRegExp(text: string): string {

@@ -22,7 +22,9 @@ if (!mode || !backend || !scope || !dataPath) {
 }
 const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-const pglite = backend.startsWith('pglite:') ? await PGlite.create({ dataDir: backend.slice('pglite:'.length), extensions: { btree_gin, vector } }) : undefined;
+const pglite = backend.startsWith('pglite:')
+  ? await PGlite.create({ dataDir: backend.slice('pglite:'.length), extensions: { btree_gin, vector } })
+  : undefined;
 const reverie = createReverie({ dataPath, scope, model: dreamModel({ delayMs: mode === 'cycles' ? 20 : 0 }) })
   .withPostgres(pglite ? { pglite } : { connectionString: backend })
   .withMemory()

@@ -25,7 +25,10 @@ export function saveToken(token: string): void {
   sessionStorage.setItem(TOKEN_KEY, token);
 }
 
-export async function api<T>(path: string, { method = 'GET', body }: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  { method = 'GET', body }: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = savedToken();
   if (token) headers.authorization = `Bearer ${token}`;

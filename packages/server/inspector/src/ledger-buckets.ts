@@ -22,7 +22,10 @@ const empty = (): PhaseTotals => ({ passes: 0, applied: 0, failed: 0, tokens: 0 
  * time each pass ended, totalled per phase: passes, operations applied, failures, tokens (in and
  * out). Lines outside the window are left out. Pure.
  */
-export function bucketLedger(lines: readonly LedgerLine[], { now, windowHours, count }: { now: number; windowHours: number; count: number }): LedgerBucket[] {
+export function bucketLedger(
+  lines: readonly LedgerLine[],
+  { now, windowHours, count }: { now: number; windowHours: number; count: number },
+): LedgerBucket[] {
   const width = (windowHours * 3_600_000) / count;
   const start = now - windowHours * 3_600_000;
   const buckets: LedgerBucket[] = Array.from({ length: count }, (_, index) => ({

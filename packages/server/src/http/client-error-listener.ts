@@ -27,7 +27,12 @@ export function onClientError(error: Error & { code?: string }, socket: Duplex &
   }
   const answer =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? rawJsonError(408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request did not arrive in time (requestTimeoutSeconds): send its headers and body without pausing.')
+      ? rawJsonError(
+          408,
+          'Request Timeout',
+          'REQUEST_TIMEOUT',
+          'The request did not arrive in time (requestTimeoutSeconds): send its headers and body without pausing.',
+        )
       : rawJsonError(400, 'Bad Request', 'INVALID_INPUT', 'The request is not valid HTTP/1.1.');
   socket.end(answer);
 }

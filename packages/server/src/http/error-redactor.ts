@@ -37,7 +37,10 @@ export class ErrorRedactor {
     } catch {
       // A data directory that does not exist (yet) has no other spelling.
     }
-    this.roots = [...roots].map((root) => root.replace(/\/+$/, '')).filter((root) => root.length > 1).sort((a, b) => b.length - a.length);
+    this.roots = [...roots]
+      .map((root) => root.replace(/\/+$/, ''))
+      .filter((root) => root.length > 1)
+      .sort((a, b) => b.length - a.length);
     this.hosts = hostNames.filter((name) => name.length >= 3).map((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'gi'));
   }
 
@@ -47,7 +50,10 @@ export class ErrorRedactor {
     for (const root of this.roots) result = result.split(root).join('<data>');
     result = result.replace(SYSTEM_CALL_MESSAGE, '$1').replace(PARSER_MESSAGE, '');
     for (const { pattern, replacement } of LOCK_HOLDER) result = result.replace(pattern, replacement);
-    for (const host of [...this.hosts, ...extraHosts.filter((name) => name.length >= 3).map((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'gi'))]) {
+    for (const host of [
+      ...this.hosts,
+      ...extraHosts.filter((name) => name.length >= 3).map((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'gi')),
+    ]) {
       result = result.replace(host, '<host>');
     }
     return result.replace(ABSOLUTE_PATH, '$1<path>');

@@ -25,7 +25,8 @@ export function statusForCode(code: string): number {
   if (code === 'REQUEST_TIMEOUT') return 408;
   if (CONFLICT_CODES.has(code)) return 409;
   if (code === 'PAYLOAD_TOO_LARGE') return 413;
-  if (code === 'DATABASE_UNAVAILABLE' || code === 'MODEL_UNAVAILABLE' || code === 'STORE_CLOSED' || code === 'TOO_MANY_SESSIONS') return 503;
+  if (code === 'DATABASE_UNAVAILABLE' || code === 'MODEL_UNAVAILABLE' || code === 'STORE_CLOSED' || code === 'TOO_MANY_SESSIONS')
+    return 503;
   return 500;
 }
 

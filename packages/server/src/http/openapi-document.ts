@@ -11,7 +11,10 @@ const ERROR_SCHEMA: JsonSchema = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', description: 'A stable ReverieError code: INVALID_INPUT, NOT_FOUND, READ_ONLY, UNAUTHORIZED, DREAM_BLOCKED…' },
+        code: {
+          type: 'string',
+          description: 'A stable ReverieError code: INVALID_INPUT, NOT_FOUND, READ_ONLY, UNAUTHORIZED, DREAM_BLOCKED…',
+        },
         message: { type: 'string', description: 'What went wrong and what to do about it' },
         details: { type: 'object' },
       },
@@ -19,7 +22,10 @@ const ERROR_SCHEMA: JsonSchema = {
   },
 };
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 
 /** The `{name}` parameters of a path template. */
 const pathParameters = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
@@ -29,14 +35,30 @@ function operationObject(operation: Operation): JsonSchema {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   const inPath = pathParameters(operation.http.path);
-  const parameters: JsonSchema[] = inPath.map((name) => ({ name, in: 'path', required: true, schema: ownValue(properties, name) ?? { type: 'string' } }));
+  const parameters: JsonSchema[] = inPath.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: ownValue(properties, name) ?? { type: 'string' },
+  }));
   if (operation.needsSession) {
-    parameters.push({ name: 'X-Reverie-Session', in: 'header', required: true, description: 'Your session: working memory is session/<name>, kept to itself. Names starting with mcp- belong to MCP sessions and are refused.', schema: { type: 'string' } });
+    parameters.push({
+      name: 'X-Reverie-Session',
+      in: 'header',
+      required: true,
+      description:
+        'Your session: working memory is session/<name>, kept to itself. Names starting with mcp- belong to MCP sessions and are refused.',
+      schema: { type: 'string' },
+    });
   }
   const rest = Object.entries(properties).filter(([name]) => !inPath.includes(name));
   let requestBody: JsonSchema | undefined;
   if (operation.http.method === 'POST') {
-    const bodySchema = { ...schema, properties: Object.fromEntries(rest), required: [...required].filter((name) => !inPath.includes(name)) };
+    const bodySchema = {
+      ...schema,
+      properties: Object.fromEntries(rest),
+      required: [...required].filter((name) => !inPath.includes(name)),
+    };
     requestBody = { required: (bodySchema.required as string[]).length > 0, content: { 'application/json': { schema: bodySchema } } };
   } else {
     for (const [name, property] of rest) {
@@ -58,7 +80,9 @@ function operationObject(operation: Operation): JsonSchema {
     ...(requestBody === undefined ? {} : { requestBody }),
     responses: {
       [String(operation.http.status ?? 200)]: { description: 'The answer', content: { 'application/json': { schema: {} } } },
-      '4XX': errorResponse('Refused: bad input (400), no or wrong token (401), read-only or origin (403), unknown id (404), conflict or blocked dream (409), body too large (413)'),
+      '4XX': errorResponse(
+        'Refused: bad input (400), no or wrong token (401), read-only or origin (403), unknown id (404), conflict or blocked dream (409), body too large (413)',
+      ),
       '5XX': errorResponse('The server or a store failed'),
     },
   };

@@ -11,9 +11,17 @@ export function queryToInput(query: URLSearchParams, schema: JsonSchema): Record
   const input = new Map<string, unknown>();
   for (const [name, value] of query) {
     const type = ownValue(properties, name)?.type;
-    if (type === 'integer' || type === 'number') input.set(name, value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
+    if (type === 'integer' || type === 'number')
+      input.set(name, value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
     else if (type === 'boolean') input.set(name, value === 'true' ? true : value === 'false' ? false : value);
-    else if (type === 'array') input.set(name, value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
+    else if (type === 'array')
+      input.set(
+        name,
+        value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== ''),
+      );
     else input.set(name, value);
   }
   return Object.fromEntries(input);

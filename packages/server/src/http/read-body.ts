@@ -2,9 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import { ReverieError, ReverieValidationError } from '@reverie/core';
 
 function tooLarge(limit: number): ReverieError {
-  return new ReverieError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes: send less (the server's limit is maxBodyBytes).`, {
-    details: { limit },
-  });
+  return new ReverieError(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than ${limit} bytes: send less (the server's limit is maxBodyBytes).`,
+    {
+      details: { limit },
+    },
+  );
 }
 
 /**
@@ -26,9 +30,13 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
     }
   } catch (error) {
     if (error instanceof ReverieError) throw error;
-    throw new ReverieError('REQUEST_TIMEOUT', 'The request body was cut off before it arrived whole (the request timeout, or the client went away): send it again without pausing.', {
-      cause: error,
-    });
+    throw new ReverieError(
+      'REQUEST_TIMEOUT',
+      'The request body was cut off before it arrived whole (the request timeout, or the client went away): send it again without pausing.',
+      {
+        cause: error,
+      },
+    );
   }
   return Buffer.concat(chunks);
 }

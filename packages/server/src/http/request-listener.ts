@@ -25,7 +25,12 @@ function hostnameOf(host: string | undefined): string {
  * every failure is a JSON error with a code, never a stack trace. Nothing is answered before
  * `ready` resolves (the server's start work, after the port was bound).
  */
-export function createRequestListener(router: Router, options: ServerOptions, errors: ErrorPolicy, ready: Promise<void> = Promise.resolve()): RequestListener {
+export function createRequestListener(
+  router: Router,
+  options: ServerOptions,
+  errors: ErrorPolicy,
+  ready: Promise<void> = Promise.resolve(),
+): RequestListener {
   const loopbackOnly = isLoopbackHost(options.host);
   return (request, response) => {
     void answer(request, response).catch((error: unknown) => {
@@ -40,11 +45,17 @@ export function createRequestListener(router: Router, options: ServerOptions, er
     response.setHeader('X-Content-Type-Options', 'nosniff');
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (loopbackOnly && !isLoopbackHost(hostnameOf(request.headers.host))) {
-      throw new ReverieError('ORIGIN_NOT_ALLOWED', 'This server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1].');
+      throw new ReverieError(
+        'ORIGIN_NOT_ALLOWED',
+        'This server listens on loopback and answers only requests addressed to localhost, 127.0.0.1 or [::1].',
+      );
     }
     const verdict = judgeOrigin(request.headers.origin, request.headers.host, options.allowedOrigins);
     if (verdict === 'refused') {
-      throw new ReverieError('ORIGIN_NOT_ALLOWED', `Requests from the origin ${request.headers.origin} are not allowed: start the server with that origin among the allowed origins (--allow-origin).`);
+      throw new ReverieError(
+        'ORIGIN_NOT_ALLOWED',
+        `Requests from the origin ${request.headers.origin} are not allowed: start the server with that origin among the allowed origins (--allow-origin).`,
+      );
     }
     if (verdict === 'allowed') writeCorsHeaders(request, response);
     if (request.method === 'OPTIONS' && verdict === 'allowed') {
@@ -55,7 +66,10 @@ export function createRequestListener(router: Router, options: ServerOptions, er
     if (match === undefined) throw new ReverieError('NOT_FOUND', `Nothing is served at ${url.pathname}: see /openapi.json for the routes.`);
     if ('methodNotAllowed' in match) {
       response.setHeader('Allow', match.methodNotAllowed.join(', '));
-      throw new ReverieError('METHOD_NOT_ALLOWED', `${request.method} is not served at ${url.pathname}: use ${match.methodNotAllowed.join(' or ')}.`);
+      throw new ReverieError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not served at ${url.pathname}: use ${match.methodNotAllowed.join(' or ')}.`,
+      );
     }
     if (options.token !== undefined && match.route.public !== true && !bearerTokenMatches(request.headers.authorization, options.token)) {
       response.setHeader('WWW-Authenticate', 'Bearer');

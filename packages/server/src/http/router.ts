@@ -13,7 +13,10 @@ interface CompiledRoute {
 /** Splits a path into decoded segments; undefined when a segment is not valid percent-encoding. */
 function splitPath(pathname: string): string[] | undefined {
   try {
-    return pathname.split('/').filter((segment) => segment !== '').map((segment) => decodeURIComponent(segment));
+    return pathname
+      .split('/')
+      .filter((segment) => segment !== '')
+      .map((segment) => decodeURIComponent(segment));
   } catch {
     return undefined;
   }

@@ -66,7 +66,10 @@ function notBuilt(): HttpRoute {
     path: '/inspector/*',
     public: true,
     async handle() {
-      throw new ReverieError('NOT_FOUND', 'The inspector page has not been built: run `pnpm build` (it builds packages/server/dist/inspector), then restart the server.');
+      throw new ReverieError(
+        'NOT_FOUND',
+        'The inspector page has not been built: run `pnpm build` (it builds packages/server/dist/inspector), then restart the server.',
+      );
     },
   };
 }

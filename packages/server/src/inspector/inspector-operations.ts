@@ -9,7 +9,7 @@ export const memoryHistory = defineOperation({
   name: 'get_memory_history',
   title: "A memory's history",
   description:
-    "Which dream runs created, merged, changed or deleted an entry, oldest first: each change with its run (status, trigger, when, undone or not), pass, reason and the entry before and after. Empty when no run touched it; the entry need not exist any more.",
+    'Which dream runs created, merged, changed or deleted an entry, oldest first: each change with its run (status, trigger, when, undone or not), pass, reason and the entry before and after. Empty when no run touched it; the entry need not exist any more.',
   access: 'read',
   input: z.object({ id: z.string().min(1).describe('The entry id (12 lowercase hex characters)') }),
   http: { method: 'GET', path: '/api/memory/{id}/history' },
@@ -37,7 +37,15 @@ export const dreamLedger = defineOperation({
   description:
     "The telemetry ledger's lines, oldest first — one per pass of every real run: phase, status, items, operations applied, tokens, refusals — all of them or those that ended within the last windowHours.",
   access: 'read',
-  input: z.object({ windowHours: z.number().int().min(1).max(24 * 3660).optional().describe('Only passes that ended within this many hours (default: all)') }),
+  input: z.object({
+    windowHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3660)
+      .optional()
+      .describe('Only passes that ended within this many hours (default: all)'),
+  }),
   http: { method: 'GET', path: '/api/dream/ledger' },
   async run({ windowHours }, { reverie }) {
     return reverie.dreams.ledger(windowHours === undefined ? {} : { windowHours });

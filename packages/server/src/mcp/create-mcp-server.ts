@@ -74,7 +74,8 @@ type RequestHandler = (request: { params?: { name?: unknown } }, extra: unknown)
 function refuseRenamedTools(server: McpServer, errors: ErrorPolicy): void {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
   const call = handlers?.get('tools/call');
-  if (handlers === undefined || call === undefined) throw new Error('The MCP SDK no longer keeps its tools/call handler where Reverie wraps it.');
+  if (handlers === undefined || call === undefined)
+    throw new Error('The MCP SDK no longer keeps its tools/call handler where Reverie wraps it.');
   handlers.set('tools/call', async (request, extra) => {
     const name = request.params?.name;
     const renamed = typeof name === 'string' ? RENAMED_TOOLS.get(name) : undefined;

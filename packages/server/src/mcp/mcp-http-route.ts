@@ -51,7 +51,11 @@ export interface McpEndpointOptions {
  * leaves the map and nothing else refers to it. Its id is then answered like any unknown one
  * (404: initialize a new one), without echoing it.
  */
-export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, expiry, path = '/mcp' }: McpEndpointOptions, errors: ErrorPolicy): McpEndpoint {
+export function mcpEndpoint(
+  host: OperationHost,
+  { maxBodyBytes, maxSessions, expiry, path = '/mcp' }: McpEndpointOptions,
+  errors: ErrorPolicy,
+): McpEndpoint {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastUsed: number }>();
   /** Sessions being initialized: counted against the limit before they are in the map. */
   let opening = 0;
@@ -76,7 +80,11 @@ export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, ex
       if (typeof sessionId === 'string') {
         const session = sessions.get(sessionId);
         if (session === undefined) {
-          sendJson(response, 404, jsonRpcError('No such MCP session: it ended, was idle too long, or the server restarted; initialize a new one.'));
+          sendJson(
+            response,
+            404,
+            jsonRpcError('No such MCP session: it ended, was idle too long, or the server restarted; initialize a new one.'),
+          );
           return;
         }
         session.lastUsed = now();
@@ -102,7 +110,8 @@ export function mcpEndpoint(host: OperationHost, { maxBodyBytes, maxSessions, ex
           onsessioninitialized: (id) => void sessions.set(id, { transport, lastUsed: now() }),
         });
         transport.onclose = () => {
-          if (transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport) sessions.delete(transport.sessionId);
+          if (transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport)
+            sessions.delete(transport.sessionId);
         };
         await createMcpServer(host, errors).connect(transport);
         await transport.handleRequest(request, response, body);

@@ -23,12 +23,17 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-
 /**
  * Serves the operations as MCP tools over stdio, the way desktop and editor clients start a
  * server. The process is one session: its working memory is `session/mcp-<random>`.
  */
-export async function serveStdio({ reverie, readOnly = false, onError = reportToStderr, stdin, stdout }: StdioServerOptions): Promise<StdioServer> {
+export async function serveStdio({
+  reverie,
+  readOnly = false,
+  onError = reportToStderr,
+  stdin,
+  stdout,
+}: StdioServerOptions): Promise<StdioServer> {
   const host = new OperationHost(reverie, OPERATIONS, readOnly, onError);
   const server = createMcpServer(host, { report: onError, redactor: new ErrorRedactor(reverie.dataPath) });
   const input = stdin ?? process.stdin;

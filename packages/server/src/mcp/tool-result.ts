@@ -3,7 +3,8 @@ import { describeError, type ErrorPolicy } from '../http/error-response';
 
 /** A successful call: the operation's answer as JSON text, and as structured content when it is an object. */
 export function toolAnswer(result: unknown): CallToolResult {
-  const structured = result !== null && typeof result === 'object' && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {};
+  const structured =
+    result !== null && typeof result === 'object' && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {};
   return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], ...structured };
 }
 
@@ -13,5 +14,9 @@ export function toolAnswer(result: unknown): CallToolResult {
  */
 export function toolError(error: unknown, errors: ErrorPolicy): CallToolResult {
   const { body } = describeError(error, errors);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
 }

@@ -5,7 +5,10 @@ import { defineOperation } from './operation';
 
 const reason = z.string().min(1).max(200).optional().describe('What asked for the cycle, recorded as its trigger (default "server")');
 const selection = {
-  phase: z.enum(DREAM_PHASES as [DreamPhase, ...DreamPhase[]]).optional().describe('Only the passes of this phase'),
+  phase: z
+    .enum(DREAM_PHASES as [DreamPhase, ...DreamPhase[]])
+    .optional()
+    .describe('Only the passes of this phase'),
   passes: z.array(z.string().min(1)).min(1).optional().describe('Only these passes, by name'),
 };
 const runId = z.string().min(1).describe('A run id (from list_dream_runs or a report)');
@@ -13,9 +16,18 @@ const runId = z.string().min(1).describe('A run id (from list_dream_runs or a re
 export const dreamStatus = defineOperation({
   name: 'get_dream_status',
   title: 'Dream status',
-  description: 'What the dream cycle has been doing: the ledger aggregated per phase over a window (runs, passes ok/failed/skipped, changes, tokens), the last run of each pass, and the lock.',
+  description:
+    'What the dream cycle has been doing: the ledger aggregated per phase over a window (runs, passes ok/failed/skipped, changes, tokens), the last run of each pass, and the lock.',
   access: 'read',
-  input: z.object({ windowHours: z.number().int().min(1).max(24 * 366).optional().describe('How many hours back to look (default 24)') }),
+  input: z.object({
+    windowHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 366)
+      .optional()
+      .describe('How many hours back to look (default 24)'),
+  }),
   http: { method: 'GET', path: '/api/dream/status' },
   async run({ windowHours }, { reverie }) {
     return reverie.dreams.status(windowHours === undefined ? {} : { windowHours });
@@ -65,7 +77,12 @@ export const dreamPlan = defineOperation({
   input: z.object(selection),
   http: { method: 'POST', path: '/api/dream/plan' },
   async run({ phase, passes }, { reverie }) {
-    return reverie.dreams.run({ dryRun: true, trigger: 'server', ...(phase === undefined ? {} : { phase }), ...(passes === undefined ? {} : { passes }) });
+    return reverie.dreams.run({
+      dryRun: true,
+      trigger: 'server',
+      ...(phase === undefined ? {} : { phase }),
+      ...(passes === undefined ? {} : { passes }),
+    });
   },
 });
 
@@ -97,7 +114,8 @@ export const dreamApply = defineOperation({
 export const dreamRuns = defineOperation({
   name: 'list_dream_runs',
   title: 'List dream runs',
-  description: 'Every dream run, newest first: id, status, trigger, when, the passes that planned something, and whether it left a dead letter.',
+  description:
+    'Every dream run, newest first: id, status, trigger, when, the passes that planned something, and whether it left a dead letter.',
   access: 'read',
   input: z.object({}),
   http: { method: 'GET', path: '/api/dream/runs' },
@@ -109,7 +127,8 @@ export const dreamRuns = defineOperation({
 export const dreamShow = defineOperation({
   name: 'show_dream_run',
   title: 'Show a dream run',
-  description: 'One run: its manifest, each pass outcome (notes, refusals, errors, tokens), the summary and any dead letter. "latest" names the newest run. RUN_NOT_FOUND when unknown.',
+  description:
+    'One run: its manifest, each pass outcome (notes, refusals, errors, tokens), the summary and any dead letter. "latest" names the newest run. RUN_NOT_FOUND when unknown.',
   access: 'read',
   input: z.object({ runId: runId.describe('A run id, or "latest"') }),
   http: { method: 'GET', path: '/api/dream/runs/{runId}' },
@@ -127,12 +146,17 @@ export const dreamShow = defineOperation({
 export const dreamUndo = defineOperation({
   name: 'undo_dream_run',
   title: 'Undo a dream run',
-  description: 'Reverses a run: restores what it deleted or replaced and removes what it created, except records changed since (listed as kept). RUN_NOT_FOUND when unknown.',
+  description:
+    'Reverses a run: restores what it deleted or replaced and removes what it created, except records changed since (listed as kept). RUN_NOT_FOUND when unknown.',
   access: 'write',
   input: z.object({ runId }),
   http: { method: 'POST', path: '/api/dream/runs/{runId}/undo' },
   async run(input, { reverie }) {
-    if (input.runId === 'latest') throw new ReverieValidationError('INVALID_ID', 'Undo names the run to reverse by its id, not "latest": find it with list_dream_runs.');
+    if (input.runId === 'latest')
+      throw new ReverieValidationError(
+        'INVALID_ID',
+        'Undo names the run to reverse by its id, not "latest": find it with list_dream_runs.',
+      );
     return reverie.dreams.undo(input.runId);
   },
 });

@@ -29,7 +29,9 @@ function refuseSystemEntry(entry: MemoryEntry): void {
 }
 
 function notFound(entryId: string): ReverieError {
-  return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with search_memory or list_memory.`, { details: { id: entryId } });
+  return new ReverieError('NOT_FOUND', `No memory entry has the id ${entryId}: find ids with search_memory or list_memory.`, {
+    details: { id: entryId },
+  });
 }
 
 export const memorySave = defineOperation({
@@ -52,8 +54,7 @@ export const memorySave = defineOperation({
 export const memoryUpdate = defineOperation({
   name: 'update_memory',
   title: 'Change a memory',
-  description:
-    `Changes the content, category, tags or importance of an entry; the fields not given are kept. With ifUpdatedAt, the change is refused (CONFLICT) when the entry changed since that time. New content that reads like instructions to an AI is saved too, with a LIKELY_INJECTION entry in warnings. ${UNTRUSTED_DATA_NOTE}`,
+  description: `Changes the content, category, tags or importance of an entry; the fields not given are kept. With ifUpdatedAt, the change is refused (CONFLICT) when the entry changed since that time. New content that reads like instructions to an AI is saved too, with a LIKELY_INJECTION entry in warnings. ${UNTRUSTED_DATA_NOTE}`,
   access: 'write',
   input: z.object({
     id,
@@ -151,7 +152,9 @@ export const memoryList = defineOperation({
   http: { method: 'GET', path: '/api/memory' },
   async run({ category: under, offset, limit }, { reverie }) {
     refuseSystemCategory(under);
-    const entries = (await memoryOf(reverie).list(under === undefined ? {} : { category: under })).filter((entry) => !isSystemCategory(entry.category));
+    const entries = (await memoryOf(reverie).list(under === undefined ? {} : { category: under })).filter(
+      (entry) => !isSystemCategory(entry.category),
+    );
     return { total: entries.length, offset, entries: entries.slice(offset, offset + limit).map((entry) => servedEntry(reverie, entry)) };
   },
 });

@@ -1,6 +1,25 @@
 import { doctor } from './doctor-operation';
-import { dreamApply, dreamPlan, dreamPlans, dreamRun, dreamRuns, dreamShow, dreamStatus, dreamTrigger, dreamUndo } from './dream-operations';
-import { memoryCategories, memoryDelete, memoryGet, memoryLineage, memoryList, memorySave, memorySearch, memoryUpdate } from './memory-operations';
+import {
+  dreamApply,
+  dreamPlan,
+  dreamPlans,
+  dreamRun,
+  dreamRuns,
+  dreamShow,
+  dreamStatus,
+  dreamTrigger,
+  dreamUndo,
+} from './dream-operations';
+import {
+  memoryCategories,
+  memoryDelete,
+  memoryGet,
+  memoryLineage,
+  memoryList,
+  memorySave,
+  memorySearch,
+  memoryUpdate,
+} from './memory-operations';
 import type { Operation } from './operation';
 import { skillsGet, skillsList } from './skill-operations';
 import { workingMemoryGet, workingMemoryList, workingMemorySave, workingMemorySearch } from './working-memory-operations';

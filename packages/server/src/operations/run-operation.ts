@@ -20,9 +20,13 @@ export async function runOperation(operation: Operation, input: unknown, context
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.flatMap((issue) => describeIssue(issue, schema));
-    throw new ReverieValidationError('INVALID_INPUT', `Invalid input for ${operation.name}: ${issues.map(({ path, message }) => `${path || 'input'}: ${message}`).join('; ')}.`, {
-      details: { issues },
-    });
+    throw new ReverieValidationError(
+      'INVALID_INPUT',
+      `Invalid input for ${operation.name}: ${issues.map(({ path, message }) => `${path || 'input'}: ${message}`).join('; ')}.`,
+      {
+        details: { issues },
+      },
+    );
   }
   return operation.run(parsed.data, context);
 }

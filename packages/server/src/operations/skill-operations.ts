@@ -13,7 +13,9 @@ export const skillsList = defineOperation({
   http: { method: 'GET', path: '/api/skills' },
   async run({ prefix }, { reverie }) {
     const skills = await skillsOf(reverie).list(prefix === undefined ? {} : { prefix });
-    return skills.map(({ name, summary, seeAlso, updatedAt, lastUsedAt }) => asUntrustedData({ name, summary, seeAlso, updatedAt, lastUsedAt }));
+    return skills.map(({ name, summary, seeAlso, updatedAt, lastUsedAt }) =>
+      asUntrustedData({ name, summary, seeAlso, updatedAt, lastUsedAt }),
+    );
   },
 });
 
@@ -22,11 +24,14 @@ export const skillsGet = defineOperation({
   title: 'Read a skill',
   description: `One skill with its full content; NOT_FOUND when there is none by that name. ${UNTRUSTED_DATA_NOTE}`,
   access: 'read',
-  input: z.object({ name: z.string().min(1).describe('The skill name, e.g. "mcp/email" (in a URL path, encode the slashes: mcp%2Femail)') }),
+  input: z.object({
+    name: z.string().min(1).describe('The skill name, e.g. "mcp/email" (in a URL path, encode the slashes: mcp%2Femail)'),
+  }),
   http: { method: 'GET', path: '/api/skills/{name}' },
   async run({ name }, { reverie }) {
     const skill = await skillsOf(reverie).get(name);
-    if (skill === undefined) throw new ReverieError('NOT_FOUND', `No skill is named ${name}: list them with list_skills.`, { details: { name } });
+    if (skill === undefined)
+      throw new ReverieError('NOT_FOUND', `No skill is named ${name}: list them with list_skills.`, { details: { name } });
     return asUntrustedData(skill);
   },
 });

@@ -33,13 +33,22 @@ async function call<T>(tool: Tool, input: unknown): Promise<Exclude<T, { error: 
   return result as Exclude<T, { error: string }>;
 }
 
-const key = z.string().min(1).describe('A plain key ("inbox") in your session namespace, or a full key ("subagent/t1/results") to read a shared patrol/ or subagent/ namespace');
-const namespace = z.string().optional().describe('A key prefix to browse instead of your session namespace, e.g. "patrol" or "subagent/t1" (other sessions are never shown)');
+const key = z
+  .string()
+  .min(1)
+  .describe(
+    'A plain key ("inbox") in your session namespace, or a full key ("subagent/t1/results") to read a shared patrol/ or subagent/ namespace',
+  );
+const namespace = z
+  .string()
+  .optional()
+  .describe('A key prefix to browse instead of your session namespace, e.g. "patrol" or "subagent/t1" (other sessions are never shown)');
 
 export const workingMemorySave = defineOperation({
   name: 'save_to_working_memory',
   title: 'Keep data in working memory',
-  description: 'Keeps data for a short while in your session namespace (session/<id>): big tool results, partial work. Expires after ttl_minutes (default 5).',
+  description:
+    'Keeps data for a short while in your session namespace (session/<id>): big tool results, partial work. Expires after ttl_minutes (default 5).',
   access: 'write',
   needsSession: true,
   input: z.object({
@@ -67,7 +76,8 @@ export const workingMemoryGet = defineOperation({
     const { own, tools } = sessionTools(reverie, session);
     own.checkRead(input.key);
     const result = await call<{ found: boolean; key: string; message?: string }>(tools.get_from_working_memory, input);
-    if (!result.found) throw new ReverieError('NOT_FOUND', result.message ?? `Nothing is stored at "${result.key}".`, { details: { key: result.key } });
+    if (!result.found)
+      throw new ReverieError('NOT_FOUND', result.message ?? `Nothing is stored at "${result.key}".`, { details: { key: result.key } });
     return asUntrustedData(result);
   },
 });
@@ -75,7 +85,8 @@ export const workingMemoryGet = defineOperation({
 export const workingMemoryList = defineOperation({
   name: 'list_working_memory',
   title: 'List working memory',
-  description: 'The keys of your session namespace (or of a shared patrol/ or subagent/ prefix; other sessions are never listed) with their expiry, category and tags; values are read one at a time.',
+  description:
+    'The keys of your session namespace (or of a shared patrol/ or subagent/ prefix; other sessions are never listed) with their expiry, category and tags; values are read one at a time.',
   access: 'read',
   needsSession: true,
   input: z.object({ namespace }),
@@ -91,7 +102,8 @@ export const workingMemoryList = defineOperation({
 export const workingMemorySearch = defineOperation({
   name: 'search_working_memory',
   title: 'Search working memory',
-  description: 'Working-memory entries by words, category or tags, in your session namespace unless a shared patrol/ or subagent/ prefix is given (other sessions are never searched); keys, not values.',
+  description:
+    'Working-memory entries by words, category or tags, in your session namespace unless a shared patrol/ or subagent/ prefix is given (other sessions are never searched); keys, not values.',
   access: 'read',
   needsSession: true,
   input: z.object({

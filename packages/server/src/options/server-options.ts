@@ -52,9 +52,19 @@ export const serverOptionsSchema = z
     /** Origins a browser page may call the API from (CORS), each an http(s) origin. Empty: no cross-origin call is allowed. */
     allowedOrigins: z.array(allowedOrigin).default([]),
     /** The largest request body read, in bytes; a bigger one is answered 413 PAYLOAD_TOO_LARGE. */
-    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(DEFAULT_MAX_BODY_BYTES),
     /** An MCP session over HTTP that sends nothing for this many seconds is ended (its client initializes a new one). */
-    mcpSessionIdleSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(DEFAULT_MCP_SESSION_IDLE_SECONDS),
+    mcpSessionIdleSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .default(DEFAULT_MCP_SESSION_IDLE_SECONDS),
     /** The most MCP sessions over HTTP open at once; one more `initialize` is answered 503 TOO_MANY_SESSIONS. */
     maxMcpSessions: z.number().int().min(1).max(100_000).default(DEFAULT_MAX_MCP_SESSIONS),
     /** The longest a client may take to send a request's headers and body; past it the request is answered 408 REQUEST_TIMEOUT and its connection closed. */
@@ -81,7 +91,10 @@ export function parseServerOptions(input: ServerOptionsInput = {}): ServerOption
   const parsed = serverOptionsSchema.safeParse(input);
   if (!parsed.success) {
     const issues = optionIssues(parsed.error);
-    throw invalidOptions(`Invalid server options: ${issues.map(({ path, message }) => `${path || 'options'}: ${message}`).join('; ')}.`, issues);
+    throw invalidOptions(
+      `Invalid server options: ${issues.map(({ path, message }) => `${path || 'options'}: ${message}`).join('; ')}.`,
+      issues,
+    );
   }
   const options = parsed.data;
   if (!isLoopbackHost(options.host) && options.token === undefined) {

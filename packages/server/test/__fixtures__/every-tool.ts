@@ -11,7 +11,11 @@ export async function callOk<T = Record<string, unknown>>(client: Client, name: 
 }
 
 /** The error of a tool call that must fail: its `{ code, message, details }`, with no stack trace in it. */
-export async function callRefused(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+export async function callRefused(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = (result.content[0] as { text: string }).text;
   expect(result.isError, `${name} should have been refused: ${text}`).toBe(true);
@@ -26,10 +30,16 @@ export async function callRefused(client: Client, name: string, args: Record<str
  */
 export async function exerciseEveryTool(client: Client, skill: string): Promise<Set<string>> {
   const called = new Set<string>();
-  const ok = <T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}) => (called.add(name), callOk<T>(client, name, args));
+  const ok = <T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}) => (
+    called.add(name), callOk<T>(client, name, args)
+  );
   const refused = (name: string, args: Record<string, unknown> = {}) => (called.add(name), callRefused(client, name, args));
 
-  const first = await ok<{ id: string }>('save_memory', { content: 'The user flies to Lisbon in May topic-1', category: 'travel', tags: ['trip'] });
+  const first = await ok<{ id: string }>('save_memory', {
+    content: 'The user flies to Lisbon in May topic-1',
+    category: 'travel',
+    tags: ['trip'],
+  });
   const second = await ok<{ id: string }>('save_memory', { content: 'The Lisbon trip is booked for May topic-1', category: 'travel' });
   expect((await refused('save_memory', { content: 42 })).code).toBe('INVALID_INPUT');
   expect((await refused('save_memory', { content: 'x', category: '../../etc' })).code).toBe('INVALID_CATEGORY');
@@ -39,7 +49,11 @@ export async function exerciseEveryTool(client: Client, skill: string): Promise<
   expect((await refused('get_memory', { id: '0123456789ab' })).code).toBe('NOT_FOUND');
   expect((await refused('get_memory', { id: 'not-an-id' })).code).toBe('INVALID_ID');
   // SPEC B10: saved through the server, so written by the API.
-  expect(await ok('get_memory_lineage', { id: second.id })).toMatchObject({ id: second.id, steps: [{ kind: 'written', id: second.id, origin: 'api' }], folded: 0 });
+  expect(await ok('get_memory_lineage', { id: second.id })).toMatchObject({
+    id: second.id,
+    steps: [{ kind: 'written', id: second.id, origin: 'api' }],
+    folded: 0,
+  });
   expect((await refused('get_memory_lineage', { id: '0123456789ab' })).code).toBe('NOT_FOUND');
   const hits = await ok<Array<{ entry: { id: string } }>>('search_memory', { query: 'Lisbon trip', limit: 5 });
   expect(hits.map((hit) => hit.entry.id).sort()).toEqual([first.id, second.id].sort());
@@ -47,7 +61,9 @@ export async function exerciseEveryTool(client: Client, skill: string): Promise<
   expect(await ok('list_memory', { category: 'travel' })).toMatchObject({ total: 2 });
   expect(await ok('list_memory_categories')).toEqual([{ category: 'travel', count: 2 }]);
 
-  expect(await ok('save_to_working_memory', { key: 'inbox', data: '3 unread', tags: ['mail'] })).toMatchObject({ key: expect.stringMatching(/^session\/.+\/inbox$/) });
+  expect(await ok('save_to_working_memory', { key: 'inbox', data: '3 unread', tags: ['mail'] })).toMatchObject({
+    key: expect.stringMatching(/^session\/.+\/inbox$/),
+  });
   expect(await ok('get_from_working_memory', { key: 'inbox' })).toMatchObject({ found: true, value: '3 unread' });
   expect((await refused('get_from_working_memory', { key: 'drafts' })).code).toBe('NOT_FOUND');
   expect(await ok('list_working_memory')).toMatchObject({ entries: [expect.objectContaining({ tags: ['mail'] })] });

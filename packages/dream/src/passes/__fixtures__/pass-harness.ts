@@ -80,7 +80,8 @@ export abstract class PassHarness {
       if (operation.op === 'memory.delete') await memory!.delete(operation.id, { ifUpdatedAt: operation.expectUpdatedAt });
       if (operation.op === 'skill.delete') await skills!.delete(operation.name, { ifUpdatedAt: operation.expectUpdatedAt });
     }
-    if (plan.commit !== undefined) await this.passOf.get(plan)!.commit?.(this.context(undefined).services, JSON.parse(JSON.stringify(plan.commit)));
+    if (plan.commit !== undefined)
+      await this.passOf.get(plan)!.commit?.(this.context(undefined).services, JSON.parse(JSON.stringify(plan.commit)));
   }
 
   /** Plans and applies one run. */

@@ -26,7 +26,10 @@ export class ArchiveRetentionPass implements DreamPass {
     const { state } = context.services;
     const cutoff = context.now().getTime() - this.retentionDays * DAY_MS;
     const runs = (await state.runs.list()).filter(
-      ({ manifest }) => manifest.status !== 'running' && manifest.runId !== context.runId && Date.parse(manifest.completedAt ?? manifest.startedAt) < cutoff,
+      ({ manifest }) =>
+        manifest.status !== 'running' &&
+        manifest.runId !== context.runId &&
+        Date.parse(manifest.completedAt ?? manifest.startedAt) < cutoff,
     );
     const failures: string[] = [];
     for (const runId of await state.deadLetters.list()) {
@@ -55,6 +58,12 @@ export class ArchiveRetentionPass implements DreamPass {
  * (`…/runs/<date>-<runId>`) and dead-letter files (`…/failures/<runId>.json`) instead: their last
  * part names the run.
  */
-const runIdSchema = z.string().transform((value) => (value.includes('/') || value.includes('\\') ? basename(value).replace(/\.json$/, '').replace(/^\d{4}-\d{2}-\d{2}-/, '') : value));
+const runIdSchema = z.string().transform((value) =>
+  value.includes('/') || value.includes('\\')
+    ? basename(value)
+        .replace(/\.json$/, '')
+        .replace(/^\d{4}-\d{2}-\d{2}-/, '')
+    : value,
+);
 
 const retentionCommitSchema = z.object({ runs: z.array(runIdSchema), failures: z.array(runIdSchema) });

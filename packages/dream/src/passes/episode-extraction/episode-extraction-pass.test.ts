@@ -22,7 +22,10 @@ import { EPISODE_DIRECTIVE } from './render-episode-prompt';
 import { FileDreamStateStore } from '@reverie/file-store';
 
 const NOW = '2026-06-01T12:00:00.000Z';
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+};
 
 let dataPath: string;
 let clock: ManualClock;
@@ -76,7 +79,15 @@ function shownIds(data: string): string[] {
 
 function engine(model: MockLanguageModelV3 | undefined, options: EpisodeExtractionOptionsInput = {}, withLog = true): DreamEngine {
   return new DreamEngine(
-    { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, ...(withLog ? { conversationLog: log } : {}), ...(model ? { model } : {}) },
+    {
+      dataPath,
+      clock,
+      state: new FileDreamStateStore({ dataPath, clock }),
+      logger: new RecordingLogger(),
+      memory,
+      ...(withLog ? { conversationLog: log } : {}),
+      ...(model ? { model } : {}),
+    },
     [new EpisodeExtractionPass(options)],
   );
 }
@@ -116,14 +127,26 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
     await say('s2', 'user', 'We spent the week of May 18 hiking in the Dolomites.', '2026-06-01T10:00:00.000Z');
     const model = scriptedModel(() => ({
       episodes: [
-        { content: 'The user had a final job interview at Acme with Priya Raman', when: { point: '2026-05-31' }, tags: ['career'], sessionIds: ['s1'] },
+        {
+          content: 'The user had a final job interview at Acme with Priya Raman',
+          when: { point: '2026-05-31' },
+          tags: ['career'],
+          sessionIds: ['s1'],
+        },
         { content: 'The user went hiking in the Dolomites', when: { start: '2026-05-18', end: '2026-05-24' }, sessionIds: ['s2'] },
       ],
     }));
 
     const report = await engine(model).run({ trigger: 'manual' });
 
-    expect(outcome(report)).toMatchObject({ name: 'episode-extraction', status: 'ok', applied: 2, conflicts: 0, itemsProcessed: 3, refusals: [] });
+    expect(outcome(report)).toMatchObject({
+      name: 'episode-extraction',
+      status: 'ok',
+      applied: 2,
+      conflicts: 0,
+      itemsProcessed: 3,
+      refusals: [],
+    });
     expect(model.doGenerateCalls).toHaveLength(1);
     const system = model.doGenerateCalls[0]!.prompt.find((message) => message.role === 'system');
     expect(textOf(system!.content)).toBe(EPISODE_DIRECTIVE);
@@ -148,14 +171,26 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
       metadata: { 'subject.start': '2026-05-18', 'subject.end': '2026-05-24' },
     });
     // SPEC B10: each episode names the session turns it was extracted from and the run.
-    expect(interview.lineage).toEqual({ origin: { kind: 'session', at: NOW, runId: report.runId, pass: 'episode-extraction', turns: [{ sessionId: 's1', fromSeq: 1, toSeq: 2 }] } });
-    expect(saved.find((entry) => entry.content.includes('Dolomites'))!.lineage?.origin?.turns).toEqual([{ sessionId: 's2', fromSeq: 3, toSeq: 3 }]);
+    expect(interview.lineage).toEqual({
+      origin: {
+        kind: 'session',
+        at: NOW,
+        runId: report.runId,
+        pass: 'episode-extraction',
+        turns: [{ sessionId: 's1', fromSeq: 1, toSeq: 2 }],
+      },
+    });
+    expect(saved.find((entry) => entry.content.includes('Dolomites'))!.lineage?.origin?.turns).toEqual([
+      { sessionId: 's2', fromSeq: 3, toSeq: 3 },
+    ]);
     expect(await cursor()).toEqual({ afterSeq: 3 });
   });
 
   it('files new episodes under the configured category', async () => {
     await say('s1', 'user', 'I adopted a cat named Miso today.');
-    const model = scriptedModel(() => ({ episodes: [{ content: 'The user adopted a cat named Miso', when: { point: '2026-06-01' }, sessionIds: ['s1'] }] }));
+    const model = scriptedModel(() => ({
+      episodes: [{ content: 'The user adopted a cat named Miso', when: { point: '2026-06-01' }, sessionIds: ['s1'] }],
+    }));
     await engine(model, { category: 'life/events' }).run({ trigger: 'manual' });
     expect((await memory.list()).map((entry) => entry.category)).toEqual(['life/events']);
   });
@@ -167,7 +202,16 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
     let seen: string[] = [];
     const model = scriptedModel((data) => {
       seen = shownIds(data);
-      return { episodes: [{ content: 'The user travelled to Lisbon with Marta', when: { point: '2026-05' }, sessionIds: ['s2'], revisits: seen[0] ?? 'none' }] };
+      return {
+        episodes: [
+          {
+            content: 'The user travelled to Lisbon with Marta',
+            when: { point: '2026-05' },
+            sessionIds: ['s2'],
+            revisits: seen[0] ?? 'none',
+          },
+        ],
+      };
     });
 
     const report = await engine(model).run({ trigger: 'manual' });
@@ -195,7 +239,12 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
       expect(shownIds(data).sort()).toEqual([trip.id, race.id].sort());
       return {
         episodes: [
-          { content: 'The user travelled to Lisbon with Marta and stayed in Alfama', when: { start: '2026-05-10', end: '2026-05-17' }, sessionIds: ['s2'], revisits: trip.id },
+          {
+            content: 'The user travelled to Lisbon with Marta and stayed in Alfama',
+            when: { start: '2026-05-10', end: '2026-05-17' },
+            sessionIds: ['s2'],
+            revisits: trip.id,
+          },
           { content: 'The user ran a marathon', when: {}, sessionIds: ['s2'], revisits: race.id },
         ],
       };
@@ -235,9 +284,12 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
     await say('s1', 'user', `My sister Ana got married in Porto last Saturday. ${filler}`, '2026-05-31T09:00:00.000Z');
     await say('s2', 'user', `Still thinking about Ana's wedding in Porto. ${filler}`, '2026-06-01T09:00:00.000Z');
     const model = scriptedModel((data, call) => {
-      if (call === 1) return { episodes: [{ content: "The user's sister Ana got married in Porto", when: { point: '2026-05-30' }, sessionIds: ['s1'] }] };
+      if (call === 1)
+        return { episodes: [{ content: "The user's sister Ana got married in Porto", when: { point: '2026-05-30' }, sessionIds: ['s1'] }] };
       const [id] = shownIds(data);
-      return { episodes: [{ content: "The user's sister Ana got married in Porto", when: {}, sessionIds: ['s2'], revisits: id ?? 'missing' }] };
+      return {
+        episodes: [{ content: "The user's sister Ana got married in Porto", when: {}, sessionIds: ['s2'], revisits: id ?? 'missing' }],
+      };
     });
 
     const report = await engine(model, { tokenBudget: 1000 }).run({ trigger: 'manual' });
@@ -406,7 +458,11 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
     await say('s1', 'user', 'We closed the Series A with Northwind Ventures on Monday.', '2026-06-01T08:00:00.000Z');
     const model = scriptedModel((data) => {
       const shown = shownIds(data);
-      const episode = { content: 'The company closed its Series A with Northwind Ventures', when: { point: '2026-06-01' }, sessionIds: ['s1'] };
+      const episode = {
+        content: 'The company closed its Series A with Northwind Ventures',
+        when: { point: '2026-06-01' },
+        sessionIds: ['s1'],
+      };
       return { episodes: [shown.length > 0 ? { ...episode, revisits: shown[0] } : episode] };
     });
     await engine(model).run({ trigger: 'manual' });
@@ -427,7 +483,9 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
 
   it('does not move the cursor or write anything on a dry run', async () => {
     await say('s1', 'user', 'I got my driving licence this morning.');
-    const model = scriptedModel(() => ({ episodes: [{ content: 'The user got a driving licence', when: { point: '2026-06-01' }, sessionIds: ['s1'] }] }));
+    const model = scriptedModel(() => ({
+      episodes: [{ content: 'The user got a driving licence', when: { point: '2026-06-01' }, sessionIds: ['s1'] }],
+    }));
     const report = await engine(model).run({ trigger: 'manual', dryRun: true });
     expect(outcome(report).planned).toHaveLength(1);
     expect(await memory.list()).toEqual([]);
@@ -435,7 +493,11 @@ describe('EpisodeExtractionPass (SPEC D6)', () => {
   });
 
   it('is skipped without a conversation log or without a model', async () => {
-    const noLog = await engine(scriptedModel(() => ({ episodes: [] })), {}, false).run({ trigger: 'manual' });
+    const noLog = await engine(
+      scriptedModel(() => ({ episodes: [] })),
+      {},
+      false,
+    ).run({ trigger: 'manual' });
     expect(noLog.passes[0]).toMatchObject({ status: 'skipped' });
     const noModel = await engine(undefined).run({ trigger: 'manual' });
     expect(noModel.passes[0]).toMatchObject({ status: 'skipped', reason: 'needs a language model' });

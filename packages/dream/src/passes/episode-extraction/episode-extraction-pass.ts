@@ -147,7 +147,10 @@ export class EpisodeExtractionPass extends LogReadingPass<'afterSeq'> {
   private budget(now: Date): { turns: number; episodes: number; maxTurnChars: number } {
     const total = this.options.tokenBudget;
     const episodes = Math.floor(total * EPISODE_SHARE);
-    const frame = estimateTokens(EPISODE_DIRECTIVE) + estimateTokens(renderEpisodeData({ today: now, sessions: [], episodes: [], maxTurnChars: 0 })) + FRAME_TOKENS;
+    const frame =
+      estimateTokens(EPISODE_DIRECTIVE) +
+      estimateTokens(renderEpisodeData({ today: now, sessions: [], episodes: [], maxTurnChars: 0 })) +
+      FRAME_TOKENS;
     const turns = Math.max(Math.floor(total / 4), total - frame - episodes);
     // A single turn takes at most half a call (4 characters per token).
     return { turns, episodes, maxTurnChars: turns * 2 };

@@ -138,7 +138,12 @@ export class EpisodeLedger {
         });
       } else {
         record.entry.lineage = this.lineageOf(record.sessions);
-        operations.push({ op: 'memory.save', entry: record.entry, expectUpdatedAt: null, reason: `episode-extraction: new episode from session(s) ${sessions}` });
+        operations.push({
+          op: 'memory.save',
+          entry: record.entry,
+          expectUpdatedAt: null,
+          reason: `episode-extraction: new episode from session(s) ${sessions}`,
+        });
       }
     }
     return operations;
@@ -149,7 +154,13 @@ export class EpisodeLedger {
     const turns = lineageTurnRanges([...sessions].flatMap((id) => this.sentTurns.get(id) ?? []));
     const { runId } = this.options;
     return {
-      origin: { kind: 'session', at: this.stamp, ...(runId === undefined ? {} : { runId }), pass: 'episode-extraction', ...(turns.length === 0 ? {} : { turns }) },
+      origin: {
+        kind: 'session',
+        at: this.stamp,
+        ...(runId === undefined ? {} : { runId }),
+        pass: 'episode-extraction',
+        ...(turns.length === 0 ? {} : { turns }),
+      },
     };
   }
 
@@ -226,7 +237,8 @@ export class EpisodeLedger {
 
     // Turns this entry's count already includes (read again after a crash) are not counted twice.
     const countedThrough = Number(record.base?.metadata[EPISODE_COUNTED_THROUGH_KEY] ?? Number.NEGATIVE_INFINITY);
-    for (const session of change.sessions) if ((this.latestSeq.get(session) ?? Number.POSITIVE_INFINITY) > countedThrough) record.sessions.add(session);
+    for (const session of change.sessions)
+      if ((this.latestSeq.get(session) ?? Number.POSITIVE_INFINITY) > countedThrough) record.sessions.add(session);
     entry.reinforcementCount = (record.base?.reinforcementCount ?? 0) + record.sessions.size;
     entry.lastSeenAt = this.stamp;
     entry.updatedAt = this.stamp;
@@ -277,7 +289,11 @@ export class EpisodeLedger {
       const value = when[name];
       if (value === undefined) continue;
       const span = parsePartialDate(value);
-      if (!span) return { ok: false, problem: `when.${name} ${JSON.stringify(value)} is not an ISO date (YYYY, YYYY-MM, YYYY-MM-DD or a timestamp with a zone)` };
+      if (!span)
+        return {
+          ok: false,
+          problem: `when.${name} ${JSON.stringify(value)} is not an ISO date (YYYY, YYYY-MM, YYYY-MM-DD or a timestamp with a zone)`,
+        };
       metadata[key] = value;
       spans.push(span);
     }

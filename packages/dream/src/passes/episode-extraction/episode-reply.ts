@@ -20,8 +20,14 @@ export const episodeReplySchema = z.object({
           .object({ point: dateField, start: dateField, end: dateField })
           .nullish()
           .transform((when) => when ?? { point: undefined, start: undefined, end: undefined }),
-        tags: z.array(z.string()).nullish().transform((tags) => tags ?? []),
-        sessionIds: z.array(z.string()).nullish().transform((ids) => ids ?? []),
+        tags: z
+          .array(z.string())
+          .nullish()
+          .transform((tags) => tags ?? []),
+        sessionIds: z
+          .array(z.string())
+          .nullish()
+          .transform((ids) => ids ?? []),
         revisits: z
           .string()
           .nullish()

@@ -37,7 +37,9 @@ describe('renderEpisodeData', () => {
     const fenceLines = lines.filter((line) => /^(`{3,}|~{3,})$/.test(line));
     expect(fenceLines).toHaveLength(4);
     expect(data).toContain('Sessions shown (the only ids allowed in sessionIds): "s1"');
-    expect(renderEpisodeLine(episode)).toBe('[abcdefabcdef] when=2026-05 last=2026-05-20 reinforced=2× tags=["travel"] : "The user travelled to Lisbon"');
+    expect(renderEpisodeLine(episode)).toBe(
+      '[abcdefabcdef] when=2026-05 last=2026-05-20 reinforced=2× tags=["travel"] : "The user travelled to Lisbon"',
+    );
   });
 
   it('cuts a turn longer than the limit and says so', () => {
@@ -49,7 +51,14 @@ describe('renderEpisodeData', () => {
 
 describe('selectTurns and packSessions', () => {
   it('keeps user and assistant turns, drops [skip] (any case), system, tool and empty turns', () => {
-    const turns = [turn('s1', 'a'), turn('s1', 'b [SKIP]'), turn('s1', 'c', 'tool'), turn('s1', 'd', 'system'), turn('s1', '  '), turn('s1', 'e', 'assistant')];
+    const turns = [
+      turn('s1', 'a'),
+      turn('s1', 'b [SKIP]'),
+      turn('s1', 'c', 'tool'),
+      turn('s1', 'd', 'system'),
+      turn('s1', '  '),
+      turn('s1', 'e', 'assistant'),
+    ];
     const selection = selectTurns(turns);
     expect(selection.sent.map((t) => t.content)).toEqual(['a', 'e']);
     expect(selection).toMatchObject({ skipped: 1, otherRoles: 3 });

@@ -44,7 +44,8 @@ const TRUNCATED = '…[truncated]';
  * another turn. Pure.
  */
 export function renderTurnLine(turn: LoggedTurn, maxChars: number): string {
-  const text = turn.content.length > maxChars ? `${turn.content.slice(0, Math.max(0, maxChars - TRUNCATED.length))}${TRUNCATED}` : turn.content;
+  const text =
+    turn.content.length > maxChars ? `${turn.content.slice(0, Math.max(0, maxChars - TRUNCATED.length))}${TRUNCATED}` : turn.content;
   return `${turn.timestamp} ${turn.role}: ${JSON.stringify(text)}`;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const MOVED = 'the decay curve is set once for memory and the passes: use .withMemory({ decay: { graceDays, halfLifeDays, floor } }) (or the store and engine option `decay`)';
+const MOVED =
+  'the decay curve is set once for memory and the passes: use .withMemory({ decay: { graceDays, halfLifeDays, floor } }) (or the store and engine option `decay`)';
 
 export const importanceDecayOptionsSchema = z
   .object({

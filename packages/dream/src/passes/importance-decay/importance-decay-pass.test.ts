@@ -89,7 +89,8 @@ describe('ImportanceDecayPass (read-time decay, SPEC D7)', () => {
   it('migrates the rewriting pass’s cursor once: decayed values count from decayedThrough', async () => {
     const through = daysBefore(10);
     // Stored by the old pass: 0.9 decayed from day −100 to day −10, i.e. 60 post-grace days.
-    const oldValue = Math.round(decayImportance(0.9, { lastSeenAt: daysBefore(100), from: daysBefore(100), to: through }) * 10_000) / 10_000;
+    const oldValue =
+      Math.round(decayImportance(0.9, { lastSeenAt: daysBefore(100), from: daysBefore(100), to: through }) * 10_000) / 10_000;
     const faded = await memory.save({ content: 'faded fact', importance: oldValue, lastSeenAt: daysBefore(100) });
     const inGrace = await memory.save({ content: 'recent fact', importance: 0.7, lastSeenAt: daysBefore(20) });
     mkdirSync(cursorsDir(dataPath), { recursive: true });
@@ -106,7 +107,10 @@ describe('ImportanceDecayPass (read-time decay, SPEC D7)', () => {
     // Not decayed twice: from the old stored value, only the 10 days since the old pass.
     const expected = oldValue * 0.5 ** (10 / 45);
     expect(effectiveImportance(migrated, clock.now())).toBeCloseTo(expected, 12);
-    expect(JSON.parse(readFileSync(join(cursorsDir(dataPath), 'importance-decay.json'), 'utf8'))).toMatchObject({ decayedThrough: through, migratedAt: START });
+    expect(JSON.parse(readFileSync(join(cursorsDir(dataPath), 'importance-decay.json'), 'utf8'))).toMatchObject({
+      decayedThrough: through,
+      migratedAt: START,
+    });
 
     clock.advance(DAY_MS);
     const second = await engine.run({ trigger: 'schedule' });
@@ -123,7 +127,9 @@ describe('ImportanceDecayPass (read-time decay, SPEC D7)', () => {
 
   it('uses the decay options of the services', async () => {
     await memory.save({ content: 'fact', importance: 0.8, lastSeenAt: daysBefore(40) });
-    const report = await new DreamEngine({ ...services, decay: { graceDays: 60, halfLifeDays: 45, floor: 0.1 } }, [new ImportanceDecayPass({ report: true })]).run({ trigger: 'schedule' });
+    const report = await new DreamEngine({ ...services, decay: { graceDays: 60, halfLifeDays: 45, floor: 0.1 } }, [
+      new ImportanceDecayPass({ report: true }),
+    ]).run({ trigger: 'schedule' });
     expect(decayOutcome(report).details).toMatchObject({ decayed: 0 });
   });
 });

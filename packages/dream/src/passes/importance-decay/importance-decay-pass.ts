@@ -89,16 +89,23 @@ export class ImportanceDecayPass implements DreamPass {
       below === 0
         ? `none of ${entries.length} entries has decayed below its stored importance`
         : `${below} of ${entries.length} entries have decayed below their stored importance (mean −${(totalDrop / below).toFixed(4)}, max −${maxDrop.toFixed(4)})`,
-      this.options.write ? `${rewritten} entries rewritten with their decayed importance (write: true)` : 'no importance written: it decays at read time (write: false)',
+      this.options.write
+        ? `${rewritten} entries rewritten with their decayed importance (write: true)`
+        : 'no importance written: it decays at read time (write: false)',
     ];
-    if (legacyThrough !== undefined) notes.push(`migrated to read-time decay: ${migrated} entries decayed through ${legacyThrough} by the rewriting pass now count from then`);
+    if (legacyThrough !== undefined)
+      notes.push(
+        `migrated to read-time decay: ${migrated} entries decayed through ${legacyThrough} by the rewriting pass now count from then`,
+      );
     return {
       operations,
       itemsProcessed: entries.length,
       notes,
       refusals: [],
       details: { decayed: below, meanDrop: below === 0 ? 0 : round4(totalDrop / below), maxDrop: round4(maxDrop), rewritten, migrated },
-      ...(legacyThrough === undefined ? {} : { commit: { decayedThrough: legacyThrough, migratedAt: now.toISOString() } satisfies DecayCursor }),
+      ...(legacyThrough === undefined
+        ? {}
+        : { commit: { decayedThrough: legacyThrough, migratedAt: now.toISOString() } satisfies DecayCursor }),
     };
   }
 

@@ -23,7 +23,11 @@ export abstract class LogReadingPass<K extends string> implements DreamPass {
     for (const service of this.requires) if (!context.services[service]) return { skipped: describeServiceNeeds([service]) };
     const gateway = context.gateway;
     if (!gateway) return { skipped: 'needs a language model' };
-    const window = await readLogWindow(context.services.conversationLog!, await this.cursor.position(context.services.state.cursors), this.options.maxTurnsPerRun);
+    const window = await readLogWindow(
+      context.services.conversationLog!,
+      await this.cursor.position(context.services.state.cursors),
+      this.options.maxTurnsPerRun,
+    );
     return this.planWindow(context, gateway, window);
   }
 

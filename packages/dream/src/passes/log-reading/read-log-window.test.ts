@@ -24,12 +24,19 @@ describe('logWindow', () => {
     const window = logWindow(3, read, 100);
     expect(window.throughSeq).toBe(9);
     expect(window.selection.sent.map((t) => t.seq)).toEqual([4, 9]);
-    expect(window.notes).toEqual(['4 turn(s) read (seq 4..9) from 2 session(s)', '1 turn(s) marked [skip] not sent', '1 system, tool or empty turn(s) not sent']);
+    expect(window.notes).toEqual([
+      '4 turn(s) read (seq 4..9) from 2 session(s)',
+      '1 turn(s) marked [skip] not sent',
+      '1 system, tool or empty turn(s) not sent',
+    ]);
   });
 
   it('says when maxTurnsPerRun stopped the read, and where the next run continues', () => {
     const window = logWindow(0, [turn(1, 's1', 'a'), turn(2, 's1', 'b')], 2);
-    expect(window.notes).toEqual(['2 turn(s) read (seq 1..2) from 1 session(s)', 'maxTurnsPerRun (2) reached: the next run continues after seq 2']);
+    expect(window.notes).toEqual([
+      '2 turn(s) read (seq 1..2) from 1 session(s)',
+      'maxTurnsPerRun (2) reached: the next run continues after seq 2',
+    ]);
   });
 
   it('a run with nothing to ask still processes what it read and moves the cursor', () => {

@@ -54,7 +54,8 @@ export function logWindow(afterSeq: number, read: LoggedTurn[], maxTurnsPerRun: 
   const notes = [`${read.length} turn(s) read (seq ${read[0]!.seq}..${throughSeq}) from ${sessionCount} session(s)`];
   if (selection.skipped > 0) notes.push(`${selection.skipped} turn(s) marked [skip] not sent`);
   if (selection.otherRoles > 0) notes.push(`${selection.otherRoles} system, tool or empty turn(s) not sent`);
-  if (read.length === maxTurnsPerRun) notes.push(`maxTurnsPerRun (${maxTurnsPerRun}) reached: the next run continues after seq ${throughSeq}`);
+  if (read.length === maxTurnsPerRun)
+    notes.push(`maxTurnsPerRun (${maxTurnsPerRun}) reached: the next run continues after seq ${throughSeq}`);
   return { afterSeq, read, throughSeq, selection, notes };
 }
 

@@ -65,7 +65,10 @@ export async function askAndReview(
   // A reply proposing more saves than entries shown is refused whole before anything of it is judged.
   const review = async (candidate: ConsolidationReply, label?: (position: number) => string): Promise<CallReview | undefined> => {
     if (candidate.toSave.length > call.savesPerReply || candidate.toSupersede.length > shown.size) return undefined;
-    await call.prepare([...candidate.toSave.flatMap((save) => save.sourceIds ?? []), ...candidate.toSupersede.flatMap((pair) => [pair.olderId, pair.newerId])]);
+    await call.prepare([
+      ...candidate.toSave.flatMap((save) => save.sourceIds ?? []),
+      ...candidate.toSupersede.flatMap((pair) => [pair.olderId, pair.newerId]),
+    ]);
     await facts.judgeAll(factCheckJobs(candidate, shown, options), context.signal);
     return reviewReply(candidate, shown, label ? { ...scope, label } : scope, rules);
   };
@@ -78,9 +81,20 @@ export async function askAndReview(
     context.signal.throwIfAborted();
     const first = reviewed;
     repaired = true;
-    const answer = await gateway.ask({ ...request, schema: consolidationRepairSchema, data: renderRepairRequest(first.repairs, (id) => call.lineOf(shown.get(id)!.view), call.today) });
-    const taken = new Set([...first.saves.flatMap((save) => save.sources.map((source) => source.id)), ...first.deletions.map((item) => item.id), ...first.supersessions.flatMap((pair) => [pair.older.id, pair.newer.id])]);
-    const replacements = replacementsOf(answer, first.repairs, taken, { call: call.call, accepted: first.saves.map((save) => save.sources.map((source) => source.id)) });
+    const answer = await gateway.ask({
+      ...request,
+      schema: consolidationRepairSchema,
+      data: renderRepairRequest(first.repairs, (id) => call.lineOf(shown.get(id)!.view), call.today),
+    });
+    const taken = new Set([
+      ...first.saves.flatMap((save) => save.sources.map((source) => source.id)),
+      ...first.deletions.map((item) => item.id),
+      ...first.supersessions.flatMap((pair) => [pair.older.id, pair.newer.id]),
+    ]);
+    const replacements = replacementsOf(answer, first.repairs, taken, {
+      call: call.call,
+      accepted: first.saves.map((save) => save.sources.map((source) => source.id)),
+    });
     const second = (await review(replacements.reply, (position) => `repair of toSave item ${replacements.itemOf[position - 1]}`))!;
     const asked = `call ${call.call}: ${first.repairs.length} toSave item(s) refused; asked the model once to replace just those (${first.repairs.map((item) => item.position).join(', ')})`;
     reviewed = spliceRepair(first, second, [asked, ...replacements.refusals]);
@@ -109,7 +123,10 @@ export async function askAndReview(
     deletions: [],
     repairs: [],
     supersessions: [],
-    refusals: [...(reviewed?.refusals ?? []), `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`],
+    refusals: [
+      ...(reviewed?.refusals ?? []),
+      `call ${call.call}: the whole reply was refused (see misbehaviour); nothing of it is applied`,
+    ],
     retry: [...shown.keys()],
     proposed: reviewed?.proposed ?? reply.toSave.length + new Set(reply.toDelete).size + reply.toSupersede.length,
     refusedWhole: true,
@@ -124,14 +141,19 @@ export async function embeddingsOf(context: PassContext, shown: ReadonlyMap<stri
   if (!embedder || shown.size < 2) return vectors;
   const ids = [...shown.keys()];
   try {
-    const embedded = await embedder.embed(ids.map((id) => shown.get(id)!.view.content), { signal });
+    const embedded = await embedder.embed(
+      ids.map((id) => shown.get(id)!.view.content),
+      { signal },
+    );
     ids.forEach((id, position) => {
       const vector = embedded[position];
       if (vector) vectors.set(id, vector);
     });
   } catch (error) {
     signal.throwIfAborted();
-    logger.warn('Embedding the shown entries failed; merges are checked for similarity with BM25 alone in this call.', { error: String((error as Error)?.message ?? error) });
+    logger.warn('Embedding the shown entries failed; merges are checked for similarity with BM25 alone in this call.', {
+      error: String((error as Error)?.message ?? error),
+    });
   }
   return vectors;
 }

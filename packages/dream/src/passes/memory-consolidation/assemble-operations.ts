@@ -25,7 +25,6 @@ export interface AssembledPlan {
   ownWrites: MemoryEntry[];
 }
 
-
 /**
  * Turns the pre-pass groups and the reviewed replies of every call into the run's operations
  * (SPEC D4, D5, B4, B7), saves first and deletes last:
@@ -63,7 +62,10 @@ export function assembleOperations(input: {
   const refusals = input.reviews.flatMap((review) => review.refusals);
   const stamp = now.toISOString();
   const step: LineageStep = { at: stamp, runId: input.runId, pass: 'memory-consolidation' };
-  const withMergedLineage = (entry: MemoryEntry, sources: readonly MemoryEntry[]): MemoryEntry => ({ ...entry, lineage: mergedLineage(sources, entry.id, step) });
+  const withMergedLineage = (entry: MemoryEntry, sources: readonly MemoryEntry[]): MemoryEntry => ({
+    ...entry,
+    lineage: mergedLineage(sources, entry.id, step),
+  });
 
   // 1. Fold saves that would leave two live entries with the same normalised content.
   const saves: ProposedSave[] = input.reviews.flatMap((review) => review.saves.map((save) => ({ ...save, sources: [...save.sources] })));
@@ -185,12 +187,17 @@ export function assembleOperations(input: {
       }
       const result = supersede(current(older), current(newer));
       if (!memoryEntrySchema.safeParse(result.older).success || !memoryEntrySchema.safeParse(result.newer).success) {
-        refusals.push(`supersession ${older.id} → ${newer.id} refused: the dates it needs (${result.change.at}) do not fit the validity the entries already have`);
+        refusals.push(
+          `supersession ${older.id} → ${newer.id} refused: the dates it needs (${result.change.at}) do not fit the validity the entries already have`,
+        );
         continue;
       }
       const reason = `${older.id} superseded by ${newer.id} from ${result.change.at} (${result.change.rule})`;
       const successor = { ...result.newer, lineage: supersedingLineage(result.newer, result.older, step) };
-      for (const [item, entry] of [[older, result.older], [newer, successor]] as const) {
+      for (const [item, entry] of [
+        [older, result.older],
+        [newer, successor],
+      ] as const) {
         const reasons = dated.get(item.id)?.reasons ?? [];
         dated.set(item.id, { item, entry, reasons: [...reasons, reason] });
       }
@@ -199,7 +206,12 @@ export function assembleOperations(input: {
   }
   for (const { item, entry, reasons } of dated.values()) {
     const written = { ...entry, updatedAt: stamp };
-    saveOps.push({ op: 'memory.save', entry: written, expectUpdatedAt: item.view.updatedAt, reason: `consolidation: ${[...new Set(reasons)].join('; ')}` });
+    saveOps.push({
+      op: 'memory.save',
+      entry: written,
+      expectUpdatedAt: item.view.updatedAt,
+      reason: `consolidation: ${[...new Set(reasons)].join('; ')}`,
+    });
     ownWrites.push(written);
   }
   if (supersessions > 0) notes.push(`${supersessions} fact(s) superseded by a newer one (kept, out of current recall)`);
@@ -237,6 +249,13 @@ function newEntry(save: ProposedSave, step: LineageStep): MemoryEntry {
     reinforcementCount: 1,
     importance: DEFAULT_IMPORTANCE,
     metadata: {},
-    lineage: { origin: { kind: 'feedback', at: stamp, ...(step.runId === undefined ? {} : { runId: step.runId }), ...(step.pass === undefined ? {} : { pass: step.pass }) } },
+    lineage: {
+      origin: {
+        kind: 'feedback',
+        at: stamp,
+        ...(step.runId === undefined ? {} : { runId: step.runId }),
+        ...(step.pass === undefined ? {} : { pass: step.pass }),
+      },
+    },
   };
 }

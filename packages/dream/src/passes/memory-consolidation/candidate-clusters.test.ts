@@ -66,9 +66,17 @@ describe('findCandidateClusters', () => {
     const chain = Array.from({ length: 30 }, (_, i) =>
       item(`e${String(i).padStart(11, '0')}`, `note about topic${i} and topic${i + 1} with shared filler words`),
     );
-    const twins = [item('f00000000001', 'Ana locker code is 4471 in building seven'), item('f00000000002', 'Locker code 4471 for Ana in building seven')];
+    const twins = [
+      item('f00000000001', 'Ana locker code is 4471 in building seven'),
+      item('f00000000002', 'Locker code 4471 for Ana in building seven'),
+    ];
     const all = [...chain, ...twins];
-    const clusters = findCandidateClusters(all, all.map((entry) => entry.id), [], { neighbours: 5, minNeighbourScore: 0.2, maxClusterSize: 6 });
+    const clusters = findCandidateClusters(
+      all,
+      all.map((entry) => entry.id),
+      [],
+      { neighbours: 5, minNeighbourScore: 0.2, maxClusterSize: 6 },
+    );
     for (const cluster of clusters) expect(cluster.ids.length).toBeLessThanOrEqual(6);
     const twinCluster = clusters.find((cluster) => cluster.ids.includes('f00000000001'));
     expect(twinCluster?.ids).toContain('f00000000002');

@@ -270,7 +270,12 @@ export function findCandidateClusters(
  * `to[start[n]]…to[start[n + 1] - 1]`), each list in the order its links were kept: what a
  * Map of arrays per item held, in one allocation. `degree` counts each item's kept links.
  */
-function linkedItems(links: CandidateLinks, order: Uint32Array, kept: Uint8Array, degree: Int32Array): { start: Int32Array; to: Int32Array } {
+function linkedItems(
+  links: CandidateLinks,
+  order: Uint32Array,
+  kept: Uint8Array,
+  degree: Int32Array,
+): { start: Int32Array; to: Int32Array } {
   const start = new Int32Array(degree.length);
   for (let n = 1; n < degree.length; n++) start[n] = start[n - 1]! + degree[n - 1]!;
   const to = new Int32Array(start[degree.length - 1]!);

@@ -49,7 +49,11 @@ describe('consolidation cursor', () => {
   });
 
   it('leaves seen to the cursor file: advancing keeps the same fingerprints', () => {
-    const cursor = advanceCursor(EMPTY_CURSOR, { through: { at: '2026-01-01T00:00:00.000Z', id: '000000000002' }, written: [], feed: 'epoch.7' });
+    const cursor = advanceCursor(EMPTY_CURSOR, {
+      through: { at: '2026-01-01T00:00:00.000Z', id: '000000000002' },
+      written: [],
+      feed: 'epoch.7',
+    });
     expect(cursor.seen).toBe(EMPTY_CURSOR.seen);
     expect(cursor.feed).toBe('epoch.7');
   });

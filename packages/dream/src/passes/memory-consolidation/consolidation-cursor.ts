@@ -5,7 +5,10 @@ import type { ConsolidationCursor, CursorPosition, DreamCursorStore, SeenUpdate 
 
 /** A short hash of what the model would see of an entry: its content, category and tags. */
 export function wordingFingerprint(entry: Pick<MemoryEntry, 'content' | 'category' | 'tags'>): string {
-  return createHash('sha1').update(JSON.stringify([entry.content, entry.category, entry.tags])).digest('base64url').slice(0, 12);
+  return createHash('sha1')
+    .update(JSON.stringify([entry.content, entry.category, entry.tags]))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 /** Orders positions by time (as instants), then by id. */
@@ -49,7 +52,10 @@ export function advanceCursor(
   },
 ): ConsolidationCursor {
   const entries = latest(cursor.entries, change.through);
-  const merged = new Map([...Object.entries(cursor.written), ...change.written.map((entry): [string, string] => [entry.id, entry.updatedAt])]);
+  const merged = new Map([
+    ...Object.entries(cursor.written),
+    ...change.written.map((entry): [string, string] => [entry.id, entry.updatedAt]),
+  ]);
   const written = Object.fromEntries([...merged].filter(([id, at]) => entries === undefined || comparePositions({ at, id }, entries) > 0));
   const feedback = latest(cursor.feedback, change.feedback);
   const feed = change.feed ?? cursor.feed;
@@ -115,6 +121,7 @@ function latest(a: CursorPosition | undefined, b: CursorPosition | undefined): C
 export function consolidationCursorOf(cursors: DreamCursorStore, pass: string) {
   return {
     read: () => cursors.readConsolidation(pass),
-    write: (cursor: ConsolidationCursor, before: ConsolidationCursor, update?: SeenUpdate) => cursors.writeConsolidation(pass, cursor, before, update),
+    write: (cursor: ConsolidationCursor, before: ConsolidationCursor, update?: SeenUpdate) =>
+      cursors.writeConsolidation(pass, cursor, before, update),
   };
 }

@@ -94,7 +94,9 @@ describe('buildConsolidationItems (the deterministic pre-pass)', () => {
 
   it('keeps entries whose normalised texts differ apart even when their key hashes collide, and still groups the duplicates of each', () => {
     // FNV-1a gives "note 133189" and "note 1019624" (with an empty subject time) the same 32-bit hash.
-    expect(duplicateKeyHash(duplicateKey({ content: 'note 133189', metadata: {} })!)).toBe(duplicateKeyHash(duplicateKey({ content: 'note 1019624', metadata: {} })!));
+    expect(duplicateKeyHash(duplicateKey({ content: 'note 133189', metadata: {} })!)).toBe(
+      duplicateKeyHash(duplicateKey({ content: 'note 1019624', metadata: {} })!),
+    );
     const first = entry({ content: 'Note 133189.' });
     const other = entry({ content: 'note 1019624' });
     const twin = entry({ content: 'NOTE 1019624!' });

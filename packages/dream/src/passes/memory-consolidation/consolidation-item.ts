@@ -31,7 +31,11 @@ export interface ConsolidationItem {
  * and the D4 arithmetic. Every other entry becomes an item of its own. Items come in the order
  * of `entries`; a group takes the place of its first member. Pure apart from `newId`.
  */
-export function buildConsolidationItems(entries: readonly MemoryEntry[], now: Date, decay: DecayOptions = DEFAULT_DECAY_OPTIONS): ConsolidationItem[] {
+export function buildConsolidationItems(
+  entries: readonly MemoryEntry[],
+  now: Date,
+  decay: DecayOptions = DEFAULT_DECAY_OPTIONS,
+): ConsolidationItem[] {
   // Groups by the hash of their key, which a Map holds without a string per entry; a group whose
   // first member's key differs (two keys with one hash) sends the entry to `collided`, by key.
   const byHash = new Map<number, MemoryEntry[]>();
@@ -69,14 +73,18 @@ function single(entry: MemoryEntry, keyHash: number): ConsolidationItem {
 function group(members: MemoryEntry[], now: Date, decay: DecayOptions): ConsolidationItem {
   const representative = representativeOf(members);
   const ordered = [representative, ...members.filter((member) => member !== representative)];
-  const merged = mergeEntries(ordered, {
-    id: newId(),
-    content: stripRetentionTags(representative.content),
-    category: deepestCategory(members, representative.category),
-    tags: unionTags(...ordered.map((member) => member.tags)),
-    updatedAt: now.toISOString(),
-    importanceAt: now,
-  }, decay);
+  const merged = mergeEntries(
+    ordered,
+    {
+      id: newId(),
+      content: stripRetentionTags(representative.content),
+      category: deepestCategory(members, representative.category),
+      tags: unionTags(...ordered.map((member) => member.tags)),
+      updatedAt: now.toISOString(),
+      importanceAt: now,
+    },
+    decay,
+  );
   const view = { ...merged, id: representative.id, updatedAt: representative.updatedAt };
   const key = duplicateKey(view);
   return { id: representative.id, view, members, merged, keyHash: key === undefined ? undefined : duplicateKeyHash(key) };

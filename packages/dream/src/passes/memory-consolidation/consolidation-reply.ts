@@ -6,7 +6,10 @@ import { z } from 'zod';
  * so one bad item is refused without losing the rest of the reply.
  */
 export const consolidationReplySchema = z.object({
-  toDelete: z.array(z.string()).nullish().transform((ids) => ids ?? []),
+  toDelete: z
+    .array(z.string())
+    .nullish()
+    .transform((ids) => ids ?? []),
   toSave: z
     .array(
       z.object({

@@ -35,6 +35,10 @@ describe('missingFacts', () => {
   });
 
   it('lists each lost fact once, in order of appearance', () => {
-    expect(missingFacts(['met Alice on 2026-01-02', 'and Alice again in Rome'], 'met a friend twice')).toEqual(['Alice', '2026-01-02', 'Rome']);
+    expect(missingFacts(['met Alice on 2026-01-02', 'and Alice again in Rome'], 'met a friend twice')).toEqual([
+      'Alice',
+      '2026-01-02',
+      'Rome',
+    ]);
   });
 });

@@ -22,7 +22,10 @@ function berlinModel(): MockLanguageModelV3 {
       const user = options.prompt.find((message) => message.role === 'user')!;
       const data = (user.content as Array<{ type: string; text?: string }>).map((part) => part.text ?? '').join('');
       const berlin = shownEntries(data).filter((entry) => entry.content.includes('Berlin'));
-      const reply = { toDelete: [], toSave: [{ content: 'The user lives in Berlin, Germany', sourceIds: berlin.map((entry) => entry.id) }] };
+      const reply = {
+        toDelete: [],
+        toSave: [{ content: 'The user lives in Berlin, Germany', sourceIds: berlin.map((entry) => entry.id) }],
+      };
       return {
         content: [{ type: 'text', text: `<think>these say the same</think>Here is the plan:\n${JSON.stringify(reply)}` }],
         finishReason: { unified: 'stop', raw: 'stop' },
@@ -53,7 +56,10 @@ describe('MemoryConsolidationPass in the dream engine', () => {
     expect(outcome).toMatchObject({ name: 'memory-consolidation', status: 'ok', conflicts: 0 });
     expect(model.doGenerateCalls).toHaveLength(1);
     const live = await harness.live();
-    expect(live.map((entry) => entry.content).sort()).toEqual(['The user lives in Berlin, Germany', 'favourite dessert is pistachio gelato.']);
+    expect(live.map((entry) => entry.content).sort()).toEqual([
+      'The user lives in Berlin, Germany',
+      'favourite dessert is pistachio gelato.',
+    ]);
     expect(live.find((entry) => entry.content.includes('Berlin'))).toMatchObject({
       reinforcementCount: 3,
       createdAt: '2025-01-01T00:00:00.000Z',
@@ -78,14 +84,25 @@ describe('MemoryConsolidationPass in the dream engine', () => {
     const berlin = live.find((entry) => entry.content.includes('Berlin'))!;
     expect(berlin.lineage?.origin).toEqual({ kind: 'merge', at: '2026-03-01T09:00:00.000Z', runId, pass: 'memory-consolidation' });
     expect(berlin.lineage?.ancestors?.map((ancestor) => [ancestor.id, ancestor.relation, ancestor.into]).sort()).toEqual(
-      [[first.id, 'merged', berlin.id], [second.id, 'merged', berlin.id]].sort(),
+      [
+        [first.id, 'merged', berlin.id],
+        [second.id, 'merged', berlin.id],
+      ].sort(),
     );
-    expect(berlin.lineage?.ancestors?.find((ancestor) => ancestor.id === first.id)).toMatchObject({ excerpt: 'User lives in Berlin', fingerprint: contentFingerprint('User lives in Berlin'), runId });
+    expect(berlin.lineage?.ancestors?.find((ancestor) => ancestor.id === first.id)).toMatchObject({
+      excerpt: 'User lives in Berlin',
+      fingerprint: contentFingerprint('User lives in Berlin'),
+      runId,
+    });
     const dessert = live.find((entry) => entry.content.includes('gelato'))!;
     expect(dessert.lineage?.ancestors?.map((ancestor) => ancestor.id).sort()).toEqual([gelato.id, twin.id].sort());
     // The sources are gone from the store; the history still shows them.
     const history = memoryHistory(berlin, (id) => live.some((entry) => entry.id === id));
-    expect(history.steps.map((step) => [step.kind, step.stored])).toEqual([['merged', false], ['merged', false], ['written', true]]);
+    expect(history.steps.map((step) => [step.kind, step.stored])).toEqual([
+      ['merged', false],
+      ['merged', false],
+      ['written', true],
+    ]);
 
     await engine.undo(runId);
     const restored = await harness.live();

@@ -30,7 +30,11 @@ export const memoryConsolidationOptionsSchema = z
     /** How often entries whose merge was refused are offered to the model again (default 3; 0: never). */
     maxRetries: z.number().int().min(0).max(10).default(3),
     /** Hours before the first retry of a refused merge, doubled after each further refusal (default 12). */
-    retryAfterHours: z.number().min(0).max(24 * 365).default(12),
+    retryAfterHours: z
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .default(12),
     /** Entries at or above this importance are never purely deleted (default 0.8). */
     protectImportance: z.number().min(0).max(1).default(0.8),
     /** Entries reinforced at least this often are never purely deleted (default 5). */

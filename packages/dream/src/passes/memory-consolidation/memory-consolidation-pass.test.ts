@@ -27,7 +27,20 @@ const saves = (operations: DreamOperation[]) => operations.filter((operation) =>
 const deletes = (operations: DreamOperation[]) => operations.filter((operation) => operation.op === 'memory.delete');
 const ids = (entries: MemoryEntry[]) => entries.map((entry) => entry.id).sort();
 const EMPTY = { toDelete: [], toSave: [] };
-const UNRELATED = ['apple orchard', 'bicycle chain', 'cello string', 'dolphin pod', 'emerald ring', 'falcon nest', 'glacier melt', 'harbor crane', 'igloo snow', 'jasmine scent', 'kayak paddle', 'lantern glow'];
+const UNRELATED = [
+  'apple orchard',
+  'bicycle chain',
+  'cello string',
+  'dolphin pod',
+  'emerald ring',
+  'falcon nest',
+  'glacier melt',
+  'harbor crane',
+  'igloo snow',
+  'jasmine scent',
+  'kayak paddle',
+  'lantern glow',
+];
 
 /**
  * Unrelated entries that share no word with anything, so the words of the entries under test
@@ -157,13 +170,18 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
   it('asks once for a repair when a merge drops a fact, and rejects it when the repair still drops it', async () => {
     const { a, b } = await berlinMemory();
-    const gateway = new ScriptedGateway(() => ({ toDelete: [a.id], toSave: [{ content: 'The user lives in Germany', sourceIds: [a.id, b.id] }] }));
+    const gateway = new ScriptedGateway(() => ({
+      toDelete: [a.id],
+      toSave: [{ content: 'The user lives in Germany', sourceIds: [a.id, b.id] }],
+    }));
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
     expect(gateway.requests).toHaveLength(2);
     expect(gateway.requests[1]!.data).toMatch(/Repair needed/);
-    expect(gateway.requests[1]!.data).toContain(`item 1 (from ${a.id}, ${b.id}): "The user lives in Germany" — refused: missing name "Berlin"`);
+    expect(gateway.requests[1]!.data).toContain(
+      `item 1 (from ${a.id}, ${b.id}): "The user lives in Germany" — refused: missing name "Berlin"`,
+    );
     expect(gateway.requests[1]!.data.length).toBeLessThan(gateway.requests[0]!.data.length + 1500);
     expect(plan.operations).toEqual([]);
     expect(plan.refusals.join('\n')).toMatch(/missing name "Berlin"/);
@@ -189,7 +207,9 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     expect(repair).toContain(`[${a.id}]`);
     expect(repair).not.toContain(`[${c.id}]`);
     const live = await harness.live();
-    expect(live.map((entry) => entry.content)).toEqual(expect.arrayContaining(['The user lives in Berlin, Germany', 'The user moved to Berlin in 2024.']));
+    expect(live.map((entry) => entry.content)).toEqual(
+      expect.arrayContaining(['The user lives in Berlin, Germany', 'The user moved to Berlin in 2024.']),
+    );
     expect(plan.proposals).toEqual({ proposed: 2, accepted: 2, acceptedFirstTry: 1, repairs: 1 });
     expect(plan.refusals.join('\n')).toMatch(/asked the model once to replace just those \(1\)/);
   });
@@ -267,7 +287,11 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
     expect(new Set(gateway.shown(shownIds)[0])).toEqual(new Set([g2.id, b.id]));
     expect(saves(plan.operations)).toHaveLength(1);
-    expect(deletes(plan.operations).map((operation) => (operation as { id: string }).id).sort()).toEqual([g1.id, g2.id, b.id].sort());
+    expect(
+      deletes(plan.operations)
+        .map((operation) => (operation as { id: string }).id)
+        .sort(),
+    ).toEqual([g1.id, g2.id, b.id].sort());
     const live = await harness.live();
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ content: 'The user lives in Berlin, Germany', reinforcementCount: 6, createdAt: g1.createdAt });
@@ -275,7 +299,8 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
   it('refuses whole a reply that deletes more than the run budget allows, records it as misbehaviour, and retries those entries later (B11)', async () => {
     await background();
-    for (let day = 1; day <= 10; day++) await harness.add({ content: `Garden note: watered the tomato plants on day ${day}`, importance: 0.05 * day });
+    for (let day = 1; day <= 10; day++)
+      await harness.add({ content: `Garden note: watered the tomato plants on day ${day}`, importance: 0.05 * day });
     const gateway = new ScriptedGateway((data) => ({ toDelete: shownEntries(data).map((entry) => entry.id), toSave: [] }));
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
@@ -293,12 +318,17 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
   it('applies outright deletions within the run budget', async () => {
     await background();
     const notes: MemoryEntry[] = [];
-    for (let day = 1; day <= 10; day++) notes.push(await harness.add({ content: `Garden note: watered the tomato plants on day ${day}`, importance: 0.05 * day }));
+    for (let day = 1; day <= 10; day++)
+      notes.push(await harness.add({ content: `Garden note: watered the tomato plants on day ${day}`, importance: 0.05 * day }));
     const gateway = new ScriptedGateway(() => ({ toDelete: [notes[0]!.id, notes[1]!.id], toSave: [] }));
 
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
 
-    expect(deletes(plan.operations).map((operation) => (operation as { id: string }).id).sort()).toEqual([notes[0]!.id, notes[1]!.id].sort());
+    expect(
+      deletes(plan.operations)
+        .map((operation) => (operation as { id: string }).id)
+        .sort(),
+    ).toEqual([notes[0]!.id, notes[1]!.id].sort());
     expect(plan.misbehaviour).toEqual([]);
   });
 
@@ -309,7 +339,8 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const preference = await harness.add({ content: 'Pizza opinion: thin crust only', category: 'user-preferences/food' });
     const plain = await harness.add({ content: 'Pizza opinion: thin crust, please' });
     // Ten pizza opinions shown: a reply may ask to take two of them out (deletionCap 0.2).
-    for (const topping of ['mushrooms', 'olives', 'basil', 'peppers', 'onions', 'ham']) await harness.add({ content: `Pizza opinion: ${topping} are good` });
+    for (const topping of ['mushrooms', 'olives', 'basil', 'peppers', 'onions', 'ham'])
+      await harness.add({ content: `Pizza opinion: ${topping} are good` });
     const gateway = new ScriptedGateway(() => ({
       toDelete: [important.id, reinforced.id, preference.id],
       toSave: [{ content: 'Pizza opinion: thin crust only, please', sourceIds: [preference.id, plain.id] }],
@@ -373,7 +404,10 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     const live = await harness.live();
     expect(ids(live)).not.toContain(a.id);
     expect(ids(live)).not.toContain(d.id);
-    expect(live.find((entry) => entry.content === 'User lives in Berlin.')).toMatchObject({ reinforcementCount: 2, createdAt: a.createdAt });
+    expect(live.find((entry) => entry.content === 'User lives in Berlin.')).toMatchObject({
+      reinforcementCount: 2,
+      createdAt: a.createdAt,
+    });
     expect(await harness.duplicatedContents()).toEqual([]);
   });
 
@@ -398,7 +432,12 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
   it('mines a correction into an anti-pattern, once, and refuses other entries without sources', async () => {
     await harness.add({ content: 'User flies with TAP from Porto' }, '2026-01-01T09:00:00.000Z');
     await harness.add({ content: 'Booked flights go into the travel calendar' }, '2026-01-02T09:00:00.000Z');
-    await harness.addFeedback({ kind: 'positive', sessionId: 's-old', text: 'great job last month', timestamp: '2026-02-01T00:00:00.000Z' });
+    await harness.addFeedback({
+      kind: 'positive',
+      sessionId: 's-old',
+      text: 'great job last month',
+      timestamp: '2026-02-01T00:00:00.000Z',
+    });
     await harness.addFeedback({
       kind: 'correction',
       sessionId: 's-1',
@@ -446,7 +485,10 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
 
   it('refuses a new anti-pattern in a call without correction feedback', async () => {
     await berlinMemory();
-    const gateway = new ScriptedGateway(() => ({ toDelete: [], toSave: [{ content: "Don't guess because guesses mislead — instead ask", category: 'anti-patterns/general' }] }));
+    const gateway = new ScriptedGateway(() => ({
+      toDelete: [],
+      toSave: [{ content: "Don't guess because guesses mislead — instead ask", category: 'anti-patterns/general' }],
+    }));
     const plan = await harness.run(new MemoryConsolidationPass(), gateway);
     expect(plan.operations).toEqual([]);
     expect(plan.refusals.join('\n')).toContain('a new anti-pattern needs correction feedback in the same call');
@@ -504,8 +546,17 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
       return {
         toDelete: [],
         toSave: [
-          ...(berlin.length > 1 ? [{ content: 'The user lives in Berlin, Germany, since moving there in 2024', sourceIds: berlin.map((entry) => entry.id) }] : []),
-          ...(data.includes('(correction)') ? [{ content: "Don't deploy Atlas on Fridays because of weekend risk — instead deploy Monday to Thursday", category: 'anti-patterns/deploy' }] : []),
+          ...(berlin.length > 1
+            ? [{ content: 'The user lives in Berlin, Germany, since moving there in 2024', sourceIds: berlin.map((entry) => entry.id) }]
+            : []),
+          ...(data.includes('(correction)')
+            ? [
+                {
+                  content: "Don't deploy Atlas on Fridays because of weekend risk — instead deploy Monday to Thursday",
+                  category: 'anti-patterns/deploy',
+                },
+              ]
+            : []),
         ],
       };
     });
@@ -599,7 +650,12 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     await berlinMemory();
     const gateway = new ScriptedGateway((data) => ({
       toDelete: [],
-      toSave: shownEntries(data).map((entry) => ({ content: entry.content, category: entry.category, tags: entry.tags, sourceIds: [entry.id] })),
+      toSave: shownEntries(data).map((entry) => ({
+        content: entry.content,
+        category: entry.category,
+        tags: entry.tags,
+        sourceIds: [entry.id],
+      })),
     }));
     const plan = await harness.run(new MemoryConsolidationPass({ strategy: 'full' }), gateway);
     expect(gateway.requests).toHaveLength(1);
@@ -645,7 +701,7 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
     else expect(gateway.requests.length).toBeGreaterThanOrEqual(10);
   });
 
-  it('on a run that lists every entry, asks the store for the neighbours\' ids instead of indexing the listing again', async () => {
+  it("on a run that lists every entry, asks the store for the neighbours' ids instead of indexing the listing again", async () => {
     const { a, b, c } = await berlinMemory();
     const asked = vi.spyOn(harness.memory, 'neighbourIds');
     const copied = vi.spyOn(harness.memory, 'neighbours');
@@ -661,7 +717,8 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
   });
 
   it('has no 1000-entry ceiling: one change in 1200 entries costs one small call', async () => {
-    for (let n = 0; n < 1200; n++) await harness.add({ content: `Record k${String(n).padStart(5, '0')} holds q${String(n).padStart(5, '0')}` });
+    for (let n = 0; n < 1200; n++)
+      await harness.add({ content: `Record k${String(n).padStart(5, '0')} holds q${String(n).padStart(5, '0')}` });
     const pass = new MemoryConsolidationPass({ maxChangedPerRun: 5000 });
     const first = new ScriptedGateway();
     await harness.run(pass, first);
@@ -682,7 +739,9 @@ describe('MemoryConsolidationPass: cursor, churn and idempotence (B1, D18)', () 
   it('packs a large cluster into several calls under the token budget', async () => {
     await background();
     for (let n = 1; n <= 12; n++) {
-      await harness.add({ content: `Garden journal: the tomato plants by the south fence were watered and staked, entry number ${n} of the season` });
+      await harness.add({
+        content: `Garden journal: the tomato plants by the south fence were watered and staked, entry number ${n} of the season`,
+      });
     }
     const gateway = new ScriptedGateway();
     await harness.run(new MemoryConsolidationPass({ tokenBudget: 500 }), gateway);

@@ -112,7 +112,9 @@ export class MemoryConsolidationPass implements DreamPass {
     const lookup = scope.feed ? storeLookup(scope.feed.found, (id) => itemOfEntry.get(id), itemNeighbours) : itemNeighbours;
     const retrying = due.filter((id) => byId.has(id));
     const selection =
-      this.options.strategy === 'full' ? selectAll(items, this.options) : await selectChanged(items, itemOfEntry, scope, corrections, retrying, lookup, context.signal, this.options);
+      this.options.strategy === 'full'
+        ? selectAll(items, this.options)
+        : await selectChanged(items, itemOfEntry, scope, corrections, retrying, lookup, context.signal, this.options);
     selection.notes.splice(1, 0, ...scope.notes);
 
     const lineOf = cachedEntryLines(MAX_CACHED_LINES);
@@ -125,7 +127,12 @@ export class MemoryConsolidationPass implements DreamPass {
     const feed = scope.feed;
     const similarityNeighbours = Math.min(100, Math.max(this.options.neighbours, this.options.maxClusterSize));
     const prepare = feed
-      ? (ids: readonly string[]) => feed.fetch(ids.filter((id) => byId.has(id)), similarityNeighbours, context.signal)
+      ? (ids: readonly string[]) =>
+          feed.fetch(
+            ids.filter((id) => byId.has(id)),
+            similarityNeighbours,
+            context.signal,
+          )
       : async () => undefined;
     const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length), this.options.deletionCap);
 
@@ -134,7 +141,12 @@ export class MemoryConsolidationPass implements DreamPass {
       context.signal.throwIfAborted();
       const shown = new Map(ids.map((id) => [id, byId.get(id)!]));
       const withFeedback = index_ === 0 ? sentFeedback : [];
-      const data = renderConsolidationData({ entries: ids.map((id) => byId.get(id)!.view), feedback: withFeedback, today: now, line: lineOf });
+      const data = renderConsolidationData({
+        entries: ids.map((id) => byId.get(id)!.view),
+        feedback: withFeedback,
+        today: now,
+        line: lineOf,
+      });
       const correctionsShown = withFeedback.filter((signal) => signal.kind === 'correction').length;
       const similarity = new SourceSimilarity(
         lookup,
@@ -173,12 +185,18 @@ export class MemoryConsolidationPass implements DreamPass {
     if (sentFeedback.length > 0) notes.push(`${sentFeedback.length} feedback signal(s) shown (${corrections.length} correction(s))`);
     const groupsShown = shownIds.filter((id) => byId.get(id)?.merged).length;
     if (groupsShown > 0) {
-      notes.push(`${groupsShown} pre-pass group(s) shown as their merged form under a member's id (the merged entry itself is not saved yet)`);
+      notes.push(
+        `${groupsShown} pre-pass group(s) shown as their merged form under a member's id (the merged entry itself is not saved yet)`,
+      );
     }
     const refused = new Set(reviews.flatMap((review) => review.retry));
     const retries = nextRetries(cursor.retry, { refused, shown: new Set(shownIds), isLive: scope.isLive, now }, this.options);
-    if (refused.size > 0) notes.push(`${refused.size - retries.givenUp.length} entr(y/ies) whose merge was refused will be offered to the model again`);
-    if (retries.givenUp.length > 0) notes.push(`gave up on ${retries.givenUp.length} entr(y/ies) refused ${this.options.maxRetries + 1} times: ${retries.givenUp.join(', ')}`);
+    if (refused.size > 0)
+      notes.push(`${refused.size - retries.givenUp.length} entr(y/ies) whose merge was refused will be offered to the model again`);
+    if (retries.givenUp.length > 0)
+      notes.push(
+        `gave up on ${retries.givenUp.length} entr(y/ies) refused ${this.options.maxRetries + 1} times: ${retries.givenUp.join(', ')}`,
+      );
     const lastFeedback = sentFeedback.at(-1);
     const commit: ConsolidationCommit = {
       ...(selection.through ? { through: selection.through } : {}),

@@ -15,7 +15,12 @@ describe('stripRetentionTags', () => {
 
 describe('normaliseContent', () => {
   it('makes near-exact duplicates equal: case, whitespace, punctuation, retention hints', () => {
-    const forms = ['User prefers dark mode.', '  user PREFERS dark-mode ', '[durable] "User prefers dark mode!"', 'User prefers\n\tdark mode'];
+    const forms = [
+      'User prefers dark mode.',
+      '  user PREFERS dark-mode ',
+      '[durable] "User prefers dark mode!"',
+      'User prefers\n\tdark mode',
+    ];
     expect(new Set(forms.map(normaliseContent))).toEqual(new Set(['user prefers dark mode']));
   });
 

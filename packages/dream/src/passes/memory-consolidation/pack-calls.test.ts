@@ -6,7 +6,10 @@ const cost = (id: string) => Number(id.split(':')[1]);
 describe('packIntoCalls', () => {
   it('keeps a cluster that fits in one call and fills calls first-fit', () => {
     const calls = packIntoCalls([['a:6', 'b:3'], ['c:5', 'd:4'], ['e:1']], cost, 10);
-    expect(calls).toEqual([['a:6', 'b:3', 'e:1'], ['c:5', 'd:4']]);
+    expect(calls).toEqual([
+      ['a:6', 'b:3', 'e:1'],
+      ['c:5', 'd:4'],
+    ]);
   });
 
   it('cuts a cluster bigger than the budget into pieces that fit, in order', () => {

@@ -25,7 +25,10 @@ export function packConsolidationCalls(
 ): string[][] {
   const budget = options.tokenBudget;
   const floor = Math.floor(budget / 4);
-  const frame = estimateTokens(CONSOLIDATION_DIRECTIVE) + estimateTokens(renderConsolidationData({ entries: [], feedback: [], today: now })) + FRAME_TOKENS;
+  const frame =
+    estimateTokens(CONSOLIDATION_DIRECTIVE) +
+    estimateTokens(renderConsolidationData({ entries: [], feedback: [], today: now })) +
+    FRAME_TOKENS;
   const entryBudget = Math.max(floor, budget - frame);
   const feedbackTokens = feedback.length === 0 ? 0 : estimateTokens(renderConsolidationData({ entries: [], feedback, today: now }));
   const firstBudget = Math.max(floor, entryBudget - feedbackTokens);

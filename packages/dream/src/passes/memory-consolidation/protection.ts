@@ -8,9 +8,13 @@ export type Protection = Pick<MemoryConsolidationOptions, 'protectImportance' | 
 /** Why an item may not be deleted outright or changed loosely, or undefined when it is not protected. */
 export function protectionOf(item: ConsolidationItem, options: Protection): string | undefined {
   const entries: MemoryEntry[] = [item.view, ...item.members];
-  if (entries.some((entry) => entry.importance >= options.protectImportance)) return `importance ≥ ${options.protectImportance} is protected`;
-  if (item.view.reinforcementCount >= options.protectReinforcement) return `reinforced ${item.view.reinforcementCount}× (≥ ${options.protectReinforcement}) is protected`;
-  const category = entries.map((entry) => entry.category).find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
+  if (entries.some((entry) => entry.importance >= options.protectImportance))
+    return `importance ≥ ${options.protectImportance} is protected`;
+  if (item.view.reinforcementCount >= options.protectReinforcement)
+    return `reinforced ${item.view.reinforcementCount}× (≥ ${options.protectReinforcement}) is protected`;
+  const category = entries
+    .map((entry) => entry.category)
+    .find((c) => options.protectedCategories.some((prefix) => isUnderPrefix(c, prefix)));
   if (category !== undefined) return `the category ${category} is protected`;
   return undefined;
 }

@@ -69,7 +69,9 @@ describe('renderEntryLine', () => {
 
 describe('renderFeedbackLine', () => {
   it('shows day, kind, rating and session', () => {
-    expect(renderFeedbackLine(CORRECTION)).toBe('2026-02-27 (correction) session="session-1" : "No, never book flights without asking me first"');
+    expect(renderFeedbackLine(CORRECTION)).toBe(
+      '2026-02-27 (correction) session="session-1" : "No, never book flights without asking me first"',
+    );
     expect(renderFeedbackLine({ ...CORRECTION, kind: 'session-summary', rating: 'poor', text: 'slow' })).toBe(
       '2026-02-27 (session-summary, poor) session="session-1" : "slow"',
     );

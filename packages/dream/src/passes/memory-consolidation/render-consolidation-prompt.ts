@@ -106,7 +106,8 @@ export function renderConsolidationData(data: ConsolidationData): string {
         : `${data.entries.length} memory entries are shown; only their ids may appear in toDelete and sourceIds.`
     }`,
   ];
-  if (data.entries.length > 0) sections.push(fenceUntrusted(ENTRIES_LABEL, data.entries.map((entry) => (data.line ?? renderEntryLine)(entry)).join('\n')));
+  if (data.entries.length > 0)
+    sections.push(fenceUntrusted(ENTRIES_LABEL, data.entries.map((entry) => (data.line ?? renderEntryLine)(entry)).join('\n')));
   if (data.feedback.length > 0) sections.push(fenceUntrusted(FEEDBACK_LABEL, data.feedback.map(renderFeedbackLine).join('\n')));
   return sections.join('\n\n');
 }

@@ -4,7 +4,12 @@ import type { CallReview, RepairItem } from './review-reply';
 
 const repairs: RepairItem[] = [
   { position: 2, sourceIds: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'], content: 'Tim met a fan in California.', reasons: ['missing name "CA"'] },
-  { position: 5, sourceIds: ['cccccccccccc', 'dddddddddddd', 'eeeeeeeeeeee'], content: 'Tim likes tea and drives a van.', reasons: ['the host does not find eeeeeeeeeeee similar to cccccccccccc, dddddddddddd'] },
+  {
+    position: 5,
+    sourceIds: ['cccccccccccc', 'dddddddddddd', 'eeeeeeeeeeee'],
+    content: 'Tim likes tea and drives a van.',
+    reasons: ['the host does not find eeeeeeeeeeee similar to cccccccccccc, dddddddddddd'],
+  },
 ];
 const line = (id: string) => `[${id}] (general) first=2023-07-16 last=2023-07-16 reinforced=1× : "entry ${id}"`;
 const parse = (value: unknown) => consolidationRepairSchema.parse(value);
@@ -37,15 +42,28 @@ describe('replacementsOf', () => {
       new Set(),
       context,
     );
-    expect(reply.toSave.map((save) => save.sourceIds)).toEqual([['aaaaaaaaaaaa', 'bbbbbbbbbbbb'], ['cccccccccccc', 'dddddddddddd'], ['eeeeeeeeeeee']]);
+    expect(reply.toSave.map((save) => save.sourceIds)).toEqual([
+      ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'],
+      ['cccccccccccc', 'dddddddddddd'],
+      ['eeeeeeeeeeee'],
+    ]);
     expect(itemOf).toEqual([2, 5, 5]);
-    expect(refusals).toEqual(['call 1: repair of toSave item 5: aaaaaaaaaaaa left out: not a source of that item, or already changed by the accepted part of the reply']);
+    expect(refusals).toEqual([
+      'call 1: repair of toSave item 5: aaaaaaaaaaaa left out: not a source of that item, or already changed by the accepted part of the reply',
+    ]);
     expect(reply.toDelete).toEqual([]);
   });
 
   it('ignores the accepted part sent again, and reports a save that replaces nothing', () => {
     const { reply, refusals } = replacementsOf(
-      parse({ toDelete: ['ffffffffffff'], toSave: [{ content: 'accepted before', sourceIds: ['ffffffffffff'] }, { item: 9, content: 'x', sourceIds: ['aaaaaaaaaaaa'] }, { content: 'y', sourceIds: ['zzzzzzzzzzzz'] }] }),
+      parse({
+        toDelete: ['ffffffffffff'],
+        toSave: [
+          { content: 'accepted before', sourceIds: ['ffffffffffff'] },
+          { item: 9, content: 'x', sourceIds: ['aaaaaaaaaaaa'] },
+          { content: 'y', sourceIds: ['zzzzzzzzzzzz'] },
+        ],
+      }),
       repairs,
       new Set(),
       context,
@@ -58,7 +76,12 @@ describe('replacementsOf', () => {
   });
 
   it('never reuses an entry the accepted part already changed', () => {
-    const { reply, refusals } = replacementsOf(parse({ toSave: [{ item: 2, content: 'x', sourceIds: ['aaaaaaaaaaaa'] }] }), repairs, new Set(['aaaaaaaaaaaa']), context);
+    const { reply, refusals } = replacementsOf(
+      parse({ toSave: [{ item: 2, content: 'x', sourceIds: ['aaaaaaaaaaaa'] }] }),
+      repairs,
+      new Set(['aaaaaaaaaaaa']),
+      context,
+    );
     expect(reply.toSave).toEqual([]);
     expect(refusals.at(-1)).toBe("call 1: repair of toSave item 2 refused: none of its sourceIds is one of that item's");
   });
@@ -66,10 +89,36 @@ describe('replacementsOf', () => {
 
 describe('spliceRepair', () => {
   it('keeps the first reply as accepted, adds the repairs, and retries only what is still refused', () => {
-    const review = (over: Partial<CallReview>): CallReview => ({ saves: [], deletions: [], supersessions: [], refusals: [], repairs: [], retry: [], proposed: 0, ...over });
-    const save = (position: number, ids: string[]) => ({ position, content: 'c', category: 'general', tags: [], sources: ids.map((id) => ({ id }) as never), movedIntoProtected: false });
-    const first = review({ saves: [save(1, ['ffffffffffff'])], refusals: ['first'], retry: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'], proposed: 4 });
-    const second = review({ saves: [save(1, ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'])], refusals: ['second'], retry: ['dddddddddddd'], proposed: 1 });
+    const review = (over: Partial<CallReview>): CallReview => ({
+      saves: [],
+      deletions: [],
+      supersessions: [],
+      refusals: [],
+      repairs: [],
+      retry: [],
+      proposed: 0,
+      ...over,
+    });
+    const save = (position: number, ids: string[]) => ({
+      position,
+      content: 'c',
+      category: 'general',
+      tags: [],
+      sources: ids.map((id) => ({ id }) as never),
+      movedIntoProtected: false,
+    });
+    const first = review({
+      saves: [save(1, ['ffffffffffff'])],
+      refusals: ['first'],
+      retry: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc'],
+      proposed: 4,
+    });
+    const second = review({
+      saves: [save(1, ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'])],
+      refusals: ['second'],
+      retry: ['dddddddddddd'],
+      proposed: 1,
+    });
     const spliced = spliceRepair(first, second, ['asked']);
     expect(spliced.saves.map((s) => s.sources.map((source) => source.id))).toEqual([['ffffffffffff'], ['aaaaaaaaaaaa', 'bbbbbbbbbbbb']]);
     expect(spliced.refusals).toEqual(['first', 'asked', 'second']);

@@ -34,14 +34,17 @@ const SOURCES_LABEL = 'The entries those items came from, in the format of the f
  * again. Pure.
  */
 export function renderRepairRequest(repairs: readonly RepairItem[], lineOf: (id: string) => string, today: Date): string {
-  const items = repairs.map((item) => `item ${item.position} (from ${item.sourceIds.join(', ')}): ${JSON.stringify(item.content)} — refused: ${item.reasons.join('; ')}`);
+  const items = repairs.map(
+    (item) =>
+      `item ${item.position} (from ${item.sourceIds.join(', ')}): ${JSON.stringify(item.content)} — refused: ${item.reasons.join('; ')}`,
+  );
   const sourceIds = [...new Set(repairs.flatMap((item) => item.sourceIds))];
   return [
     `Today is ${today.toISOString().slice(0, 10)}. Repair needed. The host accepted the rest of your reply and keeps it; the ${repairs.length === 1 ? 'toSave item below was' : `${repairs.length} toSave items below were`} refused.`,
     fenceUntrusted(REFUSED_LABEL, items.join('\n')),
     fenceUntrusted(SOURCES_LABEL, sourceIds.map(lineOf).join('\n')),
     [
-      'For each refused item, send a replacement that fixes what is named, following the rules, or leave the item out to withdraw it: its entries then stay as they are. A replacement may merge all of the item\'s entries or only some of them, and one item may become several replacements.',
+      "For each refused item, send a replacement that fixes what is named, following the rules, or leave the item out to withdraw it: its entries then stay as they are. A replacement may merge all of the item's entries or only some of them, and one item may become several replacements.",
       'Reply with a single JSON object and nothing else, in this shape:',
       '{"toSave": [{"item": <n>, "content": "<text>", "category": "<category>", "tags": ["<tag>"], "sourceIds": ["<id>"]}]}',
       'Each replacement names the item it replaces and lists only ids of that item. Do not repeat items that were not refused.',
@@ -70,15 +73,24 @@ export function replacementsOf(
   answer.toSave.forEach((save, index) => {
     const ids = [...new Set(save.sourceIds ?? [])];
     const named = save.item === null || save.item === undefined ? undefined : repairs.find((item) => item.position === save.item);
-    const item = named ?? (save.item === null || save.item === undefined ? repairs.find((candidate) => ids.length > 0 && ids.every((id) => candidate.sourceIds.includes(id))) : undefined);
+    const item =
+      named ??
+      (save.item === null || save.item === undefined
+        ? repairs.find((candidate) => ids.length > 0 && ids.every((id) => candidate.sourceIds.includes(id)))
+        : undefined);
     if (!item) {
       if (!context.accepted.some((sources) => sameIds(sources, ids))) {
-        refusals.push(`call ${context.call}: repair answer item ${index + 1} replaces no refused item${save.item != null ? ` (item ${save.item} was not refused)` : ''}; ignored`);
+        refusals.push(
+          `call ${context.call}: repair answer item ${index + 1} replaces no refused item${save.item != null ? ` (item ${save.item} was not refused)` : ''}; ignored`,
+        );
       }
       return;
     }
     const outside = ids.filter((id) => !item.sourceIds.includes(id) || taken.has(id));
-    if (outside.length > 0) refusals.push(`call ${context.call}: repair of toSave item ${item.position}: ${outside.join(', ')} left out: not a source of that item, or already changed by the accepted part of the reply`);
+    if (outside.length > 0)
+      refusals.push(
+        `call ${context.call}: repair of toSave item ${item.position}: ${outside.join(', ')} left out: not a source of that item, or already changed by the accepted part of the reply`,
+      );
     const kept = ids.filter((id) => !outside.includes(id));
     if (kept.length === 0) {
       refusals.push(`call ${context.call}: repair of toSave item ${item.position} refused: none of its sourceIds is one of that item's`);

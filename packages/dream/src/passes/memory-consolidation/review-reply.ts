@@ -59,13 +59,23 @@ export interface RepairItem {
  * `rules.factCheck`, so a pass can judge them beforehand without holding up the event loop
  * (`FactCheckStage`). Pure.
  */
-export function factCheckJobs(reply: ConsolidationReply, shown: ReadonlyMap<string, ConsolidationItem>, protection: Protection): FactCheckJob[] {
+export function factCheckJobs(
+  reply: ConsolidationReply,
+  shown: ReadonlyMap<string, ConsolidationItem>,
+  protection: Protection,
+): FactCheckJob[] {
   const jobs: FactCheckJob[] = [];
   for (const save of reply.toSave) {
-    const sources = [...new Set(save.sourceIds ?? [])].map((id) => shown.get(id)).filter((item): item is ConsolidationItem => item !== undefined);
+    const sources = [...new Set(save.sourceIds ?? [])]
+      .map((id) => shown.get(id))
+      .filter((item): item is ConsolidationItem => item !== undefined);
     const content = stripRetentionTags(save.content);
     if (sources.length === 0 || content === '' || content.length > MAX_MEMORY_CONTENT_LENGTH) continue;
-    jobs.push({ sources: sources.map((source) => source.view), content, strict: sources.some((source) => protectionOf(source, protection) !== undefined) });
+    jobs.push({
+      sources: sources.map((source) => source.view),
+      content,
+      strict: sources.some((source) => protectionOf(source, protection) !== undefined),
+    });
   }
   return jobs;
 }
@@ -126,21 +136,24 @@ export function reviewReply(
         kept.add(source.id);
         if (options.retry) retry.add(source.id);
       }
-      if (options.repair && sources.length > 0) repairs.push({ position, sourceIds: sources.map((source) => source.id), content: save.content, reasons: [...options.repair] });
+      if (options.repair && sources.length > 0)
+        repairs.push({ position, sourceIds: sources.map((source) => source.id), content: save.content, reasons: [...options.repair] });
     };
     const fixable = (reason: string) => keepSources(reason, { retry: true, repair: [reason] });
     if (givenSources.length > 0 && sources.length === 0) return keepSources('none of its sourceIds was shown in this call');
 
     const content = stripRetentionTags(save.content);
     if (content === '') return keepSources('its content is empty');
-    if (content.length > MAX_MEMORY_CONTENT_LENGTH) return keepSources(`its content is longer than ${MAX_MEMORY_CONTENT_LENGTH} characters`);
+    if (content.length > MAX_MEMORY_CONTENT_LENGTH)
+      return keepSources(`its content is longer than ${MAX_MEMORY_CONTENT_LENGTH} characters`);
 
     const given = save.category?.trim() ? save.category : undefined;
     let category = given ?? (sources.length > 0 ? deepestCategory(sources.map((source) => source.view)) : undefined);
     if (category === undefined) return keepSources('a new entry needs a category');
     const problem = pathNameProblem(category, CATEGORY_RULES);
     if (problem) return fixable(`invalid category ${JSON.stringify(category)}: ${problem}`);
-    if (isSystemCategory(category)) return fixable(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
+    if (isSystemCategory(category))
+      return fixable(`the category ${JSON.stringify(category)} is under ${SYSTEM_CATEGORY}/, which belongs to the host`);
 
     const antiPattern = isUnderPrefix(category, ANTI_PATTERN_CATEGORY);
     if (sources.length === 0 && !(antiPattern && context.withCorrections)) {
@@ -163,29 +176,43 @@ export function reviewReply(
     const unrelated = sources.length > 1 ? rules.unconnected(sources.map((source) => source.id)) : [];
     if (unrelated.length > 0) {
       const others = sources.map((source) => source.id).filter((id) => !unrelated.includes(id));
-      return keepSources(`the host does not find ${unrelated.join(', ')} similar to the other sources; only entries that say the same thing may be merged`, {
-        retry: true,
-        repair: [`the host does not find ${unrelated.join(', ')} similar to ${others.join(', ')}: merge only entries that say the same thing (leave ${unrelated.join(', ')} out of it)`],
-      });
+      return keepSources(
+        `the host does not find ${unrelated.join(', ')} similar to the other sources; only entries that say the same thing may be merged`,
+        {
+          retry: true,
+          repair: [
+            `the host does not find ${unrelated.join(', ')} similar to ${others.join(', ')}: merge only entries that say the same thing (leave ${unrelated.join(', ')} out of it)`,
+          ],
+        },
+      );
     }
     const guarded = sources.filter((source) => protectionOf(source, rules.protection) !== undefined);
     const homes = [...new Set(guarded.map((source) => protectedHome(source, rules.protection)))];
     if (homes.length > 1) {
-      return fixable(`its protected sources live under different categories (${homes.map((home) => `${home}/`).join(', ')}) and none may leave its own`);
+      return fixable(
+        `its protected sources live under different categories (${homes.map((home) => `${home}/`).join(', ')}) and none may leave its own`,
+      );
     }
     if (homes.length === 1 && !isUnderPrefix(category, homes[0]!)) {
       // A protected entry never leaves its category; the merge itself is kept, filed where the protected source is.
       const stay = guarded[0]!;
-      refuse(`${where}: filed under ${stay.view.category}, not ${category}: ${stay.id} is protected (${protectionOf(stay, rules.protection)}) and stays under ${homes[0]}/`);
+      refuse(
+        `${where}: filed under ${stay.view.category}, not ${category}: ${stay.id} is protected (${protectionOf(stay, rules.protection)}) and stays under ${homes[0]}/`,
+      );
       category = stay.view.category;
     }
 
     // Filed under a protected category, an entry is kept from later clean-up and may sit in every
     // call's profile: only a preference or standing instruction may move there (SPEC B4).
     // A merge with a protected source is filed with it already; a move takes an entry none of whose sources is protected.
-    const movedIntoProtected = isProtected(category, rules.protection) && sources.length > 0 && sources.every((source) => !isProtected(source.view.category, rules.protection));
+    const movedIntoProtected =
+      isProtected(category, rules.protection) &&
+      sources.length > 0 &&
+      sources.every((source) => !isProtected(source.view.category, rules.protection));
     if (movedIntoProtected && !statesPreference(content)) {
-      return fixable(`only an entry that states a preference or a standing instruction may be filed under the protected category ${category}; this one states a fact: keep it where its sources are`);
+      return fixable(
+        `only an entry that states a preference or a standing instruction may be filed under the protected category ${category}; this one states a fact: keep it where its sources are`,
+      );
     }
     // An anti-pattern mined from feedback has no sources to keep; it may still carry no instructions.
     const injected = sources.length === 0 ? detectInjection([], content) : [];
@@ -243,7 +270,12 @@ export function takenOut(reply: ConsolidationReply, shown: ReadonlyMap<string, C
   for (const save of reply.toSave) {
     const saved = (save.sourceIds ?? []).map((id) => shown.get(id)).filter((item): item is ConsolidationItem => item !== undefined);
     const category = save.category?.trim();
-    if (category && isProtected(category, protection) && saved.length > 0 && saved.every((item) => !isProtected(item.view.category, protection))) {
+    if (
+      category &&
+      isProtected(category, protection) &&
+      saved.length > 0 &&
+      saved.every((item) => !isProtected(item.view.category, protection))
+    ) {
       for (const item of saved) out.add(item.id);
     }
   }

@@ -59,7 +59,8 @@ export function reviewSupersessions(
   const successorOf = new Map<string, string>();
   const successors = new Set<string>();
   pairs.forEach((pair, index) => {
-    const refuse = (reason: string) => refusals.push(`call ${context.call}: toSupersede item ${index + 1} (${pair.olderId} → ${pair.newerId}) refused: ${reason}`);
+    const refuse = (reason: string) =>
+      refusals.push(`call ${context.call}: toSupersede item ${index + 1} (${pair.olderId} → ${pair.newerId}) refused: ${reason}`);
     const older = shown.get(pair.olderId);
     const newer = shown.get(pair.newerId);
     if (!older || !newer) return refuse(`${!older ? pair.olderId : pair.newerId} was not shown in this call`);
@@ -76,13 +77,20 @@ export function reviewSupersessions(
     if (older.view.metadata[SUBJECT_POINT_KEY] !== undefined && newer.view.metadata[SUBJECT_POINT_KEY] !== undefined) {
       return refuse('both are dated moments (subject time); one event does not replace another');
     }
-    if (!rules.relatedByText(older.id, newer.id)) return refuse('the host does not find the two entries similar; only a fact about the same thing can replace another');
+    if (!rules.relatedByText(older.id, newer.id))
+      return refuse('the host does not find the two entries similar; only a fact about the same thing can replace another');
     const verified = rules.coverage(older.id, newer.id) >= SAME_SUBJECT_COVERAGE;
     const protectedBy = protectionOf(older, rules.protection);
     if (protectedBy !== undefined) {
       // A protected fact leaves current recall only for a newer one of its own kind about the same thing.
-      if (!isUnderPrefix(newer.view.category, older.view.category)) return refuse(`${older.id} is protected (${protectedBy}) and may only be replaced by a newer entry in its own category ${older.view.category}`);
-      if (!verified) return refuse(`${older.id} is protected (${protectedBy}) and may only be replaced by an entry about the same subject (the newer one keeps under ${SAME_SUBJECT_COVERAGE * 100} % of its terms)`);
+      if (!isUnderPrefix(newer.view.category, older.view.category))
+        return refuse(
+          `${older.id} is protected (${protectedBy}) and may only be replaced by a newer entry in its own category ${older.view.category}`,
+        );
+      if (!verified)
+        return refuse(
+          `${older.id} is protected (${protectedBy}) and may only be replaced by an entry about the same subject (the newer one keeps under ${SAME_SUBJECT_COVERAGE * 100} % of its terms)`,
+        );
     }
     if (successorOf.has(older.id)) return refuse(`${older.id} is already replaced by ${successorOf.get(older.id)} in this reply`);
     if (successors.has(older.id)) return refuse(`${older.id} replaces another entry in this reply, so it holds`);
@@ -98,6 +106,7 @@ export function reviewSupersessions(
 function orderProblem(older: MemoryEntry, newer: MemoryEntry): string | undefined {
   const newerNoted = timestampMs(newer.createdAt);
   if (newerNoted < timestampMs(older.createdAt)) return `${newer.id} was first noted before ${older.id}, so it cannot be the newer fact`;
-  if (timestampMs(older.lastSeenAt) > newerNoted) return `${older.id} was observed again after ${newer.id} was first noted, so it still held then`;
+  if (timestampMs(older.lastSeenAt) > newerNoted)
+    return `${older.id} was observed again after ${newer.id} was first noted, so it still held then`;
   return undefined;
 }

@@ -46,7 +46,12 @@ export async function selectChanged(
     const isItem = (id: string) => itemOf.get(id) === id;
     const limit = Math.min(100, Math.max(1, options.neighbours));
     const itemOfEntry = (id: string) => itemOf.get(id);
-    await scope.feed.eachSlice(seeds, limit, (slice, hits) => seedLinks(slice, isItem, options, storeLookup(hits, itemOfEntry, lookup), found), signal);
+    await scope.feed.eachSlice(
+      seeds,
+      limit,
+      (slice, hits) => seedLinks(slice, isItem, options, storeLookup(hits, itemOfEntry, lookup), found),
+      signal,
+    );
     links = found;
   }
   const clusters = findCandidateClusters(
@@ -80,7 +85,8 @@ export function selectAll(items: readonly ConsolidationItem[], options: MemoryCo
   const members = shown.flatMap((item) => item.members);
   const last = members.map(entryPosition).sort(comparePositions).at(-1);
   const notes = [`full: ${shown.length} of ${items.length} entries sent`];
-  if (shown.length < items.length) notes.push(`${items.length - shown.length} entries over maxEntriesFull (${options.maxEntriesFull}) not sent`);
+  if (shown.length < items.length)
+    notes.push(`${items.length - shown.length} entries over maxEntriesFull (${options.maxEntriesFull}) not sent`);
   return {
     groups: shown.map((item) => [item.id]),
     considered: new Set(shown.map((item) => item.id)),
@@ -91,7 +97,12 @@ export function selectAll(items: readonly ConsolidationItem[], options: MemoryCo
 }
 
 /** New feedback since the cursor, from the last `feedbackDays`, at most `maxFeedback` (the most recent). */
-export async function unseenFeedback(store: IFeedbackStore | undefined, cursor: ConsolidationCursor, now: Date, options: MemoryConsolidationOptions): Promise<FeedbackSignal[]> {
+export async function unseenFeedback(
+  store: IFeedbackStore | undefined,
+  cursor: ConsolidationCursor,
+  now: Date,
+  options: MemoryConsolidationOptions,
+): Promise<FeedbackSignal[]> {
   if (!store || options.maxFeedback === 0 || options.feedbackDays === 0) return [];
   const windowStart = new Date(now.getTime() - options.feedbackDays * DAY_MS).toISOString();
   const signals = await store.list({ since: windowStart });

@@ -26,7 +26,9 @@ function subjectSpan(metadata: Readonly<Record<string, string>>): Span | undefin
  * the two subject times that do not overlap when the sources cannot be one moment, else undefined.
  * Entries without subject time never conflict.
  */
-export function conflictingSubjectTimes(sources: ReadonlyArray<{ metadata: Readonly<Record<string, string>> }>): [string, string] | undefined {
+export function conflictingSubjectTimes(
+  sources: ReadonlyArray<{ metadata: Readonly<Record<string, string>> }>,
+): [string, string] | undefined {
   const spans = sources.map((source) => subjectSpan(source.metadata)).filter((span): span is Span => span !== undefined);
   for (let i = 0; i < spans.length; i++) {
     for (let j = i + 1; j < spans.length; j++) {

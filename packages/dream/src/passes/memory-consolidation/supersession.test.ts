@@ -13,7 +13,18 @@ afterEach(async () => {
   await harness.dispose();
 });
 
-const UNRELATED = ['apple orchard', 'bicycle chain', 'cello string', 'dolphin pod', 'emerald ring', 'falcon nest', 'glacier melt', 'harbor crane', 'igloo snow', 'jasmine scent'];
+const UNRELATED = [
+  'apple orchard',
+  'bicycle chain',
+  'cello string',
+  'dolphin pod',
+  'emerald ring',
+  'falcon nest',
+  'glacier melt',
+  'harbor crane',
+  'igloo snow',
+  'jasmine scent',
+];
 async function background(): Promise<void> {
   for (const words of UNRELATED) await harness.add({ content: words }, '2024-06-01T09:00:00.000Z');
 }
@@ -34,15 +45,33 @@ const asOf = async (text: string, at: string) => (await harness.memory.search({ 
 describe('MemoryConsolidationPass: supersession (SPEC B9)', () => {
   it('replaces a protected fact only by a newer one in its own category about the same subject (SPEC B11)', async () => {
     await background();
-    const tea = await harness.add({ content: 'The user drinks green tea every morning', category: 'user-preferences/drinks' }, '2025-01-10T09:00:00.000Z');
-    const elsewhere = await harness.add({ content: 'The user now drinks green tea with lemon every morning', category: 'general' }, '2025-09-03T09:00:00.000Z');
-    const loose = await harness.add({ content: 'Morning routine: a walk and some stretching', category: 'user-preferences/drinks' }, '2025-09-04T09:00:00.000Z');
+    const tea = await harness.add(
+      { content: 'The user drinks green tea every morning', category: 'user-preferences/drinks' },
+      '2025-01-10T09:00:00.000Z',
+    );
+    const elsewhere = await harness.add(
+      { content: 'The user now drinks green tea with lemon every morning', category: 'general' },
+      '2025-09-03T09:00:00.000Z',
+    );
+    const loose = await harness.add(
+      { content: 'Morning routine: a walk and some stretching', category: 'user-preferences/drinks' },
+      '2025-09-04T09:00:00.000Z',
+    );
     harness.clock.set('2026-03-01T09:00:00.000Z');
     const byOtherCategory = await harness.run(new MemoryConsolidationPass(), supersedes('drinks green tea every', 'with lemon'));
-    expect(byOtherCategory.refusals.join('\n')).toContain(`${tea.id} is protected (the category user-preferences/drinks is protected) and may only be replaced by a newer entry in its own category user-preferences/drinks`);
-    const byOtherSubject = await harness.run(new MemoryConsolidationPass({ strategy: 'full' }), supersedes('drinks green tea every', 'Morning routine'));
+    expect(byOtherCategory.refusals.join('\n')).toContain(
+      `${tea.id} is protected (the category user-preferences/drinks is protected) and may only be replaced by a newer entry in its own category user-preferences/drinks`,
+    );
+    const byOtherSubject = await harness.run(
+      new MemoryConsolidationPass({ strategy: 'full' }),
+      supersedes('drinks green tea every', 'Morning routine'),
+    );
     expect(byOtherSubject.operations).toEqual([]);
-    expect(byOtherSubject.refusals.join('\n')).toMatch(new RegExp(`${tea.id} → ${loose.id}\\) refused: (${tea.id} is protected .* about the same subject|the host does not find the two entries similar)`));
+    expect(byOtherSubject.refusals.join('\n')).toMatch(
+      new RegExp(
+        `${tea.id} → ${loose.id}\\) refused: (${tea.id} is protected .* about the same subject|the host does not find the two entries similar)`,
+      ),
+    );
     for (const id of [tea.id, elsewhere.id, loose.id]) expect((await harness.memory.get(id))?.validTo).toBeUndefined();
   });
 
@@ -60,7 +89,14 @@ describe('MemoryConsolidationPass: supersession (SPEC B9)', () => {
     expect(newer).toMatchObject({ content: porto.content, lastSeenAt: porto.lastSeenAt, validFrom: porto.createdAt });
     // SPEC B10: the successor records what it superseded, in which run; the older entry's own lineage is untouched.
     expect(newer!.lineage?.ancestors).toEqual([
-      expect.objectContaining({ id: lyon.id, relation: 'superseded', into: porto.id, at: '2026-03-01T09:00:00.000Z', runId: 'run-test', excerpt: 'The user lives in Lyon' }),
+      expect.objectContaining({
+        id: lyon.id,
+        relation: 'superseded',
+        into: porto.id,
+        at: '2026-03-01T09:00:00.000Z',
+        runId: 'run-test',
+        excerpt: 'The user lives in Lyon',
+      }),
     ]);
     expect(older!.lineage).toBeUndefined();
     expect(await harness.live()).toHaveLength(UNRELATED.length + 2);
@@ -77,7 +113,10 @@ describe('MemoryConsolidationPass: supersession (SPEC B9)', () => {
   it('dates the change by the newer fact’s subject time when it has one', async () => {
     await background();
     const acme = await harness.add({ content: 'The user works at Acme as a designer' }, '2025-01-10T09:00:00.000Z');
-    const globex = await harness.add({ content: 'The user works at Globex as a product manager', metadata: { 'subject.start': '2025-09' } }, '2025-11-20T09:00:00.000Z');
+    const globex = await harness.add(
+      { content: 'The user works at Globex as a product manager', metadata: { 'subject.start': '2025-09' } },
+      '2025-11-20T09:00:00.000Z',
+    );
     harness.clock.set('2026-03-01T09:00:00.000Z');
     await harness.run(new MemoryConsolidationPass(), supersedes('Acme', 'Globex'));
     expect(await harness.memory.get(acme.id)).toMatchObject({ validTo: '2025-09-01T00:00:00.000Z', supersededBy: globex.id });
@@ -90,8 +129,14 @@ describe('MemoryConsolidationPass: supersession (SPEC B9)', () => {
     const lyon = await harness.add({ content: 'The user lives in Lyon' }, '2025-01-10T09:00:00.000Z');
     const seenAgain = await harness.add({ content: 'The user lives in Lyon, near the old town' }, '2025-01-20T09:00:00.000Z');
     const porto = await harness.add({ content: 'The user now lives in Porto' }, '2025-09-03T09:00:00.000Z');
-    const trip1 = await harness.add({ content: 'The user went on a trip to Japan', metadata: { 'subject.point': '2024-05' } }, '2025-09-04T09:00:00.000Z');
-    const trip2 = await harness.add({ content: 'The user went on a trip to Japan again', metadata: { 'subject.point': '2025-04' } }, '2025-09-05T09:00:00.000Z');
+    const trip1 = await harness.add(
+      { content: 'The user went on a trip to Japan', metadata: { 'subject.point': '2024-05' } },
+      '2025-09-04T09:00:00.000Z',
+    );
+    const trip2 = await harness.add(
+      { content: 'The user went on a trip to Japan again', metadata: { 'subject.point': '2025-04' } },
+      '2025-09-05T09:00:00.000Z',
+    );
     const cello = await harness.add({ content: 'The user plays the cello on weekends' }, '2025-09-06T09:00:00.000Z');
     await harness.memory.save({ ...seenAgain, lastSeenAt: '2025-10-01T09:00:00.000Z' });
     harness.clock.set('2026-03-01T09:00:00.000Z');
@@ -173,7 +218,11 @@ describe('MemoryConsolidationPass: supersession of changed facts in people’s w
         world.clock.set('2026-03-01T09:00:00.000Z');
         const gateway = new ScriptedGateway((data) => {
           const shown = new Set(shownEntries(data).map((entry) => entry.id));
-          return { toDelete: [], toSave: [], toSupersede: shown.has(before.id) && shown.has(after.id) ? [{ olderId: before.id, newerId: after.id }] : [] };
+          return {
+            toDelete: [],
+            toSave: [],
+            toSupersede: shown.has(before.id) && shown.has(after.id) ? [{ olderId: before.id, newerId: after.id }] : [],
+          };
         });
         const plan = await world.run(new MemoryConsolidationPass(), gateway);
         if ((await world.memory.get(before.id))?.supersededBy === after.id) accepted++;

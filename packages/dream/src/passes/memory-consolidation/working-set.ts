@@ -97,12 +97,16 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
       const asked = [...found.keys()];
       const around = await feed.neighbours(asked, { limit });
       for (const id of asked) neighbours.record(id, hitsOf(around.get(id) ?? []), limit);
-      for (const hits of around.values()) for (const { entry } of hits) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
+      for (const hits of around.values())
+        for (const { entry } of hits) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
       for (const text of request.extraTexts) {
-        for (const { entry } of await request.memory.search({ text, maxResults: limit })) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
+        for (const { entry } of await request.memory.search({ text, maxResults: limit }))
+          if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
       }
       const gone = new Set(read.deleted);
-      const notes = [`change feed: ${read.read} change(s) read, ${read.saved.length} entr(y/ies) changed, ${gone.size} deleted; ${found.size} entries looked at`];
+      const notes = [
+        `change feed: ${read.read} change(s) read, ${read.saved.length} entr(y/ies) changed, ${gone.size} deleted; ${found.size} entries looked at`,
+      ];
       if (read.more) notes.push('more changes wait in the feed for the next run');
       const viewed = new Map([...found].map(([id, entry]) => [id, request.view(entry)]));
       return {
@@ -117,7 +121,10 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
       };
     }
     head = read.head;
-    resetNote = request.since === undefined ? 'change feed: first run, every entry listed' : 'change feed: the store could not say what changed since the cursor (history compacted or another store): every entry listed';
+    resetNote =
+      request.since === undefined
+        ? 'change feed: first run, every entry listed'
+        : 'change feed: the store could not say what changed since the cursor (history compacted or another store): every entry listed';
   }
   const entries = (await request.memory.list()).filter(isMemory).map(request.view);
   const live = new Set(entries.map((entry) => entry.id));

@@ -22,7 +22,10 @@ import { PREFERENCE_DIRECTIVE } from './render-preference-prompt';
 import { FileDreamStateStore } from '@reverie/file-store';
 
 const NOW = '2026-06-01T12:00:00.000Z';
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+};
 
 let dataPath: string;
 let clock: ManualClock;
@@ -83,7 +86,16 @@ function reader(seq: number): DreamPass {
 
 function engine(model: MockLanguageModelV3 | undefined, others: DreamPass[] = []): DreamEngine {
   return new DreamEngine(
-    { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), memory, conversationLog: log, feedback, ...(model ? { model } : {}) },
+    {
+      dataPath,
+      clock,
+      state: new FileDreamStateStore({ dataPath, clock }),
+      logger: new RecordingLogger(),
+      memory,
+      conversationLog: log,
+      feedback,
+      ...(model ? { model } : {}),
+    },
     [...others, new PreferenceInferencePass()],
   );
 }
@@ -121,11 +133,22 @@ describe('PreferenceInferencePass (SPEC D11) in the engine', () => {
     await conversation();
     await feedback.record({ kind: 'correction', sessionId: 's1', text: 'Stop using emojis', timestamp: '2026-05-30T10:00:00.000Z' });
     await feedback.record({ kind: 'positive', sessionId: 's0', text: 'Old praise', timestamp: '2026-05-01T10:00:00.000Z' });
-    const onRecord = await memory.save({ content: 'Works in TypeScript', category: 'user-preferences', createdAt: '2026-05-01T00:00:00.000Z', lastSeenAt: '2026-05-01T00:00:00.000Z' });
+    const onRecord = await memory.save({
+      content: 'Works in TypeScript',
+      category: 'user-preferences',
+      createdAt: '2026-05-01T00:00:00.000Z',
+      lastSeenAt: '2026-05-01T00:00:00.000Z',
+    });
     await memory.save({ content: 'Lisbon trip in May', category: 'episodes' });
     const model = scriptedModel(() => ({
       preferences: [
-        { content: 'Prefers answers without emojis [durable]', topic: 'formatting', strength: 'strong', evidence: [2, 4], tags: ['style', '[durable]'] },
+        {
+          content: 'Prefers answers without emojis [durable]',
+          topic: 'formatting',
+          strength: 'strong',
+          evidence: [2, 4],
+          tags: ['style', '[durable]'],
+        },
         { content: 'works in typescript', strength: 'strong', evidence: [4] },
         { content: 'Keep card PINs private', strength: 'strong', evidence: [5] },
       ],
@@ -139,7 +162,12 @@ describe('PreferenceInferencePass (SPEC D11) in the engine', () => {
       'preference 3 refused: "Keep card PINs private": a strong preference needs 1 distinct user turn(s) as evidence, got 0',
     ]);
     expect(outcome(report).notes).toEqual(
-      expect.arrayContaining(['5 turn(s) read (seq 1..5) from 2 session(s)', '1 turn(s) marked [skip] not sent', '1 system, tool or empty turn(s) not sent', 'conversation log cleared through seq 5']),
+      expect.arrayContaining([
+        '5 turn(s) read (seq 1..5) from 2 session(s)',
+        '1 turn(s) marked [skip] not sent',
+        '1 system, tool or empty turn(s) not sent',
+        'conversation log cleared through seq 5',
+      ]),
     );
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(textOf(model.doGenerateCalls[0]!.prompt.find((message) => message.role === 'system')!.content)).toBe(PREFERENCE_DIRECTIVE);
@@ -155,10 +183,27 @@ describe('PreferenceInferencePass (SPEC D11) in the engine', () => {
 
     const inferred = await memory.list({ category: 'user-preferences/inferred' });
     expect(inferred).toHaveLength(1);
-    expect(inferred[0]).toMatchObject({ content: 'Prefers answers without emojis', tags: ['inferred', 'style'], metadata: { source: 'inferred', strength: 'strong', topic: 'formatting' } });
+    expect(inferred[0]).toMatchObject({
+      content: 'Prefers answers without emojis',
+      tags: ['inferred', 'style'],
+      metadata: { source: 'inferred', strength: 'strong', topic: 'formatting' },
+    });
     // SPEC B10: the user turns cited as evidence, by session, and the run.
-    expect(inferred[0]!.lineage).toEqual({ origin: { kind: 'session', at: NOW, runId: report.runId, pass: 'preference-inference', turns: [{ sessionId: 's1', fromSeq: 2, toSeq: 4 }] } });
-    expect(await memory.get(onRecord.id)).toMatchObject({ content: 'Works in TypeScript', reinforcementCount: 2, lastSeenAt: NOW, createdAt: '2026-05-01T00:00:00.000Z' });
+    expect(inferred[0]!.lineage).toEqual({
+      origin: {
+        kind: 'session',
+        at: NOW,
+        runId: report.runId,
+        pass: 'preference-inference',
+        turns: [{ sessionId: 's1', fromSeq: 2, toSeq: 4 }],
+      },
+    });
+    expect(await memory.get(onRecord.id)).toMatchObject({
+      content: 'Works in TypeScript',
+      reinforcementCount: 2,
+      lastSeenAt: NOW,
+      createdAt: '2026-05-01T00:00:00.000Z',
+    });
     expect((await memory.get(onRecord.id))!.lineage).toBeUndefined();
     expect(await memory.list({ category: 'user-preferences' })).toHaveLength(2);
     expect(await logSeqs()).toEqual([]);
@@ -183,7 +228,9 @@ describe('PreferenceInferencePass (SPEC D11) in the engine', () => {
     const model = scriptedModel(() => ({ preferences: [] }));
 
     const first = await engine(model, [reader(2)]).run({ trigger: 'manual', passes: ['preference-inference'] });
-    expect(outcome(first).notes).toEqual(expect.arrayContaining(['turns after seq 2 kept: another pass has not read them yet', 'conversation log cleared through seq 2']));
+    expect(outcome(first).notes).toEqual(
+      expect.arrayContaining(['turns after seq 2 kept: another pass has not read them yet', 'conversation log cleared through seq 2']),
+    );
     expect(await logSeqs()).toEqual([3, 4, 5]);
     expect(await cursor()).toEqual({ inferredThroughSeq: 5 });
 
@@ -241,7 +288,14 @@ describe('PreferenceInferencePass plans', () => {
   function context(gateway: ScriptedGateway, horizon: number, signal = new AbortController().signal): PassContext {
     return {
       runId: 'run-test',
-      services: { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: silentLogger, memory, conversationLog: log },
+      services: {
+        dataPath,
+        clock,
+        state: new FileDreamStateStore({ dataPath, clock }),
+        logger: silentLogger,
+        memory,
+        conversationLog: log,
+      },
       gateway,
       signal,
       conversationLogHorizon: async () => horizon,
@@ -258,7 +312,9 @@ describe('PreferenceInferencePass plans', () => {
 
   it('ends with a clear through the lower of what it read and the horizon, and leaves it out at 0', async () => {
     await conversation();
-    const gateway = new ScriptedGateway(() => ({ preferences: [{ content: 'Prefers answers without emojis', strength: 'strong', evidence: [2] }] }));
+    const gateway = new ScriptedGateway(() => ({
+      preferences: [{ content: 'Prefers answers without emojis', strength: 'strong', evidence: [2] }],
+    }));
 
     const limited = await plan(gateway, Number.POSITIVE_INFINITY);
     expect(limited.operations.map((operation) => operation.op)).toEqual(['memory.save', 'conversation-log.clear']);
@@ -285,6 +341,8 @@ describe('PreferenceInferencePass plans', () => {
       controller.abort();
       throw new DOMException('aborted', 'AbortError');
     });
-    await expect(new PreferenceInferencePass().plan(context(gateway, Number.POSITIVE_INFINITY, controller.signal))).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(new PreferenceInferencePass().plan(context(gateway, Number.POSITIVE_INFINITY, controller.signal))).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 });

@@ -1,8 +1,4 @@
-import {
-  type FeedbackSignal,
-  type IFeedbackStore,
-  isReverieError,
-  } from '@reverie/core';
+import { type FeedbackSignal, type IFeedbackStore, isReverieError } from '@reverie/core';
 import { z } from 'zod';
 import type { ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
 import { LogCursor } from '../log-reading/log-cursor';
@@ -86,7 +82,9 @@ export class PreferenceInferencePass extends LogReadingPass<'inferredThroughSeq'
 
     const now = context.now();
     const preferences = await memory.list({ category: PREFERENCES_PREFIX });
-    const shown = [...preferences].sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : a.lastSeenAt > b.lastSeenAt ? -1 : 0)).slice(0, SHOWN_PREFERENCES);
+    const shown = [...preferences]
+      .sort((a, b) => (a.lastSeenAt < b.lastSeenAt ? 1 : a.lastSeenAt > b.lastSeenAt ? -1 : 0))
+      .slice(0, SHOWN_PREFERENCES);
     const feedback = await this.recentFeedback(context.services.feedback, now);
     const data = renderPreferenceData({ today: now, sessions, feedback, preferences: shown, maxTurnChars: this.options.maxTurnChars });
     await this.recordSelection(context, {
@@ -129,7 +127,11 @@ export class PreferenceInferencePass extends LogReadingPass<'inferredThroughSeq'
     // Every preference cites user turns as evidence: one per user turn sent, within the reply allowance (SPEC B11).
     if (replyBudget.admit(1, { saves: reply.preferences.length, deletions: 0 }, replyAllowance(userSeqs.size))) ledger.review(reply);
     const { created, reinforced } = ledger.counts();
-    notes.push(`${feedback.length} feedback signal(s) and ${shown.length} preference(s) on record shown`, `${created} new preference(s), ${reinforced} reinforced`, ...ledger.notes);
+    notes.push(
+      `${feedback.length} feedback signal(s) and ${shown.length} preference(s) on record shown`,
+      `${created} new preference(s), ${reinforced} reinforced`,
+      ...ledger.notes,
+    );
     const operations: DreamOperation[] = ledger.operations();
     const clear = await this.clearOperation(context, readThroughSeq, notes);
     if (clear) operations.push(clear);
@@ -148,13 +150,21 @@ export class PreferenceInferencePass extends LogReadingPass<'inferredThroughSeq'
    * Clears through what this pass read, but no further than every other log reader has read
    * (SPEC D11, D18); undefined when that is nothing.
    */
-  private async clearOperation(context: PassContext, readThroughSeq: number, notes: string[]): Promise<Extract<DreamOperation, { op: 'conversation-log.clear' }> | undefined> {
+  private async clearOperation(
+    context: PassContext,
+    readThroughSeq: number,
+    notes: string[],
+  ): Promise<Extract<DreamOperation, { op: 'conversation-log.clear' }> | undefined> {
     const horizon = await context.conversationLogHorizon();
     const throughSeq = Math.min(readThroughSeq, horizon);
     if (throughSeq < readThroughSeq) notes.push(`turns after seq ${Math.max(0, throughSeq)} kept: another pass has not read them yet`);
     if (throughSeq <= 0) return undefined;
     notes.push(`conversation log cleared through seq ${throughSeq}`);
-    return { op: 'conversation-log.clear', throughSeq, reason: `preference-inference: turns through seq ${throughSeq} read by every log reader` };
+    return {
+      op: 'conversation-log.clear',
+      throughSeq,
+      reason: `preference-inference: turns through seq ${throughSeq} read by every log reader`,
+    };
   }
 
   /** Feedback from the last `feedbackDays`, at most `maxFeedback` (the most recent); none without a feedback store. */

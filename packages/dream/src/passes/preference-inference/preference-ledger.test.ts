@@ -66,15 +66,31 @@ describe('PreferenceLedger (SPEC D11)', () => {
 
   it('refuses empty content and unknown strengths', () => {
     const l = ledger();
-    l.review(reply([{ content: ' [durable] ', strength: 'strong', evidence: [1] }, { content: 'Likes tea', strength: 'very strong', evidence: [1] }]));
+    l.review(
+      reply([
+        { content: ' [durable] ', strength: 'strong', evidence: [1] },
+        { content: 'Likes tea', strength: 'very strong', evidence: [1] },
+      ]),
+    );
     expect(saved(l)).toEqual([]);
-    expect(l.refusals).toEqual(['preference 1 refused: its content is empty', 'preference 2 refused: "Likes tea": strength "very strong" is not strong, mild or casual']);
+    expect(l.refusals).toEqual([
+      'preference 1 refused: its content is empty',
+      'preference 2 refused: "Likes tea": strength "very strong" is not strong, mild or casual',
+    ]);
   });
 
   it('files a new preference under the category, tagged inferred, source=inferred, seen now, with no retention tag anywhere', () => {
     const l = ledger();
     l.review(
-      reply([{ content: 'Prefers answers in French [permanent]', topic: '[durable] language', strength: 'strong', evidence: [3], tags: ['[ephemeral]', 'durable', 'language [correction]', ''] }]),
+      reply([
+        {
+          content: 'Prefers answers in French [permanent]',
+          topic: '[durable] language',
+          strength: 'strong',
+          evidence: [3],
+          tags: ['[ephemeral]', 'durable', 'language [correction]', ''],
+        },
+      ]),
     );
     const [entry] = saved(l);
     expect(entry).toMatchObject({
@@ -87,7 +103,10 @@ describe('PreferenceLedger (SPEC D11)', () => {
       metadata: { source: 'inferred', strength: 'strong', topic: 'language' },
     });
     expect(JSON.stringify(entry)).not.toMatch(/\[?(skip|correction|permanent|durable|ephemeral)\]?/i);
-    expect(l.operations()[0]).toMatchObject({ expectUpdatedAt: null, reason: 'preference-inference: new strong preference from user turn(s) #3' });
+    expect(l.operations()[0]).toMatchObject({
+      expectUpdatedAt: null,
+      reason: 'preference-inference: new strong preference from user turn(s) #3',
+    });
   });
 
   it('asks for permission when the model flags it or the host keyword check matches: the stricter wins', () => {
@@ -124,12 +143,21 @@ describe('PreferenceLedger (SPEC D11)', () => {
     expect(operations).toHaveLength(1);
     expect(operations[0]).toEqual({
       op: 'memory.save',
-      entry: { ...onRecord, content: 'Prefers answers without emojis', lastSeenAt: NOW.toISOString(), updatedAt: NOW.toISOString(), reinforcementCount: 3 },
+      entry: {
+        ...onRecord,
+        content: 'Prefers answers without emojis',
+        lastSeenAt: NOW.toISOString(),
+        updatedAt: NOW.toISOString(),
+        reinforcementCount: 3,
+      },
       expectUpdatedAt: onRecord.updatedAt,
       reason: 'preference-inference: abcdefabcdef seen again in user turn(s) #1, #3; reinforced 2× → 3×',
     });
     expect(l.counts()).toEqual({ created: 0, reinforced: 1 });
-    expect(l.notes).toEqual(['preference 1: already on record as abcdefabcdef; reinforced instead of copied', 'preference 2: repeats a preference of this reply; folded into it']);
+    expect(l.notes).toEqual([
+      'preference 1: already on record as abcdefabcdef; reinforced instead of copied',
+      'preference 2: repeats a preference of this reply; folded into it',
+    ]);
   });
 
   it('does not reinforce with a duplicate below its threshold', () => {

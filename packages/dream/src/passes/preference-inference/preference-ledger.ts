@@ -85,7 +85,10 @@ export class PreferenceLedger {
   /** One save per new or reinforced preference. */
   operations(): DreamOperation[] {
     return [...this.records.values()].map((record): DreamOperation => {
-      const turns = [...record.evidence].sort((a, b) => a - b).map((seq) => `#${seq}`).join(', ');
+      const turns = [...record.evidence]
+        .sort((a, b) => a - b)
+        .map((seq) => `#${seq}`)
+        .join(', ');
       if (record.base) {
         return {
           op: 'memory.save',
@@ -110,7 +113,13 @@ export class PreferenceLedger {
     const turns = lineageTurnRanges([...evidence].flatMap((seq) => (sessionOf.has(seq) ? [{ sessionId: sessionOf.get(seq)!, seq }] : [])));
     const { runId } = this.options;
     return {
-      origin: { kind: 'session', at: this.stamp, ...(runId === undefined ? {} : { runId }), pass: 'preference-inference', ...(turns.length === 0 ? {} : { turns }) },
+      origin: {
+        kind: 'session',
+        at: this.stamp,
+        ...(runId === undefined ? {} : { runId }),
+        pass: 'preference-inference',
+        ...(turns.length === 0 ? {} : { turns }),
+      },
     };
   }
 

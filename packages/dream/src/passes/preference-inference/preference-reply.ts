@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /** A turn number the model cites: a number, or a string such as "12" or "#12" (anything else is kept as NaN and ignored). */
-const seqField = z.union([z.number(), z.string()]).transform((value) => (typeof value === 'number' ? value : Number(value.trim().replace(/^#/, ''))));
+const seqField = z
+  .union([z.number(), z.string()])
+  .transform((value) => (typeof value === 'number' ? value : Number(value.trim().replace(/^#/, ''))));
 
 /**
  * SPEC D11, D15: what the model answers. Lenient on purpose (a missing list is empty, `null`
@@ -18,9 +20,18 @@ export const preferenceReplySchema = z.object({
           .nullish()
           .transform((topic) => (topic == null || topic.trim() === '' ? undefined : topic.trim())),
         strength: z.string().transform((strength) => strength.trim().toLowerCase()),
-        evidence: z.array(seqField).nullish().transform((seqs) => seqs ?? []),
-        requiresUserPermission: z.boolean().nullish().transform((flag) => flag ?? false),
-        tags: z.array(z.string()).nullish().transform((tags) => tags ?? []),
+        evidence: z
+          .array(seqField)
+          .nullish()
+          .transform((seqs) => seqs ?? []),
+        requiresUserPermission: z
+          .boolean()
+          .nullish()
+          .transform((flag) => flag ?? false),
+        tags: z
+          .array(z.string())
+          .nullish()
+          .transform((tags) => tags ?? []),
       }),
     )
     .nullish()

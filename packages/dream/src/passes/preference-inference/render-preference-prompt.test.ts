@@ -29,10 +29,16 @@ const feedback: FeedbackSignal = {
 
 describe('renderPreferenceData (SPEC D11)', () => {
   it('numbers user turns by seq, marks other turns, and keeps retention hints as hints', () => {
-    expect(renderPreferenceTurnLine(turn(12, 's1', 'No emojis! [durable]'), 1000)).toBe('#12 2026-06-01T09:00:12.000Z user: "No emojis! [durable]"');
+    expect(renderPreferenceTurnLine(turn(12, 's1', 'No emojis! [durable]'), 1000)).toBe(
+      '#12 2026-06-01T09:00:12.000Z user: "No emojis! [durable]"',
+    );
     expect(renderPreferenceTurnLine(turn(13, 's1', 'Sure.', 'assistant'), 1000)).toBe('-- 2026-06-01T09:00:13.000Z assistant: "Sure."');
-    expect(renderPreferenceTurnLine(turn(14, 's1', 'x'.repeat(300)), 200)).toHaveLength('#14 2026-06-01T09:00:14.000Z user: ""'.length + 200);
-    expect(renderPreferenceLine(preference)).toBe('(user-preferences/inferred) last=2026-05-25 reinforced=2× : "Prefers answers without emojis"');
+    expect(renderPreferenceTurnLine(turn(14, 's1', 'x'.repeat(300)), 200)).toHaveLength(
+      '#14 2026-06-01T09:00:14.000Z user: ""'.length + 200,
+    );
+    expect(renderPreferenceLine(preference)).toBe(
+      '(user-preferences/inferred) last=2026-05-25 reinforced=2× : "Prefers answers without emojis"',
+    );
   });
 
   it('fences the preferences, the feedback and every session, so stored text cannot forge a turn or close a fence', () => {
@@ -42,7 +48,13 @@ describe('renderPreferenceData (SPEC D11)', () => {
       ['s1', [1, 3]],
       ['s2', [2]],
     ]);
-    const data = renderPreferenceData({ today: new Date('2026-06-01T12:00:00.000Z'), sessions, feedback: [feedback], preferences: [preference], maxTurnChars: 2000 });
+    const data = renderPreferenceData({
+      today: new Date('2026-06-01T12:00:00.000Z'),
+      sessions,
+      feedback: [feedback],
+      preferences: [preference],
+      maxTurnChars: 2000,
+    });
     const lines = data.split('\n');
     expect(lines.filter((line) => /^#\d+ /.test(line)).map((line) => line.split(' ')[0])).toEqual(['#1', '#2']);
     expect(lines.filter((line) => /^(`{3,}|~{3,})$/.test(line))).toHaveLength(8);
@@ -53,7 +65,13 @@ describe('renderPreferenceData (SPEC D11)', () => {
   });
 
   it('says when nothing is on record and shows no empty blocks', () => {
-    const data = renderPreferenceData({ today: new Date('2026-06-01T12:00:00.000Z'), sessions: groupBySession([turn(1, 's1', 'hi')]), feedback: [], preferences: [], maxTurnChars: 2000 });
+    const data = renderPreferenceData({
+      today: new Date('2026-06-01T12:00:00.000Z'),
+      sessions: groupBySession([turn(1, 's1', 'hi')]),
+      feedback: [],
+      preferences: [],
+      maxTurnChars: 2000,
+    });
     expect(data).toContain('No preference is on record yet.');
     expect(data.match(/untrusted data/g)).toHaveLength(1);
   });

@@ -51,7 +51,8 @@ export interface SessionTurns {
  * cut and marked. JSON-quoting keeps a line break inside a turn from posing as another turn. Pure.
  */
 export function renderPreferenceTurnLine(turn: LoggedTurn, maxChars: number): string {
-  const text = turn.content.length > maxChars ? `${turn.content.slice(0, Math.max(0, maxChars - TRUNCATED.length))}${TRUNCATED}` : turn.content;
+  const text =
+    turn.content.length > maxChars ? `${turn.content.slice(0, Math.max(0, maxChars - TRUNCATED.length))}${TRUNCATED}` : turn.content;
   const mark = turn.role === 'user' ? `#${turn.seq}` : '--';
   return `${mark} ${turn.timestamp} ${turn.role}: ${JSON.stringify(text)}`;
 }
@@ -81,8 +82,10 @@ export interface PreferenceData {
   maxTurnChars: number;
 }
 
-const PREFERENCES_LABEL = 'Preferences on record (do not report these again), one per line: (<category>) last=<day last seen> reinforced=<times observed>× : "<content as a JSON string>"';
-const FEEDBACK_LABEL = 'Feedback from recent sessions (context, not evidence), one per line: <day> (<kind>) session=<id> : "<text as a JSON string>"';
+const PREFERENCES_LABEL =
+  'Preferences on record (do not report these again), one per line: (<category>) last=<day last seen> reinforced=<times observed>× : "<content as a JSON string>"';
+const FEEDBACK_LABEL =
+  'Feedback from recent sessions (context, not evidence), one per line: <day> (<kind>) session=<id> : "<text as a JSON string>"';
 
 function sessionLabel(session: SessionTurns): string {
   const first = session.turns[0]?.timestamp ?? '';
@@ -106,7 +109,9 @@ export function renderPreferenceData(data: PreferenceData): string {
   if (data.preferences.length > 0) sections.push(fenceUntrusted(PREFERENCES_LABEL, data.preferences.map(renderPreferenceLine).join('\n')));
   if (data.feedback.length > 0) sections.push(fenceUntrusted(FEEDBACK_LABEL, data.feedback.map(renderFeedbackLine).join('\n')));
   for (const session of data.sessions) {
-    sections.push(fenceUntrusted(sessionLabel(session), session.turns.map((turn) => renderPreferenceTurnLine(turn, data.maxTurnChars)).join('\n')));
+    sections.push(
+      fenceUntrusted(sessionLabel(session), session.turns.map((turn) => renderPreferenceTurnLine(turn, data.maxTurnChars)).join('\n')),
+    );
   }
   return sections.join('\n\n');
 }

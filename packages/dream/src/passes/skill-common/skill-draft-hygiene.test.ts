@@ -9,7 +9,12 @@ describe('stripSkillTags', () => {
       content: '# Booking\n1. Ask for dates [skip]\n2. Compare fares [correction].',
       seeAlso: ['x'],
     });
-    expect(cleaned).toEqual({ name: 'travel/booking', summary: 'How to book trips', content: '# Booking\n1. Ask for dates\n2. Compare fares.', seeAlso: ['x'] });
+    expect(cleaned).toEqual({
+      name: 'travel/booking',
+      summary: 'How to book trips',
+      content: '# Booking\n1. Ask for dates\n2. Compare fares.',
+      seeAlso: ['x'],
+    });
     expect(JSON.stringify(cleaned)).not.toMatch(/\[(skip|correction|permanent|durable|ephemeral)\]/i);
   });
 });
@@ -17,6 +22,9 @@ describe('stripSkillTags', () => {
 describe('filterSeeAlso', () => {
   it('keeps known names once, never the skill itself, and reports the unknown ones', () => {
     const known = new Set(['a/one', 'b/two', 'self']);
-    expect(filterSeeAlso(['a/one', 'ghost', 'self', 'a/one', 'b/two [durable]'], known, 'self')).toEqual({ kept: ['a/one', 'b/two'], dropped: ['ghost'] });
+    expect(filterSeeAlso(['a/one', 'ghost', 'self', 'a/one', 'b/two [durable]'], known, 'self')).toEqual({
+      kept: ['a/one', 'b/two'],
+      dropped: ['ghost'],
+    });
   });
 });

@@ -65,7 +65,9 @@ export function assembleSkillOperations(input: {
   const stamp = input.now.toISOString();
   const refuseSave = (save: AcceptedSave, reason: string) => {
     const stay = save.sources.map((source) => JSON.stringify(source.skill.name));
-    refusals.push(`call ${save.call}: toSave item ${save.position} (${JSON.stringify(save.name)}) refused: ${reason}${stay.length > 0 ? `; its sources stay (${stay.join(', ')})` : ''}`);
+    refusals.push(
+      `call ${save.call}: toSave item ${save.position} (${JSON.stringify(save.name)}) refused: ${reason}${stay.length > 0 ? `; its sources stay (${stay.join(', ')})` : ''}`,
+    );
   };
 
   // 1. New names saved by two calls.
@@ -140,9 +142,19 @@ export function assembleSkillOperations(input: {
   const saved = new Set<string>();
   for (const save of accepted) {
     const seeAlso = resolveLinks(save.seeAlso, save.name, (link) => {
-      if (save.givenSeeAlso && !redirect.has(link)) refusals.push(`call ${save.call}: toSave item ${save.position} (${JSON.stringify(save.name)}): seeAlso ${JSON.stringify(link)} names no skill; dropped`);
+      if (save.givenSeeAlso && !redirect.has(link))
+        refusals.push(
+          `call ${save.call}: toSave item ${save.position} (${JSON.stringify(save.name)}): seeAlso ${JSON.stringify(link)} names no skill; dropped`,
+        );
     });
-    const skill: Skill = { name: save.name, summary: save.summary, content: save.content, seeAlso, ...datesOf(save, stamp), updatedAt: stamp };
+    const skill: Skill = {
+      name: save.name,
+      summary: save.summary,
+      content: save.content,
+      seeAlso,
+      ...datesOf(save, stamp),
+      updatedAt: stamp,
+    };
     saved.add(save.name);
     if (save.kind === 'rewrite' && save.target && sameSkill(save.target.skill, skill)) {
       notes.push(`rewrite of ${JSON.stringify(save.name)} identical to the skill; nothing to change`);
@@ -152,14 +164,24 @@ export function assembleSkillOperations(input: {
     if (save.kind === 'merge') {
       details.merges.push({ into: save.name, sources: save.sources.map((source) => source.skill.name) });
       for (const source of save.sources) {
-        deleteOps.push({ op: 'skill.delete', name: source.skill.name, expectUpdatedAt: source.skill.updatedAt, reason: `${REASON}: merged into ${save.name}` });
+        deleteOps.push({
+          op: 'skill.delete',
+          name: source.skill.name,
+          expectUpdatedAt: source.skill.updatedAt,
+          reason: `${REASON}: merged into ${save.name}`,
+        });
       }
     } else if (save.kind === 'guide') details.guides.push(save.name);
     else details.rewrites.push(save.name);
   }
   for (const profile of deletions) {
     details.deleted.push(profile.skill.name);
-    deleteOps.push({ op: 'skill.delete', name: profile.skill.name, expectUpdatedAt: profile.skill.updatedAt, reason: `${REASON}: redundant, deleted` });
+    deleteOps.push({
+      op: 'skill.delete',
+      name: profile.skill.name,
+      expectUpdatedAt: profile.skill.updatedAt,
+      reason: `${REASON}: redundant, deleted`,
+    });
   }
 
   // 5. Links in the other skills to the removed ones.
@@ -169,12 +191,19 @@ export function assembleSkillOperations(input: {
     const stale = skill.seeAlso.filter((link) => redirect.has(link));
     if (stale.length === 0) continue;
     if (profile.protected) {
-      notes.push(`protected skill ${JSON.stringify(skill.name)} still links to removed ${stale.map((link) => JSON.stringify(link)).join(', ')}; left as it is`);
+      notes.push(
+        `protected skill ${JSON.stringify(skill.name)} still links to removed ${stale.map((link) => JSON.stringify(link)).join(', ')}; left as it is`,
+      );
       continue;
     }
     const seeAlso = resolveLinks(skill.seeAlso, skill.name, () => {});
     const changes = stale.map((link) => (redirect.get(link) ? `${link} → ${redirect.get(link)}` : `${link} removed`));
-    saveOps.push({ op: 'skill.save', skill: { ...skill, seeAlso, updatedAt: stamp }, expectUpdatedAt: skill.updatedAt, reason: `${REASON}: seeAlso repaired (${changes.join(', ')})` });
+    saveOps.push({
+      op: 'skill.save',
+      skill: { ...skill, seeAlso, updatedAt: stamp },
+      expectUpdatedAt: skill.updatedAt,
+      reason: `${REASON}: seeAlso repaired (${changes.join(', ')})`,
+    });
     details.seeAlsoRepaired.push(skill.name);
   }
 
@@ -207,5 +236,9 @@ function reasonOf(save: AcceptedSave): string {
 
 /** Same summary, content (surrounding whitespace aside) and links. */
 function sameSkill(a: Pick<Skill, 'summary' | 'content' | 'seeAlso'>, b: Pick<Skill, 'summary' | 'content' | 'seeAlso'>): boolean {
-  return a.summary.trim() === b.summary.trim() && a.content.trim() === b.content.trim() && JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso);
+  return (
+    a.summary.trim() === b.summary.trim() &&
+    a.content.trim() === b.content.trim() &&
+    JSON.stringify(a.seeAlso) === JSON.stringify(b.seeAlso)
+  );
 }

@@ -29,7 +29,9 @@ const render = { windowDays: 30, maxContentChars: 1000 };
 
 describe('skill-consolidation prompt (SPEC D9)', () => {
   it('labels a skill with its dates, usage count and marks', () => {
-    expect(renderSkillLabel(profile('mcp/email'), 30)).toBe('Skill "mcp/email": created 2026-01-03, last used 2026-05-30, used 3× in the last 30 days');
+    expect(renderSkillLabel(profile('mcp/email'), 30)).toBe(
+      'Skill "mcp/email": created 2026-01-03, last used 2026-05-30, used 3× in the last 30 days',
+    );
     expect(renderSkillLabel(profile('mcp/fax', { lastUsedAt: null }, { uses: 0, sparse: true, protected: true, truncated: true }), 7)).toBe(
       'Skill "mcp/fax": created 2026-01-03, never used, used 0× in the last 7 days [sparse-content] [protected] [truncated]',
     );
@@ -59,14 +61,19 @@ describe('skill-consolidation prompt (SPEC D9)', () => {
   });
 
   it('cuts content over the limit and marks it', () => {
-    const block = renderSkillBlock(profile('long', { content: 'x'.repeat(100) }, { truncated: true }), { windowDays: 30, maxContentChars: 40 });
+    const block = renderSkillBlock(profile('long', { content: 'x'.repeat(100) }, { truncated: true }), {
+      windowDays: 30,
+      maxContentChars: 40,
+    });
     const content = block.split('\n')[5]!;
     expect(content).toHaveLength(40);
     expect(content.endsWith('…[truncated]')).toBe(true);
   });
 
   it('renders pairs and clusters on host lines with quoted names', () => {
-    expect(renderPairLine({ a: 'mcp/calendar', b: 'mcp/email', sessions: 4 })).toBe('"mcp/calendar" + "mcp/email": used together in 4 session(s)');
+    expect(renderPairLine({ a: 'mcp/calendar', b: 'mcp/email', sessions: 4 })).toBe(
+      '"mcp/calendar" + "mcp/email": used together in 4 session(s)',
+    );
     expect(renderClusterLine({ prefix: 'mcp', names: ['mcp/calendar', 'mcp/email'] })).toBe('"mcp/*": "mcp/calendar", "mcp/email"');
   });
 
@@ -85,9 +92,15 @@ describe('skill-consolidation prompt (SPEC D9)', () => {
     expect(sections[0]).toBe(
       'Today is 2026-06-01. This request shows all 3 skills of the library; only their names may appear in toDelete and sourceNames. Usage counts cover the last 30 days. This run removes at most 1 skill(s) in all, merged-away sources included: keep to the clearest cases. Protected, to be left exactly as they are: "billing/refunds".',
     );
-    expect(sections[1]).toBe('Skills used in the same sessions in the last 30 days, most often first:\n"mcp/calendar" + "mcp/email": used together in 2 session(s)');
+    expect(sections[1]).toBe(
+      'Skills used in the same sessions in the last 30 days, most often first:\n"mcp/calendar" + "mcp/email": used together in 2 session(s)',
+    );
     expect(sections[2]).toBe('Clusters of skills sharing the first part of their name:\n"mcp/*": "mcp/calendar", "mcp/email"');
-    expect(sections.slice(3).map((block) => block.split('\n')[0]!.split(':')[0])).toEqual(['Skill "mcp/calendar"', 'Skill "mcp/email"', 'Skill "billing/refunds"']);
+    expect(sections.slice(3).map((block) => block.split('\n')[0]!.split(':')[0])).toEqual([
+      'Skill "mcp/calendar"',
+      'Skill "mcp/email"',
+      'Skill "billing/refunds"',
+    ]);
   });
 
   it('says when a call shows part of the library, and when there are no pairs or clusters', () => {
@@ -108,7 +121,16 @@ describe('skill-consolidation prompt (SPEC D9)', () => {
 
   it('has a directive that asks for merges, guides, links and pruning, and names the reply shape', () => {
     expect(SKILL_CONSOLIDATION_DIRECTIVE_FILE).toBe('skill-dream.md');
-    for (const phrase of ['sourceNames', 'toDelete', 'seeAlso', 'guide', '[protected]', '[sparse-content]', 'never follow instructions', 'rejected whole']) {
+    for (const phrase of [
+      'sourceNames',
+      'toDelete',
+      'seeAlso',
+      'guide',
+      '[protected]',
+      '[sparse-content]',
+      'never follow instructions',
+      'rejected whole',
+    ]) {
       expect(SKILL_CONSOLIDATION_DIRECTIVE).toContain(phrase);
     }
   });

@@ -54,7 +54,11 @@ export interface SkillRenderOptions {
 export function renderSkillLabel(profile: SkillProfile, windowDays: number): string {
   const { skill } = profile;
   const lastUsed = skill.lastUsedAt === null ? 'never used' : `last used ${isoDay(skill.lastUsedAt)}`;
-  const marks = [profile.sparse ? ' [sparse-content]' : '', profile.protected ? ' [protected]' : '', profile.truncated ? ' [truncated]' : ''].join('');
+  const marks = [
+    profile.sparse ? ' [sparse-content]' : '',
+    profile.protected ? ' [protected]' : '',
+    profile.truncated ? ' [truncated]' : '',
+  ].join('');
   return `Skill ${JSON.stringify(skill.name)}: created ${isoDay(skill.createdAt)}, ${lastUsed}, used ${profile.uses}× in the last ${windowDays} days${marks}`;
 }
 
@@ -62,7 +66,9 @@ export function renderSkillLabel(profile: SkillProfile, windowDays: number): str
 export function renderSkillBody(profile: SkillProfile, maxContentChars: number): string {
   const { skill } = profile;
   const content =
-    skill.content.length > maxContentChars ? `${skill.content.slice(0, Math.max(0, maxContentChars - TRUNCATED.length))}${TRUNCATED}` : skill.content;
+    skill.content.length > maxContentChars
+      ? `${skill.content.slice(0, Math.max(0, maxContentChars - TRUNCATED.length))}${TRUNCATED}`
+      : skill.content;
   const seeAlso = skill.seeAlso.length === 0 ? '(none)' : skill.seeAlso.map((name) => JSON.stringify(name)).join(', ');
   return [`summary: ${skill.summary}`, `seeAlso: ${seeAlso}`, 'content:', content].join('\n');
 }
@@ -102,7 +108,10 @@ export interface SkillConsolidationData extends SkillRenderOptions {
  * as untrusted data (SPEC B4). Pure.
  */
 export function renderSkillConsolidationData(data: SkillConsolidationData): string {
-  const shown = data.skills.length === data.totalSkills ? `all ${data.totalSkills} skills of the library` : `${data.skills.length} of the ${data.totalSkills} skills of the library (related ones travel together)`;
+  const shown =
+    data.skills.length === data.totalSkills
+      ? `all ${data.totalSkills} skills of the library`
+      : `${data.skills.length} of the ${data.totalSkills} skills of the library (related ones travel together)`;
   const protectedNames = data.skills.filter((profile) => profile.protected).map((profile) => JSON.stringify(profile.skill.name));
   const intro = [
     `Today is ${data.today.toISOString().slice(0, 10)}. This request shows ${shown}; only their names may appear in toDelete and sourceNames.`,

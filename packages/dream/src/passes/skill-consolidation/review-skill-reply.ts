@@ -102,7 +102,9 @@ export function reviewSkillReply(reply: SkillConsolidationReply, scope: CallScop
     }
     const refuseSave = (reason: string) => {
       const stay = sources.filter((source) => !claimed.has(source.skill.name)).map((source) => source.skill.name);
-      refuse(`${where} refused: ${reason}${stay.length > 0 ? `; its sources stay (${stay.map((name) => JSON.stringify(name)).join(', ')})` : ''}`);
+      refuse(
+        `${where} refused: ${reason}${stay.length > 0 ? `; its sources stay (${stay.map((name) => JSON.stringify(name)).join(', ')})` : ''}`,
+      );
       for (const name of stay) kept.add(name);
       if (scope.shown.has(save.name) && !claimed.has(save.name)) kept.add(save.name);
     };
@@ -131,7 +133,9 @@ export function reviewSkillReply(reply: SkillConsolidationReply, scope: CallScop
     if (sources.length === 0 && !target) {
       cluster = guidedCluster(save.name, scope.clusters);
       if (!cluster) {
-        return refuseSave('a new skill without sourceNames is only accepted as the parent guide of a cluster shown in this call (named like the cluster, "<prefix>" or "<prefix>/<name>")');
+        return refuseSave(
+          'a new skill without sourceNames is only accepted as the parent guide of a cluster shown in this call (named like the cluster, "<prefix>" or "<prefix>/<name>")',
+        );
       }
       const earlier = guides.get(cluster.prefix);
       if (earlier !== undefined) return refuseSave(`the cluster "${cluster.prefix}/*" already gets a guide from toSave item ${earlier}`);
@@ -140,16 +144,32 @@ export function reviewSkillReply(reply: SkillConsolidationReply, scope: CallScop
 
     const summary = stripRetentionTags(save.summary ?? '') || target?.skill.summary || sources[0]?.skill.summary || '';
     if (summary === '') return refuseSave('it has no summary');
-    if (!skillSchema.shape.summary.safeParse(summary).success) return refuseSave(`its summary is longer than the skill store allows (${summary.length} characters)`);
+    if (!skillSchema.shape.summary.safeParse(summary).success)
+      return refuseSave(`its summary is longer than the skill store allows (${summary.length} characters)`);
     const content = stripRetentionTags(save.content);
     if (content === '') return refuseSave('its content is empty');
-    if (!skillSchema.shape.content.safeParse(content).success) return refuseSave(`its content is longer than the skill store allows (${content.length} characters)`);
+    if (!skillSchema.shape.content.safeParse(content).success)
+      return refuseSave(`its content is longer than the skill store allows (${content.length} characters)`);
     // A rewrite keeps what the skill says; no save carries instructions to the assistant (SPEC B11).
     const rewriteProblem = skillRewriteProblem(kind === 'rewrite' && target ? [target.skill.content] : [], content);
     if (rewriteProblem && (kind === 'rewrite' || rewriteProblem.startsWith('it injects'))) return refuseSave(rewriteProblem);
 
-    const seeAlso = linksOf(save, { kind, target, sources, cluster }, (name, reason) => refuse(`${where}: seeAlso ${JSON.stringify(name)} dropped: ${reason}`));
-    saves.push({ call: scope.call, position, kind, name: save.name, summary, content, seeAlso, givenSeeAlso: save.seeAlso !== undefined, target, sources, ...(cluster ? { cluster } : {}) });
+    const seeAlso = linksOf(save, { kind, target, sources, cluster }, (name, reason) =>
+      refuse(`${where}: seeAlso ${JSON.stringify(name)} dropped: ${reason}`),
+    );
+    saves.push({
+      call: scope.call,
+      position,
+      kind,
+      name: save.name,
+      summary,
+      content,
+      seeAlso,
+      givenSeeAlso: save.seeAlso !== undefined,
+      target,
+      sources,
+      ...(cluster ? { cluster } : {}),
+    });
     for (const name of [save.name, ...sources.map((source) => source.skill.name)]) claimed.set(name, position);
     if (cluster) guides.set(cluster.prefix, position);
   });
@@ -184,7 +204,12 @@ export function reviewSkillReply(reply: SkillConsolidationReply, scope: CallScop
  */
 function linksOf(
   save: ProposedSkill,
-  context: { kind: AcceptedSave['kind']; target: SkillProfile | undefined; sources: readonly SkillProfile[]; cluster: PrefixCluster | undefined },
+  context: {
+    kind: AcceptedSave['kind'];
+    target: SkillProfile | undefined;
+    sources: readonly SkillProfile[];
+    cluster: PrefixCluster | undefined;
+  },
   drop: (name: string, reason: string) => void,
 ): string[] {
   if (save.seeAlso !== undefined) {

@@ -9,8 +9,18 @@ const clusters = [
 describe('skill calls (SPEC D9, B1)', () => {
   it('groups a cluster together and joins the groups of a co-used pair, in catalogue order', () => {
     const names = ['mcp/calendar', 'mcp/email', 'research/web', 'solo', 'writing/style', 'writing/tone'];
-    expect(groupRelatedSkills(names, clusters, [])).toEqual([['mcp/calendar', 'mcp/email'], ['research/web'], ['solo'], ['writing/style', 'writing/tone']]);
-    expect(groupRelatedSkills(names, clusters, [{ a: 'mcp/email', b: 'writing/tone', sessions: 2 }, { a: 'research/web', b: 'solo', sessions: 1 }])).toEqual([
+    expect(groupRelatedSkills(names, clusters, [])).toEqual([
+      ['mcp/calendar', 'mcp/email'],
+      ['research/web'],
+      ['solo'],
+      ['writing/style', 'writing/tone'],
+    ]);
+    expect(
+      groupRelatedSkills(names, clusters, [
+        { a: 'mcp/email', b: 'writing/tone', sessions: 2 },
+        { a: 'research/web', b: 'solo', sessions: 1 },
+      ]),
+    ).toEqual([
       ['mcp/calendar', 'mcp/email', 'writing/style', 'writing/tone'],
       ['research/web', 'solo'],
     ]);
@@ -23,9 +33,15 @@ describe('skill calls (SPEC D9, B1)', () => {
   it('restricts pairs and clusters to the skills of a call', () => {
     const inCall = new Set(['mcp/calendar', 'mcp/email', 'writing/tone']);
     expect(clustersWithin(clusters, inCall)).toEqual([{ prefix: 'mcp', names: ['mcp/calendar', 'mcp/email'] }]);
-    expect(pairsWithin([{ a: 'mcp/email', b: 'writing/tone', sessions: 1 }, { a: 'mcp/email', b: 'writing/style', sessions: 1 }], inCall)).toEqual([
-      { a: 'mcp/email', b: 'writing/tone', sessions: 1 },
-    ]);
+    expect(
+      pairsWithin(
+        [
+          { a: 'mcp/email', b: 'writing/tone', sessions: 1 },
+          { a: 'mcp/email', b: 'writing/style', sessions: 1 },
+        ],
+        inCall,
+      ),
+    ).toEqual([{ a: 'mcp/email', b: 'writing/tone', sessions: 1 }]);
   });
 
   it('finds the cluster a new guide belongs to: named like it or directly under it', () => {

@@ -14,7 +14,10 @@ afterEach(async () => {
   await harness.dispose();
 });
 
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+};
 
 /** The text of a prompt message (a string, or the text parts of a content list). */
 function textOf(content: unknown): string {
@@ -56,7 +59,12 @@ const withoutStamp = ({ updatedAt: _updatedAt, ...rest }: Skill) => rest;
 
 describe('SkillConsolidationPass in the dream engine', () => {
   it('runs end to end (merge, guide, prune, seeAlso repair), then undo restores every skill exactly', async () => {
-    await harness.add({ name: 'mcp/email-send', createdAt: '2025-03-01T00:00:00.000Z', lastUsedAt: '2026-05-01T00:00:00.000Z', seeAlso: ['mcp/calendar'] });
+    await harness.add({
+      name: 'mcp/email-send',
+      createdAt: '2025-03-01T00:00:00.000Z',
+      lastUsedAt: '2026-05-01T00:00:00.000Z',
+      seeAlso: ['mcp/calendar'],
+    });
     await harness.add({ name: 'mcp/email-compose', createdAt: '2025-06-01T00:00:00.000Z', lastUsedAt: '2026-05-20T00:00:00.000Z' });
     await harness.add({ name: 'mcp/calendar', seeAlso: ['mcp/email-compose', 'old/notes'] });
     await harness.add({ name: 'old/notes', content: 'Email: see mcp.' });
@@ -88,7 +96,15 @@ describe('SkillConsolidationPass in the dream engine', () => {
     expect(data).toContain('"mcp/email-compose" + "mcp/email-send": used together in 1 session(s)');
     expect(data).toContain('Skill "old/notes": created 2026-01-01, never used, used 0× in the last 30 days [sparse-content]');
 
-    expect(await harness.names()).toEqual(['billing/refunds', 'mcp/calendar', 'mcp/email-send', 'mcp/guide', 'research/web', 'writing/style', 'writing/tone']);
+    expect(await harness.names()).toEqual([
+      'billing/refunds',
+      'mcp/calendar',
+      'mcp/email-send',
+      'mcp/guide',
+      'research/web',
+      'writing/style',
+      'writing/tone',
+    ]);
     expect(await harness.skills.get('mcp/email-send')).toMatchObject({
       summary: 'Compose and send email',
       createdAt: '2025-03-01T00:00:00.000Z',
@@ -100,7 +116,13 @@ describe('SkillConsolidationPass in the dream engine', () => {
 
     const folder = (await RunFolder.open(harness.dataPath, report.runId))!;
     const plan = await folder.readPlan('skill-consolidation');
-    expect(plan.operations.map((operation) => operation.op)).toEqual(['skill.save', 'skill.save', 'skill.save', 'skill.delete', 'skill.delete']);
+    expect(plan.operations.map((operation) => operation.op)).toEqual([
+      'skill.save',
+      'skill.save',
+      'skill.save',
+      'skill.delete',
+      'skill.delete',
+    ]);
 
     const undo = await engine.undo(report.runId);
     expect(undo.kept).toEqual([]);

@@ -94,7 +94,15 @@ export class SkillConsolidationPass implements DreamPass {
       const shown = callNames.map((name) => byName.get(name)!);
       const scope = { skills: callNames, pairs: pairsWithin(pairs, inCall), clusters: clustersWithin(clusters, inCall) };
       scopes.push(scope);
-      const data = renderSkillConsolidationData({ ...render, today: now, skills: shown, totalSkills: library.length, pairs: scope.pairs, clusters: scope.clusters, deleteCap });
+      const data = renderSkillConsolidationData({
+        ...render,
+        today: now,
+        skills: shown,
+        totalSkills: library.length,
+        pairs: scope.pairs,
+        clusters: scope.clusters,
+        deleteCap,
+      });
       const reply = await gateway.ask({
         pass: this.name,
         directiveFile: SKILL_CONSOLIDATION_DIRECTIVE_FILE,
@@ -114,7 +122,11 @@ export class SkillConsolidationPass implements DreamPass {
       // A reply saves every skill shown plus one guide per cluster, within the reply allowance; its outright
       // deletions stay within the run's cap; otherwise it is refused whole (SPEC B11).
       const counts = { saves: reply.toSave.length, deletions: review.deletions.length };
-      reviews.push(replyBudget.admit(index + 1, counts, replyAllowance(shown.length + scope.clusters.length)) ? review : { ...review, saves: [], deletions: [], rejected: true, overBudget: true });
+      reviews.push(
+        replyBudget.admit(index + 1, counts, replyAllowance(shown.length + scope.clusters.length))
+          ? review
+          : { ...review, saves: [], deletions: [], rejected: true, overBudget: true },
+      );
     }
 
     await context.artifact(
@@ -126,7 +138,12 @@ export class SkillConsolidationPass implements DreamPass {
       `${library.length} skill(s), ${usages.length} use(s) in the last ${options.usageWindowDays} days, ${pairs.length} co-used pair(s), ${clusters.length} prefix cluster(s)`,
       ...this.markNotes(profiles),
       `${calls.length} model call(s)`,
-      ...reviews.filter((review) => review.rejected).map((review) => `call ${review.call}: reply rejected whole (${review.overBudget ? "over the run's budgets; see misbehaviour" : 'deletes with nothing saved'})`),
+      ...reviews
+        .filter((review) => review.rejected)
+        .map(
+          (review) =>
+            `call ${review.call}: reply rejected whole (${review.overBudget ? "over the run's budgets; see misbehaviour" : 'deletes with nothing saved'})`,
+        ),
       ...assembled.notes,
     ];
     const accepted = reviews.reduce((sum, review) => sum + review.saves.length + review.deletions.length, 0);
@@ -164,7 +181,10 @@ export class SkillConsolidationPass implements DreamPass {
       deleteCap,
     });
     const frame =
-      estimateTokens(SKILL_CONSOLIDATION_DIRECTIVE) + estimateTokens(emptyData) + estimateTokens(pairs.map(renderPairLine).join('\n')) + FRAME_TOKENS;
+      estimateTokens(SKILL_CONSOLIDATION_DIRECTIVE) +
+      estimateTokens(emptyData) +
+      estimateTokens(pairs.map(renderPairLine).join('\n')) +
+      FRAME_TOKENS;
     const skills = Math.max(Math.floor(total / 4), total - frame);
     // 4 characters per token: a skill's content takes at most half of a call.
     return { skills, maxContentChars: skills * 2 };

@@ -13,11 +13,15 @@ function skill(name: string, content: string, createdAt = '2026-01-01T00:00:00.0
 describe('skill profiles', () => {
   it('joins usage counts, the sparse and protected marks, and whether the content fits a call', () => {
     const skills = [skill('mcp/email', 'tiny'), skill('research/web', 'x'.repeat(300)), skill('billing/refunds', 'y'.repeat(50))];
-    const profiles = buildSkillProfiles(skills, [use('mcp/email', 's1'), use('mcp/email', 's2'), use('mcp/email', 'old', '2026-01-01T00:00:00.000Z')], {
-      now: NOW,
-      window: usageWindow(NOW, 30),
-      rules: { sparseChars: 200, sparseMinAgeDays: 7, protectedSkills: ['billing/*'], maxContentChars: 250 },
-    });
+    const profiles = buildSkillProfiles(
+      skills,
+      [use('mcp/email', 's1'), use('mcp/email', 's2'), use('mcp/email', 'old', '2026-01-01T00:00:00.000Z')],
+      {
+        now: NOW,
+        window: usageWindow(NOW, 30),
+        rules: { sparseChars: 200, sparseMinAgeDays: 7, protectedSkills: ['billing/*'], maxContentChars: 250 },
+      },
+    );
     expect(profiles.map(({ skill: s, ...rest }) => [s.name, rest])).toEqual([
       ['mcp/email', { uses: 2, sparse: true, protected: false, truncated: false }],
       ['research/web', { uses: 0, sparse: false, protected: false, truncated: true }],

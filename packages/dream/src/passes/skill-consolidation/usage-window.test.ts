@@ -5,7 +5,6 @@ import { countSkillUsage, usageWindow, usagesInWindow } from './usage-window';
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const use = (skill: string, sessionId: string, timestamp = '2026-05-30T10:00:00.000Z'): SkillUsage => ({ skill, sessionId, timestamp });
 
-
 describe('usage window and counts (SPEC D9)', () => {
   it('counts uses per skill over the last N days, bounds included, and nothing older or in the future', () => {
     const window = usageWindow(NOW, 30);

@@ -63,6 +63,14 @@ describe('recurringTerms (SPEC D8)', () => {
         { minSessions: 2 },
       ),
     ).toEqual([]);
-    expect(recurringTerms([{ sessionId: 'a', text: 'deploy' }, { sessionId: 'a', text: 'deploy' }], { minSessions: 2 })).toEqual([]);
+    expect(
+      recurringTerms(
+        [
+          { sessionId: 'a', text: 'deploy' },
+          { sessionId: 'a', text: 'deploy' },
+        ],
+        { minSessions: 2 },
+      ),
+    ).toEqual([]);
   });
 });

@@ -9,7 +9,10 @@ import { SKILL_GAP_DIRECTIVE } from './render-skill-gap-prompt';
 import { SkillGapPass } from './skill-gap-pass';
 import { FileDreamStateStore } from '@reverie/file-store';
 
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+};
 
 let dataPath: string;
 beforeEach(async () => {
@@ -52,7 +55,18 @@ describe('SkillGapPass in a dream engine', () => {
         warnings: [],
       }),
     });
-    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, conversationLog, model }, [new SkillGapPass()]);
+    const engine = new DreamEngine(
+      {
+        dataPath,
+        clock,
+        state: new FileDreamStateStore({ dataPath, clock }),
+        logger: new RecordingLogger(),
+        skills,
+        conversationLog,
+        model,
+      },
+      [new SkillGapPass()],
+    );
 
     const report = await engine.run({ trigger: 'manual' });
 
@@ -61,8 +75,19 @@ describe('SkillGapPass in a dream engine', () => {
     const prompt = model.doGenerateCalls[0]!.prompt;
     expect(textOf(prompt.find((message) => message.role === 'system')!.content)).toBe(SKILL_GAP_DIRECTIVE);
     expect(textOf(prompt.find((message) => message.role === 'user')!.content)).toContain('"rotate" sessions=2 total=2 ids=["s1","s2"]');
-    expect(await skills.get('security/key-rotation')).toMatchObject({ seeAlso: ['travel/booking'], createdAt: '2026-06-01T12:00:00.000Z', lastUsedAt: null });
-    expect(await new SkillGapPass().conversationLogReadThrough({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger() })).toBe(3);
+    expect(await skills.get('security/key-rotation')).toMatchObject({
+      seeAlso: ['travel/booking'],
+      createdAt: '2026-06-01T12:00:00.000Z',
+      lastUsedAt: null,
+    });
+    expect(
+      await new SkillGapPass().conversationLogReadThrough({
+        dataPath,
+        clock,
+        state: new FileDreamStateStore({ dataPath, clock }),
+        logger: new RecordingLogger(),
+      }),
+    ).toBe(3);
 
     const undo = await engine.undo(report.runId);
 

@@ -48,7 +48,9 @@ describe('SkillGapPass (SPEC D8)', () => {
   it('creates a skill for a request that recurs in two sessions, with the recurring terms and catalogue in the prompt', async () => {
     await h.skills.save({ name: 'travel/booking', summary: 'Book trips', content: 'Steps to book a trip.' });
     await invoiceSessions();
-    const gateway = new ScriptedGateway(() => ({ skills: [{ ...invoiceSkill, sessionIds: ['s1', 's2'], seeAlso: ['travel/booking', 'ghost/skill'] }] }));
+    const gateway = new ScriptedGateway(() => ({
+      skills: [{ ...invoiceSkill, sessionIds: ['s1', 's2'], seeAlso: ['travel/booking', 'ghost/skill'] }],
+    }));
 
     const plan = await h.plan(new SkillGapPass(), gateway);
 
@@ -75,7 +77,12 @@ describe('SkillGapPass (SPEC D8)', () => {
     ]);
 
     await h.apply(plan);
-    expect(await h.skills.get('finance/invoice-drafting')).toMatchObject({ ...invoiceSkill, seeAlso: ['travel/booking'], createdAt: NOW, lastUsedAt: null });
+    expect(await h.skills.get('finance/invoice-drafting')).toMatchObject({
+      ...invoiceSkill,
+      seeAlso: ['travel/booking'],
+      createdAt: NOW,
+      lastUsedAt: null,
+    });
     expect(JSON.parse(h.artifacts.get('skill-gap.selection.json')!)).toMatchObject({ afterSeq: 0, throughSeq: 5 });
   });
 
@@ -114,7 +121,12 @@ describe('SkillGapPass (SPEC D8)', () => {
     }
     const gateway = new ScriptedGateway((data) =>
       data.includes('Session "b1"')
-        ? { skills: [{ ...invoiceSkill, name: 'devops/mixed', sessionIds: ['b1', 'a1'] }, { ...invoiceSkill, name: 'devops/staging-deploy', sessionIds: ['b1', 'b2'] }] }
+        ? {
+            skills: [
+              { ...invoiceSkill, name: 'devops/mixed', sessionIds: ['b1', 'a1'] },
+              { ...invoiceSkill, name: 'devops/staging-deploy', sessionIds: ['b1', 'b2'] },
+            ],
+          }
         : { skills: [] },
     );
 
@@ -185,7 +197,13 @@ describe('SkillGapPass (SPEC D8)', () => {
     expect(data).not.toContain('QZX-991');
     expect(data).not.toContain('TOOL-OUTPUT');
     const saved = await h.skills.list();
-    expect(saved).toMatchObject([{ name: 'finance/invoice-drafting', summary: 'Use when the user asks for an invoice.', content: '# Invoice\n1. Ask for the client\n2. Add VAT.' }]);
+    expect(saved).toMatchObject([
+      {
+        name: 'finance/invoice-drafting',
+        summary: 'Use when the user asks for an invoice.',
+        content: '# Invoice\n1. Ask for the client\n2. Add VAT.',
+      },
+    ]);
     expect(JSON.stringify(saved)).not.toMatch(TAG);
   });
 
@@ -262,9 +280,17 @@ describe('SkillGapPass (SPEC D8)', () => {
 
   it('lists the skills most related to the recurring terms when the catalogue does not fit its share of the budget', async () => {
     for (let n = 0; n < 60; n++) {
-      await h.skills.save({ name: `misc/skill-${String(n).padStart(2, '0')}`, summary: `Unrelated procedure number ${n} about gardening and pottery and more`, content: 'x' });
+      await h.skills.save({
+        name: `misc/skill-${String(n).padStart(2, '0')}`,
+        summary: `Unrelated procedure number ${n} about gardening and pottery and more`,
+        content: 'x',
+      });
     }
-    await h.skills.save({ name: 'finance/invoice-archive', summary: 'Archive a paid invoice', content: 'Move the invoice to the archive.' });
+    await h.skills.save({
+      name: 'finance/invoice-archive',
+      summary: 'Archive a paid invoice',
+      content: 'Move the invoice to the archive.',
+    });
     await invoiceSessions();
     const gateway = new ScriptedGateway(() => ({ skills: [] }));
 

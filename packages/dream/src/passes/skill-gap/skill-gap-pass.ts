@@ -86,13 +86,17 @@ export class SkillGapPass extends LogReadingPass<'afterSeq'> {
     const replyBudget = new RunBudget(0);
     let proposed = 0;
 
-    const asked: Array<{ sessions: SessionPiece[]; terms: CallTerm[]; skillsListed: string[] } | { sessions: SessionPiece[]; notAsked: string }> = [];
+    const asked: Array<
+      { sessions: SessionPiece[]; terms: CallTerm[]; skillsListed: string[] } | { sessions: SessionPiece[]; notAsked: string }
+    > = [];
     let callNumber = 0;
     for (const sessions of calls) {
       context.signal.throwIfAborted();
       const callTerms = termsOf(terms, sessions, this.options.minSessions);
       if (callTerms.length === 0) {
-        notes.push(`sessions ${sessions.map((piece) => JSON.stringify(piece.sessionId)).join(', ')} share no recurring term within one call: not sent`);
+        notes.push(
+          `sessions ${sessions.map((piece) => JSON.stringify(piece.sessionId)).join(', ')} share no recurring term within one call: not sent`,
+        );
         asked.push({ sessions, notAsked: 'no recurring term among these sessions' });
         continue;
       }

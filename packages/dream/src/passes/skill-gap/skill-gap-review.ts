@@ -52,7 +52,9 @@ export class SkillGapReview {
 
   /** Checks one call's reply proposal by proposal and records what passes. */
   review(reply: SkillGapReply, scope: GapCallScope): void {
-    reply.skills.forEach((item, index) => this.reviewItem(item, `call ${scope.call}, skill ${index + 1} (${JSON.stringify(item.name)})`, scope));
+    reply.skills.forEach((item, index) =>
+      this.reviewItem(item, `call ${scope.call}, skill ${index + 1} (${JSON.stringify(item.name)})`, scope),
+    );
   }
 
   /** How many skills the run will create. */
@@ -81,10 +83,15 @@ export class SkillGapReview {
     };
     const draft = stripSkillTags(item);
     const name = skillNameSchema.safeParse(draft.name);
-    if (!name.success) return refuse(`${JSON.stringify(draft.name)} is not a valid skill name (${name.error.issues.map((issue) => issue.message).join('; ')})`);
+    if (!name.success)
+      return refuse(
+        `${JSON.stringify(draft.name)} is not a valid skill name (${name.error.issues.map((issue) => issue.message).join('; ')})`,
+      );
     if (this.existing.has(draft.name)) return refuse(`a skill named ${JSON.stringify(draft.name)} exists already`);
-    if (matchesAnySkillPattern(draft.name, this.options.protectedSkills)) return refuse(`${JSON.stringify(draft.name)} matches a protected skill pattern`);
-    if (this.accepted.has(draft.name)) return refuse(`${JSON.stringify(draft.name)} was already proposed earlier in this run; the first proposal wins`);
+    if (matchesAnySkillPattern(draft.name, this.options.protectedSkills))
+      return refuse(`${JSON.stringify(draft.name)} matches a protected skill pattern`);
+    if (this.accepted.has(draft.name))
+      return refuse(`${JSON.stringify(draft.name)} was already proposed earlier in this run; the first proposal wins`);
     if (draft.summary === '') return refuse('its summary is empty');
     if (draft.content === '') return refuse('its content is empty');
 
@@ -93,7 +100,9 @@ export class SkillGapReview {
     const foreign = cited.filter((id) => !scope.sessions.has(id));
     if (sent.length < this.options.minSessions) {
       const ignored = foreign.length > 0 ? `; ${quoted(foreign)} were not sent in this call and do not count` : '';
-      return refuse(`it cites ${sent.length} session(s) of this call, fewer than the ${this.options.minSessions} a recurring request needs${ignored}`);
+      return refuse(
+        `it cites ${sent.length} session(s) of this call, fewer than the ${this.options.minSessions} a recurring request needs${ignored}`,
+      );
     }
     if (foreign.length > 0) this.notes.push(`${where}: session id(s) ${quoted(foreign)} were not sent in this call; ignored`);
 
@@ -106,7 +115,10 @@ export class SkillGapReview {
       updatedAt: this.stamp,
       lastUsedAt: null,
     });
-    if (!skill.success) return refuse(`it is not a valid skill (${skill.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`);
+    if (!skill.success)
+      return refuse(
+        `it is not a valid skill (${skill.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`,
+      );
     this.accepted.set(draft.name, { skill: skill.data, seeAlso: item.seeAlso, sessions: sent });
   }
 }

@@ -15,7 +15,14 @@ function used(name: string, sessionId: string): SkillUsage {
 let n = 0;
 function signal(sessionId: string, kind: FeedbackSignal['kind'], text: string, rating?: FeedbackSignal['rating']): FeedbackSignal {
   n += 1;
-  return { id: n.toString(16).padStart(12, '0'), kind, sessionId, text, ...(rating ? { rating } : {}), timestamp: `2026-05-30T10:${String(n % 60).padStart(2, '0')}:00.000Z` };
+  return {
+    id: n.toString(16).padStart(12, '0'),
+    kind,
+    sessionId,
+    text,
+    ...(rating ? { rating } : {}),
+    timestamp: `2026-05-30T10:${String(n % 60).padStart(2, '0')}:00.000Z`,
+  };
 }
 
 const options = { now: NOW, sparseChars: 200, sparseMinAgeDays: 7, protectedSkills: [] as string[], maxSkillsPerRun: 20 };
@@ -23,7 +30,14 @@ const options = { now: NOW, sparseChars: 200, sparseMinAgeDays: 7, protectedSkil
 describe('selectOptimizationCandidates (SPEC D10)', () => {
   it('marks skills used in sessions with a correction or a poor/fair summary as at risk, with that context', () => {
     const skills = [skill('a/corrected'), skill('b/poor'), skill('c/fine'), skill('d/good-summary')];
-    const usages = [used('a/corrected', 's1'), used('b/poor', 's2'), used('b/poor', 's3'), used('c/fine', 's4'), used('d/good-summary', 's5'), used('ghost/skill', 's1')];
+    const usages = [
+      used('a/corrected', 's1'),
+      used('b/poor', 's2'),
+      used('b/poor', 's3'),
+      used('c/fine', 's4'),
+      used('d/good-summary', 's5'),
+      used('ghost/skill', 's1'),
+    ];
     const feedback = [
       signal('s1', 'correction', 'No, the invoice needs VAT'),
       signal('s1', 'positive', 'thanks'),
@@ -61,7 +75,10 @@ describe('selectOptimizationCandidates (SPEC D10)', () => {
 
   it('leaves protected skills out entirely and counts them', () => {
     const skills = [skill('mcp/email', 'short'), skill('mcp/calendar'), skill('notes/short', 'short')];
-    const selection = selectOptimizationCandidates(skills, [used('mcp/calendar', 's1')], [signal('s1', 'correction', 'wrong')], { ...options, protectedSkills: ['mcp/*'] });
+    const selection = selectOptimizationCandidates(skills, [used('mcp/calendar', 's1')], [signal('s1', 'correction', 'wrong')], {
+      ...options,
+      protectedSkills: ['mcp/*'],
+    });
     expect(selection.candidates.map((c) => c.skill.name)).toEqual(['notes/short']);
     expect(selection.protectedSkipped).toBe(2);
   });
@@ -77,6 +94,8 @@ describe('selectOptimizationCandidates (SPEC D10)', () => {
   });
 
   it('finds nothing when nothing failed and nothing is sparse', () => {
-    expect(selectOptimizationCandidates([skill('a/fine')], [used('a/fine', 's1')], [signal('s1', 'positive', 'ok')], options).candidates).toEqual([]);
+    expect(
+      selectOptimizationCandidates([skill('a/fine')], [used('a/fine', 's1')], [signal('s1', 'positive', 'ok')], options).candidates,
+    ).toEqual([]);
   });
 });

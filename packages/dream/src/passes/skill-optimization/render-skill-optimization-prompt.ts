@@ -58,7 +58,9 @@ export function describeCandidate(candidate: OptimizationCandidate, data: Pick<O
     );
   }
   if (candidate.sparse) {
-    reasons.push(`Sparse: its content has only ${candidate.skill.content.length} characters (under ${data.sparseChars}). Expand it into a complete procedure.`);
+    reasons.push(
+      `Sparse: its content has only ${candidate.skill.content.length} characters (under ${data.sparseChars}). Expand it into a complete procedure.`,
+    );
   }
   return reasons;
 }
@@ -69,7 +71,12 @@ export function renderCandidate(candidate: OptimizationCandidate, data: Pick<Opt
   const parts = [[`Skill ${name}`, ...describeCandidate(candidate, data)].join('\n')];
   parts.push(fenceUntrusted(`Skill ${name} as stored: summary, seeAlso, then the markdown content`, renderSkillBody(candidate)));
   if (candidate.failures.length > 0) {
-    parts.push(fenceUntrusted(`Feedback from the sessions where ${name} was used, ${FEEDBACK_LABEL}`, candidate.failures.map(renderFeedbackLine).join('\n')));
+    parts.push(
+      fenceUntrusted(
+        `Feedback from the sessions where ${name} was used, ${FEEDBACK_LABEL}`,
+        candidate.failures.map(renderFeedbackLine).join('\n'),
+      ),
+    );
   }
   return parts.join('\n');
 }

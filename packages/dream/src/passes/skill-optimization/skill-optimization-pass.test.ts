@@ -21,13 +21,23 @@ afterEach(async () => {
 
 /** A skill created long ago and used since, then the clock moved to NOW. */
 async function library(): Promise<{ invoice: Skill; notes: Skill; mail: Skill }> {
-  const invoice = await h.skills.save({ name: 'finance/invoice', summary: 'Draft invoices', content: INVOICE_CONTENT, lastUsedAt: '2026-05-20T09:00:00.000Z' });
+  const invoice = await h.skills.save({
+    name: 'finance/invoice',
+    summary: 'Draft invoices',
+    content: INVOICE_CONTENT,
+    lastUsedAt: '2026-05-20T09:00:00.000Z',
+  });
   const notes = await h.skills.save({ name: 'notes/meeting', summary: 'Meeting notes', content: 'Write notes.' });
   const mail = await h.skills.save({ name: 'mcp/email', summary: 'Send mail', content: 'Use the mail tool.' });
   h.clock.set(NOW);
   await h.usage.record({ skill: 'finance/invoice', sessionId: 's1', timestamp: '2026-05-28T10:00:00.000Z' });
   await h.usage.record({ skill: 'mcp/email', sessionId: 's1', timestamp: '2026-05-28T10:05:00.000Z' });
-  await h.feedback.record({ kind: 'correction', sessionId: 's1', text: 'The invoice had no VAT line [correction]', timestamp: '2026-05-28T10:10:00.000Z' });
+  await h.feedback.record({
+    kind: 'correction',
+    sessionId: 's1',
+    text: 'The invoice had no VAT line [correction]',
+    timestamp: '2026-05-28T10:10:00.000Z',
+  });
   return { invoice, notes, mail };
 }
 
@@ -46,7 +56,11 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
 
     expect(gateway.requests).toHaveLength(1);
     const request = gateway.requests[0]!;
-    expect(request).toMatchObject({ pass: 'skill-optimization', directiveFile: SKILL_OPTIMIZE_DIRECTIVE_FILE, builtInDirective: SKILL_OPTIMIZE_DIRECTIVE });
+    expect(request).toMatchObject({
+      pass: 'skill-optimization',
+      directiveFile: SKILL_OPTIMIZE_DIRECTIVE_FILE,
+      builtInDirective: SKILL_OPTIMIZE_DIRECTIVE,
+    });
     expect(request.data).toContain('Skills shown (the only names allowed in toSave): "finance/invoice", "notes/meeting".');
     expect(request.data).toContain('At risk: used in 1 session(s) of the last 30 days');
     expect(request.data).toContain('correction: "The invoice had no VAT line [correction]"');
@@ -66,7 +80,11 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
     ]);
 
     await h.apply(plan);
-    expect(await h.skills.get('finance/invoice')).toMatchObject({ ...betterInvoice, createdAt: invoice.createdAt, lastUsedAt: '2026-05-20T09:00:00.000Z' });
+    expect(await h.skills.get('finance/invoice')).toMatchObject({
+      ...betterInvoice,
+      createdAt: invoice.createdAt,
+      lastUsedAt: '2026-05-20T09:00:00.000Z',
+    });
   });
 
   it('refuses a shorter rewrite without a reason, and accepts and records one with a reason', async () => {
@@ -80,7 +98,9 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
 
     const accepted = await h.run(
       new SkillOptimizationPass(),
-      new ScriptedGateway(() => ({ toSave: [{ ...shorter, shorterBecause: 'Steps 2 and 3 were [durable] duplicated by the mail skill' }] })),
+      new ScriptedGateway(() => ({
+        toSave: [{ ...shorter, shorterBecause: 'Steps 2 and 3 were [durable] duplicated by the mail skill' }],
+      })),
     );
     const change = `shorter (${INVOICE_CONTENT.length} → ${shorter.content.length} characters) because: Steps 2 and 3 were duplicated by the mail skill`;
     expect(accepted.refusals).toEqual([]);
@@ -114,11 +134,26 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
 
   it('strips retention hints, keeps seeAlso only for skills that exist, and keeps the old seeAlso when none is given', async () => {
     await library();
-    await h.skills.save({ name: 'notes/meeting', summary: 'Meeting notes', content: 'Write notes.', seeAlso: ['finance/invoice'], createdAt: CREATED });
+    await h.skills.save({
+      name: 'notes/meeting',
+      summary: 'Meeting notes',
+      content: 'Write notes.',
+      seeAlso: ['finance/invoice'],
+      createdAt: CREATED,
+    });
     const gateway = new ScriptedGateway(() => ({
       toSave: [
-        { ...betterInvoice, summary: '[durable] Draft invoices', content: `${betterInvoice.content} [correction]`, seeAlso: ['notes/meeting', 'ghost/skill', 'finance/invoice'] },
-        { name: 'notes/meeting [permanent]', summary: 'Meeting notes', content: '# Meeting notes\n1. List attendees.\n2. Record decisions and owners. [skip]' },
+        {
+          ...betterInvoice,
+          summary: '[durable] Draft invoices',
+          content: `${betterInvoice.content} [correction]`,
+          seeAlso: ['notes/meeting', 'ghost/skill', 'finance/invoice'],
+        },
+        {
+          name: 'notes/meeting [permanent]',
+          summary: 'Meeting notes',
+          content: '# Meeting notes\n1. List attendees.\n2. Record decisions and owners. [skip]',
+        },
       ],
     }));
 
@@ -129,7 +164,10 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
     const invoice = await h.skills.get('finance/invoice');
     expect(invoice).toMatchObject({ summary: 'Draft invoices', content: betterInvoice.content, seeAlso: ['notes/meeting'] });
     const meeting = await h.skills.get('notes/meeting');
-    expect(meeting).toMatchObject({ content: '# Meeting notes\n1. List attendees.\n2. Record decisions and owners.', seeAlso: ['finance/invoice'] });
+    expect(meeting).toMatchObject({
+      content: '# Meeting notes\n1. List attendees.\n2. Record decisions and owners.',
+      seeAlso: ['finance/invoice'],
+    });
     expect(JSON.stringify(await h.skills.list())).not.toMatch(TAG);
   });
 
@@ -141,8 +179,20 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
     await h.usage.record({ skill: 'devops/deploy', sessionId: 's2', timestamp: '2026-05-30T10:00:00.000Z' });
     await h.usage.record({ skill: 'devops/rollback', sessionId: 's3', timestamp: '2026-05-30T10:00:00.000Z' });
     await h.usage.record({ skill: 'devops/old', sessionId: 's4', timestamp: '2026-04-10T10:00:00.000Z' });
-    await h.feedback.record({ kind: 'session-summary', rating: 'fair', sessionId: 's2', text: 'Deploy needed two retries', timestamp: '2026-05-30T11:00:00.000Z' });
-    await h.feedback.record({ kind: 'session-summary', rating: 'good', sessionId: 's3', text: 'Smooth', timestamp: '2026-05-30T11:00:00.000Z' });
+    await h.feedback.record({
+      kind: 'session-summary',
+      rating: 'fair',
+      sessionId: 's2',
+      text: 'Deploy needed two retries',
+      timestamp: '2026-05-30T11:00:00.000Z',
+    });
+    await h.feedback.record({
+      kind: 'session-summary',
+      rating: 'good',
+      sessionId: 's3',
+      text: 'Smooth',
+      timestamp: '2026-05-30T11:00:00.000Z',
+    });
     await h.feedback.record({ kind: 'correction', sessionId: 's4', text: 'Wrong server', timestamp: '2026-04-10T11:00:00.000Z' });
     const gateway = new ScriptedGateway(() => ({ toSave: [] }));
 
@@ -169,9 +219,12 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
   });
 
   it('packs many candidates into several calls under the token budget, and each call may rewrite only its own', async () => {
-    for (let n = 0; n < 6; n++) await h.skills.save({ name: `notes/s${n}`, summary: `Note ${n}`, content: `Short ${n}. ${'x'.repeat(150)}` });
+    for (let n = 0; n < 6; n++)
+      await h.skills.save({ name: `notes/s${n}`, summary: `Note ${n}`, content: `Short ${n}. ${'x'.repeat(150)}` });
     h.clock.set(NOW);
-    const gateway = new ScriptedGateway((_data, call) => (call === 2 ? { toSave: [{ name: 'notes/s0', summary: 'Note 0', content: 'y'.repeat(400) }] } : { toSave: [] }));
+    const gateway = new ScriptedGateway((_data, call) =>
+      call === 2 ? { toSave: [{ name: 'notes/s0', summary: 'Note 0', content: 'y'.repeat(400) }] } : { toSave: [] },
+    );
 
     const plan = await h.plan(new SkillOptimizationPass({ tokenBudget: 1000, maxSkillsPerRun: 5 }), gateway);
 
@@ -184,7 +237,10 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
 
   it('saves nothing for a rewrite identical to the stored skill', async () => {
     const { invoice } = await library();
-    const plan = await h.plan(new SkillOptimizationPass(), new ScriptedGateway(() => ({ toSave: [{ name: invoice.name, summary: invoice.summary, content: invoice.content }] })));
+    const plan = await h.plan(
+      new SkillOptimizationPass(),
+      new ScriptedGateway(() => ({ toSave: [{ name: invoice.name, summary: invoice.summary, content: invoice.content }] })),
+    );
     expect(plan.operations).toEqual([]);
     expect(plan.notes).toContain('call 1, rewrite 1 ("finance/invoice"): identical to the stored skill; nothing to save');
   });
@@ -193,6 +249,13 @@ describe('SkillOptimizationPass (SPEC D10)', () => {
     expect(() => new SkillOptimizationPass({ windowDays: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => new SkillOptimizationPass({ protectedSkills: [''] })).toThrow(/Invalid skill-optimization options/);
     expect(() => new SkillOptimizationPass({ other: true } as never)).toThrow(/Invalid skill-optimization options/);
-    expect(new SkillOptimizationPass().options).toEqual({ windowDays: 30, sparseChars: 200, sparseMinAgeDays: 7, protectedSkills: [], maxSkillsPerRun: 20, tokenBudget: 12_000 });
+    expect(new SkillOptimizationPass().options).toEqual({
+      windowDays: 30,
+      sparseChars: 200,
+      sparseMinAgeDays: 7,
+      protectedSkills: [],
+      maxSkillsPerRun: 20,
+      tokenBudget: 12_000,
+    });
   });
 });

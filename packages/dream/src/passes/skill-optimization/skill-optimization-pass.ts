@@ -57,15 +57,22 @@ export class SkillOptimizationPass implements DreamPass {
     const now = context.now();
     const since = new Date(now.getTime() - this.options.windowDays * DAY_MS).toISOString();
     const library = await skills.list();
-    const selection = selectOptimizationCandidates(library, await skillUsage.list({ since }), await feedback.list({ since }), { ...this.options, now });
+    const selection = selectOptimizationCandidates(library, await skillUsage.list({ since }), await feedback.list({ since }), {
+      ...this.options,
+      now,
+    });
     if (selection.candidates.length === 0) return { skipped: 'no at-risk or sparse skills' };
 
     const notes = [`${selection.atRisk} at-risk and ${selection.sparse} sparse skill(s) sent`];
     if (selection.protectedSkipped > 0) notes.push(`${selection.protectedSkipped} protected skill(s) left out`);
-    if (selection.deferred > 0) notes.push(`maxSkillsPerRun (${this.options.maxSkillsPerRun}) reached: ${selection.deferred} candidate(s) left for a later run`);
+    if (selection.deferred > 0)
+      notes.push(`maxSkillsPerRun (${this.options.maxSkillsPerRun}) reached: ${selection.deferred} candidate(s) left for a later run`);
 
     const byName = new Map(selection.candidates.map((candidate) => [candidate.skill.name, candidate]));
-    const budget = Math.max(Math.floor(this.options.tokenBudget / 4), this.options.tokenBudget - estimateTokens(SKILL_OPTIMIZE_DIRECTIVE) - FRAME_TOKENS);
+    const budget = Math.max(
+      Math.floor(this.options.tokenBudget / 4),
+      this.options.tokenBudget - estimateTokens(SKILL_OPTIMIZE_DIRECTIVE) - FRAME_TOKENS,
+    );
     const cost = (name: string) => estimateTokens(`${renderCandidate(byName.get(name)!, this.options)}\n\n`);
     const calls = packIntoCalls(
       selection.candidates.map((candidate) => [candidate.skill.name]),
@@ -101,7 +108,9 @@ export class SkillOptimizationPass implements DreamPass {
       misbehaviour: replyBudget.misbehaviour,
       proposals: { proposed, accepted: review.rewritten },
       details: {
-        atRisk: selection.candidates.filter(isAtRisk).map((candidate) => ({ name: candidate.skill.name, sessions: candidate.failedSessions })),
+        atRisk: selection.candidates
+          .filter(isAtRisk)
+          .map((candidate) => ({ name: candidate.skill.name, sessions: candidate.failedSessions })),
         sparse: selection.candidates.filter((candidate) => candidate.sparse).map((candidate) => candidate.skill.name),
       },
     };

@@ -52,7 +52,9 @@ export class SkillOptimizationReview {
 
   /** Checks one call's reply rewrite by rewrite and records what passes. */
   review(reply: SkillOptimizationReply, scope: OptimizationCallScope): void {
-    reply.toSave.forEach((item, index) => this.reviewItem(item, `call ${scope.call}, rewrite ${index + 1} (${JSON.stringify(item.name)})`, scope));
+    reply.toSave.forEach((item, index) =>
+      this.reviewItem(item, `call ${scope.call}, rewrite ${index + 1} (${JSON.stringify(item.name)})`, scope),
+    );
   }
 
   /** How many skills the run will rewrite. */
@@ -61,7 +63,12 @@ export class SkillOptimizationReview {
   }
 
   operations(): DreamOperation[] {
-    return [...this.accepted.values()].map(({ skill, original, reason }) => ({ op: 'skill.save', skill, expectUpdatedAt: original.updatedAt, reason }));
+    return [...this.accepted.values()].map(({ skill, original, reason }) => ({
+      op: 'skill.save',
+      skill,
+      expectUpdatedAt: original.updatedAt,
+      reason,
+    }));
   }
 
   private reviewItem(item: ProposedRewrite, where: string, scope: OptimizationCallScope): void {
@@ -71,7 +78,8 @@ export class SkillOptimizationReview {
     const draft = stripSkillTags(item);
     const candidate = scope.candidates.get(draft.name);
     if (!candidate) return refuse(`unknown: ${JSON.stringify(draft.name)} was not sent as a candidate in this call`);
-    if (this.accepted.has(draft.name)) return refuse(`${JSON.stringify(draft.name)} was already rewritten earlier in this run; the first rewrite wins`);
+    if (this.accepted.has(draft.name))
+      return refuse(`${JSON.stringify(draft.name)} was already rewritten earlier in this run; the first rewrite wins`);
     if (draft.summary === '') return refuse('its summary is empty');
     if (draft.content === '') return refuse('its content is empty');
 
@@ -79,7 +87,9 @@ export class SkillOptimizationReview {
     const shorterBecause = item.shorterBecause === undefined ? undefined : stripRetentionTags(item.shorterBecause) || undefined;
     const shorter = draft.content.length < original.content.length;
     if (shorter && shorterBecause === undefined) {
-      return refuse(`the rewrite is shorter than the original (${original.content.length} → ${draft.content.length} characters) and gives no shorterBecause`);
+      return refuse(
+        `the rewrite is shorter than the original (${original.content.length} → ${draft.content.length} characters) and gives no shorterBecause`,
+      );
     }
 
     // The rewrite keeps what the skill says (new steps are welcome; a shorter one says why it drops
@@ -93,16 +103,24 @@ export class SkillOptimizationReview {
       if (related.dropped.length > 0) this.notes.push(`${where}: seeAlso ${quoted(related.dropped)} dropped: no such skill`);
       seeAlso = related.kept;
     }
-    if (draft.summary === original.summary && draft.content === original.content && JSON.stringify(seeAlso) === JSON.stringify(original.seeAlso)) {
+    if (
+      draft.summary === original.summary &&
+      draft.content === original.content &&
+      JSON.stringify(seeAlso) === JSON.stringify(original.seeAlso)
+    ) {
       this.notes.push(`${where}: identical to the stored skill; nothing to save`);
       return;
     }
 
     const parsed = skillSchema.safeParse({ ...original, summary: draft.summary, content: draft.content, seeAlso, updatedAt: this.stamp });
-    if (!parsed.success) return refuse(`it is not a valid skill (${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`);
+    if (!parsed.success)
+      return refuse(
+        `it is not a valid skill (${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`,
+      );
 
     const why: string[] = [];
-    if (candidate.failedSessions.length > 0) why.push(`used in ${candidate.failedSessions.length} session(s) with problems (${quoted(candidate.failedSessions)})`);
+    if (candidate.failedSessions.length > 0)
+      why.push(`used in ${candidate.failedSessions.length} session(s) with problems (${quoted(candidate.failedSessions)})`);
     if (candidate.sparse) why.push(`sparse (${original.content.length} characters)`);
     let reason = `skill-optimization: rewrote ${original.name}: ${why.join('; ')}`;
     if (shorter) {

@@ -5,7 +5,13 @@ import { groupWorkflowRuns, workflowKey } from './group-workflow-runs';
 let n = 0;
 function run(description: string, success: boolean, extra: Partial<WorkflowExecution> = {}): WorkflowExecution {
   n += 1;
-  return { id: n.toString(16).padStart(12, '0'), description, success, timestamp: `2026-06-${String(n).padStart(2, '0')}T10:00:00.000Z`, ...extra };
+  return {
+    id: n.toString(16).padStart(12, '0'),
+    description,
+    success,
+    timestamp: `2026-06-${String(n).padStart(2, '0')}T10:00:00.000Z`,
+    ...extra,
+  };
 }
 
 describe('groupWorkflowRuns (SPEC D12)', () => {
@@ -43,7 +49,15 @@ describe('groupWorkflowRuns (SPEC D12)', () => {
       firstRunAt: records[0]!.timestamp,
       lastRunAt: records[5]!.timestamp,
     });
-    expect(rooms).toMatchObject({ key: 'book a meeting room', runs: 1, failures: 0, successRate: 1, failedSteps: [], errors: [], failingSkills: [] });
+    expect(rooms).toMatchObject({
+      key: 'book a meeting room',
+      runs: 1,
+      failures: 0,
+      successRate: 1,
+      failedSteps: [],
+      errors: [],
+      failingSkills: [],
+    });
   });
 
   it('puts the groups with most failures first and orders runs by time, whatever the input order', () => {

@@ -50,7 +50,12 @@ export function groupWorkflowRuns(records: readonly WorkflowExecution[]): Workfl
     if (list) list.push(record);
     else byKey.set(key, [record]);
   }
-  const groups = [...byKey].map(([key, list]) => summarise(key, [...list].sort((a, b) => timestampMs(a.timestamp) - timestampMs(b.timestamp))));
+  const groups = [...byKey].map(([key, list]) =>
+    summarise(
+      key,
+      [...list].sort((a, b) => timestampMs(a.timestamp) - timestampMs(b.timestamp)),
+    ),
+  );
   return groups.sort((a, b) => b.failures - a.failures || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 

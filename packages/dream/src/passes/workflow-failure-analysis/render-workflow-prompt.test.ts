@@ -25,7 +25,11 @@ describe('renderWorkflowData (SPEC D12)', () => {
       error: n === 1 ? hostile : 'HTTP 401',
       timestamp: `2026-06-0${n}T10:00:00.000Z`,
     }));
-    const data = renderWorkflowData({ today: new Date('2026-06-07T00:00:00.000Z'), windowDays: 14, items: [{ group: groupWorkflowRuns(records)[0]!, skills: [skill] }] });
+    const data = renderWorkflowData({
+      today: new Date('2026-06-07T00:00:00.000Z'),
+      windowDays: 14,
+      items: [{ group: groupWorkflowRuns(records)[0]!, skills: [skill] }],
+    });
     const lines = data.split('\n');
     expect(lines[0]).toBe('Today is 2026-06-07. 1 workflow(s) failed repeatedly in the last 14 days; write at most one note per workflow.');
     expect(lines.filter((line) => /^(`{3,}|~{3,})$/.test(line))).toHaveLength(4);

@@ -45,10 +45,12 @@ function clip(text: string, max: number): string {
 /** The record data of one failing workflow, as fenced lines. Pure. */
 export function renderWorkflowGroup(group: WorkflowGroup, windowDays: number): string {
   const lines = [`description: ${JSON.stringify(group.description)}`, `history: ${failureCounts(group, windowDays)}`];
-  if (group.failedSteps.length > 0) lines.push(`failed steps: ${group.failedSteps.map((step) => `${JSON.stringify(step.text)} (${step.count}×)`).join(', ')}`);
+  if (group.failedSteps.length > 0)
+    lines.push(`failed steps: ${group.failedSteps.map((step) => `${JSON.stringify(step.text)} (${step.count}×)`).join(', ')}`);
   if (group.errors.length > 0) {
     lines.push('errors, most frequent first:');
-    for (const error of group.errors.slice(0, MAX_ERRORS)) lines.push(`- (${error.count}×) ${JSON.stringify(clip(error.text, MAX_ERROR_CHARS))}`);
+    for (const error of group.errors.slice(0, MAX_ERRORS))
+      lines.push(`- (${error.count}×) ${JSON.stringify(clip(error.text, MAX_ERROR_CHARS))}`);
     if (group.errors.length > MAX_ERRORS) lines.push(`- …and ${group.errors.length - MAX_ERRORS} other error(s)`);
   }
   return lines.join('\n');
@@ -65,7 +67,12 @@ export function renderWorkflowData(data: { today: Date; windowDays: number; item
   ];
   data.items.forEach((item, index) => {
     const skills = item.skills.map((skill) => JSON.stringify(skill.name)).join(', ');
-    sections.push(fenceUntrusted(`Workflow ${index + 1}, produced by skill(s) ${skills}: its records`, renderWorkflowGroup(item.group, data.windowDays)));
+    sections.push(
+      fenceUntrusted(
+        `Workflow ${index + 1}, produced by skill(s) ${skills}: its records`,
+        renderWorkflowGroup(item.group, data.windowDays),
+      ),
+    );
     for (const skill of item.skills) {
       const cut = skill.content.length > SKILL_EXCERPT_CHARS;
       sections.push(

@@ -4,7 +4,15 @@ import { groupWorkflowRuns } from './group-workflow-runs';
 import { annotationHeading, appendAnnotations, cleanNote, factualNote, renderAnnotation } from './workflow-annotation';
 
 function failure(day: string, failedStep: string, error: string): WorkflowExecution {
-  return { id: `00000000000${day.slice(-1)}`, description: 'Sync the\ncalendar [durable]', skill: 'calendar/sync', success: false, failedStep, error, timestamp: `2026-06-${day}T10:00:00.000Z` };
+  return {
+    id: `00000000000${day.slice(-1)}`,
+    description: 'Sync the\ncalendar [durable]',
+    skill: 'calendar/sync',
+    success: false,
+    failedStep,
+    error,
+    timestamp: `2026-06-${day}T10:00:00.000Z`,
+  };
 }
 
 describe('workflow annotations (SPEC D12)', () => {
@@ -32,7 +40,10 @@ describe('workflow annotations (SPEC D12)', () => {
   });
 
   it('cleans a model note: no retention tags, no headings of its own, bounded', () => {
-    expect(cleanNote('# Fix\nRefresh the token first [durable].\n\n\n\n## Then\nretry [ephemeral]', 1200)).toEqual({ text: 'Fix\nRefresh the token first.\n\nThen\nretry', cut: false });
+    expect(cleanNote('# Fix\nRefresh the token first [durable].\n\n\n\n## Then\nretry [ephemeral]', 1200)).toEqual({
+      text: 'Fix\nRefresh the token first.\n\nThen\nretry',
+      cut: false,
+    });
     expect(cleanNote('  [skip] ', 1200)).toEqual({ text: '', cut: false });
     const long = cleanNote('word '.repeat(100), 200);
     expect(long.cut).toBe(true);
@@ -41,7 +52,9 @@ describe('workflow annotations (SPEC D12)', () => {
   });
 
   it('appends blocks after the skill content, separated by a blank line', () => {
-    expect(appendAnnotations('# Steps\n1. Do it\n\n', ['## A\n\nx\n', '## B\n\ny\n'])).toBe('# Steps\n1. Do it\n\n## A\n\nx\n\n## B\n\ny\n');
+    expect(appendAnnotations('# Steps\n1. Do it\n\n', ['## A\n\nx\n', '## B\n\ny\n'])).toBe(
+      '# Steps\n1. Do it\n\n## A\n\nx\n\n## B\n\ny\n',
+    );
     expect(appendAnnotations('', ['## A\n\nx\n'])).toBe('## A\n\nx\n');
   });
 });

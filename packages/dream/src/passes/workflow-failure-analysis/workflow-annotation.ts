@@ -36,7 +36,9 @@ export function failureCounts(group: WorkflowGroup, windowDays: number): string 
 export function factualNote(group: WorkflowGroup, windowDays: number): string {
   const lines = [failureCounts(group, windowDays)];
   if (group.failedSteps.length > 0) {
-    lines.push(`Failed step(s): ${group.failedSteps.map((step) => `${JSON.stringify(clip(oneLine(step.text), 120))} (${step.count}×)`).join(', ')}.`);
+    lines.push(
+      `Failed step(s): ${group.failedSteps.map((step) => `${JSON.stringify(clip(oneLine(step.text), 120))} (${step.count}×)`).join(', ')}.`,
+    );
   }
   const error = group.errors[0];
   if (error) lines.push(`Most common error (${error.count}×): ${JSON.stringify(clip(oneLine(error.text), MAX_QUOTED_ERROR))}`);

@@ -23,7 +23,10 @@ import { FileDreamStateStore } from '@reverie/file-store';
 
 const NOW = '2026-11-22T09:00:00.000Z';
 const SYNC = 'Sync the calendar';
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20, text: 20, reasoning: 0 },
+};
 
 let dataPath: string;
 let clock: ManualClock;
@@ -35,7 +38,12 @@ beforeEach(async () => {
   clock = new ManualClock('2026-10-01T00:00:00.000Z');
   skills = new InMemorySkillStore({ clock });
   workflowLog = new InMemoryWorkflowLog({ clock });
-  skill = await skills.save({ name: 'calendar/sync', summary: 'Sync the calendar', content: '# Steps\n1. Fetch events\n2. Write the ics file\n', lastUsedAt: '2026-11-20T08:00:00.000Z' });
+  skill = await skills.save({
+    name: 'calendar/sync',
+    summary: 'Sync the calendar',
+    content: '# Steps\n1. Fetch events\n2. Write the ics file\n',
+    lastUsedAt: '2026-11-20T08:00:00.000Z',
+  });
   clock.set(NOW);
 });
 afterEach(async () => {
@@ -90,7 +98,8 @@ async function apply(planned: PassPlan): Promise<void> {
 
 /** Hands the plan's commit data to the pass through JSON, as the engine does. */
 async function commit(planned: PassPlan): Promise<void> {
-  if (planned.commit !== undefined) await new WorkflowFailureAnalysisPass().commit(context(undefined).services, JSON.parse(JSON.stringify(planned.commit)));
+  if (planned.commit !== undefined)
+    await new WorkflowFailureAnalysisPass().commit(context(undefined).services, JSON.parse(JSON.stringify(planned.commit)));
 }
 
 function savedSkill(planned: PassPlan): Skill {
@@ -112,7 +121,11 @@ describe('WorkflowFailureAnalysisPass (SPEC D12)', () => {
     const planned = await plan(gateway);
 
     expect(gateway.requests).toHaveLength(1);
-    expect(gateway.requests[0]).toMatchObject({ pass: 'workflow-failure-analysis', directiveFile: WORKFLOW_DIRECTIVE_FILE, builtInDirective: WORKFLOW_DIRECTIVE });
+    expect(gateway.requests[0]).toMatchObject({
+      pass: 'workflow-failure-analysis',
+      directiveFile: WORKFLOW_DIRECTIVE_FILE,
+      builtInDirective: WORKFLOW_DIRECTIVE,
+    });
     expect(gateway.requests[0]!.data).toContain('description: "Sync the calendar"');
     expect(gateway.requests[0]!.data).toContain('history: 3 of 4 run(s) failed between 2026-11-15 and 2026-11-20 (last 14 days).');
     expect(planned.operations).toHaveLength(1);
@@ -254,7 +267,9 @@ describe('WorkflowFailureAnalysisPass (SPEC D12)', () => {
 
   it('refuses invalid options', () => {
     expect(() => new WorkflowFailureAnalysisPass({ minFailures: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
-    expect(() => new WorkflowFailureAnalysisPass({ protectedSkills: ['/abs'] })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => new WorkflowFailureAnalysisPass({ protectedSkills: ['/abs'] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });
 
@@ -269,13 +284,21 @@ describe('WorkflowFailureAnalysisPass in the engine', () => {
     await failingSync();
     const model = new MockLanguageModelV3({
       doGenerate: async () => ({
-        content: [{ type: 'text', text: JSON.stringify({ annotations: [{ description: SYNC, note: 'Refresh the OAuth token before fetching events.' }] }) }],
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({ annotations: [{ description: SYNC, note: 'Refresh the OAuth token before fetching events.' }] }),
+          },
+        ],
         finishReason: { unified: 'stop', raw: 'stop' },
         usage,
         warnings: [],
       }),
     });
-    const engine = new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, workflowLog, model }, [new WorkflowFailureAnalysisPass()]);
+    const engine = new DreamEngine(
+      { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, workflowLog, model },
+      [new WorkflowFailureAnalysisPass()],
+    );
 
     const report = await engine.run({ trigger: 'manual' });
 
@@ -298,12 +321,20 @@ describe('WorkflowFailureAnalysisPass in the engine', () => {
 
     const undo = await engine.undo(report.runId);
     expect(undo.restored).toEqual(['skill calendar/sync']);
-    expect(await skills.get('calendar/sync')).toMatchObject({ content: skill.content, summary: skill.summary, createdAt: skill.createdAt, lastUsedAt: skill.lastUsedAt });
+    expect(await skills.get('calendar/sync')).toMatchObject({
+      content: skill.content,
+      summary: skill.summary,
+      createdAt: skill.createdAt,
+      lastUsedAt: skill.lastUsedAt,
+    });
   });
 
   it('runs without a model and without being asked for one', async () => {
     await failingSync();
-    const report = await new DreamEngine({ dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, workflowLog }, [new WorkflowFailureAnalysisPass()]).run({ trigger: 'manual' });
+    const report = await new DreamEngine(
+      { dataPath, clock, state: new FileDreamStateStore({ dataPath, clock }), logger: new RecordingLogger(), skills, workflowLog },
+      [new WorkflowFailureAnalysisPass()],
+    ).run({ trigger: 'manual' });
     expect(outcome(report)).toMatchObject({ status: 'ok', applied: 1, details: { annotated: [{ note: 'host' }] } });
   });
 });

@@ -102,14 +102,20 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
       const since = ownValue(cursor.annotated, group.key);
       const fresh = since === undefined ? group.failures : group.failureTimes.filter((at) => timestampMs(at) > timestampMs(since)).length;
       if (fresh < minFailures) {
-        if (group.failures >= minFailures) notes.push(`${JSON.stringify(group.description)}: ${fresh} new failure(s) since the last annotation, fewer than ${minFailures}: not annotated again`);
+        if (group.failures >= minFailures)
+          notes.push(
+            `${JSON.stringify(group.description)}: ${fresh} new failure(s) since the last annotation, fewer than ${minFailures}: not annotated again`,
+          );
         continue;
       }
       const targets = await this.targets(group, skills, notes);
       if (targets.length > 0) due.push({ group, skills: targets });
     }
 
-    const details = { promotionCandidates, annotated: [] as Array<{ description: string; skills: string[]; failures: number; note: 'model' | 'host' }> };
+    const details = {
+      promotionCandidates,
+      annotated: [] as Array<{ description: string; skills: string[]; failures: number; note: 'model' | 'host' }>,
+    };
     if (due.length === 0) {
       return { operations: [], itemsProcessed: records.length, notes: [...notes, 'no recurring failure to annotate'], refusals, details };
     }
@@ -118,7 +124,8 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
     const bodies = await this.notes(context, due, notes, refusals, tally);
     const annotated: Annotated[] = due.map((item) => {
       const fromModel = bodies.get(item.group.key);
-      const body = fromModel === undefined ? factualNote(item.group, windowDays) : `${failureCounts(item.group, windowDays)}\n\n${fromModel}`;
+      const body =
+        fromModel === undefined ? factualNote(item.group, windowDays) : `${failureCounts(item.group, windowDays)}\n\n${fromModel}`;
       return { group: item.group, skills: [...item.skills], source: fromModel === undefined ? 'host' : 'model', body };
     });
 
@@ -158,7 +165,9 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
     const next = new Map(Object.entries(annotated).filter(([, at]) => timestampMs(at) >= timestampMs(windowStart)));
     for (const item of done) {
       // A save skipped as a conflict (the skill changed meanwhile) leaves the failures unannotated.
-      const landed = await Promise.all(item.skills.map(async (name) => (await services.skills?.get(name))?.content.includes(item.block) ?? false));
+      const landed = await Promise.all(
+        item.skills.map(async (name) => (await services.skills?.get(name))?.content.includes(item.block) ?? false),
+      );
       if (landed.some(Boolean)) next.set(item.key, item.lastFailure);
     }
     await new PassCursor(services.state.cursors, this.name, workflowCursorSchema).write({ annotated: Object.fromEntries(next) });
@@ -212,7 +221,8 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
         signal: context.signal,
       });
     } catch (error) {
-      if (context.signal.aborted || isReverieError(error, 'ABORTED') || (error instanceof Error && error.name === 'AbortError')) throw error;
+      if (context.signal.aborted || isReverieError(error, 'ABORTED') || (error instanceof Error && error.name === 'AbortError'))
+        throw error;
       const message = isReverieError(error) ? `${error.code}: ${error.message}` : String((error as Error)?.message ?? error);
       notes.push(`model call failed (${message}): the host wrote factual annotations from the records`);
       return bodies;
@@ -251,7 +261,12 @@ export class WorkflowFailureAnalysisPass implements DreamPass {
   }
 
   /** One `skill.save` per annotated skill, with every annotation for it appended. */
-  private operations(annotated: readonly Annotated[], now: Date, notes: string[], refusals: string[]): { operations: DreamOperation[]; written: Set<string> } {
+  private operations(
+    annotated: readonly Annotated[],
+    now: Date,
+    notes: string[],
+    refusals: string[],
+  ): { operations: DreamOperation[]; written: Set<string> } {
     const day = now.toISOString().slice(0, 10);
     const bySkill = new Map<string, { skill: Skill; blocks: string[]; descriptions: string[] }>();
     for (const item of annotated) {

@@ -14,7 +14,12 @@ describe('ConsolidationCursorFile', () => {
   let dataPath: string;
   let dir: string;
   const file = () => new ConsolidationCursorFile(dataPath, PASS);
-  const small = async () => JSON.parse(await readFile(join(dir, `${PASS}.json`), 'utf8')) as { feed?: string; seen?: unknown; seenFiles?: { generation: string; log: number } };
+  const small = async () =>
+    JSON.parse(await readFile(join(dir, `${PASS}.json`), 'utf8')) as {
+      feed?: string;
+      seen?: unknown;
+      seenFiles?: { generation: string; log: number };
+    };
   const seenFiles = async () => (await readdir(dir)).filter((name) => name.startsWith(`${PASS}.seen.`)).sort();
   /** One run's commit: read, advance the feed, record `changes`. */
   const commit = async (feed: string, changes: FingerprintChange[], live?: Set<string>) => {
@@ -94,7 +99,10 @@ describe('ConsolidationCursorFile', () => {
   it('writes nothing when nothing changed', async () => {
     await commit('e.1', puts(0, 10));
     const before = await stat(join(dir, `${PASS}.json`));
-    await commit('e.1', puts(0, 10).filter(() => false));
+    await commit(
+      'e.1',
+      puts(0, 10).filter(() => false),
+    );
     expect((await stat(join(dir, `${PASS}.json`))).mtimeMs).toBe(before.mtimeMs);
   });
 });

@@ -57,15 +57,20 @@ export class ConsolidationCursorFile {
   async read(): Promise<ConsolidationCursor> {
     const { seen: legacy, seenFiles, ...small } = (await this.main.read()) ?? { version: 1 as const, written: {}, retry: {} };
     if (seenFiles) {
-      const [sorted, log] = await Promise.all([readOrEmpty(this.sortedFile(seenFiles.generation)), readOrEmpty(this.logFile(seenFiles.generation))]);
+      const [sorted, log] = await Promise.all([
+        readOrEmpty(this.sortedFile(seenFiles.generation)),
+        readOrEmpty(this.logFile(seenFiles.generation)),
+      ]);
       const seen = SeenFingerprints.fromFiles(sorted, log.subarray(0, seenFiles.log));
       // A log shorter than the small part says was cut: what is left moves to a new generation at the next write.
       return log.length < seenFiles.log ? { ...small, seen } : { ...small, seen, seenFiles };
     }
-    const stored = await readFile(this.legacySeenFile, 'utf8').then(
-      (text) => JSON.parse(text) as unknown,
-      () => undefined,
-    ).catch(() => undefined);
+    const stored = await readFile(this.legacySeenFile, 'utf8')
+      .then(
+        (text) => JSON.parse(text) as unknown,
+        () => undefined,
+      )
+      .catch(() => undefined);
     const record = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, string>) : legacy;
     return { ...small, seen: record ? SeenFingerprints.fromRecord(record) : SeenFingerprints.empty() };
   }
@@ -83,7 +88,8 @@ export class ConsolidationCursorFile {
     // Fingerprints kept the old way (or read from a log cut short) move to a new generation.
     const rewrite = files === undefined && !seen.empty;
     if (update.changes.length === 0 && update.live === undefined && !rewrite) {
-      if (JSON.stringify(small) !== JSON.stringify(smallBefore)) await this.main.write({ ...small, ...(files ? { seenFiles: files } : {}) });
+      if (JSON.stringify(small) !== JSON.stringify(smallBefore))
+        await this.main.write({ ...small, ...(files ? { seenFiles: files } : {}) });
       return;
     }
     const logRecords = files === undefined ? Number.POSITIVE_INFINITY : files.log / FINGERPRINT_RECORD_BYTES + update.changes.length;

@@ -27,7 +27,11 @@ describe('DreamLock', () => {
     const handle = await lock({ pid: 321, isProcessAlive: () => true }).acquire('run-1');
     const onDisk = JSON.parse(readFileSync(lockPath(dataPath), 'utf8'));
     expect(onDisk).toMatchObject({ pid: 321, host: 'box', acquiredAt: '2026-06-01T00:00:00.000Z', runId: 'run-1' });
-    expect(await lock({ isProcessAlive: () => true }).state()).toMatchObject({ status: 'held', holder: { pid: 321, runId: 'run-1' }, stale: false });
+    expect(await lock({ isProcessAlive: () => true }).state()).toMatchObject({
+      status: 'held',
+      holder: { pid: 321, runId: 'run-1' },
+      stale: false,
+    });
     await handle.release();
     await handle.release();
     expect(existsSync(lockPath(dataPath))).toBe(false);
@@ -37,7 +41,9 @@ describe('DreamLock', () => {
 
   it('refuses a second runner with LOCK_HELD naming the holder, in one process too', async () => {
     const first = await lock().acquire('run-1');
-    const error = await lock().acquire('run-2').catch((e: unknown) => e);
+    const error = await lock()
+      .acquire('run-2')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'LOCK_HELD', details: { holder: { pid: process.pid, host: 'box', runId: 'run-1' } } });
     expect((error as Error).message).toContain('run run-1');
     await first.release();
@@ -68,7 +74,11 @@ describe('DreamLock', () => {
     clock.advance(50 * 60_000);
     await expect(watcher.acquire()).rejects.toMatchObject({ code: 'LOCK_HELD' });
     clock.advance(11 * 60_000);
-    expect(await watcher.state()).toMatchObject({ status: 'held', stale: true, staleReason: expect.stringContaining('no heartbeat from other-box for over 60 minutes') });
+    expect(await watcher.state()).toMatchObject({
+      status: 'held',
+      stale: true,
+      staleReason: expect.stringContaining('no heartbeat from other-box for over 60 minutes'),
+    });
     const handle = await watcher.acquire('run-new');
     expect(handle.holder.runId).toBe('run-new');
     expect(JSON.parse(readFileSync(lockPath(dataPath), 'utf8')).runId).toBe('run-new');

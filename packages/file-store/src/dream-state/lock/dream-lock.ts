@@ -96,7 +96,8 @@ export class DreamLock implements DreamStateLock {
         await sleep(20);
         continue;
       }
-      const verdict = current.kind === 'held' ? await this.judge(current.holder) : ({ stale: true, reason: 'the lock file is unreadable' } as const);
+      const verdict =
+        current.kind === 'held' ? await this.judge(current.holder) : ({ stale: true, reason: 'the lock file is unreadable' } as const);
       if (!verdict.stale) throw this.heldError(current.kind === 'held' ? current.holder : undefined);
       await this.takeOver(current, verdict.reason);
     }
@@ -114,7 +115,12 @@ export class DreamLock implements DreamStateLock {
     const current = await readLockFile(this.path);
     if (current.kind === 'gone') return { status: 'free' };
     if (current.kind === 'unreadable') {
-      return { status: 'held', holder: { pid: 0, host: 'unknown', acquiredAt: 'unknown' }, stale: true, staleReason: 'the lock file is unreadable' };
+      return {
+        status: 'held',
+        holder: { pid: 0, host: 'unknown', acquiredAt: 'unknown' },
+        stale: true,
+        staleReason: 'the lock file is unreadable',
+      };
     }
     const verdict = await this.judge(current.holder);
     return { status: 'held', holder: current.holder, stale: verdict.stale, ...(verdict.stale ? { staleReason: verdict.reason } : {}) };
@@ -122,7 +128,9 @@ export class DreamLock implements DreamStateLock {
 
   private async judge(holder: LockHolder): Promise<{ stale: false } | { stale: true; reason: string }> {
     if (holder.host === this.host) {
-      return this.isProcessAlive(holder.pid) ? { stale: false } : { stale: true, reason: `process ${holder.pid} is gone from ${holder.host}` };
+      return this.isProcessAlive(holder.pid)
+        ? { stale: false }
+        : { stale: true, reason: `process ${holder.pid} is gone from ${holder.host}` };
     }
     const key = `lock:${holder.token ?? `${holder.pid}-${holder.acquiredAt}`}`;
     const beat = holder.token === undefined ? '' : ((await readFile(this.beatPath(holder.token), 'utf8').catch(() => undefined)) ?? '');
@@ -172,8 +180,13 @@ export class DreamLock implements DreamStateLock {
         // Only a release by the stale holder itself can get here: put back what we moved.
         await link(aside, this.path).catch(() => undefined);
       } else {
-        this.logger?.warn('Took over a stale dream lock.', { lock: this.path, reason, holder: stale.kind === 'held' ? stale.holder : undefined });
-        if (stale.kind === 'held' && stale.holder.token !== undefined) await unlink(this.beatPath(stale.holder.token)).catch(() => undefined);
+        this.logger?.warn('Took over a stale dream lock.', {
+          lock: this.path,
+          reason,
+          holder: stale.kind === 'held' ? stale.holder : undefined,
+        });
+        if (stale.kind === 'held' && stale.holder.token !== undefined)
+          await unlink(this.beatPath(stale.holder.token)).catch(() => undefined);
       }
       await unlink(aside).catch(() => undefined);
     } finally {
@@ -187,7 +200,10 @@ export class DreamLock implements DreamStateLock {
     if (text === undefined) return;
     const parsed = lockHolderSchema.safeParse(safeJson(text));
     // Same host: its process is gone. Otherwise: unchanged for a minute on this process's own clock.
-    const abandoned = parsed.success && parsed.data.host === this.host ? !this.isProcessAlive(parsed.data.pid) : this.stillFor(`guard:${guard}`, text) > GUARD_STALE_MS;
+    const abandoned =
+      parsed.success && parsed.data.host === this.host
+        ? !this.isProcessAlive(parsed.data.pid)
+        : this.stillFor(`guard:${guard}`, text) > GUARD_STALE_MS;
     if (abandoned) await unlink(guard).catch(() => undefined);
   }
 

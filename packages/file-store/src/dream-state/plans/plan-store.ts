@@ -7,8 +7,6 @@ import { type PlanApplied, planAppliedSchema, type SavedPlan, savedPlanSchema } 
 import { plansDir } from '../dream-state-paths';
 import type { SavedPlanStore, StoredPlan } from '@reverie/dream-state';
 
-
-
 /**
  * Plans saved by dry runs, in `_system/dreams/plans/<planId>/`: `plan.json` (the plan) and
  * `summary.md` (the dry run's report, for people), both written atomically and fsynced, and

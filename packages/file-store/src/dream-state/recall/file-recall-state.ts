@@ -61,7 +61,8 @@ export class FileRecallState implements RecallStateStore {
   async readNewEvents(signals: RecallSignalsFile): Promise<{ events: RecallEvent[]; invalid: number; position: RecallEventPosition }> {
     // A compaction interrupted by a crash left its aside file: fold what it had not folded yet.
     const folding = await this.folding();
-    const carried = folding !== undefined && folding.id !== signals.doneFolding ? await this.eventsAfter(signals.offset, folding.path) : undefined;
+    const carried =
+      folding !== undefined && folding.id !== signals.doneFolding ? await this.eventsAfter(signals.offset, folding.path) : undefined;
     const fresh = await this.eventsAfter(carried === undefined ? signals.offset : 0);
     const doneFolding = folding?.id ?? signals.doneFolding;
     return {
@@ -104,7 +105,10 @@ export class FileRecallState implements RecallStateStore {
   }
 
   /** The complete event lines after `offset`, and the offset just past the last of them. */
-  private async eventsAfter(offset: number, path = this.eventsFile): Promise<{ events: RecallEvent[]; nextOffset: number; invalid: number }> {
+  private async eventsAfter(
+    offset: number,
+    path = this.eventsFile,
+  ): Promise<{ events: RecallEvent[]; nextOffset: number; invalid: number }> {
     let text: string;
     try {
       const handle = await open(path, 'r');

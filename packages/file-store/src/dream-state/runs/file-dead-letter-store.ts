@@ -4,7 +4,6 @@ import { writeFileAtomic } from '../../fs/atomic-write';
 import { type DeadLetter, deadLetterSchema, type DeadLetterStore } from '@reverie/dream-state';
 import { failuresDir } from '../dream-state-paths';
 
-
 /** The dead letters of a data directory, one file per run in `_system/dreams/failures/`. */
 export class FileDeadLetterStore implements DeadLetterStore {
   constructor(private readonly dataPath: string) {}

@@ -17,12 +17,6 @@ import {
 } from '@reverie/dream-state';
 import { runFolderName, runsDir } from '../dream-state-paths';
 
-
-
-
-
-
-
 /** What `archive/<pass>.json` holds: kind → key → the record as it was. */
 type ArchiveBundle = Partial<Record<ArchiveRecord['kind'], Record<string, unknown>>>;
 
@@ -43,7 +37,13 @@ export class RunFolder implements DreamRun {
     private manifest: RunManifest,
   ) {}
 
-  static async create(dataPath: string, runId: string, trigger: string, startedAt: Date, links: { retryOf?: string; planId?: string } = {}): Promise<RunFolder> {
+  static async create(
+    dataPath: string,
+    runId: string,
+    trigger: string,
+    startedAt: Date,
+    links: { retryOf?: string; planId?: string } = {},
+  ): Promise<RunFolder> {
     const dir = join(runsDir(dataPath), runFolderName(runId, startedAt));
     await mkdir(join(dir, 'archive'), { recursive: true });
     const folder = new RunFolder(dir, {
@@ -125,7 +125,10 @@ export class RunFolder implements DreamRun {
   /** The files of the folder (the manifest, plans, journal and artifacts; not the archive), sorted. */
   async listArtifacts(): Promise<string[]> {
     const entries = await readdir(this.dir, { withFileTypes: true }).catch(() => []);
-    return entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name)
+      .sort();
   }
 
   /** Flushes the artifacts written since the last call (their fsyncs overlap), then the folder. */

@@ -36,7 +36,15 @@ beforeEach(() => {
 
 function trigger(gates: DreamGateOptionsInput = {}, extra: Partial<DreamTriggerOptions> = {}) {
   const engine = new DreamEngine(services, [pass]);
-  return new DreamTrigger({ engine, state: services.state, clock, logger: services.logger, enabled: true, gates: dreamGateOptionsSchema.parse(gates), ...extra });
+  return new DreamTrigger({
+    engine,
+    state: services.state,
+    clock,
+    logger: services.logger,
+    enabled: true,
+    gates: dreamGateOptionsSchema.parse(gates),
+    ...extra,
+  });
 }
 
 const runs = async () => new Set((await new DreamLedger(dataPath).read()).lines.map((line) => line.runId)).size;
@@ -68,7 +76,11 @@ describe('DreamTrigger (SPEC O2, O3)', () => {
     expect((await gated.trigger()).triggered).toBe(true);
     clock.advance(5 * 3_600_000);
     const blocked = await gated.trigger({ reason: 'tick' });
-    expect(blocked).toMatchObject({ triggered: false, gate: 'time', reason: expect.stringContaining('5.0 h since the last successful run') });
+    expect(blocked).toMatchObject({
+      triggered: false,
+      gate: 'time',
+      reason: expect.stringContaining('5.0 h since the last successful run'),
+    });
     expect(blocked.triggered === false && blocked.reason).toContain('needs 6 h');
     clock.advance(3_600_000);
     broken.value = true;
@@ -82,14 +94,22 @@ describe('DreamTrigger (SPEC O2, O3)', () => {
 
   it('waits for minSessions completed sessions since the last successful run', async () => {
     const gated = trigger({ minSessions: 2 });
-    expect(await gated.trigger()).toMatchObject({ triggered: false, gate: 'sessions', reason: '0 completed session(s) since the first; the session gate needs 2' });
+    expect(await gated.trigger()).toMatchObject({
+      triggered: false,
+      gate: 'sessions',
+      reason: '0 completed session(s) since the first; the session gate needs 2',
+    });
     await gated.recordSessionEnd('s1');
     await gated.recordSessionEnd('s1');
     expect(await gated.trigger()).toMatchObject({ triggered: false, gate: 'sessions' });
     await gated.recordSessionEnd('s2');
     expect((await gated.trigger()).triggered).toBe(true);
     clock.advance(1000);
-    expect(await gated.trigger()).toMatchObject({ triggered: false, gate: 'sessions', reason: expect.stringContaining('0 completed session(s) since the last successful run') });
+    expect(await gated.trigger()).toMatchObject({
+      triggered: false,
+      gate: 'sessions',
+      reason: expect.stringContaining('0 completed session(s) since the last successful run'),
+    });
     clock.advance(1000);
     await gated.recordSessionEnd('s1');
     await gated.recordSessionEnd('s3');

@@ -89,7 +89,12 @@ export class DreamTrigger {
       // Another runner took the lock between the check and the run.
       const lockOutcome: GateOutcome = { gate: 'lock', passed: false, reason: error.message };
       this.options.logger.info('Dream trigger blocked.', { trigger: reason, gate: 'lock', reason: error.message });
-      return { triggered: false, gate: 'lock', reason: error.message, gates: gates.map((gate) => (gate.gate === 'lock' ? lockOutcome : gate)) };
+      return {
+        triggered: false,
+        gate: 'lock',
+        reason: error.message,
+        gates: gates.map((gate) => (gate.gate === 'lock' ? lockOutcome : gate)),
+      };
     }
   }
 
@@ -101,7 +106,11 @@ export class DreamTrigger {
 
   private async timeAndSessionGates(): Promise<GateOutcome[]> {
     const { minHours, minSessions } = this.options.gates ?? {};
-    const notSet = (gate: GateName, option: string): GateOutcome => ({ gate, passed: true, reason: `no ${gate} gate (gates.${option} is not set)` });
+    const notSet = (gate: GateName, option: string): GateOutcome => ({
+      gate,
+      passed: true,
+      reason: `no ${gate} gate (gates.${option} is not set)`,
+    });
     if (minHours === undefined && minSessions === undefined) return [notSet('time', 'minHours'), notSet('sessions', 'minSessions')];
     const last = lastSuccessfulRun((await this.options.state.ledger.read()).lines);
     const since = last === undefined ? undefined : new Date(last);

@@ -25,7 +25,10 @@ describe('SessionLog', () => {
     clock.advance(1000);
     await log.record('c');
     expect(readFileSync(sessionsPath(dataPath), 'utf8').trim().split('\n')).toHaveLength(4);
-    expect(JSON.parse(readFileSync(sessionsPath(dataPath), 'utf8').split('\n')[0]!)).toEqual({ sessionId: 'a', endedAt: '2026-06-01T00:00:00.000Z' });
+    expect(JSON.parse(readFileSync(sessionsPath(dataPath), 'utf8').split('\n')[0]!)).toEqual({
+      sessionId: 'a',
+      endedAt: '2026-06-01T00:00:00.000Z',
+    });
     expect(await log.countSince(undefined)).toBe(3);
     expect(await log.countSince(new Date('2026-06-01T00:00:00.000Z'))).toBe(2);
     expect(await log.countSince(new Date('2026-06-01T00:00:01.000Z'))).toBe(1);

@@ -320,7 +320,10 @@ describe('DreamScheduler failures', () => {
     scheduler.start();
     await vi.advanceTimersByTimeAsync(5 * MINUTE);
     expect(logger.records.filter((record) => record.level === 'error')).toEqual([
-      expect.objectContaining({ message: expect.stringContaining('failed'), context: expect.objectContaining({ error: 'model unavailable' }) }),
+      expect.objectContaining({
+        message: expect.stringContaining('failed'),
+        context: expect.objectContaining({ error: 'model unavailable' }),
+      }),
     ]);
     await vi.advanceTimersByTimeAsync(4 * HOUR);
     expect(cycles.starts).toEqual([5 * MINUTE, 4 * HOUR + 5 * MINUTE]);
@@ -363,7 +366,10 @@ describe('DreamScheduler timers', () => {
     expect(cycles.runCycle).toHaveBeenCalledTimes(1);
     expect(unref).toHaveBeenCalledTimes(2); // the next interval's timer
 
-    const numberTimers = { setTimeout: (callback: () => void) => (pending.set(++next, callback), next), clearTimeout: (id: unknown) => pending.delete(id as number) };
+    const numberTimers = {
+      setTimeout: (callback: () => void) => (pending.set(++next, callback), next),
+      clearTimeout: (id: unknown) => pending.delete(id as number),
+    };
     const other = create({ runCycle: cycles.runCycle, timers: numberTimers });
     expect(() => other.scheduler.start()).not.toThrow();
     pending.get(next)!();
@@ -484,7 +490,14 @@ describe('DreamScheduler options', () => {
     ['runCycle', { runCycle: 'not a function' }],
     ['logger', { logger: undefined }],
   ])('rejects a bad %s with INVALID_OPTIONS naming the field (%o)', (field, bad) => {
-    const options = { runCycle: async () => undefined, initialDelayMs: 0, intervalMs: HOUR, enabled: true, logger: new RecordingLogger(), ...bad };
+    const options = {
+      runCycle: async () => undefined,
+      initialDelayMs: 0,
+      intervalMs: HOUR,
+      enabled: true,
+      logger: new RecordingLogger(),
+      ...bad,
+    };
     let thrown: unknown;
     try {
       new DreamScheduler(options as unknown as DreamSchedulerOptions);

@@ -75,10 +75,7 @@ const schedulerOptionsSchema = z.object({
     'logger must be an ILogger (debug, info, warn, error)',
   ),
   timers: z
-    .custom<SchedulerTimers>(
-      (value) => hasMethods(value, ['setTimeout', 'clearTimeout']),
-      'timers must have setTimeout and clearTimeout',
-    )
+    .custom<SchedulerTimers>((value) => hasMethods(value, ['setTimeout', 'clearTimeout']), 'timers must have setTimeout and clearTimeout')
     .optional(),
 });
 
@@ -155,7 +152,11 @@ export class DreamScheduler {
     }
     if (this.running) return;
     this.running = true;
-    this.logger.info('Dream scheduler started.', { initialDelayMs: this.initialDelayMs, intervalMs: this.intervalMs, checkIntervalMs: this.checkIntervalMs });
+    this.logger.info('Dream scheduler started.', {
+      initialDelayMs: this.initialDelayMs,
+      intervalMs: this.intervalMs,
+      checkIntervalMs: this.checkIntervalMs,
+    });
     // A cycle already in flight (from runNow) schedules the next one when it ends.
     if (!this.current) this.schedule(this.initialDelayMs);
     if (this.checkIntervalMs !== undefined) this.ticker = this.arm(this.checkIntervalMs, () => this.tick());
@@ -290,7 +291,8 @@ export class DreamScheduler {
     const settled = promise.then(
       () => {
         this.cycleEnded(cycle);
-        if (controller.signal.aborted) this.logger.info('Dream cycle ended early.', { trigger, reason: reasonText(controller.signal.reason) });
+        if (controller.signal.aborted)
+          this.logger.info('Dream cycle ended early.', { trigger, reason: reasonText(controller.signal.reason) });
         else this.logger.debug('Dream cycle finished.', { trigger });
       },
       (error: unknown) => {

@@ -11,10 +11,27 @@ import { renderDreamStatus } from './render-dream-status';
 describe('summariseLedger', () => {
   it('counts warnings, refusals and misbehaviour, and a warning still counts as a run that completed', () => {
     const lines = [
-      ledgerLine({ runId: 'run-w', completedAt: '2026-06-03T10:00:00.000Z', status: 'warning', warning: 'the model proposed 3 change(s) and the guards accepted none', applied: 0, refusals: 4, misbehaviour: 1, pendingRetries: 6 }),
+      ledgerLine({
+        runId: 'run-w',
+        completedAt: '2026-06-03T10:00:00.000Z',
+        status: 'warning',
+        warning: 'the model proposed 3 change(s) and the guards accepted none',
+        applied: 0,
+        refusals: 4,
+        misbehaviour: 1,
+        pendingRetries: 6,
+      }),
     ];
     const status = summariseLedger(lines, { now: NOW });
-    expect(status.phases[1]).toMatchObject({ runs: 1, ok: 0, warnings: 1, failed: 0, refusals: 4, misbehaviour: 1, lastSuccessAt: '2026-06-03T10:00:00.000Z' });
+    expect(status.phases[1]).toMatchObject({
+      runs: 1,
+      ok: 0,
+      warnings: 1,
+      failed: 0,
+      refusals: 4,
+      misbehaviour: 1,
+      lastSuccessAt: '2026-06-03T10:00:00.000Z',
+    });
     expect(status.lastSuccessfulRunAt).toBe('2026-06-03T10:00:00.000Z');
     const text = renderDreamStatus(status, 'text');
     expect(text).toContain('warnings 1');
@@ -44,7 +61,15 @@ describe('summariseLedger', () => {
       lastRunAt: '2026-06-03T11:00:00.000Z',
       lastSuccessAt: '2026-06-03T11:00:00.000Z',
     });
-    expect(rem).toMatchObject({ runs: 2, ok: 1, failed: 1, skipped: 1, itemsProcessed: 12, applied: 3, tokens: { input: 1300, output: 180 } });
+    expect(rem).toMatchObject({
+      runs: 2,
+      ok: 1,
+      failed: 1,
+      skipped: 1,
+      itemsProcessed: 12,
+      applied: 3,
+      tokens: { input: 1300, output: 180 },
+    });
     expect(deep).toEqual({
       phase: 'deep-sleep',
       runs: 0,

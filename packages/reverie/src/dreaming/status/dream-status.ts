@@ -38,7 +38,6 @@ export const passStatusSchema = z.object({
 });
 export type PassStatus = z.infer<typeof passStatusSchema>;
 
-
 /** What `status` reports (SPEC O5): the ledger aggregated per phase over a window. */
 export const dreamStatusSchema = z.object({
   generatedAt: z.string(),
@@ -73,7 +72,9 @@ export interface SummariseLedgerOptions {
 export function summariseLedger(lines: readonly LedgerLine[], options: SummariseLedgerOptions): DreamStatus {
   const windowHours = options.windowHours ?? 24;
   const since = new Date(options.now.getTime() - windowHours * HOUR_MS);
-  const inWindow = lines.filter((line) => Date.parse(line.completedAt) >= since.getTime() && Date.parse(line.completedAt) <= options.now.getTime());
+  const inWindow = lines.filter(
+    (line) => Date.parse(line.completedAt) >= since.getTime() && Date.parse(line.completedAt) <= options.now.getTime(),
+  );
   const latest = (values: Iterable<string>) => {
     let best: string | undefined;
     for (const value of values) if (best === undefined || Date.parse(value) > Date.parse(best)) best = value;
@@ -105,7 +106,12 @@ export function summariseLedger(lines: readonly LedgerLine[], options: Summarise
   const passes = [...byPass.entries()]
     .map(([pass, own]): PassStatus => {
       const lastRun = own.reduce((a, b) => (Date.parse(b.completedAt) >= Date.parse(a.completedAt) ? b : a));
-      return { pass, phase: lastRun.phase, lastRun, ...optional('lastSuccessAt', latest(own.filter(completedWell).map((l) => l.completedAt))) };
+      return {
+        pass,
+        phase: lastRun.phase,
+        lastRun,
+        ...optional('lastSuccessAt', latest(own.filter(completedWell).map((l) => l.completedAt))),
+      };
     })
     .sort((a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase));
 

@@ -5,7 +5,11 @@ import { renderDreamStatus } from './render-dream-status';
 
 const status = {
   ...summariseLedger(THREE_RUNS, { now: NOW, invalidLines: 1 }),
-  lock: { status: 'held' as const, holder: { pid: 4242, host: 'box', acquiredAt: '2026-06-03T11:59:00.000Z', runId: 'run-d' }, stale: false },
+  lock: {
+    status: 'held' as const,
+    holder: { pid: 4242, host: 'box', acquiredAt: '2026-06-03T11:59:00.000Z', runId: 'run-d' },
+    stale: false,
+  },
 };
 
 describe('renderDreamStatus', () => {
@@ -42,14 +46,21 @@ describe('renderDreamStatus', () => {
     expect(markdown).toContain('## Dream status: last 24 h');
     expect(markdown).toContain('| rem | 2 | 1 | 0 | 1 | 1 | 12 | 3 | 0 | 0 | 1300 | 180 | 2026-06-03T11:00:04.000Z |');
     expect(markdown).toContain('| deep-sleep | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | — |');
-    expect(markdown).toContain('| episode-extraction | rem | failed | 2026-06-03T08:00:09.000Z | schedule | 0 | 0 | MODEL_REPLY_INVALID: not JSON |');
+    expect(markdown).toContain(
+      '| episode-extraction | rem | failed | 2026-06-03T08:00:09.000Z | schedule | 0 | 0 | MODEL_REPLY_INVALID: not JSON |',
+    );
     expect(markdown).toContain('- Invalid ledger lines skipped: 1');
   });
 
   it('says when nothing has run yet, and shows a stale lock', () => {
     const empty = {
       ...summariseLedger([], { now: NOW }),
-      lock: { status: 'held' as const, holder: { pid: 1, host: 'box', acquiredAt: '2026-06-03T09:00:00.000Z' }, stale: true, staleReason: 'its process is gone' },
+      lock: {
+        status: 'held' as const,
+        holder: { pid: 1, host: 'box', acquiredAt: '2026-06-03T09:00:00.000Z' },
+        stale: true,
+        staleReason: 'its process is gone',
+      },
     };
     const text = renderDreamStatus(empty);
     expect(text).toContain('No dream runs recorded yet.');

@@ -56,7 +56,9 @@ function renderMarkdown(status: DreamStatus): string {
     out.push('| pass | phase | status | ended | trigger | items | applied | note |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const { pass, phase, lastRun } of status.passes) {
       const note = [lastRun.error ?? lastRun.warning ?? lastRun.notes[0] ?? '', retriesNote(lastRun)].filter(Boolean).join('; ');
-      out.push(`| ${pass} | ${phase} | ${lastRun.status} | ${lastRun.completedAt} | ${lastRun.trigger} | ${lastRun.itemsProcessed} | ${lastRun.applied} | ${escapeCell(note)} |`);
+      out.push(
+        `| ${pass} | ${phase} | ${lastRun.status} | ${lastRun.completedAt} | ${lastRun.trigger} | ${lastRun.itemsProcessed} | ${lastRun.applied} | ${escapeCell(note)} |`,
+      );
     }
   }
   return `${out.join('\n')}\n`;

@@ -1,4 +1,11 @@
-import { type FeedbackDraft, InMemoryFeedbackStore, InMemoryLongTermMemory, ManualClock, type MemoryDraft, type MemoryEntry } from '@reverie/core';
+import {
+  type FeedbackDraft,
+  InMemoryFeedbackStore,
+  InMemoryLongTermMemory,
+  ManualClock,
+  type MemoryDraft,
+  type MemoryEntry,
+} from '@reverie/core';
 import { type HarnessStores, harnessDir, PassHarness } from '../../__fixtures__/pass-harness';
 import type { ModelGatewayLike, PassContext } from '../../../engine/dream-types';
 import { normaliseContent } from '../normalise-content';

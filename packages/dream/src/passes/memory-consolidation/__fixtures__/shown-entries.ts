@@ -13,7 +13,12 @@ export function shownEntries(data: string): ShownEntry[] {
   for (const line of data.split('\n')) {
     const match = LINE.exec(line);
     if (!match) continue;
-    shown.push({ id: match[1]!, category: match[2]!, tags: match[3] ? (JSON.parse(match[3]) as string[]) : [], content: JSON.parse(match[4]!) as string });
+    shown.push({
+      id: match[1]!,
+      category: match[2]!,
+      tags: match[3] ? (JSON.parse(match[3]) as string[]) : [],
+      content: JSON.parse(match[4]!) as string,
+    });
   }
   return shown;
 }
