@@ -1,4 +1,4 @@
-// pnpm bench:chaos — writes acknowledged under faults, and how many were lost (issue 15).
+// pnpm bench:chaos — writes acknowledged under faults, and how many were lost (SPEC B2).
 // One agent process saves memories, working-memory entries and turns while a dreamer process
 // runs dream cycles back to back, both on one data directory, for CHAOS_SECONDS (default 180).
 // Each child's wall clock jumps by up to ±2 hours every 0.5 s and its disk fails 3 % of writes

@@ -1,4 +1,4 @@
-// pnpm bench:decay — figures for read-time importance decay (issue 14, item 1). For each size: a
+// pnpm bench:decay — figures for read-time importance decay (SPEC D7). For each size: a
 // FileMemoryStore data directory of synthetic entries (created and last seen up to a year ago,
 // so most are past their grace period), then one importance-decay cycle at the default setting
 // (write: false: it reports, writes nothing) and one with write: true (the old behaviour: every

@@ -1,5 +1,5 @@
 /**
- * bench:guards — the guards between a model's reply and the stores, measured both ways (issue 13).
+ * bench:guards — the guards between a model's reply and the stores, measured both ways (SPEC B4).
  *
  * 1. The merge corpus (packages/core/test/__fixtures__/merge-corpus): legitimate merges worded the
  *    way real models word them must be accepted, hostile ones refused. "before" is the fact check
@@ -7,7 +7,7 @@
  *    run here on the same cases; "after" is today's check as the consolidation pass makes it
  *    (shared terms between the sources, then the fact-preservation judge, strict for protected
  *    categories).
- * 2. The attacks of issue 13 through a real dream engine: what a hostile reply changes. "before"
+ * 2. The hostile replies (SPEC B4) through a real dream engine: what a hostile reply changes. "before"
  *    is what the issue measured on the previous code; "after" is this run.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -148,7 +148,7 @@ async function dream(memory: InMemoryLongTermMemory, model: MockLanguageModelV3,
   }
 }
 
-console.log('\nbench:guards — 2. the attacks of issue 13 through a dream engine ("before": the issue\'s measurement)\n');
+console.log('\nbench:guards — 2. hostile replies through a dream engine ("before": as first measured)\n');
 const rows: Array<[string, string, string]> = [];
 
 {

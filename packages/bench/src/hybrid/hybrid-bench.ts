@@ -1,4 +1,4 @@
-// pnpm bench:hybrid — hybrid search at scale (issue 20): a FileMemoryStore of BENCH_HYBRID_SIZE
+// pnpm bench:hybrid — hybrid search at scale (SPEC M4): a FileMemoryStore of BENCH_HYBRID_SIZE
 // entries (default 100,000, the store bench's synthetic memories) with word vectors
 // (`loadWordVectorEmbedder()`, 100 dimensions). It prints how long the first embedding of every
 // entry takes, then the search latency of BM25 alone and of hybrid search in the same store, and,

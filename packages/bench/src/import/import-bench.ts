@@ -1,4 +1,4 @@
-// pnpm bench:import — how long `import('reverie')` takes in a fresh process (issue 14, item 5).
+// pnpm bench:import — how long `import('reverie')` takes in a fresh process (SPEC B12).
 // Every round spawns one bare `node` per case, in the same order, so a busy machine slows every
 // case alike: `node -e ''` (the process alone), `import('ai')` (the AI SDK a host loads anyway),
 // `import('reverie')` (the built dist, resolved as a user's code resolves it) and

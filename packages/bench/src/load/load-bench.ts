@@ -1,9 +1,9 @@
-// pnpm bench:load — the runtime under sustained turn load (issue 14, item 4).
+// pnpm bench:load — the runtime under sustained turn load (SPEC B12).
 // BENCH_LOAD_SIZE entries (default 100k) and 500 sessions. `reverie.context.forTurn` is called
 // open-loop (see open-loop.ts) at BENCH_LOAD_RATE turns per second (default 500) for
 // BENCH_LOAD_SECONDS (default 60) through the "full" runtime: long-term memory, working memory,
 // the conversation log and recall events (BENCH_LOAD_RUNTIME=memory: long-term memory and recall
-// events only, the configuration of the first version of this bench and of issue 14's figures).
+// events only, the configuration of the first version of this bench and of its first figures).
 // Printed beside it, from the same process at the same rate: a baseline, the bare `memory.search`
 // of the turn's message, and ratios to it; per-stage timings; GC pauses.
 // Then what each part of the turn path adds (BENCH_LOAD_CAUSE_SECONDS each, default 15; 0 skips),
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const workingMemory = stages.wrap('workingMemory', new FileWorkingMemory({ dataPath }), ['list']);
     const conversationLog = stages.wrap('conversationLog', new FileConversationLog({ dataPath }), ['append']);
     const runtimes = {
-      /** The configuration of the first version of this bench (and of issue 14's figures). */
+      /** The configuration of the first version of this bench (and of its first figures). */
       memory: createReverie({ dataPath }).withMemory({ store: timedMemory }).withDreaming({ enabled: false }).build(),
       workingMemory: createReverie({ dataPath })
         .withMemory({ store: timedMemory })

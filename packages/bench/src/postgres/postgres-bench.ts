@@ -1,4 +1,4 @@
-// pnpm bench:postgres — the PostgreSQL stores at scale (issue 17, item 6), side by side with the
+// pnpm bench:postgres — the PostgreSQL stores at scale (SPEC B6), side by side with the
 // file store in the same run.
 //
 // A real PostgreSQL 15+ server: REVERIE_BENCH_POSTGRES_URL (a role that may create databases; the

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:recall — recall on the labelled recall sets (issue 20): evidence recall of the top 5
+ * pnpm bench:recall — recall on the labelled recall sets (SPEC M3, M4): evidence recall of the top 5
  * and top 10, overall and per kind of question, in two modes:
  *
  * - shared haystack (`__fixtures__/recall-set.json`): eight people's memories in one store, each

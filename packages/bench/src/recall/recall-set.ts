@@ -44,7 +44,7 @@ export type PersonalSet = z.infer<typeof personalSetSchema>;
 export type PersonalQuestion = PersonalSet['questions'][number];
 
 /**
- * The labelled recall set of issue 20, written for Reverie (no public benchmark's text): eight
+ * The labelled recall set, written for Reverie (no public benchmark's text): eight
  * people's and agents' lives and work (a backend engineer, a marine biologist, an ops agent, a
  * baker, a retired teacher, a journalist, a family's household agent, a freelance developer).
  * 292 memories the questions ask about (ids `maya-01`…), among 1,040 everyday journal

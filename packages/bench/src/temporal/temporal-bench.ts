@@ -1,4 +1,4 @@
-// pnpm bench:temporal — facts that change (SPEC B9, issue 19). 60 facts (10 people × 6
+// pnpm bench:temporal — facts that change (SPEC B9). 60 facts (10 people × 6
 // attributes) each take 2–4 values over months; every value is noted on the day it becomes true,
 // and a dream cycle runs after each month's notes with a scripted model that says which note
 // replaces which. Then, for every fact, the question "<person> <attribute>" is asked now and as

@@ -57,7 +57,7 @@ describe('Bm25Index', () => {
   });
 });
 
-describe('Bm25Index stemming (issue 20)', () => {
+describe('Bm25Index stemming (SPEC M3)', () => {
   const index = (analysis?: 'stemmed' | 'exact') => {
     const i = new Bm25Index(analysis ? { analysis } : {});
     i.set('research', 'the research on batteries');

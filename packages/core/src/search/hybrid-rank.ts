@@ -34,7 +34,7 @@ export interface HybridRankOptions {
  * others), and divided by the best alone, every candidate near that floor would still score as
  * much as a good keyword match. So `vector` should be the store's vector candidates, best first
  * and several times `limit` of them (the stores give 4 × maxResults). A lone candidate, or all at
- * the same similarity, scores 1. Chosen on the shared recall set (`pnpm bench:recall`, issue 20):
+ * the same similarity, scores 1. Chosen on the shared recall set (`pnpm bench:recall`, SPEC M4):
  * recall@10 of hybrid search with a word-vector model 0.902 → 0.941, and as good or better with
  * the test embedder. Ties keep BM25 order first, then id, so the result is deterministic. Pure.
  */

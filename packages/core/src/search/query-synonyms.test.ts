@@ -12,7 +12,7 @@ const table: Record<string, string[]> = {
 };
 const thesaurus: Thesaurus = (word) => table[word] ?? [];
 
-describe('expandWithSynonyms (issue 20)', () => {
+describe('expandWithSynonyms (SPEC M3)', () => {
   it('adds the synonyms of each word, marked as synonyms, with their own other forms', () => {
     const words = expandWithSynonyms(queryWords('jog'), thesaurus);
     expect(words.map(({ word, synonym }) => [word, synonym ?? false])).toEqual([

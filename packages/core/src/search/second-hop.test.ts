@@ -10,7 +10,7 @@ function result(id: string, score: number, content = ''): MemorySearchResult {
 
 const ids = (results: readonly MemorySearchResult[]) => results.map(({ entry }) => entry.id);
 
-describe('bridgeNames (issue 20)', () => {
+describe('bridgeNames (SPEC M3)', () => {
   it('takes the capitalised words the question does not hold, lower case, in order, each once', () => {
     expect(
       bridgeNames('Where is my supervisor right now?', 'My supervisor is Professor Ingrid Solberg; Ingrid chairs the Fram project.'),
@@ -41,7 +41,7 @@ describe('bridgeNames (issue 20)', () => {
   });
 });
 
-describe('mergeSecondHop (issue 20)', () => {
+describe('mergeSecondHop (SPEC M3)', () => {
   const first = [result('a', 9), result('b', 8), result('c', 7), result('d', 6), result('e', 5)];
 
   it('keeps the first search’s best places and gives the last ones to the second search’s new hits', () => {
@@ -81,7 +81,7 @@ describe('mergeSecondHop (issue 20)', () => {
   });
 });
 
-describe('searchWithSecondHop (issue 20)', () => {
+describe('searchWithSecondHop (SPEC M3)', () => {
   const memories: Record<string, string> = {
     boss: 'Tom Reyes is my boss.',
     where: 'Tom Reyes was born in Porto.',

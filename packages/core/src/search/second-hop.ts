@@ -5,7 +5,7 @@ import { stemWord } from '../text/stem-word';
 import { normaliseTerm, tokenize } from './stop-words';
 
 /**
- * A second hop (issue 20): a question that chains two memories ("where is my supervisor now?")
+ * A second hop (SPEC M3): a question that chains two memories ("where is my supervisor now?")
  * finds the first ("my supervisor is Professor Ingrid Solberg"), and the second ("Ingrid Solberg
  * is on sabbatical in Tasmania") is linked to it only by a name the question does not hold. So
  * the names of the first search's best hit are searched for again, with the question, and the

@@ -11,7 +11,7 @@ import { hashedFileStem } from './hybrid-search';
 import { wordSumEmbedder } from './__fixtures__/word-sum-embedder';
 import type { VectorSearchOptions } from './vector-search-options';
 
-// SPEC M4 and issue 20, item 4: with an embedder, long-term memory, skills and working memory
+// SPEC M4: with an embedder, long-term memory, skills and working memory
 // rank alike (BM25 and cosine, averaged), through one HybridSearch. Each store is driven through
 // the same small adapter: documents named by the test, written, removed and searched.
 

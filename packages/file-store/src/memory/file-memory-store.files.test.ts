@@ -173,7 +173,7 @@ describe('FileMemoryStore weighs what a query points to besides words (SPEC M3)'
   });
 });
 
-describe('FileMemoryStore with a thesaurus (issue 20)', () => {
+describe('FileMemoryStore with a thesaurus (SPEC M3)', () => {
   const thesaurus = (word: string): string[] => (word === 'flat' ? ['apartment'] : []);
 
   it('finds a memory through a synonym of the query’s words, below one holding the words themselves', async () => {
@@ -263,7 +263,7 @@ describe('FileMemoryStore hybrid recall', () => {
   });
 });
 
-describe('names unique without regard to case (issue 15 item 5)', () => {
+describe('names unique without regard to case (SPEC M2)', () => {
   it('refuses a category that differs only in case from an existing one, and a skill likewise', async () => {
     const { FileSkillStore } = await import('../skills/file-skill-store');
     const dataPath = mkdtempSync(join(tmpdir(), 'reverie-case-'));
