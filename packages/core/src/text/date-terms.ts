@@ -1,3 +1,5 @@
+// Just over 400 lines: the date patterns the text analysis and the fact check share (months, days,
+// years, relative and anchored times), kept as one table so both read a date alike.
 import type { RawToken } from './tokenise-text';
 import { lookupTable } from '../lookup/lookup-table';
 

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the dream state's conformance cases read as one checklist that a state
+// store's author runs and reads top to bottom.
 import { describe, expect, it } from 'vitest';
 import { isReverieError } from '@reverie/core';
 import { type DreamStateStore, holdingLock } from '../dream-state-store';

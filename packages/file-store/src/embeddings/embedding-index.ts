@@ -1,3 +1,6 @@
+// Just over 400 lines: one store's vectors, coordinating the embedding queue, the vector log and
+// matrix (vector-cache.ts, vector-log.ts) and the graph (ann-index.ts, vector-maintenance.ts) so that
+// a search never sees a vector of the wrong text or model.
 import { type IEmbedder, type ILogger, type VectorHit } from '@reverie/core';
 import { MAX_EMBEDDING_INPUT_CHARS } from '@reverie/core/internal';
 import { AnnIndex } from './ann-index';

@@ -1,3 +1,5 @@
+// About 400 lines: one file format (append-only JSON lines) with its torn-line repair, its locked
+// read-modify-append and its reads that never write, which all must agree on what a whole line is.
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, rm, stat } from 'node:fs/promises';

@@ -1,3 +1,6 @@
+// Just over 400 lines: the order of one turn's reads (profile, session memory, recall) and what each
+// session keeps between turns are read together; ranking, fitting and rendering are pure functions
+// in files of their own.
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import {

@@ -1,3 +1,5 @@
+// Just over 400 lines: the agent's memory tools, each defined once with its description, input schema
+// and answer, so that what the model is told and what a tool does are read side by side.
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import {
