@@ -13,7 +13,13 @@ export default defineConfig({
   target: 'node20',
   // In the CJS build a lazy `import('x')` becomes `require('x')`, so CommonJS hosts load the CJS
   // build of a dependency, as they do for static imports, and never a second (ESM) copy of it.
+  // load-usearch.ts reads `import.meta.url` only where `__filename` is missing (the ESM build); the
+  // CJS build with chunks keeps `import.meta` as written, which CommonJS cannot parse: there it
+  // reads `__filename`.
   esbuildOptions(options, { format }) {
-    if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+    if (format === 'cjs') {
+      options.supported = { ...options.supported, 'dynamic-import': false };
+      options.define = { ...options.define, 'import.meta.url': '__filename' };
+    }
   },
 });
