@@ -86,3 +86,13 @@ export function usePgliteClient(options: PgliteOptions = {}): () => PostgresClie
   afterAll(async () => db?.close());
   return () => client!;
 }
+
+/**
+ * How `client`'s server stores vectors: as pgvector's `vector` where the extension is available
+ * (the test PGlite loads it; Debian's PostgreSQL ships none, a server with it installed has it),
+ * else as `real[]`.
+ */
+export async function vectorStorageOn(client: PostgresClient): Promise<'vector' | 'real[]'> {
+  const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  return available.length > 0 ? 'vector' : 'real[]';
+}

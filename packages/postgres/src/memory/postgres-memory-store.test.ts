@@ -11,13 +11,14 @@ import { createFakeEmbedder } from '@reverie/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
 import { failingOn } from '../../test/failing-client';
-import { realServer, usePgliteClient, useRealClient } from '../../test/test-databases';
+import { realServer, usePgliteClient, useRealClient, vectorStorageOn } from '../../test/test-databases';
 import { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store';
 
 let scopeCounter = 0;
 const newScope = () => `test:${process.pid}:${(scopeCounter += 1)}`;
 
-function describeMemoryStore(label: string, client: () => PostgresClient, vectorStorage: 'vector' | 'real[]') {
+/** `vectorStorage`: how the vectors must be stored, or `'as the server allows'` (see `vectorStorageOn`). */
+function describeMemoryStore(label: string, client: () => PostgresClient, vectorStorage: 'vector' | 'as the server allows') {
   const open = (options: Partial<PostgresMemoryStoreOptions> = {}) =>
     new PostgresMemoryStore({ client: client(), scope: newScope(), clock: new ManualClock('2026-03-01T12:00:00.000Z'), ...options });
 
@@ -230,9 +231,10 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
         const [column] = await client().query<{ type: string }>(
           "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = 'reverie_memory_embeddings'::regclass AND attname = 'embedding'",
         );
-        expect(column!.type).toBe(vectorStorage);
+        const expected = vectorStorage === 'vector' ? 'vector' : await vectorStorageOn(client());
+        expect(column!.type).toBe(expected);
         const indexes = await client().query("SELECT 1 FROM pg_indexes WHERE indexname = 'reverie_memory_embeddings_hnsw_64'");
-        expect(indexes).toHaveLength(vectorStorage === 'vector' ? 1 : 0);
+        expect(indexes).toHaveLength(expected === 'vector' ? 1 : 0);
       });
 
       if (vectorStorage === 'vector') {
@@ -309,5 +311,5 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
 describeMemoryStore('PGlite with pgvector', usePgliteClient(), 'vector');
 
 describe.skipIf(!realServer.url)('on a real PostgreSQL server', () => {
-  describeMemoryStore('PostgreSQL without pgvector', useRealClient(), 'real[]');
+  describeMemoryStore('PostgreSQL', useRealClient(), 'as the server allows');
 });
