@@ -23,10 +23,11 @@ export interface UsearchIndex {
 }
 
 /**
- * `require` from this file, in both builds (`__filename` in the CJS build, `import.meta.url` in
- * the ESM one): usearch is CommonJS and loads its binary synchronously.
+ * `require` from this file, in both builds (the CJS build reads `import.meta.url` as `__filename`,
+ * tsup.config.ts; never a global `__filename`, which `node -e` defines as `[eval]`): usearch is
+ * CommonJS and loads its binary synchronously.
  */
-const requireHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+const requireHere = createRequire(import.meta.url);
 
 let loaded: { module: UsearchModule | undefined; error?: string; path?: string } | undefined;
 let warned = false;

@@ -6,10 +6,11 @@ import type * as PostgresPackage from '@reverie/postgres';
 export type PostgresModule = typeof PostgresPackage;
 
 /**
- * `require` from this package, in both builds: `__filename` in the CJS build (where `import.meta`
- * is empty), `import.meta.url` in the ESM build.
+ * `require` from this package, in both builds: the CJS build reads `import.meta.url` as
+ * `__filename` (tsup.config.ts). Never a global `__filename`: `node -e` and the REPL define one
+ * (`[eval]`) where the ESM build runs.
  */
-const requireFromReverie = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+const requireFromReverie = createRequire(import.meta.url);
 
 /**
  * Loads `@reverie/postgres` (an optional peer dependency: applications without PostgreSQL never
