@@ -1,6 +1,7 @@
 // Over 400 lines on purpose: the synthetic memory's vocabulary and planted groups are data, kept in
 // one file so a bench reader sees everything the consolidation bench measures against.
 import type { MemoryDraft } from '@reverie/core';
+import { seededRandom } from '../seeded-random';
 
 // A deterministic synthetic long-term memory with planted answers for the consolidation bench:
 //
@@ -648,17 +649,6 @@ const MOMENTS: readonly MomentTemplate[] = [
   { text: '{n} gave the keynote at {p}.', places: ['DevConf', 'the Nordic Data Summit', 'PyCon Balkan'], category: 'episodes/work' },
 ];
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 function shuffled<T>(random: () => number, list: readonly T[]): T[] {
@@ -712,7 +702,7 @@ export class PlantedMemory {
   private nextId = 1;
 
   private constructor(seed: number) {
-    this.random = rng(seed);
+    this.random = seededRandom(seed);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from '../seeded-random';
 
 /**
  * Natural questions the project did not write, over a haystack of observations made from them:
@@ -42,18 +43,6 @@ export function locomoPath(): string | undefined {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
   const path = process.env.LOCOMO_PATH ?? join(root, '..', 'shared', 'data', 'locomo-dev.json');
   return existsSync(path) ? path : undefined;
-}
-
-/** A deterministic random number generator (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ONSETS = ['b', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'br', 'ch', 'cl', 'tr', 'sh', 'st'];

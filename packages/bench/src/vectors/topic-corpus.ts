@@ -1,5 +1,6 @@
 import { type IEmbedder, type MemoryEntry } from '@reverie/core';
 import { tokenize } from '@reverie/core/internal';
+import { seededRandom } from '../seeded-random';
 
 /**
  * A deterministic corpus and embedder whose vectors have real neighbourhoods, for `pnpm
@@ -41,18 +42,6 @@ const SYLLABLES = [
   'pax',
 ];
 
-/** A deterministic random number generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Word n of the vocabulary: four syllables spelled from n, unique and free of stop words. */
 function wordOf(n: number): string {
   let word = '';
@@ -72,7 +61,7 @@ const skewed = (random: () => number, count: number) => Math.min(count - 1, Math
 const CATEGORIES = ['general', 'project-context/infra', 'project-context/billing', 'user-preferences/formatting', 'episodes/meetings'];
 
 export function topicEntry(i: number, now: Date): MemoryEntry {
-  const random = seeded(i * 31 + 7);
+  const random = seededRandom(i * 31 + 7);
   const topic = skewed(random, TOPICS);
   const words: string[] = [];
   for (let k = 0; k < 10; k++) words.push(topicWord(topic, Math.floor(random() * WORDS_PER_TOPIC)));
@@ -94,7 +83,7 @@ export function topicEntry(i: number, now: Date): MemoryEntry {
 }
 
 export function topicQuery(i: number): string {
-  const random = seeded(1_000_003 + i);
+  const random = seededRandom(1_000_003 + i);
   const topic = skewed(random, TOPICS);
   const words = [0, 1, 2].map(() => topicWord(topic, Math.floor(random() * WORDS_PER_TOPIC)));
   return `what about ${words.join(' ')} ${generalWord(skewed(random, GENERAL_WORDS))}`;
@@ -115,7 +104,7 @@ function topicOf(word: string): number | undefined {
 export function topicEmbedder(dimensions: number): IEmbedder & { texts: number } {
   const cache = new Map<string, Float32Array>();
   const gaussians = (seed: number) => {
-    const random = seeded(seed);
+    const random = seededRandom(seed);
     const vector = new Float32Array(dimensions);
     for (let i = 0; i < dimensions; i += 2) {
       const radius = Math.sqrt(-2 * Math.log(random() || 1e-12));
