@@ -1,7 +1,5 @@
 import { MockLanguageModelV3 } from 'ai/test';
-
-type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+import { type CallOptions, type GenerateResult, textReply } from '../scripted-reply';
 
 /** What one call showed the oracle and what it answered. */
 export interface OracleCall {
@@ -89,14 +87,6 @@ export class OracleModel {
       merges: toSave.length,
       ms: performance.now() - started,
     });
-    return {
-      content: [{ type: 'text', text }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: {
-        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
-      },
-      warnings: [],
-    };
+    return textReply(text, inputTokens, outputTokens);
   }
 }

@@ -23,6 +23,7 @@ import { checkMergeFacts } from '../../../dream/src/review/fact-check';
 import { shareTerms } from '../../../dream/src/review/source-similarity';
 import { fmt } from '../measure';
 import { FileDreamStateStore } from '@reverie/file-store';
+import { textReply } from '../scripted-reply';
 
 interface CorpusCase {
   id: string;
@@ -124,12 +125,7 @@ function hostileModel(answer: (ids: string[], contents: Map<string, string>) => 
         matches.map((match) => match[1]!),
         new Map(matches.map((match) => [match[1]!, match[2]!])),
       );
-      return {
-        content: [{ type: 'text', text: JSON.stringify(reply) }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-        warnings: [],
-      };
+      return textReply(JSON.stringify(reply), 10, 5);
     },
   });
 }

@@ -1,10 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
+import { type CallOptions, type GenerateResult, textReply } from '../scripted-reply';
 import { z } from 'zod';
-
-type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 
 /**
  * One request of a recorded dream cycle and the reply it got (`exchanges/req-NNNN.json` as the
@@ -250,15 +248,7 @@ export class RecordedModel {
       inputTokens,
       outputTokens,
     });
-    return {
-      content: [{ type: 'text', text }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: {
-        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
-      },
-      warnings: [],
-    };
+    return textReply(text, inputTokens, outputTokens);
   }
 
   private consolidation(key: PromptKey): {

@@ -1,7 +1,5 @@
 import { MockLanguageModelV3 } from 'ai/test';
-
-type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+import { type CallOptions, type GenerateResult, textReply } from '../scripted-reply';
 
 /** `[id] (category) first=… : "<content as a JSON string>"`, one entry per line. */
 const ENTRY_LINE = /^\[([0-9a-f]{12})\] \(([^)]*)\) /;
@@ -43,11 +41,6 @@ export class SupersessionModel {
       : [];
     this.pairs += toSupersede.length;
     const text = JSON.stringify({ toDelete: [], toSave: [], toSupersede });
-    return {
-      content: [{ type: 'text', text }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } },
-      warnings: [],
-    };
+    return textReply(text);
   }
 }
