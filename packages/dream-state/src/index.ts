@@ -23,6 +23,7 @@ export {
   type StoredPlan,
 } from './dream-state-store';
 export { PassCursor } from './pass-cursor';
+export { DREAM_PHASES, type DreamPhase, dreamPhaseSchema } from './records/dream-phase';
 export type { ArchiveRecord } from './records/archive-record';
 export {
   type ConsolidationCursor,

@@ -1,5 +1,8 @@
 export { DreamEngine, type DreamEngineOptions } from './engine/dream-engine';
 export { type ApplyRequest, DREAM_PHASES, type RunRequest } from './engine/run-request';
+export { DeclaredPass } from './engine/declared-pass';
+export { BUILT_IN_PASSES } from './passes/built-in-pass-declarations';
+export { type PassDeclaration, SERVICE_NAMES } from './engine/pass-declaration';
 export { DEFAULT_PLAN_MAX_AGE_MS, type PlanSummary } from './engine/apply-plan';
 export type {
   CycleReport,

@@ -14,4 +14,6 @@ export { preferenceInferenceOptionsSchema } from './passes/preference-inference/
 export { workflowFailureAnalysisOptionsSchema } from './passes/workflow-failure-analysis/workflow-failure-analysis-options';
 export { skillConsolidationOptionsSchema } from './passes/skill-consolidation/skill-consolidation-options';
 export { describeServiceNeeds } from './engine/service-needs';
-export type { ServiceName } from './engine/dream-types';
+export type { ServiceName } from './engine/pass-declaration';
+export { BUILT_IN_PASSES } from './passes/built-in-pass-declarations';
+export { DREAM_PHASES, type DreamPhase, type PassDeclaration, SERVICE_NAMES } from './engine/pass-declaration';

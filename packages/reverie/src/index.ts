@@ -28,7 +28,9 @@ export { AgentTools, type NoToolFamilies, type SessionTools, type ToolFamilies, 
 export type { EmbeddingModelObject, LanguageModelObject } from './options/model-option';
 export { ReverieMemory } from './memory/reverie-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
-export type { DreamPassPlan, DreamPhase } from './dreaming/dream-pass-catalog';
+export type { DreamPassPlan } from './dreaming/dream-pass-catalog';
+export type { DreamPass, DreamPhase, PassContext, PassPlan, PassSkip } from '@reverie/dream';
+export type { PassDeclaration, ServiceName } from '@reverie/dream/options';
 export { parseDuration } from './options/duration';
 export { DEFAULT_WORD_VECTOR_WORDS, loadWordVectorEmbedder, type WordVectorEmbedderOptions } from './recall/load-word-vector-embedder';
 export { loadWordNetThesaurus, type WordNetThesaurusOptions } from './recall/load-word-net-thesaurus';

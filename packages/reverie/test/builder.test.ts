@@ -8,7 +8,8 @@ import { InMemoryLongTermMemory, ManualClock, TOKENS } from '@reverie/core';
 import { createFakeEmbedder } from '@reverie/core/testing';
 import { FileMemoryStore } from '@reverie/file-store';
 import { createReverie, type Reverie, type ReverieBuilder } from 'reverie';
-import { DREAM_PASSES, planDreamPasses } from '../src/dreaming/dream-pass-catalog';
+import { BUILT_IN_PASSES, type ServiceName } from '@reverie/dream/options';
+import { planDreamPasses } from '../src/dreaming/dream-pass-catalog';
 import { scriptedModel } from './scripted-model';
 
 const fakeEmbeddingModel = new MockEmbeddingModelV3();
@@ -28,17 +29,16 @@ const keep = (reverie: Reverie) => {
 };
 
 /** Whether a Reverie instance has the service behind a token. */
-function isRegistered(reverie: Reverie, token: symbol): boolean {
-  const byToken = new Map<symbol, unknown>([
-    [TOKENS.LongTermMemory, reverie.memory],
-    [TOKENS.WorkingMemory, reverie.workingMemory],
-    [TOKENS.SkillStore, reverie.skills],
-    [TOKENS.SkillUsageStore, reverie.skillUsage],
-    [TOKENS.ConversationLog, reverie.conversationLog],
-    [TOKENS.FeedbackStore, reverie.feedback],
-    [TOKENS.WorkflowLog, reverie.workflowLog],
+function hasService(reverie: Reverie, service: ServiceName): boolean {
+  const byService = new Map<ServiceName, unknown>([
+    ['memory', reverie.memory],
+    ['skills', reverie.skills],
+    ['skillUsage', reverie.skillUsage],
+    ['conversationLog', reverie.conversationLog],
+    ['feedback', reverie.feedback],
+    ['workflowLog', reverie.workflowLog],
   ]);
-  return byToken.get(token) !== undefined;
+  return byService.get(service) !== undefined;
 }
 
 const CONCERNS = ['withMemory', 'withWorkingMemory', 'withSkills', 'withConversationLog', 'withFeedback', 'withWorkflowLog'] as const;
@@ -64,7 +64,7 @@ describe('createReverie(...).build()', () => {
         expect(reverie.workflowLog !== undefined).toBe(has('withWorkflowLog'));
 
         const plan = reverie.dreams.plan();
-        expect(plan.map((p) => p.name)).toEqual(DREAM_PASSES.map((p) => p.name));
+        expect(plan.map((p) => p.name)).toEqual(BUILT_IN_PASSES.map((p) => p.name));
         const status = (name: string) => plan.find((p) => p.name === name)!.status;
         expect(status('importance-decay')).toBe(has('withMemory') ? 'would-run' : 'skipped');
         expect(status('memory-consolidation')).toBe(has('withMemory') ? 'would-run' : 'skipped');
@@ -74,10 +74,10 @@ describe('createReverie(...).build()', () => {
 
         // The requirement rules for every pass of the SPEC, as if the engine had them all.
         const full = planDreamPasses(
-          (token) => isRegistered(reverie, token),
+          (service) => hasService(reverie, service),
           withModel,
           reverie.dreams.options,
-          DREAM_PASSES.map((p) => p.name),
+          BUILT_IN_PASSES.map((p) => p.name),
         );
         const fullStatus = (name: string) => full.find((p) => p.name === name)!.status;
         expect(fullStatus('preference-inference')).toBe(
@@ -98,10 +98,10 @@ describe('createReverie(...).build()', () => {
         .build(),
     );
     const plan = planDreamPasses(
-      (token) => isRegistered(reverie, token),
+      (service) => hasService(reverie, service),
       true,
       reverie.dreams.options,
-      DREAM_PASSES.map((p) => p.name),
+      BUILT_IN_PASSES.map((p) => p.name),
     );
     expect(plan.find((p) => p.name === 'skill-gap')).toMatchObject({
       status: 'skipped',

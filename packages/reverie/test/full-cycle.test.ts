@@ -5,7 +5,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
 import { createReverie, type MemoryEntry, type PassOutcome, type RanPassOutcome, type Reverie, type Skill } from 'reverie';
-import { DREAM_PASSES } from '../src/dreaming/dream-pass-catalog';
+import { BUILT_IN_PASSES } from '@reverie/dream/options';
 import { FIXTURE_NOW, type RealisticAgent, seedRealisticAgent } from './__fixtures__/realistic-agent';
 
 /** The directive file of each model pass; the test writes its own, marked, so the model can tell the passes apart (D13). */
@@ -191,7 +191,7 @@ describe('a full dream cycle over a realistic agent', () => {
     const outcome = (name: string) => report.passes.find((pass) => pass.name === name) as RanPassOutcome;
 
     // Every pass ran, in the SPEC's order, and every model pass was asked through its directive file.
-    const order = DREAM_PASSES.map((pass) => pass.name);
+    const order = BUILT_IN_PASSES.map((pass) => pass.name);
     expect(report.passes.map((pass) => pass.name)).toEqual(order.filter((name) => report.passes.some((pass) => pass.name === name)));
 
     if (process.env.DEBUG_FC) console.log(JSON.stringify(report.passes.find((p) => p.name === 'skill-consolidation')));

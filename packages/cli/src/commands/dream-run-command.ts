@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { DreamPhase } from '@reverie/dream';
+import { DREAM_PHASES, type DreamPhase } from '@reverie/dream/options';
 import { CliError, UsageError } from '../errors/cli-error';
 import { EXIT } from '../errors/exit-codes';
 import { loadModel } from '../model/load-model';
@@ -7,8 +7,6 @@ import { renderRunReport, type RunContext } from '../output/render-run-report';
 import { passProgressPrinter } from '../progress/pass-progress-printer';
 import { readDreamingOptions } from '../runtime/open-reverie';
 import { type Command, DREAMING_OPTIONS_OPTION, formatOption } from './command';
-
-export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
 
 export const dreamRunCommand: Command = {
   group: 'dream',

@@ -19,8 +19,8 @@ describe('doctor report', () => {
       ],
       quarantined: ['memory/.quarantine/bad.json'],
       plan: [
-        { name: 'importance-decay', phase: 'light-sleep', status: 'would-run' },
-        { name: 'episode-extraction', phase: 'rem', status: 'skipped', reason: 'needs a language model' },
+        { name: 'importance-decay', phase: 'light-sleep', status: 'would-run', host: false },
+        { name: 'episode-extraction', phase: 'rem', status: 'skipped', reason: 'needs a language model', host: false },
       ],
       options: { archive: { retentionDays: 90 } },
     });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const phaseSchema = z.enum(['light-sleep', 'rem', 'deep-sleep']);
+import { dreamPhaseSchema } from './dream-phase';
 
 /**
  * One line of the telemetry ledger (SPEC O5): what one pass of one run did. Dry runs write no
@@ -14,7 +13,7 @@ export const ledgerLineSchema = z.object({
   completedAt: z.string(),
   /** Wall time the pass took. */
   durationMs: z.number().nonnegative(),
-  phase: phaseSchema,
+  phase: dreamPhaseSchema,
   pass: z.string().min(1),
   /** `warning`: the model proposed changes and none was applied (`warning` says why). */
   status: z.enum(['ok', 'warning', 'failed', 'skipped']),

@@ -1,16 +1,15 @@
 import { z } from 'zod';
+import { dreamPhaseSchema } from './dream-phase';
 import { dreamOperationSchema } from './dream-operation';
-
-const phaseSchema = z.enum(['light-sleep', 'rem', 'deep-sleep']);
 
 /** One pass of a saved plan: what its dry run decided, everything `apply` needs and nothing more. */
 export const savedPassSchema = z.discriminatedUnion('status', [
-  z.object({ name: z.string(), phase: phaseSchema, status: z.literal('skipped'), reason: z.string() }),
+  z.object({ name: z.string(), phase: dreamPhaseSchema, status: z.literal('skipped'), reason: z.string() }),
   /** The pass could not plan (its model call failed, say): applying the plan records it as failed. */
-  z.object({ name: z.string(), phase: phaseSchema, status: z.literal('failed'), error: z.string() }),
+  z.object({ name: z.string(), phase: dreamPhaseSchema, status: z.literal('failed'), error: z.string() }),
   z.object({
     name: z.string(),
-    phase: phaseSchema,
+    phase: dreamPhaseSchema,
     status: z.literal('planned'),
     itemsProcessed: z.number(),
     /** In the order the engine applies them (saves, then deletes, then log clears). */

@@ -13,7 +13,9 @@ import type {
 } from '@reverie/core';
 import type { DreamOperation, DreamStateStore } from '@reverie/dream-state';
 
-export type DreamPhase = 'light-sleep' | 'rem' | 'deep-sleep';
+import type { DreamPhase, PassDeclaration, ServiceName } from './pass-declaration';
+
+export type { DreamPhase, ServiceName } from './pass-declaration';
 
 /** What the host tells the engine about its user (the `reverie` package's ActivityTracker fits). */
 export interface UserActivity {
@@ -50,7 +52,10 @@ export interface DreamServices {
    */
   decay?: DecayOptions | undefined;
 }
-export type ServiceName = Exclude<keyof DreamServices, 'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
+/** `ServiceName` names exactly the services a pass can require: a compile-time check that the two lists agree. */
+type RequirableService = Exclude<keyof DreamServices, 'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
+const _servicesAgree: [RequirableService, ServiceName] extends [ServiceName, RequirableService] ? true : never = true;
+void _servicesAgree;
 
 /** What a pass hands the engine after planning. */
 export interface PassPlan {
@@ -122,13 +127,8 @@ export interface PassContext {
   now(): Date;
 }
 
-export interface DreamPass {
-  name: string;
-  phase: DreamPhase;
-  /** Services without which the pass is skipped (SPEC D2). */
-  requires: readonly ServiceName[];
-  /** 'required': skipped without a model; 'optional': runs, doing less, without one. */
-  model: 'required' | 'optional' | 'none';
+/** A pass: its declaration (name, phase, required services, model need) and what it does. A host pass is an object of this shape. */
+export interface DreamPass extends PassDeclaration {
   plan(context: PassContext): Promise<PassPlan | PassSkip>;
   /**
    * Called by the engine after the operations of a plan were applied, with the plan's `commit`

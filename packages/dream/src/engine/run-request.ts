@@ -22,8 +22,7 @@ export interface RunRequest {
 /** What `apply(planId)` takes besides the plan. */
 export type ApplyRequest = Pick<RunRequest, 'signal' | 'onPass'>;
 
-/** The phases of a cycle, in the order they run (SPEC O1). */
-export const DREAM_PHASES: readonly DreamPhase[] = ['light-sleep', 'rem', 'deep-sleep'];
+export { DREAM_PHASES } from './pass-declaration';
 
 /** What `RunRequest.onPass` is told: `index` counts from 0 among the `total` selected passes. */
 export type PassProgress =

@@ -1,7 +1,9 @@
+import { promotionPass } from './recall-options';
+import { DeclaredPass } from '../engine/declared-pass';
 import { DEFAULT_DECAY_OPTIONS, effectiveImportance, type MemoryEntry } from '@reverie/core';
 import { ownValue } from '@reverie/core/internal';
 import { z } from 'zod';
-import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import type { DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import {
   type PromotionOptions,
   type PromotionOptionsInput,
@@ -22,15 +24,12 @@ import type { DreamOperation } from '@reverie/dream-state';
  * (`importanceAt`), so it is never decayed twice. Only importance changes: never the content,
  * never `lastSeenAt` (D4), never `_system`.
  */
-export class PromotionPass implements DreamPass {
-  readonly name = 'promotion';
-  readonly phase = 'deep-sleep' as const;
-  readonly requires = ['memory'] as const;
-  readonly model = 'none' as const;
+export class PromotionPass extends DeclaredPass {
   readonly options: PromotionOptions;
   private readonly signals;
 
   constructor(options: PromotionOptionsInput = {}, signalOptions: RecallSignalsOptionsInput = {}) {
+    super(promotionPass);
     this.options = parsePassOptions('promotion', promotionOptionsSchema, options);
     this.signals = parsePassOptions('promotion (recall signals)', recallSignalsOptionsSchema, signalOptions);
   }

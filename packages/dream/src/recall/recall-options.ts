@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../engine/pass-declaration';
 import { z } from 'zod';
 
 const weight = z.number().min(0).max(1);
@@ -51,3 +52,21 @@ export const promotionOptionsSchema = z
   .strict();
 export type PromotionOptions = z.output<typeof promotionOptionsSchema>;
 export type PromotionOptionsInput = z.input<typeof promotionOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const recallSignalsPass = {
+  name: 'recall-signals',
+  phase: 'light-sleep',
+  requires: ['memory'],
+  model: 'none',
+  spec: 'O4, B1',
+} as const satisfies PassDeclaration;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const promotionPass = {
+  name: 'promotion',
+  phase: 'deep-sleep',
+  requires: ['memory'],
+  model: 'none',
+  spec: 'O4',
+} as const satisfies PassDeclaration;

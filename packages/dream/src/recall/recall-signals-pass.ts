@@ -1,5 +1,7 @@
+import { recallSignalsPass } from './recall-options';
+import { DeclaredPass } from '../engine/declared-pass';
 import { z } from 'zod';
-import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
+import type { DreamServices, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { type RecallSignalsOptions, type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from './recall-options';
 import { parsePassOptions } from '../passes/parse-pass-options';
 import { foldRecallEvents, type RecallSignalsFile, recallSignalsFileSchema } from '@reverie/dream-state';
@@ -47,14 +49,11 @@ const recallCommitSchema = z.object({ file: recallSignalsFileSchema });
  * writes nothing. Once the folded events pass `compactEventsBytes`, they are dropped
  * (`RecallStateStore.compactEvents`).
  */
-export class RecallSignalsPass implements DreamPass {
-  readonly name = 'recall-signals';
-  readonly phase = 'light-sleep' as const;
-  readonly requires = ['memory'] as const;
-  readonly model = 'none' as const;
+export class RecallSignalsPass extends DeclaredPass {
   readonly options: RecallSignalsOptions;
 
   constructor(options: RecallSignalsOptionsInput = {}) {
+    super(recallSignalsPass);
     this.options = parsePassOptions('recall-signals', recallSignalsOptionsSchema, options);
   }
 

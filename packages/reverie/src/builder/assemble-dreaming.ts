@@ -83,6 +83,7 @@ export function assembleDreamCycle(
     dreamingOptions,
     options.skills?.protected ?? [],
     { planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
+    dreamingOptions.passes,
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;
   const { gates } = dreamingOptions;

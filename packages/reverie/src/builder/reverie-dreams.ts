@@ -16,7 +16,7 @@ export function createReverieDreams(
   { dreamState, recall, beforeCycle }: DreamState,
   { engine, dreamTrigger, scheduler }: DreamCycle,
 ): ReverieDreams {
-  const { container, clock, dataPath, memory, model, decay } = services;
+  const { clock, dataPath, memory, model, decay } = services;
   /** Dream work touches many files under `_system/`; a failed one surfaces as READ_ONLY, NO_SPACE… */
   const onDisk = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -28,7 +28,8 @@ export function createReverieDreams(
   return {
     configured: options.dreaming !== undefined,
     options: dreamingOptions,
-    plan: () => planDreamPasses((token) => container.isRegistered(token), model !== undefined, dreamingOptions, engine.passNames),
+    plan: () =>
+      planDreamPasses((service) => engine.hasService(service), model !== undefined, dreamingOptions, engine.passNames, engine.hostPasses),
     run: (request = {}) =>
       onDisk('run a dream cycle', async () => {
         await beforeCycle();

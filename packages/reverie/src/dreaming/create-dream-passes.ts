@@ -13,13 +13,19 @@ import {
   WorkflowFailureAnalysisPass,
 } from '@reverie/dream';
 import type { DreamingOptions } from './dream-options';
+import { inCycleOrder } from './dream-pass-catalog';
 
 /**
- * The passes of a cycle in SPEC order ("Pass names and order"), built from the validated
- * dreaming options. A pass whose switch is off is left out (`plan()` says why). The skill passes
- * get the `.withSkills({ protected })` patterns.
+ * The passes of a cycle in cycle order: the built-in ones in SPEC order ("Pass names and
+ * order"), built from the validated dreaming options, and the host's passes after the built-in
+ * ones of their phase. A pass whose switch is off is left out (`plan()` says why). The skill
+ * passes get the `.withSkills({ protected })` patterns.
  */
-export function createDreamPasses(options: DreamingOptions, protectedSkills: readonly string[]): DreamPass[] {
+export function createDreamPasses(
+  options: DreamingOptions,
+  protectedSkills: readonly string[],
+  hostPasses: readonly DreamPass[] = [],
+): DreamPass[] {
   const skillPass = <T extends { enabled: boolean }>(passOptions: T) => ({
     ...withoutSwitch(passOptions),
     protectedSkills: [...protectedSkills],
@@ -37,7 +43,7 @@ export function createDreamPasses(options: DreamingOptions, protectedSkills: rea
     new PromotionPass(options.promotion, options.recallSignals),
     new ArchiveRetentionPass(options.archive),
   ];
-  return passes.filter((pass): pass is DreamPass => pass !== false);
+  return inCycleOrder([...passes.filter((pass): pass is DreamPass => pass !== false), ...hostPasses]);
 }
 
 function withoutSwitch<T extends { enabled: boolean }>({ enabled: _enabled, ...rest }: T): Omit<T, 'enabled'> {

@@ -1,4 +1,4 @@
-import type { DreamEngine, DreamEngineOptions, DreamServices } from '@reverie/dream';
+import type { DreamEngine, DreamEngineOptions, DreamPass, DreamServices, ServiceName } from '@reverie/dream';
 import type { DreamingOptions } from './dream-options';
 import { dreamPassNames } from './dream-pass-catalog';
 
@@ -20,7 +20,7 @@ type EngineCalls =
  * that needs them (`run`, `lockState`, …) rather than with `import('reverie')`: a process that
  * serves turns never loads the passes until its first cycle (docs/architecture.md, "What loads
  * lazily"). The options were validated by `.build()`, so loading cannot turn up a new error.
- * `passNames` is known without loading: the catalog's passes whose switch is on.
+ * `passNames` is known without loading: the catalogue's passes whose switch is on, and the host's.
  */
 export class DeferredDreamEngine implements Pick<DreamEngine, EngineCalls | 'passNames'> {
   readonly passNames: string[];
@@ -31,8 +31,14 @@ export class DeferredDreamEngine implements Pick<DreamEngine, EngineCalls | 'pas
     private readonly options: DreamingOptions,
     private readonly protectedSkills: readonly string[],
     private readonly engineOptions: DreamEngineOptions,
+    readonly hostPasses: readonly DreamPass[] = [],
   ) {
-    this.passNames = dreamPassNames(options);
+    this.passNames = dreamPassNames(options, hostPasses);
+  }
+
+  /** Whether the engine was given the service a pass may require. */
+  hasService(service: ServiceName): boolean {
+    return this.services[service] !== undefined;
   }
 
   run(...args: Parameters<DreamEngine['run']>) {
@@ -82,7 +88,7 @@ export class DeferredDreamEngine implements Pick<DreamEngine, EngineCalls | 'pas
   private engine(): Promise<DreamEngine> {
     this.loading ??= Promise.all([import('@reverie/dream'), import('./create-dream-passes')]).then(
       ([{ DreamEngine }, { createDreamPasses }]) =>
-        new DreamEngine(this.services, createDreamPasses(this.options, this.protectedSkills), this.engineOptions),
+        new DreamEngine(this.services, createDreamPasses(this.options, this.protectedSkills, this.hostPasses), this.engineOptions),
       (error: unknown) => {
         this.loading = undefined;
         throw error;

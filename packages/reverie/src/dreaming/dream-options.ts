@@ -16,6 +16,7 @@ import { durationSchema } from '../options/duration';
 import { type DreamStateStore } from '@reverie/dream-state';
 import { DEFAULT_STALE_LOCK_MINUTES } from '@reverie/file-store';
 import { dreamGateOptionsSchema } from './gates/gate-options';
+import { hostPassesSchema } from './host-passes';
 import { type SignalSource } from './gates/signal-source';
 
 const switchSchema = z.object({ enabled: z.boolean().default(true) }).strict();
@@ -104,6 +105,12 @@ export const dreamingOptionsSchema = z
     episodes: episodeExtractionOptionsSchema.default(() => episodeExtractionOptionsSchema.parse({})),
     /** O7, O8: how long run folders (and so undo) are kept (retentionDays 90). */
     archive: archiveRetentionOptionsSchema.default(() => archiveRetentionOptionsSchema.parse({})),
+    /**
+     * SPEC E4: the host's own passes (docs/dream-passes.md, "Writing your own pass"). Each runs in
+     * its phase after the built-in passes of that phase, journaled, undoable and gated like them;
+     * passes registered in the host's container under `TOKENS.DreamPass` join these.
+     */
+    passes: hostPassesSchema.default([]),
   })
   .strict();
 export type DreamingOptions = z.output<typeof dreamingOptionsSchema>;

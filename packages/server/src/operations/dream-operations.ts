@@ -1,14 +1,11 @@
 import { ReverieError, ReverieValidationError } from '@reverie/core';
-import { DREAM_PHASES, type DreamPhase } from '@reverie/dream';
+import { DREAM_PHASES } from '@reverie/dream/options';
 import { z } from 'zod';
 import { defineOperation } from './operation';
 
 const reason = z.string().min(1).max(200).optional().describe('What asked for the cycle, recorded as its trigger (default "server")');
 const selection = {
-  phase: z
-    .enum(DREAM_PHASES as [DreamPhase, ...DreamPhase[]])
-    .optional()
-    .describe('Only the passes of this phase'),
+  phase: z.enum(DREAM_PHASES).optional().describe('Only the passes of this phase'),
   passes: z.array(z.string().min(1)).min(1).optional().describe('Only these passes, by name'),
 };
 const runId = z.string().min(1).describe('A run id (from list_dream_runs or a report)');

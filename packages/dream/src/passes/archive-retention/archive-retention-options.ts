@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 
 export const archiveRetentionOptionsSchema = z
@@ -6,3 +7,12 @@ export const archiveRetentionOptionsSchema = z
     retentionDays: z.number().positive().default(90),
   })
   .strict();
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const archiveRetentionPass = {
+  name: 'archive-retention',
+  phase: 'deep-sleep',
+  requires: [],
+  model: 'none',
+  spec: 'O7, O8',
+} as const satisfies PassDeclaration;

@@ -1,6 +1,8 @@
+import { archiveRetentionPass } from './archive-retention-options';
+import { DeclaredPass } from '../../engine/declared-pass';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
+import type { DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 import { parsePassOptions } from '../parse-pass-options';
 import { archiveRetentionOptionsSchema } from './archive-retention-options';
 
@@ -11,14 +13,11 @@ const DAY_MS = 86_400_000;
  * purge a run can no longer be undone; that is the point of a retention. Runs still marked
  * running are never purged.
  */
-export class ArchiveRetentionPass implements DreamPass {
-  readonly name = 'archive-retention';
-  readonly phase = 'deep-sleep' as const;
-  readonly requires = [] as const;
-  readonly model = 'none' as const;
+export class ArchiveRetentionPass extends DeclaredPass {
   private readonly retentionDays: number;
 
   constructor(options: z.input<typeof archiveRetentionOptionsSchema> = {}) {
+    super(archiveRetentionPass);
     this.retentionDays = parsePassOptions('archive-retention', archiveRetentionOptionsSchema, options).retentionDays;
   }
 

@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 import { categorySchema } from '@reverie/core';
 
@@ -20,3 +21,12 @@ export const episodeExtractionOptionsSchema = z
 
 export type EpisodeExtractionOptions = z.output<typeof episodeExtractionOptionsSchema>;
 export type EpisodeExtractionOptionsInput = z.input<typeof episodeExtractionOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const episodeExtractionPass = {
+  name: 'episode-extraction',
+  phase: 'rem',
+  requires: ['memory', 'conversationLog'],
+  model: 'required',
+  spec: 'D6',
+} as const satisfies PassDeclaration;

@@ -1,3 +1,4 @@
+import { episodeExtractionPass } from './episode-extraction-options';
 import { type MemoryEntry } from '@reverie/core';
 import { z } from 'zod';
 import type { DreamServices, ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
@@ -52,13 +53,11 @@ const FRAME_TOKENS = 200;
  *    inference, its last reader, does that.
  */
 export class EpisodeExtractionPass extends LogReadingPass<'afterSeq'> {
-  readonly name = 'episode-extraction';
-  readonly requires = ['memory', 'conversationLog'] as const;
   readonly options: EpisodeExtractionOptions;
   protected readonly cursor = new LogCursor(this.name, episodeCursorSchema, 'afterSeq');
 
   constructor(options: EpisodeExtractionOptionsInput = {}) {
-    super();
+    super(episodeExtractionPass);
     this.options = parsePassOptions('episode-extraction', episodeExtractionOptionsSchema, options);
   }
 

@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 
 const MOVED =
@@ -25,3 +26,12 @@ export const importanceDecayOptionsSchema = z
   .strict();
 export type ImportanceDecayOptions = z.output<typeof importanceDecayOptionsSchema>;
 export type ImportanceDecayOptionsInput = z.input<typeof importanceDecayOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const importanceDecayPass = {
+  name: 'importance-decay',
+  phase: 'light-sleep',
+  requires: ['memory'],
+  model: 'none',
+  spec: 'D7',
+} as const satisfies PassDeclaration;

@@ -1,8 +1,10 @@
+import { importanceDecayPass } from './importance-decay-options';
+import { DeclaredPass } from '../../engine/declared-pass';
 import { z } from 'zod';
 import { DEFAULT_DECAY_OPTIONS, type DecayOptions, effectiveImportance, type MemoryEntry } from '@reverie/core';
 import { DAY_MS, timestampMs } from '@reverie/core/internal';
 import { PassCursor } from '@reverie/dream-state';
-import type { DreamPass, DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
+import type { DreamServices, PassContext, PassPlan } from '../../engine/dream-types';
 import { parsePassOptions } from '../parse-pass-options';
 import { type ImportanceDecayOptions, type ImportanceDecayOptionsInput, importanceDecayOptionsSchema } from './importance-decay-options';
 import type { DreamOperation } from '@reverie/dream-state';
@@ -30,14 +32,11 @@ const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
  * `importanceAt`), so the read-time curve never decays them twice; the cursor is then marked
  * migrated.
  */
-export class ImportanceDecayPass implements DreamPass {
-  readonly name = 'importance-decay';
-  readonly phase = 'light-sleep' as const;
-  readonly requires = ['memory'] as const;
-  readonly model = 'none' as const;
+export class ImportanceDecayPass extends DeclaredPass {
   readonly options: ImportanceDecayOptions;
 
   constructor(options: ImportanceDecayOptionsInput = {}) {
+    super(importanceDecayPass);
     this.options = parsePassOptions('importance-decay', importanceDecayOptionsSchema, options);
   }
 

@@ -1,4 +1,5 @@
-import type { DreamPass, DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip, ServiceName } from '../../engine/dream-types';
+import { DeclaredPass } from '../../engine/declared-pass';
+import type { DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { describeServiceNeeds } from '../../engine/service-needs';
 import type { LogCursor } from './log-cursor';
 import { type LogWindow, readLogWindow } from './read-log-window';
@@ -10,12 +11,7 @@ import { type LogWindow, readLogWindow } from './read-log-window';
  * and the selection each run records as an artifact. A pass says what it does with the window in
  * `planWindow`.
  */
-export abstract class LogReadingPass<K extends string> implements DreamPass {
-  abstract readonly name: string;
-  readonly phase = 'rem' as const;
-  readonly model = 'required' as const;
-  /** The services the pass cannot do without, the conversation log last. */
-  abstract readonly requires: readonly ServiceName[];
+export abstract class LogReadingPass<K extends string> extends DeclaredPass {
   abstract readonly options: { maxTurnsPerRun: number };
   protected abstract readonly cursor: LogCursor<K>;
 

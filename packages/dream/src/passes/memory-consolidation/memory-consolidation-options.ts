@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 import { categorySchema } from '@reverie/core';
 
@@ -59,3 +60,13 @@ export const memoryConsolidationOptionsSchema = z
 
 export type MemoryConsolidationOptions = z.output<typeof memoryConsolidationOptionsSchema>;
 export type MemoryConsolidationOptionsInput = z.input<typeof memoryConsolidationOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const memoryConsolidationPass = {
+  name: 'memory-consolidation',
+  phase: 'rem',
+  requires: ['memory'],
+  model: 'optional',
+  withoutModel: 'the deterministic merge of exact and near-exact duplicates only',
+  spec: 'D3–D5, B7',
+} as const satisfies PassDeclaration;

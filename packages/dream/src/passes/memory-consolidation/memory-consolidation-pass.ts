@@ -1,5 +1,7 @@
+import { memoryConsolidationPass } from './memory-consolidation-options';
+import { DeclaredPass } from '../../engine/declared-pass';
 import { DEFAULT_DECAY_OPTIONS, withEffectiveImportanceAt } from '@reverie/core';
-import type { DreamPass, DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamServices, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { describeServiceNeeds } from '../../engine/service-needs';
 import { storeLookup } from '../../review/neighbour-lookup';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
@@ -38,14 +40,11 @@ const MAX_CACHED_LINES = 8192;
  *    guards (`reviewReply`, `assembleOperations`) and become operations.
  * 3. The cursor moves only in `commit`, after the engine applied the plan.
  */
-export class MemoryConsolidationPass implements DreamPass {
-  readonly name = 'memory-consolidation';
-  readonly phase = 'rem' as const;
-  readonly requires = ['memory'] as const;
-  readonly model = 'optional' as const;
+export class MemoryConsolidationPass extends DeclaredPass {
   readonly options: MemoryConsolidationOptions;
 
   constructor(options: MemoryConsolidationOptionsInput = {}) {
+    super(memoryConsolidationPass);
     this.options = parsePassOptions('memory-consolidation', memoryConsolidationOptionsSchema, options);
   }
 

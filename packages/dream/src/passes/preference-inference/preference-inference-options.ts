@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 import { categorySchema } from '@reverie/core';
 
@@ -19,3 +20,12 @@ export const preferenceInferenceOptionsSchema = z
 
 export type PreferenceInferenceOptions = z.output<typeof preferenceInferenceOptionsSchema>;
 export type PreferenceInferenceOptionsInput = z.input<typeof preferenceInferenceOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const preferenceInferencePass = {
+  name: 'preference-inference',
+  phase: 'rem',
+  requires: ['memory', 'conversationLog'],
+  model: 'required',
+  spec: 'D11',
+} as const satisfies PassDeclaration;

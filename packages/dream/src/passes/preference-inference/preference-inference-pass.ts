@@ -1,3 +1,4 @@
+import { preferenceInferencePass } from './preference-inference-options';
 import { type FeedbackSignal, type IFeedbackStore, isReverieError } from '@reverie/core';
 import { z } from 'zod';
 import type { ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
@@ -46,13 +47,11 @@ const DAY_MS = 86_400_000;
  *    aborted run plans nothing and clears nothing.
  */
 export class PreferenceInferencePass extends LogReadingPass<'inferredThroughSeq'> {
-  readonly name = 'preference-inference';
-  readonly requires = ['memory', 'conversationLog'] as const;
   readonly options: PreferenceInferenceOptions;
   protected readonly cursor = new LogCursor(this.name, preferenceCursorSchema, 'inferredThroughSeq');
 
   constructor(options: PreferenceInferenceOptionsInput = {}) {
-    super();
+    super(preferenceInferencePass);
     this.options = parsePassOptions('preference-inference', preferenceInferenceOptionsSchema, options);
   }
 

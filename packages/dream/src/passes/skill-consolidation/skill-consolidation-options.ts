@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { skillNamePatternSchema } from '@reverie/core/internal';
 import { z } from 'zod';
 
@@ -23,3 +24,12 @@ export const skillConsolidationOptionsSchema = z
 
 export type SkillConsolidationOptions = z.output<typeof skillConsolidationOptionsSchema>;
 export type SkillConsolidationOptionsInput = z.input<typeof skillConsolidationOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const skillConsolidationPass = {
+  name: 'skill-consolidation',
+  phase: 'rem',
+  requires: ['skills', 'skillUsage'],
+  model: 'required',
+  spec: 'D9',
+} as const satisfies PassDeclaration;

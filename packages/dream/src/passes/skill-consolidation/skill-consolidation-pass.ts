@@ -1,5 +1,7 @@
+import { skillConsolidationPass } from './skill-consolidation-options';
+import { DeclaredPass } from '../../engine/declared-pass';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
-import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens, packIntoCalls } from '../memory-consolidation/pack-calls';
 import { assembleSkillOperations, deletionCap } from './assemble-skill-operations';
 import { type CoUsedPair, topCoUsedPairs } from './co-used-pairs';
@@ -43,14 +45,11 @@ const FRAME_TOKENS = 200;
  *    the `skill.save` and `skill.delete` operations. The engine archives what they replace, so
  *    undoing the run restores every skill.
  */
-export class SkillConsolidationPass implements DreamPass {
-  readonly name = 'skill-consolidation';
-  readonly phase = 'rem' as const;
-  readonly requires = ['skills', 'skillUsage'] as const;
-  readonly model = 'required' as const;
+export class SkillConsolidationPass extends DeclaredPass {
   readonly options: SkillConsolidationOptions;
 
   constructor(options: SkillConsolidationOptionsInput = {}) {
+    super(skillConsolidationPass);
     this.options = parsePassOptions('skill-consolidation', skillConsolidationOptionsSchema, options);
   }
 

@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 import { skillNamePatternSchema } from '@reverie/core/internal';
 
@@ -17,3 +18,12 @@ export const skillGapOptionsSchema = z
 
 export type SkillGapOptions = z.output<typeof skillGapOptionsSchema>;
 export type SkillGapOptionsInput = z.input<typeof skillGapOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const skillGapPass = {
+  name: 'skill-gap',
+  phase: 'rem',
+  requires: ['skills', 'conversationLog'],
+  model: 'required',
+  spec: 'D8',
+} as const satisfies PassDeclaration;

@@ -1,3 +1,4 @@
+import { skillGapPass } from './skill-gap-options';
 import { Bm25Index, type Skill, skillDocumentText } from '@reverie/core';
 import { z } from 'zod';
 import type { DreamServices, ModelGatewayLike, PassContext, PassPlan } from '../../engine/dream-types';
@@ -50,13 +51,11 @@ const FRAME_TOKENS = 300;
  *    is not cleared here.
  */
 export class SkillGapPass extends LogReadingPass<'afterSeq'> {
-  readonly name = 'skill-gap';
-  readonly requires = ['skills', 'conversationLog'] as const;
   readonly options: SkillGapOptions;
   protected readonly cursor = new LogCursor(this.name, skillGapCursorSchema, 'afterSeq');
 
   constructor(options: SkillGapOptionsInput = {}) {
-    super();
+    super(skillGapPass);
     this.options = parsePassOptions('skill-gap', skillGapOptionsSchema, options);
   }
 

@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 import { skillNamePatternSchema } from '@reverie/core/internal';
 
@@ -21,3 +22,12 @@ export const skillOptimizationOptionsSchema = z
 
 export type SkillOptimizationOptions = z.output<typeof skillOptimizationOptionsSchema>;
 export type SkillOptimizationOptionsInput = z.input<typeof skillOptimizationOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const skillOptimizationPass = {
+  name: 'skill-optimization',
+  phase: 'rem',
+  requires: ['skills', 'skillUsage', 'feedback'],
+  model: 'required',
+  spec: 'D10',
+} as const satisfies PassDeclaration;

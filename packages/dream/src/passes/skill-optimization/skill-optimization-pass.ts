@@ -1,4 +1,6 @@
-import type { DreamPass, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import { skillOptimizationPass } from './skill-optimization-options';
+import { DeclaredPass } from '../../engine/declared-pass';
+import type { PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { estimateTokens, packIntoCalls } from '../memory-consolidation/pack-calls';
 import { type OptimizationCandidate, selectOptimizationCandidates } from './optimization-candidates';
 import {
@@ -35,14 +37,11 @@ const FRAME_TOKENS = 200;
  * 3. The replies go through `SkillOptimizationReview` and become `skill.save` operations that
  *    keep each skill's createdAt and lastUsedAt and are conditioned on its updatedAt.
  */
-export class SkillOptimizationPass implements DreamPass {
-  readonly name = 'skill-optimization';
-  readonly phase = 'rem' as const;
-  readonly requires = ['skills', 'skillUsage', 'feedback'] as const;
-  readonly model = 'required' as const;
+export class SkillOptimizationPass extends DeclaredPass {
   readonly options: SkillOptimizationOptions;
 
   constructor(options: SkillOptimizationOptionsInput = {}) {
+    super(skillOptimizationPass);
     this.options = parsePassOptions('skill-optimization', skillOptimizationOptionsSchema, options);
   }
 

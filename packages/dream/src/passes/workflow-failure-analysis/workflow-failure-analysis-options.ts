@@ -1,3 +1,4 @@
+import type { PassDeclaration } from '../../engine/pass-declaration';
 import { z } from 'zod';
 import { skillNamePatternSchema } from '@reverie/core/internal';
 
@@ -21,3 +22,13 @@ export const workflowFailureAnalysisOptionsSchema = z
 
 export type WorkflowFailureAnalysisOptions = z.output<typeof workflowFailureAnalysisOptionsSchema>;
 export type WorkflowFailureAnalysisOptionsInput = z.input<typeof workflowFailureAnalysisOptionsSchema>;
+
+/** What the pass is, declared once: the pass class, the catalogue and `plan()` read this (SPEC "Pass names and order"). */
+export const workflowFailureAnalysisPass = {
+  name: 'workflow-failure-analysis',
+  phase: 'rem',
+  requires: ['workflowLog', 'skills'],
+  model: 'optional',
+  withoutModel: 'factual failure notes written by the host, and promotion candidates',
+  spec: 'D12',
+} as const satisfies PassDeclaration;

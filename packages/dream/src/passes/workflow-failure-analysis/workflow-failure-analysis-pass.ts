@@ -1,9 +1,11 @@
+import { workflowFailureAnalysisPass } from './workflow-failure-analysis-options';
+import { DeclaredPass } from '../../engine/declared-pass';
 import { type ISkillStore, isReverieError, type Skill, skillSchema } from '@reverie/core';
 import { matchesAnySkillPattern, ownValue, timestampMs } from '@reverie/core/internal';
 import { z } from 'zod';
 import { PassCursor } from '@reverie/dream-state';
 import { replyAllowance, RunBudget } from '../../review/run-budget';
-import type { DreamPass, DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
+import type { DreamServices, ModelGatewayLike, PassContext, PassPlan, PassSkip } from '../../engine/dream-types';
 import { groupWorkflowRuns, type WorkflowGroup, workflowKey } from './group-workflow-runs';
 import { renderWorkflowData, WORKFLOW_DIRECTIVE, WORKFLOW_DIRECTIVE_FILE, type WorkflowPromptItem } from './render-workflow-prompt';
 import { appendAnnotations, cleanNote, factualNote, failureCounts, renderAnnotation } from './workflow-annotation';
@@ -70,14 +72,11 @@ const DAY_MS = 86_400_000;
  * archives it and an undo restores it; `createdAt` and `lastUsedAt` are kept. The cursor moves
  * only after the saves were applied.
  */
-export class WorkflowFailureAnalysisPass implements DreamPass {
-  readonly name = 'workflow-failure-analysis';
-  readonly phase = 'rem' as const;
-  readonly requires = ['workflowLog', 'skills'] as const;
-  readonly model = 'optional' as const;
+export class WorkflowFailureAnalysisPass extends DeclaredPass {
   readonly options: WorkflowFailureAnalysisOptions;
 
   constructor(options: WorkflowFailureAnalysisOptionsInput = {}) {
+    super(workflowFailureAnalysisPass);
     this.options = parsePassOptions('workflow-failure-analysis', workflowFailureAnalysisOptionsSchema, options);
   }
 

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { type LedgerLine, ledgerLineSchema, lockStatusSchema } from '@reverie/dream-state';
+import { DREAM_PHASES, dreamPhaseSchema, type LedgerLine, ledgerLineSchema, lockStatusSchema } from '@reverie/dream-state';
 
-const PHASES = ['light-sleep', 'rem', 'deep-sleep'] as const;
 const HOUR_MS = 3_600_000;
 const tokensSchema = z.object({ input: z.number(), output: z.number() });
 
 export const phaseStatusSchema = z.object({
-  phase: z.enum(PHASES),
+  phase: dreamPhaseSchema,
   /** Runs (distinct run ids) that ran a pass of this phase within the window. */
   runs: z.number().int().nonnegative(),
   /** Pass runs of this phase within the window, by outcome. */
@@ -30,7 +29,7 @@ export type PhaseStatus = z.infer<typeof phaseStatusSchema>;
 
 export const passStatusSchema = z.object({
   pass: z.string(),
-  phase: z.enum(PHASES),
+  phase: dreamPhaseSchema,
   /** The pass's latest ledger line, any time. */
   lastRun: ledgerLineSchema,
   /** When the pass last ended ok, any time. */
@@ -81,7 +80,7 @@ export function summariseLedger(lines: readonly LedgerLine[], options: Summarise
     return best;
   };
 
-  const phases = PHASES.map((phase): PhaseStatus => {
+  const phases = DREAM_PHASES.map((phase): PhaseStatus => {
     const mine = inWindow.filter((line) => line.phase === phase);
     const all = lines.filter((line) => line.phase === phase);
     return {
@@ -113,7 +112,7 @@ export function summariseLedger(lines: readonly LedgerLine[], options: Summarise
         ...optional('lastSuccessAt', latest(own.filter(completedWell).map((l) => l.completedAt))),
       };
     })
-    .sort((a, b) => PHASES.indexOf(a.phase) - PHASES.indexOf(b.phase));
+    .sort((a, b) => DREAM_PHASES.indexOf(a.phase) - DREAM_PHASES.indexOf(b.phase));
 
   return {
     generatedAt: options.now.toISOString(),
