@@ -20,6 +20,7 @@ export const sourceAliases = [
   { find: /^@reverie\/dream\/options$/, replacement: root('./packages/dream/src/options.ts') },
   { find: /^@reverie\/dream$/, replacement: root('./packages/dream/src/index.ts') },
   { find: /^reverie\/internal$/, replacement: root('./packages/reverie/src/internal.ts') },
+  { find: /^reverie\/tokens$/, replacement: root('./packages/reverie/src/di/tokens.ts') },
   { find: /^reverie$/, replacement: root('./packages/reverie/src/index.ts') },
   { find: /^@reverie\/server$/, replacement: root('./packages/server/src/index.ts') },
   { find: /^@reverie\/cli$/, replacement: root('./packages/cli/src/index.ts') },

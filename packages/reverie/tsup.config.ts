@@ -1,10 +1,11 @@
 import { defineConfig } from 'tsup';
 
-// Two entries that share their code through chunks (`splitting`, in the ESM and the CJS build
-// alike, so each class exists once per format): `index`, what a host imports, and `internal`, what
-// Reverie's other packages share with the runtime (not covered by semver).
+// Three entries that share their code through chunks (`splitting`, in the ESM and the CJS build
+// alike, so each class exists once per format): `index`, what a host imports; `tokens`, the typed
+// injection tokens alone, for a host's service classes (`@inject(TOKENS.Clock)`); and `internal`,
+// what Reverie's other packages share with the runtime (not covered by semver).
 export default defineConfig({
-  entry: { index: 'src/index.ts', internal: 'src/internal.ts' },
+  entry: { index: 'src/index.ts', tokens: 'src/di/tokens.ts', internal: 'src/internal.ts' },
   format: ['esm', 'cjs'],
   splitting: true,
   dts: true,

@@ -126,7 +126,7 @@ export type { IWorkflowLog, WorkflowLogReadOptions } from './interfaces/workflow
 export type { IEmbedder } from './interfaces/embedder';
 export type { IClock } from './interfaces/clock';
 export type { ILogger } from './interfaces/logger';
-export { TOKENS, type TokenName } from './di/tokens';
+export { type ServiceOf, type Token, TOKENS, type TokenName, token } from './di/tokens';
 export { ManualClock, systemClock } from './time/system-clock';
 export { consoleLogger, RecordingLogger, silentLogger, stderrLogger } from './logging/loggers';
 

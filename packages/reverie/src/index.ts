@@ -15,7 +15,6 @@ export type {
   WorkflowLogOptions,
   WorkingMemoryOptions,
 } from './builder/builder-options';
-export { RUNTIME_TOKENS } from './di/runtime-tokens';
 export { ActivityTracker } from './activity/activity-tracker';
 export { type MiddlewareOptions, middlewareOptionsSchema } from './middleware/reverie-middleware';
 export { withReverie, type WithReverieOptions } from './middleware/with-reverie';
@@ -37,7 +36,8 @@ export { loadWordNetThesaurus, type WordNetThesaurusOptions } from './recall/loa
 export { type CheckReverieOptions, type CheckStatus, checkReverie, type ReverieCheck, type ReverieCheckup } from './doctor/check-reverie';
 export { renderDreamStatus } from './dreaming/status/render-dream-status';
 export type { ApplyRequest, PlanSummary, RecordChange, RecordHistoryItem, RecordKey, RunDetails, RunSummary } from '@reverie/dream';
-export { TOKENS } from '@reverie/core';
+export { type ReverieTokenName, type ServiceOf, type Token, TOKENS } from './di/tokens';
+export type { ReverieContainer } from './di/reverie-container';
 export type { IClock, Thesaurus } from '@reverie/core';
 export type {
   FeedbackSignal,

@@ -10,9 +10,11 @@ import { buildIfStale } from './built-packages';
 // passes and model gateway (`@reverie/dream`'s main entry) nor the AI SDK nor any of date-fns
 // (only the fact check reads relative dates);
 // its first dream cycle loads them and runs. The same holds with `.withPostgres()`: the PostgreSQL
-// dream state imports only the contract (`@reverie/dream-state`), not the engine. No process loads
-// tsyringe or reflect-metadata: the builder wires services in its own container. Builds first when
-// a dist/ is missing or stale.
+// dream state imports only the contract (`@reverie/dream-state`), not the engine. Without
+// `createReverie({ container })` no process loads tsyringe or reflect-metadata: the builder wires
+// services in its own container. With one, Reverie drives the host's container through its own
+// methods and loads no file of tsyringe or reflect-metadata that the host had not loaded. Builds
+// first when a dist/ is missing or stale.
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '..', '..');
 const recorder = pathToFileURL(join(packageDir, 'test', '__fixtures__', 'record-loaded-modules.mjs')).href;
@@ -34,9 +36,11 @@ const modelSource = `{
   async doStream() { throw new Error('not scripted'); },
 }`;
 
-type Backend = 'files' | 'postgres';
+type Backend = 'files' | 'postgres' | 'container';
 
 const scenario = (load: string, backend: Backend) => `
+  ${backend === 'container' ? "await import('reflect-metadata'); const { container } = await import('tsyringe');" : ''}
+  const hostLoaded = await globalThis.loadedModules();
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
@@ -44,7 +48,7 @@ const scenario = (load: string, backend: Backend) => `
   const atImport = await globalThis.loadedModules();
   const dataPath = mkdtempSync(join(tmpdir(), 'reverie-laziness-'));
   const model = ${modelSource};
-  const builder = createReverie({ dataPath, model });
+  const builder = createReverie({ dataPath, model${backend === 'container' ? ', container' : ''} });
   ${backend === 'postgres' ? "const { PGlite } = await import('@electric-sql/pglite'); const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin'); builder.withPostgres({ pglite: await PGlite.create({ extensions: { btree_gin } }) });" : ''}
   const reverie = builder.withMemory().withConversationLog().withDreaming({ preferenceInference: { enabled: false } }).build();
   await reverie.memory.save({ content: 'The user moved to Porto' });
@@ -61,13 +65,14 @@ const scenario = (load: string, backend: Backend) => `
   await reverie.close();
   rmSync(dataPath, { recursive: true, force: true });
   console.log(JSON.stringify({
-    atImport, afterTurn, afterCycle, plan, memories, modelCalls: model.calls,
+    hostLoaded, atImport, afterTurn, afterCycle, plan, memories, modelCalls: model.calls,
     recalled: turn.systemPrompt.includes('Porto'),
     passes: report.passes.map((pass) => pass.name + ':' + pass.status),
   }));
 `;
 
 interface Outcome {
+  hostLoaded: string[];
   atImport: string[];
   afterTurn: string[];
   afterCycle: string[];
@@ -150,5 +155,23 @@ describe('.withPostgres() in a fresh process (ESM)', () => {
     expect(outcome.afterCycle.filter(dreamMain).length).toBeGreaterThan(0);
     expect(outcome.passes).toContain('memory-consolidation:ok');
     expect(outcome.memories.filter((content) => /deploys/i.test(content))).toHaveLength(1);
+  });
+});
+
+describe('createReverie({ container }) in a fresh process (ESM)', () => {
+  let outcome: Outcome;
+  beforeAll(() => {
+    outcome = run('esm', 'container');
+  }, 60_000);
+
+  it('loads no file of tsyringe or reflect-metadata beyond those the host loaded, and the same lazy parts as without', () => {
+    const hostFiles = new Set(outcome.hostLoaded.filter(neverLoaded));
+    expect(hostFiles.size).toBeGreaterThan(0);
+    for (const loaded of [outcome.atImport, outcome.afterTurn, outcome.afterCycle]) {
+      expect(loaded.filter((file) => neverLoaded(file) && !hostFiles.has(file))).toEqual([]);
+    }
+    expect(outcome.afterTurn.filter(dreamMain)).toEqual([]);
+    expect(outcome.recalled).toBe(true);
+    expect(outcome.passes).toContain('memory-consolidation:ok');
   });
 });

@@ -1,6 +1,6 @@
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
-import { RUNTIME_TOKENS } from '../di/runtime-tokens';
+import { TOKENS } from '../di/tokens';
 import type { RecallEventLog } from '../dreaming/recall-event-log';
 import { TurnFactExtractor } from '../extraction/turn-fact-extractor';
 import { AgentTools, type ToolFamilies } from '../tools/agent-tools';
@@ -10,13 +10,13 @@ import type { BuildConfig, ParsedConcerns } from './validate-build';
 /** The longest wait between two sweeps of idle sessions. */
 const IDLE_SWEEP_MS = 60_000;
 
-/** The sessions' turns kept in process memory, registered in the container (SPEC M9). */
+/** The sessions' turns kept in process memory, registered in the instance's registry (SPEC M9). */
 export function assembleConversation(
-  { container, clock, logger, conversationLog }: InstanceServices,
+  { registry, clock, logger, conversationLog }: InstanceServices,
   config: BuildConfig,
 ): ConversationMemory {
   const conversation = new ConversationMemory({ clock, logger, log: conversationLog, idleMs: config.context.sessionIdleTimeout });
-  container.registerValue(RUNTIME_TOKENS.ConversationMemory, conversation);
+  registry.registerValue(TOKENS.ConversationMemory, conversation);
   return conversation;
 }
 

@@ -27,8 +27,8 @@ import {
 } from '@reverie/file-store';
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
-import { RUNTIME_TOKENS } from '../di/runtime-tokens';
-import { ServiceContainer } from '../di/service-container';
+import type { ServiceRegistry } from '../di/service-registry';
+import { TOKENS as REVERIE_TOKENS } from '../di/tokens';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import type { PostgresBackend, PostgresScopeStores } from './postgres-backend';
 import type { WrappableModel } from './reverie';
@@ -45,9 +45,10 @@ export interface Closable {
   close(): Promise<void>;
 }
 
-/** What the rest of an instance is built on: its container, with the stores, the model and the activity tracker resolved. */
+/** What the rest of an instance is built on: its registry, with the stores, the model and the activity tracker resolved. */
 export interface InstanceServices {
-  container: ServiceContainer;
+  /** Where the instance's services are registered: Reverie's own container, or a child of the host's. */
+  registry: ServiceRegistry;
   clock: IClock;
   logger: ILogger;
   dataPath: string;
@@ -71,17 +72,18 @@ export interface InstanceServices {
 }
 
 /**
- * Makes the instance's container and registers its services: clock, logger, model, embedder,
- * the activity tracker, and a store per enabled concern (file or PostgreSQL) unless `.use()` or
- * the concern's `store` option gives one.
+ * Registers the instance's services: clock, logger, model, embedder, the activity tracker, and a
+ * store per enabled concern (file or PostgreSQL) unless `.use()`, the concern's `store` option
+ * or the host's container gives one, in that order. A store the host's container gives is
+ * resolved once and registered as it is, so the host and Reverie hold the same instance.
  */
 export function assembleServices(
+  registry: ServiceRegistry,
   config: BuildConfig,
   options: ParsedConcerns,
   overrides: Map<symbol, unknown>,
   postgres?: PostgresInstance,
 ): InstanceServices {
-  const container = new ServiceContainer();
   const clock: IClock = config.clock ?? systemClock;
   const { logger } = config;
   const { dataPath } = config;
@@ -91,22 +93,24 @@ export function assembleServices(
     return store;
   };
 
-  container.registerValue(TOKENS.Clock, clock);
-  container.registerValue(TOKENS.Logger, logger);
-  if (config.model !== undefined) container.registerValue(RUNTIME_TOKENS.LanguageModel, config.model);
-  if (config.embedder !== undefined) container.registerValue(TOKENS.Embedder, config.embedder);
-  else if (config.embeddingModel !== undefined) container.registerValue(TOKENS.Embedder, aiSdkEmbedder(config.embeddingModel));
-  container.registerValue(RUNTIME_TOKENS.ActivityTracker, new ActivityTracker(clock));
+  if (config.scope !== undefined) registry.registerValue(REVERIE_TOKENS.Scope, config.scope);
+  registry.registerValue(TOKENS.Clock, clock);
+  registry.registerValue(TOKENS.Logger, logger);
+  if (config.model !== undefined) registry.registerValue(REVERIE_TOKENS.LanguageModel, config.model);
+  if (config.embedder !== undefined) registry.registerValue(TOKENS.Embedder, config.embedder);
+  else if (config.embeddingModel !== undefined) registry.registerValue(TOKENS.Embedder, aiSdkEmbedder(config.embeddingModel));
+  registry.registerValue(REVERIE_TOKENS.ActivityTracker, new ActivityTracker(clock));
 
   // A store comes from `.use()` first, then the concern's `store` option, then the file default.
-  const provide = <T>(token: symbol, enabled: boolean, given: T | undefined, makeDefault: (c: ServiceContainer) => T & Closable) => {
-    if (overrides.has(token)) container.registerValue(token, overrides.get(token));
-    else if (given !== undefined) container.registerValue(token, given);
-    else if (enabled) container.registerFactory(token, (c) => own(makeDefault(c)));
+  const provide = <T>(token: symbol, enabled: boolean, given: T | undefined, makeDefault: (c: ServiceRegistry) => T & Closable) => {
+    if (overrides.has(token)) registry.registerValue(token, overrides.get(token));
+    else if (given !== undefined) registry.registerValue(token, given);
+    else if (registry.hostProvides(token)) registry.registerValue(token, registry.resolve(token));
+    else if (enabled) registry.registerFactory(token, (c) => own(makeDefault(c)));
   };
   // SPEC M4: with an embedder, memory, skills and working memory all rank hybrid, by withMemory's
   // threshold and query timeout (one model, one threshold); a store fills in what is not given.
-  const hybridRecall = (c: ServiceContainer): HybridRecallOptions => ({
+  const hybridRecall = (c: ServiceRegistry): HybridRecallOptions => ({
     ...(c.isRegistered(TOKENS.Embedder) ? { embedder: c.resolve<IEmbedder>(TOKENS.Embedder) } : {}),
     ...(options.memory
       ? { minSimilarity: options.memory.minSimilarity, queryEmbeddingTimeoutMs: options.memory.queryEmbeddingTimeout }
@@ -170,20 +174,17 @@ export function assembleServices(
     options.workflowLog?.store,
     () => postgres?.stores.workflowLog() ?? new FileWorkflowLog(files),
   );
-  for (const [token, implementation] of overrides) {
-    if (!container.isRegistered(token)) container.registerValue(token, implementation);
-  }
 
-  const optional = <T>(token: symbol): T | undefined => (container.isRegistered(token) ? container.resolve<T>(token) : undefined);
+  const optional = <T>(token: symbol): T | undefined => (registry.isRegistered(token) ? registry.resolve<T>(token) : undefined);
   const memory = optional<ILongTermMemory>(TOKENS.LongTermMemory);
   const workingMemory = optional<IWorkingMemory>(TOKENS.WorkingMemory);
   const conversationLog = optional<IConversationLog>(TOKENS.ConversationLog);
   // Reverie's own calls (dream passes, note expansion) are background calls: a host that passed
   // a model wrapped with Reverie's middleware does not get them recorded as user turns.
-  const model = asBackgroundModel(optional<WrappableModel>(RUNTIME_TOKENS.LanguageModel)) as never;
-  const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
+  const model = asBackgroundModel(optional<WrappableModel>(REVERIE_TOKENS.LanguageModel)) as never;
+  const activity = registry.resolve<ActivityTracker>(REVERIE_TOKENS.ActivityTracker);
 
-  return { container, clock, logger, dataPath, decay, optional, own, owned, memory, workingMemory, conversationLog, model, activity };
+  return { registry, clock, logger, dataPath, decay, optional, own, owned, memory, workingMemory, conversationLog, model, activity };
 }
 
 /** The model wrapped so that its calls run as background calls. */

@@ -11,7 +11,11 @@ import { dreamingOptionsSchema } from '../dreaming/dream-options';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import { ReverieMemory } from '../memory/reverie-memory';
+import type { ServiceRegistry } from '../di/service-registry';
+import { TOKENS as REVERIE_TOKENS } from '../di/tokens';
+import { checkHostPasses } from '../dreaming/host-passes';
 import type { ToolFamilies } from '../tools/agent-tools';
+import { usedPasses } from './host-services';
 import { assembleDreamCycle, assembleDreamState } from './assemble-dreaming';
 import { assembleConversation, assembleRuntime } from './assemble-runtime';
 import { assembleServices, type PostgresInstance } from './assemble-services';
@@ -26,16 +30,20 @@ import type { BuildConfig, Concern, ParsedConcerns } from './validate-build';
  * (`assembleDreamCycle`), and the `Reverie` with its `dreams` (`createReverieDreams`) and `close()`.
  */
 export function assemble<F extends ToolFamilies>(
+  registry: ServiceRegistry,
   config: BuildConfig,
   concerns: Map<Concern, never>,
   overrides: Map<symbol, unknown>,
   postgres?: PostgresInstance,
 ): Reverie<F> {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
-  const services = assembleServices(config, options, overrides, postgres);
+  const services = assembleServices(registry, config, options, overrides, postgres);
   const { optional, clock, logger, dataPath, decay, memory, workingMemory, conversationLog, activity, owned } = services;
   const conversation = assembleConversation(services, config);
-  const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
+  const parsedDreaming = options.dreaming ?? dreamingOptionsSchema.parse({});
+  // SPEC E4: the host's passes, from withDreaming({ passes }), .use(TOKENS.DreamPass) and its container, checked together.
+  const passes = checkHostPasses([...parsedDreaming.passes, ...usedPasses(overrides), ...registry.hostPasses()], 'passes');
+  const dreamingOptions = { ...parsedDreaming, passes };
   const state = assembleDreamState(services, options, dreamingOptions, conversation, postgres);
   const { recall } = state;
   const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(services, config, options, conversation, recall);
@@ -43,7 +51,8 @@ export function assemble<F extends ToolFamilies>(
   const { dreamTrigger, scheduler } = cycle;
   let closed = false;
 
-  return {
+  const reverie: Reverie<F> = {
+    container: registry.container,
     memory: memory && new ReverieMemory(memory, { secondHop }),
     workingMemory,
     skills: optional<ISkillStore>(TOKENS.SkillStore),
@@ -91,4 +100,10 @@ export function assemble<F extends ToolFamilies>(
       await postgres?.owned?.close();
     },
   };
+  // SPEC E2: what Reverie built, for the host to resolve from `reverie.container`.
+  registry.registerValue(REVERIE_TOKENS.Reverie, reverie);
+  registry.registerValue(REVERIE_TOKENS.AgentTools, tools);
+  registry.registerValue(REVERIE_TOKENS.Dreams, reverie.dreams);
+  if (reverie.memory) registry.registerValue(REVERIE_TOKENS.ReverieMemory, reverie.memory);
+  return reverie;
 }

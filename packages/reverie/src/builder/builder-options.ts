@@ -14,6 +14,7 @@ import type {
   Thesaurus,
 } from '@reverie/core';
 import { contextOptionsSchema } from '../context/context-options';
+import { isReverieContainer, type ReverieContainer } from '../di/reverie-container';
 import { durationSchema } from '../options/duration';
 import { embeddingModelOption, languageModelOption } from '../options/model-option';
 
@@ -66,6 +67,14 @@ export const reverieConfigSchema = z
       .transform((logger): ILogger => (logger === 'stderr' ? stderrLogger : logger === 'silent' ? silentLogger : logger)),
     /** Per-turn context (SPEC M11). */
     context: contextOptionsSchema.prefault({}),
+    /**
+     * SPEC E2: the host's tsyringe `DependencyContainer`. Reverie works in a child of it: a
+     * service the host registered under one of Reverie's `TOKENS` is used in place of the
+     * default, and what Reverie builds is registered in the child (`reverie.container`).
+     */
+    container: z
+      .custom<ReverieContainer>((value) => isReverieContainer(value), { message: 'must be a tsyringe DependencyContainer' })
+      .optional(),
   })
   .strict()
   .refine((config) => config.embedder === undefined || config.embeddingModel === undefined, {

@@ -1,4 +1,6 @@
 import { invalidOptions, systemClock } from '@reverie/core';
+import { tokenRole } from '../di/token-roles';
+import { TOKENS } from '../di/tokens';
 import { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from '../dreaming/dream-options';
 import type { NoToolFamilies, ToolFamilies, WithToolFamily } from '../tools/agent-tools';
 import { assemble } from './assemble';
@@ -11,10 +13,12 @@ import type {
   WorkflowLogOptions,
   WorkingMemoryOptions,
 } from './builder-options';
+import { checkUse, instanceRegistry, refuseBuiltRegistrations, scopeRegistry, withHostServices } from './host-services';
 import { DEFAULT_POSTGRES_SCOPE, openPostgresBackend, type PostgresOptions, postgresScopeStores } from './postgres-backend';
 import type { Reverie } from './reverie';
 import { ReverieScopes } from './reverie-scopes';
 import { scopeDataPath } from './scope-data-path';
+import { SharedStoreCheck } from './shared-store-check';
 import { type Concern, validateBuild } from './validate-build';
 
 /**
@@ -89,14 +93,17 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     return this.enable('dreaming', typeof options === 'function' ? options(dreamingOptionsSchema.parse({})) : options);
   }
 
-  /** Replaces the implementation behind a token, e.g. `.use(TOKENS.LongTermMemory, myStore)`. */
+  /**
+   * Gives the service behind a token in place of Reverie's default, e.g.
+   * `.use(TOKENS.LongTermMemory, myStore)` or `.use(TOKENS.Clock, clock)`; `.use(TOKENS.DreamPass,
+   * pass)` adds a dream pass (as often as you like). A token Reverie builds (`TOKENS.ReverieMemory`,
+   * `TOKENS.Dreams`…) is refused with what to do instead; docs/configuration.md lists every token.
+   */
   use<T>(token: symbol, implementation: T): this {
-    if (typeof token !== 'symbol') {
-      throw invalidOptions('use(token, implementation) needs a token from TOKENS, such as TOKENS.LongTermMemory.', [
-        { path: 'token', message: 'a token from TOKENS' },
-      ]);
-    }
-    this.overrides.set(token, implementation);
+    checkUse(token);
+    if (token === TOKENS.DreamPass)
+      this.overrides.set(token, [...((this.overrides.get(token) as unknown[] | undefined) ?? []), implementation]);
+    else this.overrides.set(token, implementation);
     return this;
   }
 
@@ -105,11 +112,17 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
    * UNSUPPORTED_DEPENDENCY when the installed `ai` or `zod` is outside reverie's peer range.
    */
   build(): Reverie<F> {
-    const { config, concerns, postgres } = validateBuild(this.config, this.concerns, this.postgres);
-    if (!postgres) return assemble<F>(config, concerns, this.overrides);
+    const registry = instanceRegistry(this.config.container);
+    refuseBuiltRegistrations(registry);
+    const { config, concerns, postgres } = validateBuild(
+      withHostServices(this.config, this.overrides, registry),
+      this.concerns,
+      this.postgres,
+    );
+    if (!postgres) return assemble<F>(registry, config, concerns, this.overrides);
     const backend = openPostgresBackend(postgres);
     const scope = config.scope ?? DEFAULT_POSTGRES_SCOPE;
-    return assemble<F>({ ...config, scope }, concerns, this.overrides, {
+    return assemble<F>(registry, { ...config, scope }, concerns, this.overrides, {
       stores: postgresScopeStores(backend, scope, config.clock ?? systemClock, config.logger),
       owned: backend,
     });
@@ -131,34 +144,48 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     const shared = [...this.concerns].filter(
       ([, raw]) => typeof raw === 'object' && raw !== null && ('store' in raw || 'usageStore' in raw || 'state' in raw),
     );
-    if (this.overrides.size > 0 || shared.length > 0) {
+    const sharedUses = [...this.overrides.keys()].filter((token) => {
+      const role = tokenRole(token)?.role;
+      return role?.kind === 'service' && !role.shared;
+    });
+    if (sharedUses.length > 0 || shared.length > 0) {
       throw invalidOptions(
-        'buildScopes() cannot share one store instance between scopes: leave out the `store` options, withDreaming({ state }) and `.use()`, or build one instance per scope with createReverie({ scope }).',
+        'buildScopes() cannot share one store instance between scopes: leave out the `store` options, withDreaming({ state }) and `.use()` of a store, register the store in your container so that each scope gets its own (docs/configuration.md), or build one instance per scope with createReverie({ scope }).',
         [
           ...shared.map(([concern]) => ({ path: concern, message: 'a store instance would be shared by every scope' })),
-          ...(this.overrides.size > 0 ? [{ path: 'use', message: 'an implementation would be shared by every scope' }] : []),
+          ...sharedUses.map((token) => ({
+            path: `use(TOKENS.${tokenRole(token)!.name})`,
+            message: 'a store instance would be shared by every scope',
+          })),
         ],
       );
     }
-    const { config, concerns, postgres } = validateBuild(this.config, this.concerns, this.postgres);
-    if (!postgres) {
-      return new ReverieScopes(config.dataPath, (scope) =>
-        assemble<F>({ ...config, scope, dataPath: scopeDataPath(config.dataPath, scope) }, concerns, this.overrides),
+    const host = instanceRegistry(this.config.container);
+    refuseBuiltRegistrations(host);
+    const { config, concerns, postgres } = validateBuild(withHostServices(this.config, this.overrides, host), this.concerns, this.postgres);
+    const parent = host.container;
+    const stores = new SharedStoreCheck();
+    const build = (scope: string, postgresStores?: Parameters<typeof assemble>[4]) => {
+      const registry = scopeRegistry(parent);
+      const instance = assemble<F>(
+        registry,
+        { ...config, scope, ...(postgresStores ? {} : { dataPath: scopeDataPath(config.dataPath, scope) }) },
+        concerns,
+        this.overrides,
+        postgresStores,
       );
-    }
+      stores.check(scope, registry, instance);
+      return instance;
+    };
+    if (!postgres) return new ReverieScopes(config.dataPath, (scope) => build(scope));
     // One client (one pool) for every scope; each scope's stores are made at its first get().
     const backend = openPostgresBackend(postgres);
     const clock = config.clock ?? systemClock;
     const { logger } = config;
-    return new ReverieScopes(
-      config.dataPath,
-      (scope) =>
-        assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }),
-      {
-        list: () => backend.module.listPostgresScopes(backend.client),
-        close: () => backend.close(),
-      },
-    );
+    return new ReverieScopes(config.dataPath, (scope) => build(scope, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
+      list: () => backend.module.listPostgresScopes(backend.client),
+      close: () => backend.close(),
+    });
   }
 
   private enable(concern: Concern, options: unknown): this {

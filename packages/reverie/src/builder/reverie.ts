@@ -32,6 +32,7 @@ import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 import type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 import type { DreamStatus } from '../dreaming/status/dream-status';
+import type { ReverieContainer } from '../di/reverie-container';
 import type { TriggerRequest, TriggerResult } from '../dreaming/gates/dream-trigger';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
@@ -42,6 +43,13 @@ export type WrappableModel = Parameters<typeof wrapLanguageModel>[0]['model'];
  * which tool families the builder added (`tools.forSession()` is typed by it).
  */
 export interface Reverie<F extends ToolFamilies = ToolFamilies> {
+  /**
+   * SPEC E2: the child of the host's tsyringe container this instance works in, when
+   * `createReverie({ container })` gave one: `reverie.container.resolve(TOKENS.ReverieMemory)` is
+   * `reverie.memory`, and so on for every store and for `TOKENS.Dreams`, `TOKENS.AgentTools`,
+   * `TOKENS.Reverie`. Undefined without a container.
+   */
+  readonly container: ReverieContainer | undefined;
   /**
    * Long-term memory, when `.withMemory()` or `.use(TOKENS.LongTermMemory, …)` registered one:
    * that store (`memory.store`) behind `ReverieMemory`, which gives entries saved without a

@@ -1,14 +1,15 @@
 import { ReverieError } from '@reverie/core';
-
-type Factory = (container: ServiceContainer) => unknown;
+import type { Factory, ServiceRegistry } from './service-registry';
 
 /**
  * The services of one Reverie instance, by token: a value, or a factory called at the first
  * `resolve` and cached. The builder makes one per `.build()`, so two instances share nothing.
- * Every service is registered by token (a symbol from `TOKENS` or `RUNTIME_TOKENS`), never by
- * class, so no decorator or type metadata is involved.
+ * Every service is registered by token (a symbol from `TOKENS`), never by class, so no decorator
+ * or type metadata is involved. Used when the host gives no container of its own: the host then
+ * provides nothing through it (`.use()` and the options still do).
  */
-export class ServiceContainer {
+export class ServiceContainer implements ServiceRegistry {
+  readonly container = undefined;
   private readonly values = new Map<symbol, unknown>();
   private readonly factories = new Map<symbol, Factory>();
 
@@ -42,5 +43,13 @@ export class ServiceContainer {
     this.factories.delete(token);
     this.values.set(token, made);
     return made as T;
+  }
+
+  hostProvides(): boolean {
+    return false;
+  }
+
+  hostPasses(): unknown[] {
+    return [];
   }
 }
