@@ -1,4 +1,5 @@
 export { DreamEngine, type DreamEngineOptions } from './engine/dream-engine';
+export type { DreamTracing } from './engine/dream-tracing';
 export { type ApplyRequest, DREAM_PHASES, type RunRequest } from './engine/run-request';
 export { DeclaredPass } from './engine/declared-pass';
 export { BUILT_IN_PASSES } from './passes/built-in-pass-declarations';

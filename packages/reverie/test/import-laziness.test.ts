@@ -98,6 +98,8 @@ function run(format: 'esm' | 'cjs', backend: Backend = 'files'): Outcome {
 const dreamMain = (file: string) => file.startsWith(join(root, 'packages', 'dream', 'dist', 'index.'));
 const aiSdk = (file: string) => file.includes(`${sep}node_modules${sep}ai${sep}`);
 const dateFns = (file: string) => /[\\/]node_modules[\\/]date-fns[\\/]/.test(file);
+/** OpenTelemetry loads only with `createReverie({ telemetry })` (or with the AI SDK, which imports it). */
+const openTelemetry = (file: string) => /[\\/]node_modules[\\/]@opentelemetry[\\/]/.test(file);
 /** Packages a process serving turns never needs: the builder's container is Reverie's own. */
 const neverLoaded = (file: string) => /[\\/]node_modules[\\/](tsyringe|reflect-metadata|tslib)[\\/]/.test(file);
 
@@ -116,6 +118,7 @@ describe.each(['esm', 'cjs'] as const)('import reverie (%s build) in a fresh pro
       expect(loaded.filter(dreamMain)).toEqual([]);
       expect(loaded.filter(aiSdk)).toEqual([]);
       expect(loaded.filter(dateFns)).toEqual([]);
+      expect(loaded.filter(openTelemetry)).toEqual([]);
     }
     for (const loaded of [outcome.atImport, outcome.afterTurn, outcome.afterCycle]) expect(loaded.filter(neverLoaded)).toEqual([]);
     expect(outcome.recalled).toBe(true);

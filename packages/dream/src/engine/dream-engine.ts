@@ -1,3 +1,5 @@
+import type { TelemetrySettings } from 'ai';
+import { type DreamTracing, NO_TRACING } from './dream-tracing';
 import { newId } from '@reverie/core';
 import type { DreamLockStatus, DreamStateStore } from '@reverie/dream-state';
 import { holdingLock } from '@reverie/dream-state';
@@ -18,6 +20,10 @@ export interface DreamEngineOptions {
   planMaxAgeMs?: number;
   /** The longest model reply read at all, in characters (default 100,000); a longer one is refused before it is parsed. */
   maxReplyChars?: number;
+  /** SPEC E3: hooks around each run and pass, for spans (the `reverie` package's telemetry). */
+  tracing?: DreamTracing;
+  /** SPEC E3: the host's AI SDK telemetry settings, passed on to every model call the passes make. */
+  telemetry?: TelemetrySettings;
 }
 
 /**
@@ -49,6 +55,8 @@ export class DreamEngine {
       roster: new PassRoster(services, passes),
       planMaxAgeMs: options.planMaxAgeMs ?? DEFAULT_PLAN_MAX_AGE_MS,
       maxReplyChars: options.maxReplyChars,
+      tracing: options.tracing ?? NO_TRACING,
+      telemetry: options.telemetry,
     };
   }
 

@@ -1,3 +1,5 @@
+import type { TelemetrySettings } from 'ai';
+import type { DreamTracing } from './dream-tracing';
 import type { DreamStateStore } from '@reverie/dream-state';
 import type { DreamServices } from './dream-types';
 import type { PassRoster } from './pass-roster';
@@ -11,4 +13,8 @@ export interface EngineContext {
   readonly planMaxAgeMs: number;
   /** The longest model reply read at all, in characters; the gateway's default when undefined. */
   readonly maxReplyChars: number | undefined;
+  /** Spans around runs and passes (SPEC E3); `NO_TRACING` without. */
+  readonly tracing: DreamTracing;
+  /** The host's AI SDK telemetry settings, given to every model call (`experimental_telemetry`). */
+  readonly telemetry: TelemetrySettings | undefined;
 }

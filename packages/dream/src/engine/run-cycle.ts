@@ -23,12 +23,23 @@ export interface CycleOrigin {
  * next write with LOCK_LOST — no report, ledger line or manifest update — leaving the run as a
  * crash would, for the next runner's recovery; the model call in flight is aborted too.
  */
-export async function runCycle(
+export function runCycle(
   engine: EngineContext,
   request: RunRequest,
   selected: DreamPass[],
   runId: string,
   from: CycleOrigin = {},
+): Promise<CycleReport> {
+  const run = { runId, trigger: request.trigger, dryRun: request.dryRun ?? false, passes: selected.map((pass) => pass.name) };
+  return engine.tracing.run(run, () => runTracedCycle(engine, request, selected, runId, from));
+}
+
+async function runTracedCycle(
+  engine: EngineContext,
+  request: RunRequest,
+  selected: DreamPass[],
+  runId: string,
+  from: CycleOrigin,
 ): Promise<CycleReport> {
   const { services, state, roster } = engine;
   const { clock, logger, dataPath } = services;
@@ -59,6 +70,7 @@ export async function runCycle(
           ...(engine.maxReplyChars === undefined ? {} : { maxReplyChars: engine.maxReplyChars }),
           ...(dataPath === undefined ? {} : { dataPath }),
           logger,
+          ...(engine.telemetry === undefined ? {} : { telemetry: engine.telemetry }),
           artifact: async (name: string, content: string) => {
             await folder?.writeArtifact(name, content);
           },
@@ -93,9 +105,9 @@ export async function runCycle(
         : roster.missingServices(pass)
       : roster.skipReason(pass, gateway);
     if (skipped === undefined) tell({ type: 'start', name: pass.name, phase: pass.phase, index, total: selected.length });
-    const outcome: PassOutcome =
+    const outcome: PassOutcome = await engine.tracing.pass({ runId, name: pass.name, phase: pass.phase }, async () =>
       skipped === undefined
-        ? await runPass(engine, pass, {
+        ? runPass(engine, pass, {
             runId,
             gateway,
             signal,
@@ -105,7 +117,8 @@ export async function runCycle(
             keep,
             ...(stored && saved ? { stored, planId: saved.planId, plannedBy: saved.runId } : {}),
           })
-        : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped };
+        : { name: pass.name, phase: pass.phase, status: 'skipped', reason: skipped },
+    );
     if (outcome.status === 'skipped') keep.push({ name: pass.name, phase: pass.phase, status: 'skipped', reason: outcome.reason });
     record(outcome, index);
     assertStillHeld(lost);

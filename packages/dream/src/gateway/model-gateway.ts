@@ -1,4 +1,4 @@
-import type { generateText, LanguageModel, ModelMessage } from 'ai';
+import type { generateText, LanguageModel, ModelMessage, TelemetrySettings } from 'ai';
 import type { z } from 'zod';
 import { type ILogger, invalidOptions, ReverieError, ReverieModelReplyError } from '@reverie/core';
 import { describeIssues, extractJsonObject } from '@reverie/core/internal';
@@ -23,6 +23,11 @@ export interface ModelGatewayOptions {
    * refused before it is parsed, and the model is asked once for a shorter one (SPEC B11).
    */
   maxReplyChars?: number;
+  /**
+   * SPEC E3: the host's AI SDK telemetry settings, given to every call as
+   * `experimental_telemetry`, with the pass's name in `metadata['reverie.pass']`.
+   */
+  telemetry?: TelemetrySettings;
 }
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -70,6 +75,7 @@ export class ModelGateway implements ModelGatewayLike {
   private readonly artifact: (name: string, content: string) => Promise<void>;
   private readonly maxRetries: number;
   private readonly maxReplyChars: number;
+  private readonly telemetry: TelemetrySettings | undefined;
   private readonly refused: string[] = [];
   private readonly callsPerPass = new Map<string, number>();
   /** Directives read so far, by file and built-in text: each is read once per gateway (one run). */
@@ -94,6 +100,7 @@ export class ModelGateway implements ModelGatewayLike {
       ]);
     }
     this.maxReplyChars = maxReplyChars;
+    this.telemetry = options.telemetry;
     this.model = options.model;
     this.dataPath = options.dataPath;
     this.logger = options.logger;
@@ -193,6 +200,9 @@ export class ModelGateway implements ModelGatewayLike {
         maxRetries: this.maxRetries,
         ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
         ...(request.signal ? { abortSignal: request.signal } : {}),
+        ...(this.telemetry === undefined
+          ? {}
+          : { experimental_telemetry: { ...this.telemetry, metadata: { ...this.telemetry.metadata, 'reverie.pass': request.pass } } }),
       });
     } catch (error) {
       if (request.signal?.aborted) throw abortedError(request.pass, error);

@@ -1,3 +1,5 @@
+import type { TelemetrySettings } from 'ai';
+import { dreamSpans } from '../telemetry/dream-spans';
 import type { IClock, IEmbedder, IFeedbackStore, ILongTermMemory, ISkillStore, ISkillUsageStore, IWorkflowLog } from '@reverie/core';
 import { TOKENS } from '@reverie/core';
 import type { RecallSignalStore } from '@reverie/dream/internal';
@@ -62,7 +64,7 @@ export function assembleDreamCycle(
   dreamingOptions: DreamingOptions,
   { dreamState, beforeCycle }: DreamState,
 ): DreamCycle {
-  const { optional, dataPath, clock, logger, memory, conversationLog, model, activity, decay } = services;
+  const { optional, dataPath, clock, logger, memory, conversationLog, model, activity, decay, tracing, telemetry } = services;
   const engine = new DeferredDreamEngine(
     {
       state: dreamState,
@@ -82,7 +84,12 @@ export function assembleDreamCycle(
     },
     dreamingOptions,
     options.skills?.protected ?? [],
-    { planMaxAgeMs: dreamingOptions.planMaxAge, maxReplyChars: dreamingOptions.maxReplyChars },
+    {
+      planMaxAgeMs: dreamingOptions.planMaxAge,
+      maxReplyChars: dreamingOptions.maxReplyChars,
+      ...(tracing ? { tracing: dreamSpans(tracing) } : {}),
+      ...(telemetry ? { telemetry: telemetry as TelemetrySettings } : {}),
+    },
     dreamingOptions.passes,
   );
   const dreamsEnabled = dreamingOptions.enabled && options.dreaming !== undefined;

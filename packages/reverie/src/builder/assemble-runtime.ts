@@ -1,3 +1,4 @@
+import type { TelemetrySettings } from 'ai';
 import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { TOKENS } from '../di/tokens';
@@ -41,7 +42,14 @@ export function assembleRuntime<F extends ToolFamilies>(
   const secondHop = options.memory?.secondHop ?? false;
   const extractor =
     memory && model && options.memory?.extract !== undefined
-      ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract })
+      ? new TurnFactExtractor({
+          memory,
+          model,
+          logger,
+          conversation,
+          mode: options.memory.extract,
+          telemetry: services.telemetry as TelemetrySettings | undefined,
+        })
       : undefined;
   const context = new TurnContextBuilder({
     memory,

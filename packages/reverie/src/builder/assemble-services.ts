@@ -28,6 +28,9 @@ import {
 import { ActivityTracker } from '../activity/activity-tracker';
 import { backgroundCallMiddleware } from '../activity/background-calls';
 import type { ServiceRegistry } from '../di/service-registry';
+import { createTracing, type ReverieTracing } from '../telemetry/reverie-tracing';
+import type { TelemetryOptions } from '../telemetry/telemetry-options';
+import { TracedMemory } from '../telemetry/traced-memory';
 import { TOKENS as REVERIE_TOKENS } from '../di/tokens';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import type { PostgresBackend, PostgresScopeStores } from './postgres-backend';
@@ -60,7 +63,14 @@ export interface InstanceServices {
   own: <T extends Closable>(store: T) => T;
   /** The stores the instance made, closed by `close()`. */
   owned: Closable[];
+  /** Long-term memory as Reverie's parts call it: the registered store, with spans around its calls when telemetry is on. */
   memory: ILongTermMemory | undefined;
+  /** The long-term memory store as registered (`reverie.memory.store`). */
+  memoryStore: ILongTermMemory | undefined;
+  /** SPEC E3: Reverie's spans, when `createReverie({ telemetry })` turned them on. */
+  tracing: ReverieTracing | undefined;
+  /** SPEC E3: the host's telemetry settings, passed on to the AI SDK calls Reverie makes. */
+  telemetry: TelemetryOptions | undefined;
   workingMemory: IWorkingMemory | undefined;
   conversationLog: IConversationLog | undefined;
   /**
@@ -176,7 +186,9 @@ export function assembleServices(
   );
 
   const optional = <T>(token: symbol): T | undefined => (registry.isRegistered(token) ? registry.resolve<T>(token) : undefined);
-  const memory = optional<ILongTermMemory>(TOKENS.LongTermMemory);
+  const memoryStore = optional<ILongTermMemory>(TOKENS.LongTermMemory);
+  const tracing = createTracing(config.telemetry);
+  const memory = memoryStore && tracing ? new TracedMemory(memoryStore, tracing, config.scope ?? 'default') : memoryStore;
   const workingMemory = optional<IWorkingMemory>(TOKENS.WorkingMemory);
   const conversationLog = optional<IConversationLog>(TOKENS.ConversationLog);
   // Reverie's own calls (dream passes, note expansion) are background calls: a host that passed
@@ -184,7 +196,24 @@ export function assembleServices(
   const model = asBackgroundModel(optional<WrappableModel>(REVERIE_TOKENS.LanguageModel)) as never;
   const activity = registry.resolve<ActivityTracker>(REVERIE_TOKENS.ActivityTracker);
 
-  return { registry, clock, logger, dataPath, decay, optional, own, owned, memory, workingMemory, conversationLog, model, activity };
+  return {
+    registry,
+    clock,
+    logger,
+    dataPath,
+    decay,
+    optional,
+    own,
+    owned,
+    memory,
+    memoryStore,
+    tracing,
+    telemetry: config.telemetry,
+    workingMemory,
+    conversationLog,
+    model,
+    activity,
+  };
 }
 
 /** The model wrapped so that its calls run as background calls. */

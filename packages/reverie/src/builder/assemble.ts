@@ -38,7 +38,7 @@ export function assemble<F extends ToolFamilies>(
 ): Reverie<F> {
   const options = Object.fromEntries(concerns) as ParsedConcerns;
   const services = assembleServices(registry, config, options, overrides, postgres);
-  const { optional, clock, logger, dataPath, decay, memory, workingMemory, conversationLog, activity, owned } = services;
+  const { optional, clock, logger, dataPath, decay, memory, memoryStore, workingMemory, conversationLog, activity, owned } = services;
   const conversation = assembleConversation(services, config);
   const parsedDreaming = options.dreaming ?? dreamingOptionsSchema.parse({});
   // SPEC E4: the host's passes, from withDreaming({ passes }), .use(TOKENS.DreamPass) and its container, checked together.
@@ -53,7 +53,7 @@ export function assemble<F extends ToolFamilies>(
 
   const reverie: Reverie<F> = {
     container: registry.container,
-    memory: memory && new ReverieMemory(memory, { secondHop }),
+    memory: memoryStore && new ReverieMemory(memoryStore, { secondHop, ...(memory === memoryStore ? {} : { through: memory }) }),
     workingMemory,
     skills: optional<ISkillStore>(TOKENS.SkillStore),
     skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),

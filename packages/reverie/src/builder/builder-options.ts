@@ -14,6 +14,7 @@ import type {
   Thesaurus,
 } from '@reverie/core';
 import { contextOptionsSchema } from '../context/context-options';
+import { telemetryOptionsSchema } from '../telemetry/telemetry-options';
 import { isReverieContainer, type ReverieContainer } from '../di/reverie-container';
 import { durationSchema } from '../options/duration';
 import { embeddingModelOption, languageModelOption } from '../options/model-option';
@@ -72,6 +73,8 @@ export const reverieConfigSchema = z
      * service the host registered under one of Reverie's `TOKENS` is used in place of the
      * default, and what Reverie builds is registered in the child (`reverie.container`).
      */
+    /** SPEC E3: OpenTelemetry spans and the AI SDK's telemetry settings for Reverie's model calls (docs/configuration.md, "Telemetry"). */
+    telemetry: telemetryOptionsSchema.optional(),
     container: z
       .custom<ReverieContainer>((value) => isReverieContainer(value), { message: 'must be a tsyringe DependencyContainer' })
       .optional(),

@@ -1,3 +1,4 @@
+import type { TelemetrySettings } from 'ai';
 import type { LanguageModel } from 'ai';
 import { type ILogger, type ILongTermMemory, MAX_SEARCH_TEXT_LENGTH, type MemoryLineageDraft } from '@reverie/core';
 import { lineageTurnRanges, loadOnce } from '@reverie/core/internal';
@@ -30,6 +31,8 @@ export interface TurnFactExtractorServices {
   conversation: ConversationMemory;
   mode: ExtractionMode;
   timeoutMs?: number;
+  /** SPEC E3: the host's AI SDK telemetry settings, given to the extraction call. */
+  telemetry?: TelemetrySettings | undefined;
 }
 
 /**
@@ -82,6 +85,7 @@ export class TurnFactExtractor {
         system,
         prompt,
         abortSignal: AbortSignal.timeout(this.services.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        ...(this.services.telemetry ? { experimental_telemetry: this.services.telemetry } : {}),
       }));
     } catch (error) {
       this.lost(sessionId, turns, `the model call failed: ${error instanceof Error ? error.message : String(error)}`);

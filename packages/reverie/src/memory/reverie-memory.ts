@@ -14,6 +14,7 @@ import {
 } from '@reverie/core';
 import { refuseSystemCategory } from '@reverie/core/internal';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
+import { changeFeedOf } from './change-feed-of';
 import { searchOutsideSystem } from '../recall/search-outside-system';
 
 /**
@@ -43,35 +44,40 @@ export class ReverieMemory implements ILongTermMemory {
   /** See `search`. */
   private readonly searchWith: RecallSearch;
 
-  /** `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`). */
+  /** What the calls go through: `store`, or `store` with spans around them (SPEC E3). */
+  private readonly calls: ILongTermMemory;
+
+  /**
+   * `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`).
+   * `through`: the same store with spans around its calls (`createReverie({ telemetry })`), which
+   * the calls then go through; `store` stays the one registered.
+   */
   constructor(
     readonly store: ILongTermMemory,
-    options: { secondHop?: boolean } = {},
+    options: { secondHop?: boolean; through?: ILongTermMemory } = {},
   ) {
-    this.recallWith = searchOutsideSystem(recallSearch(store, options.secondHop ?? false));
-    this.searchWith = searchOutsideSystem((query) => store.search(query));
-    // The change feed's optional methods, exactly those the store has (callers test for them).
-    if (typeof store.changes === 'function') this.changes = store.changes.bind(store);
-    if (typeof store.neighbours === 'function') this.neighbours = store.neighbours.bind(store);
-    if (typeof store.compactChanges === 'function') this.compactChanges = store.compactChanges.bind(store);
-    if (typeof store.neighbourIds === 'function') this.neighbourIds = store.neighbourIds.bind(store);
+    const calls = options.through ?? store;
+    this.calls = calls;
+    this.recallWith = searchOutsideSystem(recallSearch(calls, options.secondHop ?? false));
+    this.searchWith = searchOutsideSystem((query) => calls.search(query));
+    Object.assign(this, changeFeedOf(store));
   }
 
   get(id: string): Promise<MemoryEntry | undefined> {
-    return this.store.get(id);
+    return this.calls.get(id);
   }
 
   /** Saves `draft` through the store; a category under `_system/` is refused (INVALID_CATEGORY) and nothing is written. */
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
     if (draft !== null && typeof draft === 'object') refuseSystemCategory(draft.category);
-    return this.store.save(withApiOrigin(draft), condition);
+    return this.calls.save(withApiOrigin(draft), condition);
   }
 
   /** Deletes entry `id` through the store; one under `_system/` is the host's, and refused (INVALID_CATEGORY). */
   async delete(id: string, condition?: WriteCondition): Promise<boolean> {
-    const entry = await this.store.get(id);
+    const entry = await this.calls.get(id);
     if (entry) refuseSystemCategory(entry.category);
-    return this.store.delete(id, condition);
+    return this.calls.delete(id, condition);
   }
 
   /** The store's search, without the entries under `_system/` (asking the store for more when they took places). */
@@ -89,15 +95,15 @@ export class ReverieMemory implements ILongTermMemory {
   }
 
   list(options?: { category?: string }): Promise<MemoryEntry[]> {
-    return this.store.list(options);
+    return this.calls.list(options);
   }
 
   listCategories(): Promise<CategoryCount[]> {
-    return this.store.listCategories();
+    return this.calls.listCategories();
   }
 
   close(): Promise<void> {
-    return this.store.close();
+    return this.calls.close();
   }
 
   /**
@@ -108,7 +114,7 @@ export class ReverieMemory implements ILongTermMemory {
    */
   async history(id: string): Promise<MemoryHistory> {
     assertValidId(id);
-    const entry = await this.store.get(id);
+    const entry = await this.calls.get(id);
     if (!entry) {
       throw new ReverieError(
         'NOT_FOUND',
@@ -120,7 +126,7 @@ export class ReverieMemory implements ILongTermMemory {
     }
     const ids = new Set((entry.lineage?.ancestors ?? []).map((ancestor) => ancestor.id));
     const stored = new Set<string>();
-    for (const ancestor of ids) if (await this.store.get(ancestor)) stored.add(ancestor);
+    for (const ancestor of ids) if (await this.calls.get(ancestor)) stored.add(ancestor);
     return memoryHistory(entry, (ancestor) => ancestor === id || stored.has(ancestor));
   }
 }
