@@ -27,6 +27,8 @@ interface Case {
   before?: string;
   /** The specifier timed, or none for the bare process. */
   specifier?: string;
+  /** Code timed instead of `import(specifier)` (which then only names what is loaded). */
+  timed?: string;
 }
 
 interface Timing {
@@ -36,19 +38,28 @@ interface Timing {
   processMs: number;
 }
 
-function childCode({ before, specifier }: Case, after = ''): string {
+function childCode({ before, specifier, timed }: Case, after = ''): string {
   if (specifier === undefined) return '';
   return [
     before ?? '',
     'const cpu = process.cpuUsage();',
     'const started = performance.now();',
-    `await import(${JSON.stringify(specifier)});`,
+    timed ?? `await import(${JSON.stringify(specifier)});`,
     'const importMs = performance.now() - started;',
     'const { user, system } = process.cpuUsage(cpu);',
     after,
     'process.stdout.write(JSON.stringify({ importMs, cpuMs: (user + system) / 1000 }));',
   ].join('\n');
 }
+
+/** A data directory for the build cases, made before the timed part. */
+const BUILD_SETUP =
+  "const { mkdtempSync } = await import('node:fs'); const { tmpdir } = await import('node:os'); const { join } = await import('node:path'); const dataPath = mkdtempSync(join(tmpdir(), 'bench-import-'));";
+/** What a host that wires its services with tsyringe has loaded before it imports Reverie. */
+const HOST_DI = "await import('reflect-metadata'); const { container } = await import('tsyringe');";
+/** Timed: import reverie and build an instance with memory, with `extra` in createReverie's options. */
+const build = (extra: string) =>
+  `const { createReverie } = await import('reverie'); const r = createReverie({ dataPath, logger: 'silent'${extra} }).withMemory().build(); await r.memory.search({ text: 'warm up' }); await r.close();`;
 
 function runChild(code: string, execArgv: string[] = []): { stdout: string; stderr: string; ms: number } {
   const started = performance.now();
@@ -137,6 +148,11 @@ function main(): void {
     { name: "import('ai')", specifier: 'ai' },
     { name: "import('reverie')", specifier: 'reverie' },
     { name: "import('reverie') after ai", before: "await import('ai');", specifier: 'reverie' },
+    // SPEC E2: what a container costs. The host loads tsyringe and reflect-metadata itself (they
+    // are its DI stack); Reverie loads neither, so the import and the build are what differ.
+    { name: 'import + build', before: BUILD_SETUP, specifier: 'reverie', timed: build('') },
+    { name: 'import + build, container', before: `${BUILD_SETUP}${HOST_DI}`, specifier: 'reverie', timed: build(', container') },
+    { name: 'tsyringe + reflect-metadata', specifier: 'tsyringe', timed: HOST_DI },
   ];
   if (beforeDir) {
     const main = JSON.parse(readFileSync(join(beforeDir, 'package.json'), 'utf8')) as { module: string };
@@ -180,6 +196,11 @@ function main(): void {
   );
   console.log(`process with import('reverie') / bare node: ${fmt(reverie.process.median / bare.process.median)}× (medians)`);
   console.log(`import('reverie') after ai / import('reverie') alone: ${fmt(afterAi.imported.median / reverie.imported.median)}× (medians)`);
+  const built = stats.get('import + build')!;
+  const withContainer = stats.get('import + build, container')!;
+  console.log(
+    `import + build + first search with a tsyringe container / without: ${fmt(withContainer.imported.median / built.imported.median)}× (medians; ${fmt(built.imported.median, 1)} → ${fmt(withContainer.imported.median, 1)} ms; the host's own tsyringe + reflect-metadata import, not counted, ${fmt(stats.get('tsyringe + reflect-metadata')!.imported.median, 1)} ms)`,
+  );
   const before = stats.get("import('reverie') --before");
   if (before) {
     console.log(
