@@ -7,25 +7,26 @@ import { createReverie, type DreamPass, type Reverie } from 'reverie';
 
 const DAY = 86_400_000;
 
-/** The example pass of docs/dream-passes.md: scratch notes older than a week leave memory in deep sleep. */
-function scratchExpiry(maxAgeDays = 7): DreamPass {
+/** Entries tagged `expired` whose last noting is older than `graceDays` leave memory in deep sleep. */
+function expiredTagSweep(graceDays = 7): DreamPass {
   return {
     name: 'scratch-expiry',
     phase: 'deep-sleep',
     requires: ['memory'],
     model: 'none',
     async plan({ services, now }) {
-      const scratch = await services.memory!.list({ category: 'scratch' });
-      const old = scratch.filter((entry) => now().getTime() - Date.parse(entry.lastSeenAt) > maxAgeDays * DAY);
+      const all = await services.memory!.list();
+      const tagged = all.filter((entry) => entry.tags.includes('expired'));
+      const due = tagged.filter((entry) => now().getTime() - Date.parse(entry.lastSeenAt) > graceDays * DAY);
       return {
-        operations: old.map((entry) => ({
+        operations: due.map((entry) => ({
           op: 'memory.delete' as const,
           id: entry.id,
           expectUpdatedAt: entry.updatedAt,
-          reason: `scratch note older than ${maxAgeDays} days`,
+          reason: 'expired',
         })),
-        itemsProcessed: scratch.length,
-        notes: [`${old.length} of ${scratch.length} scratch notes expired`],
+        itemsProcessed: tagged.length,
+        notes: [`${due.length} expired entries removed`],
         refusals: [],
       };
     },
@@ -43,13 +44,13 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function seeded(clock: ManualClock, passes: DreamPass[] = [scratchExpiry()]) {
+async function seeded(clock: ManualClock, passes: DreamPass[] = [expiredTagSweep()]) {
   reverie = createReverie({ dataPath: root, clock, logger: 'silent' }).withMemory().withDreaming({ enabled: false, passes }).build();
   const memory = reverie.memory!;
-  const old = await memory.save({ content: 'Draft the sprint notes', category: 'scratch' });
+  const old = await memory.save({ content: 'Draft the sprint notes', category: 'scratch', tags: ['expired'] });
   const kept = await memory.save({ content: 'Ana is allergic to peanuts', category: 'people/ana' });
   clock.advance(10 * DAY);
-  const fresh = await memory.save({ content: 'Call the plumber', category: 'scratch' });
+  const fresh = await memory.save({ content: 'Call the plumber', category: 'scratch', tags: ['expired'] });
   return { reverie, old, kept, fresh };
 }
 
@@ -91,8 +92,8 @@ describe('a pass the host adds (withDreaming({ passes }))', () => {
 
   it('is skipped, with the reason, when a service or model it needs is missing', async () => {
     const clock = new ManualClock(new Date('2026-03-01T00:00:00Z'));
-    const needsLog: DreamPass = { ...scratchExpiry(), name: 'log-reader', requires: ['memory', 'conversationLog'] };
-    const needsModel: DreamPass = { ...scratchExpiry(), name: 'model-user', model: 'required' };
+    const needsLog: DreamPass = { ...expiredTagSweep(), name: 'log-reader', requires: ['memory', 'conversationLog'] };
+    const needsModel: DreamPass = { ...expiredTagSweep(), name: 'model-user', model: 'required' };
     const { reverie } = await seeded(clock, [needsLog, needsModel]);
     const plan = reverie.dreams.plan();
     expect(plan.find((p) => p.name === 'log-reader')).toMatchObject({
@@ -112,13 +113,13 @@ describe('a pass the host adds (withDreaming({ passes }))', () => {
         .withDreaming({ enabled: false, passes: passes as DreamPass[] })
         .build();
     for (const [passes, path] of [
-      [[{ ...scratchExpiry(), name: 'promotion' }], 'name'],
-      [[{ ...scratchExpiry(), name: 'Scratch Expiry' }], 'name'],
-      [[scratchExpiry(), scratchExpiry()], 'name'],
-      [[{ ...scratchExpiry(), phase: 'nap' }], 'phase'],
-      [[{ ...scratchExpiry(), requires: ['calendar'] }], 'requires'],
-      [[{ ...scratchExpiry(), model: 'maybe' }], 'model'],
-      [[{ ...scratchExpiry(), plan: 'run' }], 'plan'],
+      [[{ ...expiredTagSweep(), name: 'promotion' }], 'name'],
+      [[{ ...expiredTagSweep(), name: 'Scratch Expiry' }], 'name'],
+      [[expiredTagSweep(), expiredTagSweep()], 'name'],
+      [[{ ...expiredTagSweep(), phase: 'nap' }], 'phase'],
+      [[{ ...expiredTagSweep(), requires: ['calendar'] }], 'requires'],
+      [[{ ...expiredTagSweep(), model: 'maybe' }], 'model'],
+      [[{ ...expiredTagSweep(), plan: 'run' }], 'plan'],
     ] as const) {
       let error: unknown;
       try {
