@@ -75,7 +75,7 @@ function globalTracer(): TracerLike {
 
 /** The attributes that have a value (OpenTelemetry refuses undefined ones). */
 export function defined(attributes: SpanAttributes): Record<string, string | number | boolean | string[]> {
-  const kept: Record<string, string | number | boolean | string[]> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) kept[key] = value;
-  return kept;
+  return Object.fromEntries(
+    Object.entries(attributes).filter((entry): entry is [string, string | number | boolean | string[]] => entry[1] !== undefined),
+  );
 }
