@@ -194,20 +194,16 @@ export class Bm25Index {
     const analysed = indexTerms(text, this.analysis);
     const parts = passages.map((passage) => indexTerms(passage, this.analysis));
     if (this.numberOf.has(id)) this.delete(id);
-    const held = this.addDocument(id, analysed);
-    this.numberOf.set(id, held.doc);
+    // With passages, the terms the document holds so far: each counts once in `holders`.
+    const held = parts.length > 0 ? new Set<string>() : undefined;
+    this.numberOf.set(id, this.addDocument(id, analysed, held));
     this.totalLength += analysed.length;
     this.hold(id, text);
     if (parts.length > 0) {
-      const docs = parts.map((terms) => {
-        const part = this.addDocument(id, terms);
-        for (const term of part.terms) held.terms.add(term);
-        return part.doc;
-      });
+      const docs = parts.map((terms) => this.addDocument(id, terms, held));
       this.passages.set(id, { docs, texts: [...passages] });
       this.passageCount += docs.length;
     }
-    for (const term of held.terms) this.postings.get(term)!.holders += 1;
   }
 
   /** The passages document `id` was indexed with (see `set`; empty when it has none). */
@@ -215,8 +211,12 @@ export class Bm25Index {
     return this.passages.get(id)?.texts ?? [];
   }
 
-  /** Adds the postings of a document's text or of one of its passages, under `id`; returns its number and its distinct terms. */
-  private addDocument(id: string, { terms, length }: IndexTerms): { doc: number; terms: Set<string> } {
+  /**
+   * Adds the postings of a document's text or of one of its passages, under `id`, and returns its
+   * number. A term counts in `holders` unless `held` (the terms of the document's parts added
+   * before, when it has passages) has it already.
+   */
+  private addDocument(id: string, { terms, length }: IndexTerms, held: Set<string> | undefined): number {
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const doc = this.ids.length;
@@ -233,19 +233,30 @@ export class Bm25Index {
       posting.freqs[posting.length] = freq;
       posting.length += 1;
       posting.df += 1;
+      if (held === undefined) posting.holders += 1;
+      else if (!held.has(term)) {
+        held.add(term);
+        posting.holders += 1;
+      }
     }
     this.lengths.push(length);
     this.liveCount += 1;
-    return { doc, terms: new Set(counts.keys()) };
+    return doc;
   }
 
-  /** Takes one document's text or passage out of the postings' counts (returning its distinct terms) and marks its number deleted. */
-  private removeDocument(doc: number, text: string): Set<string> {
-    const terms = new Set(indexTerms(text, this.analysis).terms);
-    for (const term of terms) this.postings.get(term)!.df -= 1;
+  /** Takes one document's text or passage out of the postings' counts and marks its number deleted; `held` as in `addDocument`. */
+  private removeDocument(doc: number, text: string, held: Set<string> | undefined): void {
+    for (const term of new Set(indexTerms(text, this.analysis).terms)) {
+      const posting = this.postings.get(term)!;
+      posting.df -= 1;
+      if (held === undefined) posting.holders -= 1;
+      else if (!held.has(term)) {
+        held.add(term);
+        posting.holders -= 1;
+      }
+    }
     this.ids[doc] = undefined;
     this.liveCount -= 1;
-    return terms;
   }
 
   /** Throws what `set` would throw for `text`, indexing nothing: a store checks a record before writing it. */
@@ -261,17 +272,15 @@ export class Bm25Index {
   delete(id: string): boolean {
     const doc = this.numberOf.get(id);
     if (doc === undefined) return false;
-    const held = this.removeDocument(doc, this.textOf(id)!);
-    this.totalLength -= this.lengths[doc]!;
     const passages = this.passages.get(id);
+    const held = passages ? new Set<string>() : undefined;
+    this.removeDocument(doc, this.textOf(id)!, held);
+    this.totalLength -= this.lengths[doc]!;
     if (passages) {
-      passages.docs.forEach((part, n) => {
-        for (const term of this.removeDocument(part, passages.texts[n]!)) held.add(term);
-      });
+      passages.docs.forEach((part, n) => this.removeDocument(part, passages.texts[n]!, held));
       this.passages.delete(id);
       this.passageCount -= passages.docs.length;
     }
-    for (const term of held) this.postings.get(term)!.holders -= 1;
     this.numberOf.delete(id);
     this.texts.delete(id);
     if (this.ids.length > 1024 && this.liveCount < this.ids.length / 2) this.compact();
@@ -500,9 +509,10 @@ export class Bm25Index {
       this.passageCount += docs.length;
     }
     // A term's holders: the documents whose text or passages hold it, each once (see `set`).
-    const holderOf = new Int32Array(n);
-    for (let doc = 0; doc < n; doc++) holderOf[doc] = state.passage[doc] === 1 ? this.numberOf.get(state.ids[doc]!)! : doc;
-    const lastTerm = new Int32Array(n).fill(-1);
+    const withPassages = this.passageCount > 0;
+    const holderOf = new Int32Array(withPassages ? n : 0);
+    for (let doc = 0; doc < holderOf.length; doc++) holderOf[doc] = state.passage[doc] === 1 ? this.numberOf.get(state.ids[doc]!)! : doc;
+    const lastTerm = new Int32Array(holderOf.length).fill(-1);
     for (let t = 0; t < terms; t++) {
       const from = state.offsets[t]!;
       const to = state.offsets[t + 1]!;
@@ -513,7 +523,7 @@ export class Bm25Index {
       }
       const length = to - from;
       let holders = length;
-      if (this.passageCount > 0) {
+      if (withPassages) {
         holders = 0;
         for (let p = from; p < to; p++) {
           const holder = holderOf[state.docs[p]!]!;
