@@ -154,7 +154,7 @@ export {
   type HybridRankOptions,
   type VectorHit,
 } from './search/hybrid-rank';
-export { memoryDocumentText } from './search/memory-document-text';
+export { memoryDocumentText, memoryPassageTexts } from './search/memory-document-text';
 export type { Thesaurus } from './search/query-synonyms';
 export { searchWithSecondHop } from './search/second-hop';
 
@@ -179,12 +179,13 @@ export {
   type LineageTurns,
   MAX_LINEAGE_ANCESTORS,
   MAX_LINEAGE_EXCERPT,
+  MAX_LINEAGE_PASSAGES,
   MAX_LINEAGE_TURN_RANGES,
   type MemoryLineage,
   type MemoryLineageDraft,
   memoryLineageSchema,
 } from './schemas/memory-lineage';
-export { mergedLineage, supersedingLineage } from './lineage/memory-lineage';
+export { mergedLineage, mergedPassages, supersedingLineage } from './lineage/memory-lineage';
 export { type MemoryHistory, memoryHistory, type MemoryHistoryStep } from './lineage/memory-history';
 export {
   hasValidityBounds,

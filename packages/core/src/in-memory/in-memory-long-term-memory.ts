@@ -16,7 +16,7 @@ import { byCreation } from '../memory/memory-order';
 import { browseMemory, parseMemoryQuery } from '../memory/memory-query';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import { Bm25Index } from '../search/bm25-index';
-import { memoryDocumentText } from '../search/memory-document-text';
+import { memoryDocumentText, memoryPassageTexts } from '../search/memory-document-text';
 import { queryCues } from '../search/query-cues';
 import { notedWithin } from '../search/query-periods';
 import { mergeHitLists, rerankMemoryHits, rerankPool } from '../search/rerank-memory-hits';
@@ -61,7 +61,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
     assertOpen(this.closed, 'memory store');
     const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition, this.decay);
-    this.index.set(entry.id, memoryDocumentText(entry));
+    this.index.set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
     this.entries.set(entry.id, entry);
     this.log.record(entry.id, 'save');
     return copyMemoryEntry(entry);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../schemas/memory-entry';
-import { MAX_LINEAGE_ANCESTORS, memoryLineageSchema } from '../schemas/memory-lineage';
+import { MAX_LINEAGE_ANCESTORS, MAX_LINEAGE_PASSAGES, memoryLineageSchema } from '../schemas/memory-lineage';
 import { memoryHistory } from './memory-history';
-import { contentExcerpt, contentFingerprint, lineageTurnRanges, mergedLineage, supersedingLineage } from './memory-lineage';
+import { contentExcerpt, contentFingerprint, lineageTurnRanges, mergedLineage, mergedPassages, supersedingLineage } from './memory-lineage';
 
 const base = { category: 'general', tags: [], metadata: {}, importance: 0.5, reinforcementCount: 1 };
 const entry = (id: string, content: string, extra: Partial<MemoryEntry> = {}): MemoryEntry => ({
@@ -56,6 +56,25 @@ describe('mergedLineage', () => {
       runId: 'bbbbbbbbbbbb',
     });
     expect(memoryLineageSchema.parse(lineage)).toEqual(lineage);
+    // SPEC M3: the sources' whole text, a merged source giving its own passages.
+    expect(lineage.passages).toEqual(['Likes tea', 'Drinks tea']);
+  });
+
+  it('keeps each source text once as a passage, at most MAX_LINEAGE_PASSAGES, and a superseding entry keeps its own', () => {
+    const long = 'The user keeps a detailed journal of every climbing trip with grades, partners, weather and the gear they used';
+    expect(mergedPassages([entry(hexId(1), long), entry(hexId(2), 'Likes tea'), entry(hexId(3), 'Likes tea')])).toEqual([
+      long,
+      'Likes tea',
+    ]);
+    const many = Array.from({ length: MAX_LINEAGE_PASSAGES + 5 }, (_, i) => entry(hexId(i + 1), `fact ${i}`));
+    expect(mergedPassages(many)).toEqual(many.slice(0, MAX_LINEAGE_PASSAGES).map((source) => source.content));
+    const merged = entry(hexId(90), 'Likes tea and coffee', {
+      lineage: mergedLineage(many.slice(0, 2), hexId(90), { at: '2025-03-01T00:00:00.000Z' }),
+    });
+    expect(supersedingLineage(merged, entry(hexId(91), 'Likes coffee'), { at: '2025-04-01T00:00:00.000Z' }).passages).toEqual([
+      'fact 0',
+      'fact 1',
+    ]);
   });
 
   it('stays within MAX_LINEAGE_ANCESTORS however deep merges of merges go, counting what it folds', () => {

@@ -4,6 +4,7 @@ import {
   type LineageTurns,
   MAX_LINEAGE_ANCESTORS,
   MAX_LINEAGE_EXCERPT,
+  MAX_LINEAGE_PASSAGES,
   MAX_LINEAGE_TURN_RANGES,
   type MemoryLineage,
 } from '../schemas/memory-lineage';
@@ -87,7 +88,25 @@ function descend(
   return { ...(ancestors.length > 0 ? { ancestors } : {}), ...(folded > 0 ? { folded } : {}) };
 }
 
-/** SPEC B10: the lineage of the entry `into` that a merge of `sources` writes: origin `merge`, the sources as its parents. Pure. */
+/**
+ * SPEC M3, B10: the passages a merge of `sources` keeps: each source's passages when it has some
+ * (it was a merge itself), else its content; each text once, at most `MAX_LINEAGE_PASSAGES`. Pure.
+ */
+export function mergedPassages(sources: readonly LineageSubject[]): string[] {
+  const passages = new Set<string>();
+  for (const source of sources) {
+    for (const passage of source.lineage?.passages ?? [source.content]) {
+      if (passages.size === MAX_LINEAGE_PASSAGES) return [...passages];
+      passages.add(passage);
+    }
+  }
+  return [...passages];
+}
+
+/**
+ * SPEC B10: the lineage of the entry `into` that a merge of `sources` writes: origin `merge`, the
+ * sources as its parents, their whole text as its passages (`mergedPassages`). Pure.
+ */
 export function mergedLineage(sources: readonly LineageSubject[], into: string, step: LineageStep): MemoryLineage {
   const origin: LineageOrigin = {
     kind: 'merge',
@@ -103,6 +122,7 @@ export function mergedLineage(sources: readonly LineageSubject[], into: string, 
       step,
       undefined,
     ),
+    ...(sources.length > 0 ? { passages: mergedPassages(sources) } : {}),
   };
 }
 
@@ -114,6 +134,7 @@ export function supersedingLineage(newer: LineageSubject, older: LineageSubject,
   return {
     ...(newer.lineage?.origin === undefined ? {} : { origin: newer.lineage.origin }),
     ...descend([{ entry: older, relation: 'superseded' }], newer.id, step, newer.lineage),
+    ...(newer.lineage?.passages === undefined ? {} : { passages: newer.lineage.passages }),
   };
 }
 

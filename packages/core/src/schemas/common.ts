@@ -27,6 +27,9 @@ export function isIsoTimestamp(value: string): boolean {
   return ISO_TIMESTAMP_PATTERN.test(value);
 }
 
+/** The most characters a memory entry's content holds (and each passage its lineage keeps, SPEC B10). */
+export const MAX_MEMORY_CONTENT_LENGTH = 65_536;
+
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 12 lowercase hex characters');
 
 const pathSchema = (rules: typeof CATEGORY_RULES, what: string) =>

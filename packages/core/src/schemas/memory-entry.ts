@@ -1,11 +1,20 @@
 import { z } from 'zod';
-import { categorySchema, idSchema, metadataSchema, searchResultCountSchema, searchTextSchema, tagsSchema, timestampSchema } from './common';
+import {
+  categorySchema,
+  idSchema,
+  MAX_MEMORY_CONTENT_LENGTH,
+  metadataSchema,
+  searchResultCountSchema,
+  searchTextSchema,
+  tagsSchema,
+  timestampSchema,
+} from './common';
 import { validityProblem } from '../temporal/validity';
 import { memoryLineageDraftSchema, memoryLineageSchema } from './memory-lineage';
 
 export const DEFAULT_CATEGORY = 'general';
 export const DEFAULT_IMPORTANCE = 0.5;
-export const MAX_MEMORY_CONTENT_LENGTH = 65_536;
+export { MAX_MEMORY_CONTENT_LENGTH };
 
 const contentSchema = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from './common';
+import { idSchema, MAX_MEMORY_CONTENT_LENGTH, timestampSchema } from './common';
 import { sessionIdSchema } from './conversation-turn';
 
 /** How an entry came to be (SPEC B10). */
@@ -12,6 +12,9 @@ export const MAX_LINEAGE_ANCESTORS = 32;
 export const MAX_LINEAGE_TURN_RANGES = 16;
 /** An ancestor's excerpt is at most this many characters. */
 export const MAX_LINEAGE_EXCERPT = 80;
+
+/** At most this many passages on one entry (see `MemoryLineage.passages`): further sources are not kept whole. */
+export const MAX_LINEAGE_PASSAGES = 32;
 
 /** A dream run's id (12 hex characters for the engine's runs; a custom runner may name its own). */
 const runIdSchema = z.string().min(1).max(64);
@@ -74,6 +77,21 @@ export const memoryLineageSchema = z.object({
   origin: lineageOriginSchema.optional(),
   ancestors: z.array(lineageAncestorSchema).max(MAX_LINEAGE_ANCESTORS).optional(),
   folded: z.number().int().positive().optional(),
+  /**
+   * SPEC M3, B10: the whole text of the entries merged into this one (a source that was itself a
+   * merge gives its passages), at most `MAX_LINEAGE_PASSAGES`. Recall ranks the entry by the best
+   * of its own text and these, so a merge is found as its source would have been. The only copy
+   * of the sources' text the entry keeps: erasing a source's text means erasing it here too.
+   */
+  passages: z
+    .array(
+      z
+        .string()
+        .max(MAX_MEMORY_CONTENT_LENGTH)
+        .refine((passage) => passage.trim().length > 0, 'a passage cannot be empty'),
+    )
+    .max(MAX_LINEAGE_PASSAGES)
+    .optional(),
 });
 export type MemoryLineage = z.infer<typeof memoryLineageSchema>;
 

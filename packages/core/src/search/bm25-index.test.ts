@@ -483,3 +483,133 @@ describe('Bm25Index: prune', () => {
     }
   });
 });
+
+describe('Bm25Index passages (SPEC M3)', () => {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'sigma'];
+  const text = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }).map((chosen) => chosen.join(' '));
+  const operation = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        op: fc.constant('set' as const),
+        id: fc.integer({ min: 0, max: 40 }),
+        text,
+        passages: fc.oneof(
+          { weight: 2, arbitrary: fc.constant([] as string[]) },
+          { weight: 1, arbitrary: fc.array(text, { minLength: 1, maxLength: 3 }) },
+        ),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), id: fc.integer({ min: 0, max: 40 }) }) },
+  );
+  type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
+  type Document = { text: string; passages: string[] };
+  const run = (index: Bm25Index, docs: Map<string, Document>, operations: readonly Operation[]) => {
+    for (const operation of operations) {
+      const id = `d${operation.id}`;
+      if (operation.op === 'set') {
+        index.set(id, operation.text, operation.passages);
+        docs.set(id, { text: operation.text, passages: operation.passages });
+      } else {
+        index.delete(id);
+        docs.delete(id);
+      }
+    }
+  };
+
+  /** The reference: each document scored from scratch by its best part; df counts a document once, the average is of its texts. */
+  function bruteForce(docs: Map<string, Document>, query: string): Array<{ id: string; score: number }> {
+    const n = docs.size;
+    const avg = [...docs.values()].reduce((sum, doc) => sum + tokenize(doc.text).length, 0) / n || 1;
+    const holds = (doc: Document, term: string) => [doc.text, ...doc.passages].some((part) => tokenize(part).includes(term));
+    const hits: Array<{ id: string; score: number }> = [];
+    for (const [id, doc] of docs) {
+      let best = 0;
+      for (const part of [doc.text, ...doc.passages]) {
+        const terms = tokenize(part);
+        let score = 0;
+        for (const term of new Set(tokenize(query))) {
+          const df = [...docs.values()].filter((other) => holds(other, term)).length;
+          const freq = terms.filter((t) => t === term).length;
+          if (freq === 0) continue;
+          const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+          score += (idf * (freq * 2.2)) / (freq + 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg));
+        }
+        best = Math.max(best, score);
+      }
+      if (best > 0) hits.push({ id, score: best });
+    }
+    return hits;
+  }
+
+  it('scores a document by its best part, once, after any sequence of sets and deletes', () => {
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 60 }), fc.constantFrom(...words, 'alpha kappa'), (operations, query) => {
+        const docs = new Map<string, Document>();
+        const index = new Bm25Index();
+        run(index, docs, operations);
+        const expected = bruteForce(docs, query);
+        const actual = index.search(query);
+        expect(actual.map((hit) => hit.id).sort()).toEqual(expected.map((hit) => hit.id).sort());
+        for (const hit of actual) expect(hit.score).toBeCloseTo(expected.find((e) => e.id === hit.id)!.score, 9);
+        expect(index.size).toBe(docs.size);
+        // A limit, pruned or not, and a filter give the best of the same list.
+        for (const limit of [1, 3, 50]) {
+          expect(index.search(query, { limit, prune: true })).toEqual(actual.slice(0, limit));
+          expect(index.search(query, { limit, prune: false })).toEqual(actual.slice(0, limit));
+          const filter = (id: string) => Number(id.slice(1)) % 2 === 0;
+          expect(index.search(query, { limit, filter, prune: true })).toEqual(actual.filter((hit) => filter(hit.id)).slice(0, limit));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('is exported and imported with its passages, and answers the same before and after further writes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(operation, { maxLength: 40 }),
+        fc.array(operation, { maxLength: 20 }),
+        fc.constantFrom(...words),
+        (before, after, query) => {
+          const original = new Bm25Index();
+          const docs = new Map<string, Document>();
+          run(original, docs, before);
+          const exported = new Map(docs);
+          const imported = new Bm25Index();
+          imported.importState(
+            original.exportState(),
+            (id) => exported.get(id)!.text,
+            (id) => exported.get(id)!.passages,
+          );
+          expect(imported.size).toBe(original.size);
+          expect(imported.search(query)).toEqual(original.search(query));
+          expect(imported.search(query, { limit: 3, prune: true })).toEqual(original.search(query, { limit: 3, prune: true }));
+          run(original, new Map(docs), after);
+          run(imported, docs, after);
+          expect(imported.search(query)).toEqual(original.search(query));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuses a state whose passages are not those given, and keeps them through a compaction', () => {
+    const index = new Bm25Index();
+    index.set('a', 'alpha', ['beta gamma', 'delta']);
+    index.set('b', 'beta');
+    const state = index.exportState();
+    expect(Array.from(state.passage)).toEqual([0, 1, 1, 0]);
+    expect(() => new Bm25Index().importState(state, (id) => (id === 'a' ? 'alpha' : 'beta'))).toThrow(/passages of a/);
+    for (let i = 0; i < 3000; i++) index.set(`d${i}`, 'omega');
+    for (let i = 0; i < 3000; i++) index.delete(`d${i}`);
+    expect(index.passagesOf('a')).toEqual(['beta gamma', 'delta']);
+    expect(index.search('delta').map((hit) => hit.id)).toEqual(['a']);
+    expect(
+      index
+        .search('beta')
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
+  });
+});

@@ -5,7 +5,7 @@ import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, RANGE_SHIFT, rangeBounds, updateReference } from './range-bounds';
 import { invalidOptions } from '../options/invalid-options';
-import { indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
+import { type IndexTerms, indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
 import { expandWithSynonyms, type Thesaurus } from './query-synonyms';
 
 export interface Bm25Hit {
@@ -73,9 +73,10 @@ export interface Bm25IndexOptions {
 /**
  * Names the tokenisation (with the default analysis, `'stemmed'`) and the layout of
  * `Bm25IndexState`: a persisted state of another format must not be imported. Change it whenever
- * either changes (stop words and the stemmer included). `bm25/1` indexed words only.
+ * either changes (stop words and the stemmer included). `bm25/1` indexed words only; `bm25/2` had
+ * no passages.
  */
-export const BM25_INDEX_FORMAT = 'bm25/2';
+export const BM25_INDEX_FORMAT = 'bm25/3';
 
 /** The searches an imported index runs before its first query (see `Bm25Index.warmUp`)… */
 const WARM_UP_SEARCHES = 30;
@@ -90,7 +91,10 @@ const WARM_UP_LIMIT = 10;
  * `vocabulary[t]` are `docs`/`freqs` from `offsets[t]` to `offsets[t + 1]`.
  */
 export interface Bm25IndexState {
+  /** A passage (see `Bm25Index.set`) is listed under its document's id. */
   ids: string[];
+  /** `passage[doc]` is 1 for a passage of document `ids[doc]`, 0 for the document itself. */
+  passage: Uint8Array;
   lengths: Uint32Array;
   /** Sorted. */
   vocabulary: string[];
@@ -118,6 +122,10 @@ export interface Bm25IndexState {
  */
 export class Bm25Index {
   private readonly numberOf = new Map<string, number>();
+  /**
+   * `ids[doc]`: the id of the document `doc` is or is a passage of (undefined once deleted), so a
+   * passage's hit names its document.
+   */
   private ids: Array<string | undefined> = [];
   private lengths: number[] = [];
   private postings = new Map<string, Posting>();
@@ -125,7 +133,9 @@ export class Bm25Index {
   private vocabulary: string[] = [];
   /** …except the terms added since the last search, merged in when a search needs them. */
   private newTerms: string[] = [];
+  /** Live documents and passages (see `set`): the numbers in use that a search may score. */
   private liveCount = 0;
+  /** The documents' lengths added up, their passages' not: the average length is that of a document. */
   private totalLength = 0;
   private scores = new Float64Array(0);
   /** Scratch space for a search: the documents it scored, reused so a search allocates little. */
@@ -138,6 +148,10 @@ export class Bm25Index {
   private readonly texts = new Map<string, string>();
   /** …whose text this gives, as it was when imported (computed on demand, not held). */
   private importedText: ((id: string) => string) | undefined;
+  /** The passages of each document that has some: their numbers and texts, in order. */
+  private readonly passages = new Map<string, { docs: number[]; texts: readonly string[] }>();
+  /** How many live passages there are: while there are some, a search keeps each document's best hit only. */
+  private passageCount = 0;
 
   private readonly analysis: TermAnalysis;
 
@@ -152,24 +166,57 @@ export class Bm25Index {
     this.analysis = analysis;
   }
 
+  /** How many documents the index holds (their passages not counted). */
   get size(): number {
-    return this.liveCount;
+    return this.numberOf.size;
   }
 
   has(id: string): boolean {
     return this.numberOf.has(id);
   }
 
-  /** Adds a document, or replaces the text of one already indexed. */
-  set(id: string, text: string): void {
-    if (this.textOf(id) === text) {
+  /**
+   * Adds a document, or replaces the text and passages of one already indexed. `passages` are
+   * parts of the document scored on their own (SPEC M3): a search ranks the document by the best
+   * of its text and its passages, each at its own length, and returns it once. A store indexes a
+   * merged entry's sources this way (`MemoryLineage.passages`), so the merge ranks as the source
+   * a question was about would have. The index's statistics stay those of the documents: a term's
+   * document frequency counts a document once whether its text or a passage holds the term, and
+   * the average length is that of the documents' texts.
+   */
+  set(id: string, text: string, passages: readonly string[] = []): void {
+    if (this.textOf(id) === text && samePassages(this.passagesOf(id), passages)) {
       // Held from now on, so whoever gave `importedText` may forget this document.
       this.hold(id, text);
       return;
     }
     // Analysed first: a text the analysis cannot take leaves the index as it was.
-    const { terms, length } = indexTerms(text, this.analysis);
+    const analysed = indexTerms(text, this.analysis);
+    const parts = passages.map((passage) => indexTerms(passage, this.analysis));
     if (this.numberOf.has(id)) this.delete(id);
+    // With passages, the terms the document holds so far: each counts once in `holders`.
+    const held = parts.length > 0 ? new Set<string>() : undefined;
+    this.numberOf.set(id, this.addDocument(id, analysed, held));
+    this.totalLength += analysed.length;
+    this.hold(id, text);
+    if (parts.length > 0) {
+      const docs = parts.map((terms) => this.addDocument(id, terms, held));
+      this.passages.set(id, { docs, texts: [...passages] });
+      this.passageCount += docs.length;
+    }
+  }
+
+  /** The passages document `id` was indexed with (see `set`; empty when it has none). */
+  passagesOf(id: string): readonly string[] {
+    return this.passages.get(id)?.texts ?? [];
+  }
+
+  /**
+   * Adds the postings of a document's text or of one of its passages, under `id`, and returns its
+   * number. A term counts in `holders` unless `held` (the terms of the document's parts added
+   * before, when it has passages) has it already.
+   */
+  private addDocument(id: string, { terms, length }: IndexTerms, held: Set<string> | undefined): number {
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const doc = this.ids.length;
@@ -177,7 +224,7 @@ export class Bm25Index {
     for (const [term, freq] of counts) {
       let posting = this.postings.get(term);
       if (!posting) {
-        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0, bounds: undefined };
+        posting = { docs: new Uint32Array(4), freqs: new Uint32Array(4), length: 0, df: 0, holders: 0, bounds: undefined };
         this.postings.set(term, posting);
         this.newTerms.push(term);
       }
@@ -186,12 +233,30 @@ export class Bm25Index {
       posting.freqs[posting.length] = freq;
       posting.length += 1;
       posting.df += 1;
+      if (held === undefined) posting.holders += 1;
+      else if (!held.has(term)) {
+        held.add(term);
+        posting.holders += 1;
+      }
     }
     this.lengths.push(length);
-    this.numberOf.set(id, doc);
-    this.hold(id, text);
     this.liveCount += 1;
-    this.totalLength += length;
+    return doc;
+  }
+
+  /** Takes one document's text or passage out of the postings' counts and marks its number deleted; `held` as in `addDocument`. */
+  private removeDocument(doc: number, text: string, held: Set<string> | undefined): void {
+    for (const term of new Set(indexTerms(text, this.analysis).terms)) {
+      const posting = this.postings.get(term)!;
+      posting.df -= 1;
+      if (held === undefined) posting.holders -= 1;
+      else if (!held.has(term)) {
+        held.add(term);
+        posting.holders -= 1;
+      }
+    }
+    this.ids[doc] = undefined;
+    this.liveCount -= 1;
   }
 
   /** Throws what `set` would throw for `text`, indexing nothing: a store checks a record before writing it. */
@@ -199,20 +264,25 @@ export class Bm25Index {
     indexTerms(text, this.analysis);
   }
 
-  /** Adds many documents at once. */
-  setAll(documents: Iterable<{ id: string; text: string }>): void {
-    for (const { id, text } of documents) this.set(id, text);
+  /** Adds many documents at once (with their passages, see `set`). */
+  setAll(documents: Iterable<{ id: string; text: string; passages?: readonly string[] }>): void {
+    for (const { id, text, passages } of documents) this.set(id, text, passages);
   }
 
   delete(id: string): boolean {
     const doc = this.numberOf.get(id);
     if (doc === undefined) return false;
-    for (const term of new Set(indexTerms(this.textOf(id)!, this.analysis).terms)) this.postings.get(term)!.df -= 1;
+    const passages = this.passages.get(id);
+    const held = passages ? new Set<string>() : undefined;
+    this.removeDocument(doc, this.textOf(id)!, held);
     this.totalLength -= this.lengths[doc]!;
-    this.ids[doc] = undefined;
+    if (passages) {
+      passages.docs.forEach((part, n) => this.removeDocument(part, passages.texts[n]!, held));
+      this.passages.delete(id);
+      this.passageCount -= passages.docs.length;
+    }
     this.numberOf.delete(id);
     this.texts.delete(id);
-    this.liveCount -= 1;
     if (this.ids.length > 1024 && this.liveCount < this.ids.length / 2) this.compact();
     return true;
   }
@@ -220,6 +290,8 @@ export class Bm25Index {
   clear(): void {
     this.numberOf.clear();
     this.texts.clear();
+    this.passages.clear();
+    this.passageCount = 0;
     this.importedText = undefined;
     this.ids = [];
     this.lengths = [];
@@ -234,15 +306,15 @@ export class Bm25Index {
     let words = queryWords(query, options.stems === false ? 'exact' : this.analysis);
     if (options.synonyms && options.stems !== false) words = expandWithSynonyms(words, options.synonyms, this.analysis);
     if (options.maxTerms !== undefined) words = this.rarest(words, options.maxTerms, options.maxDocumentShare);
-    if (words.length === 0 || this.liveCount === 0) return [];
+    if (words.length === 0 || this.numberOf.size === 0) return [];
     this.reserveScratch();
-    const averageLength = this.totalLength / this.liveCount || 1;
+    const averageLength = this.totalLength / this.numberOf.size || 1;
     const weighted = this.weigh(words, options.prefix !== false);
     const terms: Array<{ posting: Posting; factor: number }> = [];
     for (const [term, weight] of weighted) {
       const posting = this.postings.get(term)!;
-      if (posting.df === 0) continue;
-      terms.push({ posting, factor: weight * bm25Idf(this.liveCount, posting.df) });
+      if (posting.holders === 0) continue;
+      terms.push({ posting, factor: weight * bm25Idf(this.numberOf.size, posting.holders) });
     }
     if (options.limit !== undefined && (options.prune ?? this.pruningPays(terms))) {
       const hits = this.searchTop(terms, options.limit, averageLength, options.filter);
@@ -292,7 +364,8 @@ export class Bm25Index {
    * `PrunedTopK`). With a filter, the best `max(4 × limit, 32)` documents are taken regardless of
    * it and then filtered in order, which calls the filter a few times only (and whichever way
    * documents are numbered); undefined when fewer than `limit` of them pass, and there were more,
-   * for the caller to score every posting instead.
+   * for the caller to score every posting instead. While the index holds passages, a document's
+   * best hit stands for it and its other hits are passed over the same way.
    */
   private searchTop(
     terms: ReadonlyArray<{ posting: Posting; factor: number }>,
@@ -301,17 +374,23 @@ export class Bm25Index {
     filter?: (id: string) => boolean,
   ): Bm25Hit[] | undefined {
     updateReference(this.reference, averageLength);
-    const wanted = Math.min(Math.floor(limit), this.liveCount);
+    const wanted = Math.min(Math.floor(limit), this.numberOf.size);
     if (!(wanted >= 1)) return [];
-    const window = filter ? Math.max(wanted * 4, 32) : wanted;
+    const distinct = this.passageCount > 0;
+    const window = filter || distinct ? Math.max(wanted * 4, 32) : wanted;
     const topK = this.topK;
     topK.begin(this.ids, this.lengths, averageLength, impactScale(this.reference, averageLength), this.scores, this.touched);
     for (const { posting, factor } of terms)
       topK.addTerm(posting, factor, rangeBounds(posting, this.lengths, this.reference, this.ids.length));
     const candidates = topK.top(window);
     const hits: Bm25Hit[] = [];
+    const seen = distinct ? new Set<string>() : undefined;
     for (const { doc, score } of candidates) {
       const id = this.ids[doc]!;
+      if (seen) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
       if (filter && !filter(id)) continue;
       hits.push({ id, score });
       if (hits.length === wanted) return hits;
@@ -326,9 +405,9 @@ export class Bm25Index {
   private rarest(words: readonly QueryWord[], count: number, maxShare = 1): QueryWord[] {
     const kept = new Set(
       rarestTerms(
-        words.map(({ word }) => ({ term: word, df: this.postings.get(word)?.df ?? 0 })),
+        words.map(({ word }) => ({ term: word, df: this.postings.get(word)?.holders ?? 0 })),
         count,
-        this.liveCount,
+        this.numberOf.size,
         maxShare,
       ),
     );
@@ -339,14 +418,18 @@ export class Bm25Index {
   exportState(): Bm25IndexState {
     if (this.newTerms.length > 0) this.mergeNewTerms();
     const renumber = new Int32Array(this.ids.length).fill(-1);
+    const isPassage = new Uint8Array(this.ids.length);
+    for (const { docs } of this.passages.values()) for (const doc of docs) isPassage[doc] = 1;
     const ids: string[] = [];
     const lengths: number[] = [];
+    const passage: number[] = [];
     for (let doc = 0; doc < this.ids.length; doc++) {
       const id = this.ids[doc];
       if (id === undefined) continue;
       renumber[doc] = ids.length;
       ids.push(id);
       lengths.push(this.lengths[doc]!);
+      passage.push(isPassage[doc]!);
     }
     let total = 0;
     for (const term of this.vocabulary) total += this.postings.get(term)!.df;
@@ -368,39 +451,68 @@ export class Bm25Index {
       vocabulary.push(term);
       offsets.push(at);
     }
-    return { ids, lengths: Uint32Array.from(lengths), vocabulary, offsets: Uint32Array.from(offsets), docs, freqs };
+    return {
+      ids,
+      passage: Uint8Array.from(passage),
+      lengths: Uint32Array.from(lengths),
+      vocabulary,
+      offsets: Uint32Array.from(offsets),
+      docs,
+      freqs,
+    };
   }
 
   /**
    * Replaces the contents with a state from `exportState`. `textOf(id)` must give the text each
    * document had when the state was exported, for as long as the index lives (it is asked when a
-   * document is replaced or deleted, instead of holding every text); the state is trusted to
-   * match those texts. Throws on a state that is not well formed, leaving the index empty.
+   * document is replaced or deleted, instead of holding every text), and `passagesOf(id)` its
+   * passages (asked once here, for the documents the state lists passages of; they are held); the
+   * state is trusted to match those texts. Throws on a state that is not well formed, or whose
+   * passages `passagesOf` does not give as many of, leaving the index empty.
    */
-  importState(state: Bm25IndexState, textOf: (id: string) => string): void {
+  importState(state: Bm25IndexState, textOf: (id: string) => string, passagesOf: (id: string) => readonly string[] = () => []): void {
     this.clear();
     const n = state.ids.length;
     const terms = state.vocabulary.length;
     if (
       state.lengths.length !== n ||
+      state.passage.length !== n ||
       state.offsets.length !== terms + 1 ||
       state.offsets[terms] !== state.docs.length ||
       state.freqs.length !== state.docs.length
     ) {
       throw new Error('the index state is not well formed');
     }
+    const passageDocs = new Map<string, number[]>();
     for (let doc = 0; doc < n; doc++) {
       const id = state.ids[doc]!;
-      if (this.numberOf.has(id)) {
+      if (state.passage[doc] === 1) {
+        passageDocs.set(id, [...(passageDocs.get(id) ?? []), doc]);
+      } else if (this.numberOf.has(id)) {
         this.clear();
         throw new Error(`the index state lists ${id} twice`);
+      } else {
+        this.numberOf.set(id, doc);
       }
-      this.numberOf.set(id, doc);
       this.ids.push(id);
       this.lengths.push(state.lengths[doc]!);
-      this.totalLength += state.lengths[doc]!;
+      if (state.passage[doc] !== 1) this.totalLength += state.lengths[doc]!;
     }
     this.liveCount = n;
+    for (const [id, docs] of passageDocs) {
+      const texts = this.numberOf.has(id) ? passagesOf(id) : [];
+      if (texts.length !== docs.length) {
+        this.clear();
+        throw new Error(`the index state's passages of ${id} are not those given`);
+      }
+      this.passages.set(id, { docs, texts: [...texts] });
+      this.passageCount += docs.length;
+    }
+    // A term's holders: the documents whose text or passages hold it, each once (see `set`).
+    const withPassages = this.passageCount > 0;
+    const holderOf = new Int32Array(withPassages ? n : 0);
+    for (let doc = 0; doc < holderOf.length; doc++) holderOf[doc] = state.passage[doc] === 1 ? this.numberOf.get(state.ids[doc]!)! : doc;
+    const lastTerm = new Int32Array(holderOf.length).fill(-1);
     for (let t = 0; t < terms; t++) {
       const from = state.offsets[t]!;
       const to = state.offsets[t + 1]!;
@@ -410,11 +522,22 @@ export class Bm25Index {
         throw new Error('the index state is not well formed');
       }
       const length = to - from;
+      let holders = length;
+      if (withPassages) {
+        holders = 0;
+        for (let p = from; p < to; p++) {
+          const holder = holderOf[state.docs[p]!]!;
+          if (lastTerm[holder] === t) continue;
+          lastTerm[holder] = t;
+          holders += 1;
+        }
+      }
       this.postings.set(term, {
         docs: state.docs.subarray(from, to),
         freqs: state.freqs.subarray(from, to),
         length,
         df: length,
+        holders,
         bounds: undefined,
       });
     }
@@ -430,7 +553,7 @@ export class Bm25Index {
    */
   private prepareForSearch(): void {
     this.reserveScratch();
-    updateReference(this.reference, this.totalLength / this.liveCount || 1);
+    updateReference(this.reference, this.totalLength / this.numberOf.size || 1);
     for (const posting of this.postings.values()) {
       if (hasRangeBounds(posting, this.ids.length)) rangeBounds(posting, this.lengths, this.reference, this.ids.length);
     }
@@ -505,16 +628,23 @@ export class Bm25Index {
   }
 
   /**
-   * The best `limit` documents that pass `filter`. Looks at the highest-scoring candidates
-   * first and widens only when the filter rejects too many, so a filter costs little.
+   * The best `limit` documents that pass `filter` (each once, by its best passage while there are
+   * passages). Looks at the highest-scoring candidates first and widens only when the filter or
+   * the passages leave too few, so a filter costs little.
    */
   private topHits(touched: Uint32Array, limit: number, filter?: (id: string) => boolean): Bm25Hit[] {
-    let window = filter ? Math.max(limit * 4, 32) : limit;
+    const distinct = this.passageCount > 0;
+    let window = filter || distinct ? Math.max(limit * 4, 32) : limit;
     for (;;) {
       const candidates = topK(touched, Math.min(window, touched.length), this.scores);
       const hits: Bm25Hit[] = [];
+      const seen = distinct ? new Set<string>() : undefined;
       for (const doc of candidates) {
         const id = this.ids[doc]!;
+        if (seen) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
         if (filter && !filter(id)) continue;
         hits.push({ id, score: this.scores[doc]! });
         if (hits.length >= limit) return hits;
@@ -540,10 +670,10 @@ export class Bm25Index {
 
   /** Renumbers documents without the deleted ones, once they outnumber the live ones. */
   private compact(): void {
-    const live: Array<[string, string]> = [];
-    for (const id of this.numberOf.keys()) live.push([id, this.textOf(id)!]);
+    const live: Array<[string, string, readonly string[] | undefined]> = [];
+    for (const id of this.numberOf.keys()) live.push([id, this.textOf(id)!, this.passages.get(id)?.texts]);
     this.clear();
-    for (const [id, text] of live) this.set(id, text);
+    for (const [id, text, passages] of live) this.set(id, text, passages);
   }
 }
 
@@ -608,4 +738,9 @@ function topK(docs: Uint32Array, k: number, scores: Float64Array): Uint32Array {
     }
   }
   return heap.subarray(0, size).sort((a, b) => scores[b]! - scores[a]! || a - b);
+}
+
+/** Whether two lists of passages are the same texts in the same order. */
+function samePassages(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((text, n) => text === b[n]);
 }

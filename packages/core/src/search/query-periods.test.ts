@@ -41,10 +41,12 @@ describe('queryPeriods', () => {
 describe('notedWithin', () => {
   const june = [{ from: day('2023-06-01'), to: day('2023-07-01') }];
 
-  it('holds when the entry was first or last noted in the period, or across it', () => {
+  it('holds when the entry was first or last noted in the period, not when its notings only span it', () => {
     expect(notedWithin({ createdAt: '2023-06-16T19:20:00.000Z', lastSeenAt: '2023-06-16T19:20:00.000Z' }, june)).toBe(true);
     expect(notedWithin({ createdAt: '2023-05-01T00:00:00.000Z', lastSeenAt: '2023-06-01T00:00:00.000Z' }, june)).toBe(true);
-    expect(notedWithin({ createdAt: '2023-01-01T00:00:00.000Z', lastSeenAt: '2023-12-01T00:00:00.000Z' }, june)).toBe(true);
+    expect(notedWithin({ createdAt: '2023-06-30T23:59:59.999Z', lastSeenAt: '2023-09-01T00:00:00.000Z' }, june)).toBe(true);
+    // A merge of a January and a December source was not noted in June.
+    expect(notedWithin({ createdAt: '2023-01-01T00:00:00.000Z', lastSeenAt: '2023-12-01T00:00:00.000Z' }, june)).toBe(false);
     expect(notedWithin({ createdAt: '2023-07-01T00:00:00.000Z', lastSeenAt: '2023-08-01T00:00:00.000Z' }, june)).toBe(false);
     expect(notedWithin({ createdAt: '2023-05-01T00:00:00.000Z', lastSeenAt: '2023-05-31T23:59:59.999Z' }, june)).toBe(false);
     expect(notedWithin({ createdAt: '2023-06-16T00:00:00.000Z', lastSeenAt: '2023-06-16T00:00:00.000Z' }, [])).toBe(false);

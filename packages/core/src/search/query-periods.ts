@@ -77,14 +77,17 @@ function utc(year: number, month: number, day: number): number {
 }
 
 /**
- * Whether an entry was noted within one of `periods`: the time from its first note (`createdAt`)
- * to its last (`lastSeenAt`) meets one of them. Pure.
+ * Whether an entry was noted within one of `periods`: its first noting (`createdAt`) or its last
+ * (`lastSeenAt`) lies in one of them. Not the days between: a merge's first and last notings are
+ * those of different sources, and an entry first noted in January and seen again in December was
+ * not noted in June. Pure.
  */
 export function notedWithin(entry: { createdAt: string; lastSeenAt: string }, periods: readonly Period[]): boolean {
   if (periods.length === 0) return false;
   const first = Date.parse(entry.createdAt);
   const last = Date.parse(entry.lastSeenAt);
-  return periods.some((period) => first < period.to && last >= period.from);
+  const inside = (time: number) => periods.some((period) => time >= period.from && time < period.to);
+  return inside(first) || inside(last);
 }
 
 /**

@@ -11,8 +11,10 @@ export interface Posting {
   docs: Uint32Array;
   freqs: Uint32Array;
   length: number;
-  /** Live documents containing the term. */
+  /** Live postings: documents and passages (see `Bm25Index.set`) containing the term. */
   df: number;
+  /** Documents whose text or passages contain the term, each counted once: its document frequency for the idf. */
+  holders: number;
   /** Upper bounds on its impact, computed when a search with a limit first needs them. */
   bounds: RangeBounds | undefined;
 }

@@ -58,16 +58,19 @@ describe('rerankMemoryHits', () => {
       { id: 'noted', score: 1 },
       { id: 'names', score: 0.5 },
       { id: 'across', score: 0.25 },
+      { id: 'lastSeen', score: 0.2 },
     ];
     const entryOf = entries([
       { id: 'best', day: '2023-11-30' },
       { id: 'other', day: '2024-01-05' },
       { id: 'noted', day: '2023-12-20' },
       { id: 'names', content: 'Maria plans to donate her old car on 24 December 2023', day: '2023-10-01' },
+      // First and last noted around December, not in it (a merge of a November and a February source).
       { id: 'across', day: '2023-11-01', lastDay: '2024-02-01' },
+      { id: 'lastSeen', day: '2023-11-01', lastDay: '2023-12-02' },
     ]);
     const ranked = rerank(hits, 'What did Maria donate in December 2023?', entryOf);
-    expect(ids(ranked)).toEqual(['noted', 'names', 'across', 'best', 'other']);
+    expect(ids(ranked)).toEqual(['noted', 'names', 'lastSeen', 'best', 'other', 'across']);
     expect(ranked[0]!.score).toBe(1 + MEMORY_RERANK.dateBoost * 4);
   });
 

@@ -506,6 +506,66 @@ export function describeLongTermMemoryConformance(
       }
     });
 
+    describe('passages (SPEC M3, B10)', () => {
+      const harbour = 'Ana moved to Porto for a job at the harbour office';
+      const merge = (passages: string[]) => ({ origin: { kind: 'merge' as const, at: '2026-02-01T00:00:00.000Z' }, passages });
+
+      it('ranks a merged entry by the best of its text and its passages, as its source would rank, and returns it once', async () => {
+        const store = await harness.open();
+        const source = await store.save({ content: harbour });
+        const merged = await store.save({
+          content: 'Ana lives in Porto and likes green tea',
+          lineage: merge([harbour, 'Ana drinks green tea every morning']),
+        });
+        await store.save({ content: 'Bruno works at the bakery' });
+        const hits = await store.search({ text: 'harbour office job', maxResults: 5 });
+        expect(hits.map((hit) => hit.entry.id).sort()).toEqual([source.id, merged.id].sort());
+        const score = (id: string) => hits.find((hit) => hit.entry.id === id)!.score;
+        // The passage is scored as the source was, not added to the merge's own score.
+        expect(score(merged.id)).toBeCloseTo(score(source.id), 9);
+        expect(hits.find((hit) => hit.entry.id === merged.id)!.entry).toEqual(merged);
+        expect((await store.search({ text: 'morning', maxResults: 5 })).map((hit) => hit.entry.id)).toEqual([merged.id]);
+        expect(await store.search({ text: 'porto', maxResults: 1 })).toHaveLength(1);
+      });
+
+      it('follows the passages a save gives: replaced, removed with the lineage, deleted with the entry', async () => {
+        const store = await harness.open();
+        const merged = await store.save({ content: 'Ana lives in Porto', lineage: merge([harbour]) });
+        expect((await store.search({ text: 'harbour' })).map((hit) => hit.entry.id)).toEqual([merged.id]);
+        await store.save({ id: merged.id, content: 'Ana lives in Porto', lineage: merge(['Ana rows on the river on Sundays']) });
+        expect(await store.search({ text: 'harbour' })).toEqual([]);
+        expect((await store.search({ text: 'river sundays' })).map((hit) => hit.entry.id)).toEqual([merged.id]);
+        await store.save({ id: merged.id, content: 'Ana lives in Porto', lineage: null });
+        expect(await store.search({ text: 'river' })).toEqual([]);
+        const again = await store.save({ content: 'Ana lives in Lisbon', lineage: merge([harbour]) });
+        await store.delete(again.id);
+        expect(await store.search({ text: 'harbour' })).toEqual([]);
+      });
+
+      it('refuses an empty passage and more than 32, writing nothing', async () => {
+        const store = await harness.open();
+        for (const passages of [['  '], Array.from({ length: 33 }, (_, i) => `passage ${i}`)]) {
+          await expect(store.save({ content: 'x', lineage: merge(passages) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+        }
+        expect(await store.list()).toEqual([]);
+      });
+
+      if (options.persistent) {
+        it('ranks by the passages after a reopen as before it', async () => {
+          const store = await harness.open();
+          await store.save({ content: harbour });
+          await store.save({
+            content: 'Ana lives in Porto and likes green tea',
+            lineage: merge([harbour, 'Ana drinks green tea every morning']),
+          });
+          const before = await store.search({ text: 'harbour office tea', maxResults: 5 });
+          const reopened = await harness.reopen(store);
+          const after = await reopened.search({ text: 'harbour office tea', maxResults: 5 });
+          expect(after.map((hit) => [hit.entry.id, hit.score])).toEqual(before.map((hit) => [hit.entry.id, hit.score]));
+        });
+      }
+    });
+
     describe('list and categories', () => {
       it('lists oldest first, optionally under a category prefix', async () => {
         const store = await harness.open();

@@ -315,13 +315,13 @@ describe('FileMemoryStore snapshot', () => {
   it('rebuilds, once and by itself, a snapshot the release before stemming wrote (bm25/1)', async () => {
     await seed();
     const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
-    expect(decoded.version).toMatch(/ bm25\/2$/);
+    expect(decoded.version).toMatch(/ bm25\/3$/);
     const sections = new Map<string, SnapshotSection>(
       [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
     );
     writeFileSync(
       snapshotFile(),
-      encodeSnapshot({ version: decoded.version.replace(/bm25\/2$/, 'bm25/1'), position: decoded.position, sections }),
+      encodeSnapshot({ version: decoded.version.replace(/bm25\/3$/, 'bm25/1'), position: decoded.position, sections }),
     );
     const logger = new RecordingLogger();
     const reopened = store(logger);
@@ -367,7 +367,7 @@ describe('FileMemoryStore snapshot', () => {
     );
     writeFileSync(
       snapshotFile(),
-      encodeSnapshot({ version: decoded.version.replace('memory-entries/5', 'memory-entries/4'), position: decoded.position, sections }),
+      encodeSnapshot({ version: decoded.version.replace('memory-entries/6', 'memory-entries/4'), position: decoded.position, sections }),
     );
     const older = new RecordingLogger();
     const upgraded = store(older);
@@ -376,6 +376,38 @@ describe('FileMemoryStore snapshot', () => {
     expect(refusal(older)).toMatch(/version/);
     await upgraded.close();
     expect(decodeSnapshot(readFileSync(snapshotFile()))!.version).toBe(decoded.version);
+  });
+
+  it("keeps merged entries' passages (SPEC M3, B10): an open from it ranks them as a full scan does, and as writes on top change them", async () => {
+    const saved = await seed(20);
+    const memory = store();
+    const lineage = (passages: string[]) => ({ origin: { kind: 'merge' as const, at: '2026-02-01T00:00:00.000Z' }, passages });
+    const merged = await memory.save({
+      content: 'Dana owns the budget and the grafana dashboards',
+      lineage: lineage([
+        'The quarterly budget is owned by Dana since the reorg',
+        'Grafana dashboards for invoice numbering were handed to Dana',
+      ]),
+    });
+    const other = await memory.save({
+      content: 'Berlin travel is booked',
+      lineage: lineage(['Postgres backups run before the Berlin travel']),
+    });
+    await memory.close();
+
+    const logger = new RecordingLogger();
+    const reopened = store(logger);
+    expect(refusal(logger)).toBeUndefined();
+    expect(await answers(reopened)).toEqual(await scanAnswers());
+    const [hit] = await reopened.search({ text: 'invoice numbering handed', maxResults: 1 });
+    expect(hit?.entry.id).toBe(merged.id);
+    // Writes on top of the imported index: a passage replaced, a merge deleted, a plain entry rewritten.
+    await reopened.save({ ...merged, lineage: lineage(['Kubernetes deployment is owned by Dana']) });
+    await reopened.delete(other.id);
+    await reopened.save({ ...saved[3]!, content: 'Rewritten: postgres backups moved' });
+    expect(await answers(reopened)).toEqual(await scanAnswers());
+    expect((await reopened.search({ text: 'kubernetes owned', maxResults: 1 }))[0]?.entry.id).toBe(merged.id);
+    expect(await reopened.search({ text: 'handed', maxResults: 5 })).toEqual([]);
   });
 
   it('refuses well-formed sections that do not fit the entries', async () => {

@@ -16,6 +16,7 @@ import {
   type MemoryDraft,
   type MemoryEntry,
   memoryDocumentText,
+  memoryPassageTexts,
   memoryEntrySchema,
   parseMemoryQuery,
   type MemorySearchQuery,
@@ -81,7 +82,7 @@ const memoryStoreOptionsSchema = z
  * first part whenever the entry schema or the sections change; a snapshot of another version is
  * ignored and rewritten.
  */
-const SNAPSHOT_VERSION = `memory-entries/5 ${BM25_INDEX_FORMAT}`;
+const SNAPSHOT_VERSION = `memory-entries/6 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
@@ -122,11 +123,14 @@ export class FileMemoryStore implements ILongTermMemory {
         isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
       },
       listener: {
-        check: (entry) => this.index.check(memoryDocumentText(entry)),
+        check: (entry) => {
+          this.index.check(memoryDocumentText(entry));
+          for (const passage of memoryPassageTexts(entry)) this.index.check(passage);
+        },
         onPut: (entry, previous) => {
           // Indexed first: when the text cannot be, nothing has changed.
           const text = memoryDocumentText(entry);
-          this.index.set(entry.id, text);
+          this.index.set(entry.id, text, memoryPassageTexts(entry));
           if (previous) this.countCategory(previous.category, -1);
           this.countCategory(entry.category, +1);
           if (hasValidityBounds(entry)) this.bounded.add(entry.id);
@@ -289,6 +293,7 @@ export class FileMemoryStore implements ILongTermMemory {
       ['memory.categories', { kind: 'json', value: [...this.categories] }],
       ['memory.bounded', { kind: 'json', value: [...this.bounded] }],
       ['bm25.ids', { kind: 'json', value: state.ids }],
+      ['bm25.passage', { kind: 'bytes', value: state.passage }],
       ['bm25.vocabulary', { kind: 'json', value: state.vocabulary }],
       ['bm25.lengths', { kind: 'u32', value: state.lengths }],
       ['bm25.offsets', { kind: 'u32', value: state.offsets }],
@@ -314,7 +319,14 @@ export class FileMemoryStore implements ILongTermMemory {
       return section.value;
     };
     const ids = json('bm25.ids') as string[];
-    if (!Array.isArray(ids) || ids.length !== entries.size) throw new Error('the index does not cover the entries');
+    const passage = sections.get('bm25.passage');
+    if (passage?.kind !== 'bytes') throw new Error('no bm25.passage section');
+    if (
+      !Array.isArray(ids) ||
+      passage.value.length !== ids.length ||
+      ids.length - passage.value.reduce((sum, flag) => sum + flag, 0) !== entries.size
+    )
+      throw new Error('the index does not cover the entries');
     for (const id of ids) if (!entries.has(id)) throw new Error(`the index holds ${id}, which is not an entry`);
     const categories = json('memory.categories') as Array<[string, number]>;
     if (
@@ -329,6 +341,7 @@ export class FileMemoryStore implements ILongTermMemory {
     this.index.importState(
       {
         ids,
+        passage: passage.value,
         vocabulary: json('bm25.vocabulary') as string[],
         lengths: numbers('bm25.lengths'),
         offsets: numbers('bm25.offsets'),
@@ -336,6 +349,7 @@ export class FileMemoryStore implements ILongTermMemory {
         freqs: numbers('bm25.freqs'),
       },
       (id) => memoryDocumentText(entries.recordOf(id)!),
+      (id) => memoryPassageTexts(entries.recordOf(id)!),
     );
     this.categories.clear();
     for (const [category, count] of categories) this.categories.set(category, count);

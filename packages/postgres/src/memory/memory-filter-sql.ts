@@ -32,13 +32,15 @@ function validitySql(params: SqlParams, view: ValidityView, alias: string): stri
   return `(${alias}.valid_to IS NULL OR ${alias}.valid_to > ${now}::timestamptz) AND (${alias}.valid_from IS NULL OR ${alias}.valid_from <= ${now}::timestamptz)`;
 }
 
-/** `notedWithin` of `@reverie/core` as an SQL condition: the entry's first to last note meets one of the periods. */
+/** `notedWithin` of `@reverie/core` as an SQL condition: the entry's first or last noting lies in one of the periods. */
 export function notedWithinSql(params: SqlParams, periods: readonly Period[], alias = 'm'): string {
   if (periods.length === 0) return 'FALSE';
   return periods
-    .map(
-      (period) =>
-        `(${alias}.created_at < ${params.add(new Date(period.to).toISOString())}::timestamptz AND ${alias}.last_seen_at >= ${params.add(new Date(period.from).toISOString())}::timestamptz)`,
-    )
+    .map((period) => {
+      const from = params.add(new Date(period.from).toISOString());
+      const to = params.add(new Date(period.to).toISOString());
+      const inside = (column: string) => `(${alias}.${column} >= ${from}::timestamptz AND ${alias}.${column} < ${to}::timestamptz)`;
+      return `${inside('created_at')} OR ${inside('last_seen_at')}`;
+    })
     .join(' OR ');
 }

@@ -27,6 +27,9 @@ const draftArbitrary: fc.Arbitrary<MemoryDraft & { id: string }> = fc.record(
       null,
       { origin: { kind: 'import', source: 'notes.json' } },
       { origin: { kind: 'tool', tool: 'save_memory', at: START, sessionId: 'chat-1' } },
+      // SPEC M3: passages, ranked with the entry and counted once per entry in the frequencies.
+      { origin: { kind: 'merge', at: START }, passages: ['deploy kubernetes garden', 'coffee tea tea'] },
+      { origin: { kind: 'merge', at: START }, passages: ['porto gardening'] },
     ),
   },
   { requiredKeys: ['id', 'content'] },
@@ -35,6 +38,15 @@ const draftArbitrary: fc.Arbitrary<MemoryDraft & { id: string }> = fc.record(
 /** What a scope holds, as a reader of the store sees it, and its BM25 counts as stored. */
 async function contents(store: PostgresMemoryStore, client: PostgresClient, scope: string, since: string) {
   const terms = await client.query('SELECT term, df FROM reverie_memory_terms WHERE scope = $1 ORDER BY term', [scope]);
+  // The frequencies kept up write by write are those of the rows as they stand: each entry once per term, in its text or a passage.
+  const counted = await client.query(
+    `SELECT term, count(DISTINCT id)::int AS df FROM (
+       SELECT id, unnest(tsvector_to_array(search_terms)) AS term FROM reverie_memory WHERE scope = $1
+       UNION ALL SELECT id, unnest(tsvector_to_array(search_terms)) FROM reverie_memory_passages WHERE scope = $1
+     ) t GROUP BY term ORDER BY term`,
+    [scope],
+  );
+  expect(terms.map((row) => ({ ...row, df: Number((row as { df: unknown }).df) }))).toEqual(counted);
   const stats = await client.query('SELECT entries::int, total_length::int FROM reverie_memory_stats WHERE scope = $1', [scope]);
   const searches = [];
   for (const word of WORDS) searches.push((await store.search({ text: word, maxResults: 10 })).map((hit) => [hit.entry, hit.score]));

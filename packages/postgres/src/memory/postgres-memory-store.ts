@@ -14,6 +14,7 @@ import {
   type MemoryDraft,
   type MemoryEntry,
   memoryDocumentText,
+  memoryPassageTexts,
   type MemoryNeighbour,
   type MemoryNeighbourQuery,
   type MemorySearchQuery,
@@ -47,7 +48,7 @@ import { MEMORY_TABLES } from '../search/searched-tables';
 import { parseStoreOptions, type PostgresStoreOptions, resolveStoreOptions } from '../stores/postgres-store-options';
 import { StoreGate } from '../stores/store-gate';
 import { ENTRY_COLUMNS, entryFromRow, type MemoryRow, normaliseTimes } from './memory-rows';
-import { type DocumentTerms, documentTerms, tsvectorText } from '../search/search-terms';
+import { type DocumentTerms, documentTerms, tsvectorText, withPassageTerms } from '../search/search-terms';
 import { STORED_TERMS_COLUMNS, storedTerms, type StoredTermsRow, TextIndex } from '../search/text-index';
 import { SqlParams } from '../sql/sql-params';
 import { memoryFilterSql, notedWithinSql } from './memory-filter-sql';
@@ -149,15 +150,16 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     return client.transaction(async (tx) => {
       await this.feed.lock(tx);
-      const [row] = await tx.query<{ updated_at: Date | string } & StoredTermsRow>(
-        `SELECT updated_at, ${STORED_TERMS_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = $2`,
+      const [row] = await tx.query<{ updated_at: Date | string } & StoredTermsRow & PassageTermsRow>(
+        `SELECT updated_at, ${STORED_TERMS_COLUMNS}, ${PASSAGE_TERMS_COLUMN} FROM reverie_memory m WHERE scope = $1 AND id = $2`,
         [this.scope, id],
       );
       const current = row && { updatedAt: new Date(row.updated_at).toISOString() };
       checkCondition(`Memory entry ${id}`, current, condition);
       if (!row) return false;
+      // Its passages' rows go with it (ON DELETE CASCADE).
       await tx.query('DELETE FROM reverie_memory WHERE scope = $1 AND id = $2', [this.scope, id]);
-      await this.text.update(tx, storedTerms(row), undefined);
+      await this.text.update(tx, storedEntryTerms(row), undefined);
       await this.feed.append(tx, [id], 'delete');
       return true;
     });
@@ -317,18 +319,18 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const client = await this.ready();
     const saved = await client.transaction(async (tx) => {
       await this.feed.lock(tx);
-      const rows = await tx.query<MemoryRow & StoredTermsRow>(
-        `SELECT ${ENTRY_COLUMNS}, ${STORED_TERMS_COLUMNS} FROM reverie_memory WHERE scope = $1 AND id = ANY($2::text[])`,
+      const rows = await tx.query<MemoryRow & StoredTermsRow & PassageTermsRow>(
+        `SELECT ${ENTRY_COLUMNS}, ${STORED_TERMS_COLUMNS}, ${PASSAGE_TERMS_COLUMN} FROM reverie_memory m WHERE scope = $1 AND id = ANY($2::text[])`,
         [this.scope, [...new Set(items.map((item) => item.draft.id))]],
       );
-      const stored = new Map(rows.map((row) => [row.id, storedTerms(row)]));
+      const stored = new Map(rows.map((row) => [row.id, storedEntryTerms(row)]));
       const current = new Map(rows.map((row) => [row.id, entryFromRow(row, this.scope)]));
-      const latest = new Map<string, { entry: MemoryEntry; text: string; terms: DocumentTerms }>();
+      const latest = new Map<string, { entry: MemoryEntry; text: string; terms: DocumentTerms; passages: DocumentTerms[] }>();
       const entries = items.map(({ draft, condition }) => {
         const entry = normaliseTimes(resolveMemoryDraft(draft, (id) => current.get(id), this.clock, condition, this.decay));
         current.set(entry.id, entry);
         const text = memoryDocumentText(entry);
-        latest.set(entry.id, { entry, text, terms: documentTerms(text) });
+        latest.set(entry.id, { entry, text, terms: documentTerms(text), passages: memoryPassageTexts(entry).map(documentTerms) });
         return entry;
       });
       const records = [...latest.values()].map(({ entry, text, terms }) => ({
@@ -367,9 +369,17 @@ export class PostgresMemoryStore implements ILongTermMemory {
            valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by, lineage = excluded.lineage`,
         [this.scope, JSON.stringify(records)],
       );
+      await this.writePassages(
+        tx,
+        rows.filter((row) => row.passage_lexemes.length > 0).map((row) => row.id),
+        [...latest.values()],
+      );
       await this.text.updateMany(
         tx,
-        [...latest.values()].map(({ entry, terms }) => ({ before: stored.get(entry.id), after: terms })),
+        [...latest.values()].map(({ entry, terms, passages }) => ({
+          before: stored.get(entry.id),
+          after: withPassageTerms(terms, passages),
+        })),
       );
       await this.feed.append(
         tx,
@@ -380,6 +390,30 @@ export class PostgresMemoryStore implements ILongTermMemory {
     });
     this.embeddings?.kick();
     return saved.map(copyMemoryEntry);
+  }
+
+  /**
+   * Replaces the passage rows (SPEC M3) of the entries that had some (`previous`) with those of the
+   * entries as written: two statements at most, none when no entry had or has passages.
+   */
+  private async writePassages(
+    tx: PostgresClient,
+    previous: readonly string[],
+    written: ReadonlyArray<{ entry: MemoryEntry; passages: readonly DocumentTerms[] }>,
+  ): Promise<void> {
+    if (previous.length > 0) {
+      await tx.query('DELETE FROM reverie_memory_passages WHERE scope = $1 AND id = ANY($2::text[])', [this.scope, previous]);
+    }
+    const rows = written.flatMap(({ entry, passages }) =>
+      passages.map((terms, n) => ({ id: entry.id, n, search_terms: tsvectorText(terms.counts), term_count: terms.length })),
+    );
+    if (rows.length === 0) return;
+    await tx.query(
+      `INSERT INTO reverie_memory_passages (scope, id, n, search_terms, term_count)
+       SELECT $1, r.id, r.n, r.search_terms::tsvector, r.term_count
+         FROM jsonb_to_recordset($2::jsonb) AS r(id text, n integer, search_terms text, term_count integer)`,
+      [this.scope, JSON.stringify(rows)],
+    );
   }
 
   /**
@@ -435,4 +469,16 @@ export class PostgresMemoryStore implements ILongTermMemory {
 function withId(draft: MemoryDraft, clock: IClock): MemoryDraft & { id: string } {
   const probe = resolveMemoryDraft(draft, () => undefined, clock);
   return { ...draft, id: draft.id ?? probe.id };
+}
+
+/** The terms of an entry's passages as stored (`PassageTermsRow`), selected from `reverie_memory m`. */
+const PASSAGE_TERMS_COLUMN =
+  'ARRAY(SELECT unnest(tsvector_to_array(p.search_terms)) FROM reverie_memory_passages p WHERE p.scope = m.scope AND p.id = m.id) AS passage_lexemes';
+
+/** A row with `PASSAGE_TERMS_COLUMN`. */
+type PassageTermsRow = { passage_lexemes: string[] };
+
+/** What a stored entry counts in the document frequencies: its own terms and its passages' (see `withPassageTerms`). */
+function storedEntryTerms(row: StoredTermsRow & PassageTermsRow): DocumentTerms {
+  return withPassageTerms(storedTerms(row), [{ counts: new Map(row.passage_lexemes.map((term) => [term, 1])) }]);
 }

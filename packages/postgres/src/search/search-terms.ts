@@ -44,6 +44,18 @@ export function tsvectorText(counts: ReadonlyMap<string, number>): string {
   return lexemes.join(' ');
 }
 
+/**
+ * What a document with passages counts in the document frequencies (SPEC M3): each term of its
+ * own text or of any passage once; its length is its own (the average length is that of the
+ * documents). Pure.
+ */
+export function withPassageTerms(own: DocumentTerms, passages: ReadonlyArray<Pick<DocumentTerms, 'counts'>>): DocumentTerms {
+  if (passages.length === 0) return own;
+  const counts = new Map(own.counts);
+  for (const passage of passages) for (const term of passage.counts.keys()) if (!counts.has(term)) counts.set(term, 1);
+  return { counts, length: own.length };
+}
+
 /** A tsquery that matches documents holding any of `terms` exactly. Pure. */
 export function tsqueryText(terms: Iterable<string>): string {
   return [...terms].map(quoteLexeme).join(' | ');

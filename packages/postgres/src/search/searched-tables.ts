@@ -18,6 +18,7 @@ export interface SearchedTables extends TextIndexTables {
 export const MEMORY_TABLES: SearchedTables = {
   documents: 'reverie_memory',
   key: 'id',
+  passages: 'reverie_memory_passages',
   terms: 'reverie_memory_terms',
   stats: 'reverie_memory_stats',
   embeddings: 'reverie_memory_embeddings',

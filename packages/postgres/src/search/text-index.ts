@@ -27,6 +27,13 @@ export interface TextIndexTables {
   key: string;
   terms: string;
   stats: string;
+  /**
+   * For a family whose documents have passages (SPEC M3: a memory entry's `lineage.passages`):
+   * `(scope, <key>, n, search_terms, term_count)`, a row per passage. A document then ranks by
+   * the best of its own row and its passages', as `Bm25Index` ranks it; its document frequencies
+   * count each term once per document, in its text or a passage (`withPassageTerms`).
+   */
+  passages?: string;
 }
 
 /** An extra SQL condition on the documents (alias `d`), its parameters added to `params`. */
@@ -281,17 +288,40 @@ export class TextIndex {
     const average = params.add(stats.averageLength);
     const condition = filter ? filter(params) : 'TRUE';
     const key = `d.${this.tables.key}`;
-    const rows = await client.query<{ n: number; id: string; score: number }>(
-      `WITH hits AS (
-         SELECT w.n, ${key} AS id,
-                sum(w.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * d.term_count / ${average}::float8)) ORDER BY u.lexeme) AS score
-           FROM ${this.tables.documents} d
-           CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(d.search_terms)) u
+    const score = (alias: string) =>
+      `sum(w.factor * (u.tf * ${BM25_K1 + 1}) / (u.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${alias}.term_count / ${average}::float8)) ORDER BY u.lexeme)`;
+    const terms = (alias: string) =>
+      `CROSS JOIN LATERAL (SELECT lexeme, coalesce(array_length(positions, 1), 1) AS tf FROM unnest(${alias}.search_terms)) u
            JOIN unnest(${weightNumbers}::int[], ${weightTerms}::text[], ${weightFactors}::float8[]) AS w(n, term, factor) ON w.term = u.lexeme
-           JOIN unnest(${queryNumbers}::int[], ${owns}::text[]) AS q(n, own) ON q.n = w.n
+           JOIN unnest(${queryNumbers}::int[], ${owns}::text[]) AS q(n, own) ON q.n = w.n`;
+    const passages = this.tables.passages;
+    // With passages: each document's own row and each of its passages scored apart, the best kept.
+    const ranking = passages
+      ? `parts AS (
+         SELECT ${key} AS id, 0 AS part, d.search_terms, d.term_count FROM ${this.tables.documents} d
+          WHERE d.scope = ${scope} AND d.search_terms @@ ${anyTerm}::tsquery
+         UNION ALL
+         SELECT p.${this.tables.key}, p.n + 1, p.search_terms, p.term_count FROM ${passages} p
+          WHERE p.scope = ${scope} AND p.search_terms @@ ${anyTerm}::tsquery
+       ), scored AS (
+         SELECT w.n, x.id, ${score('x')} AS score
+           FROM parts x
+           ${terms('x')}
+           JOIN ${this.tables.documents} d ON d.scope = ${scope} AND ${key} = x.id
+          WHERE ${key} = q.own OR ${condition}
+          GROUP BY w.n, x.id, x.part
+       ), hits AS (
+         SELECT n, id, max(score) AS score FROM scored GROUP BY n, id
+       )`
+      : `hits AS (
+         SELECT w.n, ${key} AS id, ${score('d')} AS score
+           FROM ${this.tables.documents} d
+           ${terms('d')}
           WHERE d.scope = ${scope} AND d.search_terms @@ ${anyTerm}::tsquery AND (${key} = q.own OR ${condition})
           GROUP BY w.n, ${key}
-       )
+       )`;
+    const rows = await client.query<{ n: number; id: string; score: number }>(
+      `WITH ${ranking}
        SELECT n, id, score
          FROM (SELECT n, id, score, row_number() OVER (PARTITION BY n ORDER BY score DESC, id) AS place FROM hits) ranked
         WHERE place <= ${params.add(limit)}
