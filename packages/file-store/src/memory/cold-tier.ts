@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { Bm25Index, type IClock, type ILogger, type MemoryEntry, memoryDocumentText, memoryEntrySchema } from '@reverie/core';
+import { JsonDocumentCollection } from '../fs/json-document-collection';
+import type { RecordReader } from '../fs/record-map';
+
+/** The folder of the cold tier, beside `memory/`. */
+export const COLD_MEMORY_FOLDER = 'memory-cold';
+
+/**
+ * SPEC B13: the file memory store's cold tier, `<dataPath>/memory-cold/<category>/<id>.json`
+ * with its own change journal and its own BM25 index. Nothing is read until a caller needs a
+ * cold entry (a `get` or `save` of an id the hot tier does not hold, a listing of both tiers, a
+ * search that falls back): a process that never reaches the cold tier never reads its folder.
+ */
+export class ColdTier {
+  private readonly collection: JsonDocumentCollection<MemoryEntry>;
+  readonly index = new Bm25Index();
+  readonly categories = new Map<string, number>();
+  private opened = false;
+
+  constructor(dataPath: string, clock: IClock, logger: ILogger) {
+    this.collection = new JsonDocumentCollection<MemoryEntry>({
+      root: join(dataPath, COLD_MEMORY_FOLDER),
+      clock,
+      logger,
+      layout: {
+        what: 'cold memory entry',
+        schema: memoryEntrySchema,
+        keyOf: (entry) => entry.id,
+        pathOf: (entry) => `${entry.category}/${entry.id}.json`,
+        isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
+      },
+      listener: {
+        check: (entry) => this.index.check(memoryDocumentText(entry)),
+        onPut: (entry, previous) => {
+          this.index.set(entry.id, memoryDocumentText(entry));
+          if (previous) countCategory(this.categories, previous.category, -1);
+          countCategory(this.categories, entry.category, +1);
+        },
+        onDelete: (entry) => {
+          countCategory(this.categories, entry.category, -1);
+          this.index.delete(entry.id);
+        },
+      },
+    });
+  }
+
+  /** True once something read the cold folder. */
+  get loaded(): boolean {
+    return this.opened;
+  }
+
+  /** The cold entries, read on first use and kept current with other processes' writes. */
+  entries(): Promise<RecordReader<MemoryEntry>> {
+    this.opened = true;
+    return this.collection.current();
+  }
+
+  /** Writes a cold entry computed from the stored one (see `JsonDocumentCollection.put`). */
+  async put(id: string, build: (current: MemoryEntry | undefined) => MemoryEntry): Promise<MemoryEntry> {
+    this.opened = true;
+    return this.collection.put(id, build);
+  }
+
+  /** Removes a cold entry; false when the cold tier did not hold it. */
+  async delete(id: string, check?: (current: MemoryEntry | undefined) => void): Promise<boolean> {
+    this.opened = true;
+    return this.collection.delete(id, check);
+  }
+
+  async close(): Promise<void> {
+    if (this.opened) await this.collection.close();
+  }
+}
+
+/** Adds `delta` to a category's count, dropping it at zero. */
+export function countCategory(categories: Map<string, number>, category: string, delta: number): void {
+  const next = (categories.get(category) ?? 0) + delta;
+  if (next > 0) categories.set(category, next);
+  else categories.delete(category);
+}
