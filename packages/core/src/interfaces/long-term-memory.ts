@@ -1,5 +1,12 @@
 import type { TimeInput } from '../schemas/common';
-import type { CategoryCount, MemoryDraft, MemoryEntry, MemoryListOptions, MemorySearchQuery, MemorySearchResult } from '../schemas/memory-entry';
+import type {
+  CategoryCount,
+  MemoryDraft,
+  MemoryEntry,
+  MemoryListOptions,
+  MemorySearchQuery,
+  MemorySearchResult,
+} from '../schemas/memory-entry';
 import type { IMemoryChangeFeed } from './memory-change-feed';
 
 /** Optimistic-concurrency guard for writes (SPEC B3). */

@@ -53,7 +53,11 @@ export function parseListTier(tier: unknown): MemoryTier | undefined {
   if (tier === undefined) return undefined;
   const parsed = memoryTierSchema.safeParse(tier);
   if (parsed.success) return parsed.data;
-  throw new ReverieValidationError('INVALID_INPUT', `Invalid tier ${JSON.stringify(tier)}: list({ tier }) takes "hot" or "cold", or no tier for both.`, {
-    details: { value: tier },
-  });
+  throw new ReverieValidationError(
+    'INVALID_INPUT',
+    `Invalid tier ${JSON.stringify(tier)}: list({ tier }) takes "hot" or "cold", or no tier for both.`,
+    {
+      details: { value: tier },
+    },
+  );
 }

@@ -188,7 +188,9 @@ export class FileMemoryStore implements ILongTermMemory {
       const entry = resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition, this.decay);
       // Under the lock, with every process's entries loaded: the check cannot race another writer.
       if (!categories.has(entry.category)) {
-        const others = [...categories].filter(([category, count]) => !(count === 1 && category === current?.category)).map(([category]) => category);
+        const others = [...categories]
+          .filter(([category, count]) => !(count === 1 && category === current?.category))
+          .map(([category]) => category);
         assertNoCaseClash(entry.category, others);
       }
       return entry;
@@ -427,7 +429,6 @@ export class FileMemoryStore implements ILongTermMemory {
     this.hybrid?.loadCache(() => new Map([...entries.values()].map((entry) => [entry.id, memoryDocumentText(entry)])));
     return entries;
   }
-
 }
 
 /** Categories are unique without regard to case: on macOS and Windows `Work/` and `work/` are one folder. */

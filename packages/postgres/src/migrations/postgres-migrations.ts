@@ -11,6 +11,7 @@ import { memoryValidityMigration } from './010-memory-validity';
 import { stemmedSearchTermsMigration } from './011-stemmed-search-terms';
 import { memoryLineageMigration } from './012-memory-lineage';
 import { skillAndWorkingMemoryEmbeddingsMigration } from './013-skill-and-working-memory-embeddings';
+import { memoryTiersMigration } from './014-memory-tiers';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -28,4 +29,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   stemmedSearchTermsMigration,
   memoryLineageMigration,
   skillAndWorkingMemoryEmbeddingsMigration,
+  memoryTiersMigration,
 ]);
