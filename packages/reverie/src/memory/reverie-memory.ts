@@ -5,6 +5,7 @@ import {
   type IMemoryChangeFeed,
   type MemoryDraft,
   type MemoryEntry,
+  type MemoryListOptions,
   type MemoryHistory,
   memoryHistory,
   type MemorySearchQuery,
@@ -88,7 +89,8 @@ export class ReverieMemory implements ILongTermMemory {
     return this.recallWith(query);
   }
 
-  list(options?: { category?: string }): Promise<MemoryEntry[]> {
+  /** Both tiers, or one with `{ tier }` (SPEC B13). */
+  list(options?: MemoryListOptions): Promise<MemoryEntry[]> {
     return this.store.list(options);
   }
 
