@@ -76,4 +76,8 @@ export {
 } from './recall/recall-options';
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';
+export { type TierMove, TierMigrationPass } from './tiers/tier-migration-pass';
+export { type TierMigrationOptions, type TierMigrationOptionsInput, tierMigrationOptionsSchema } from './tiers/tier-options';
+export { type ValueFacts, type ValueRule, type ValueScore, valueScore } from './tiers/value-score';
+export { explainValue, type ValueExplanation, valueFactsOf, verdictOf } from './tiers/entry-value';
 export type { PromotionExplanation } from './recall/explain-promotion';

@@ -50,8 +50,11 @@ export const memoryEntrySchema = z
     supersededBy: idSchema.optional(),
     /** SPEC B10: where the entry came from (merges, supersessions, sessions, a tool, an import) and the run that wrote it. Absent: unknown origin. */
     lineage: memoryLineageSchema.optional(),
-    /** SPEC B13: `cold` when deep sleep moved the entry out of the hot set. Absent: hot (a store never writes `hot`). */
-    tier: z.literal('cold').optional(),
+    /**
+     * SPEC B13: `cold` when deep sleep moved the entry out of the hot set. Absent: hot. A store
+     * returns only `cold` or nothing; `hot` is what a write (a dream operation, an undo) says to move one back.
+     */
+    tier: memoryTierSchema.optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = validityProblem(entry);

@@ -1,4 +1,12 @@
-import { hasChangeFeed, type ILogger, type ILongTermMemory, type IMemoryChangeFeed, isUnderPrefix, type MemoryEntry, tierOf } from '@reverie/core';
+import {
+  hasChangeFeed,
+  type ILogger,
+  type ILongTermMemory,
+  type IMemoryChangeFeed,
+  isUnderPrefix,
+  type MemoryEntry,
+  tierOf,
+} from '@reverie/core';
 import { SYSTEM_CATEGORY } from '@reverie/core/internal';
 
 export type FeedStore = ILongTermMemory & IMemoryChangeFeed;

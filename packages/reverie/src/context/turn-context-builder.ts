@@ -336,7 +336,12 @@ export class TurnContextBuilder {
       .slice(0, MAX_SEARCH_TEXT_LENGTH);
     if (text.trim() === '') return [];
     const search = searchOutsideSystem(recallSearch(memory, this.services.secondHop ?? false));
-    const found = await search({ text, ...(asOf === undefined ? {} : { asOf }), tiers: 'hot', maxResults: this.services.options.recallResults });
+    const found = await search({
+      text,
+      ...(asOf === undefined ? {} : { asOf }),
+      tiers: 'hot',
+      maxResults: this.services.options.recallResults,
+    });
     return found.map((result) => result.entry);
   }
 

@@ -10,6 +10,7 @@ import {
   SkillConsolidationPass,
   SkillGapPass,
   SkillOptimizationPass,
+  TierMigrationPass,
   WorkflowFailureAnalysisPass,
 } from '@reverie/dream';
 import type { DreamingOptions } from './dream-options';
@@ -35,6 +36,7 @@ export function createDreamPasses(options: DreamingOptions, protectedSkills: rea
     options.workflowFailureAnalysis.enabled && new WorkflowFailureAnalysisPass(skillPass(options.workflowFailureAnalysis)),
     options.preferenceInference.enabled && new PreferenceInferencePass(withoutSwitch(options.preferenceInference)),
     new PromotionPass(options.promotion, options.recallSignals),
+    options.tiers.enabled && new TierMigrationPass(withoutSwitch(options.tiers), options.recallSignals),
     new ArchiveRetentionPass(options.archive),
   ];
   return passes.filter((pass): pass is DreamPass => pass !== false);

@@ -3,7 +3,14 @@ import { createDreamPasses } from './create-dream-passes';
 import { dreamingOptionsSchema } from './dream-options';
 import { dreamPassNames } from './dream-pass-catalog';
 
-const SWITCHES = ['skillGap', 'skillConsolidation', 'skillOptimization', 'workflowFailureAnalysis', 'preferenceInference'] as const;
+const SWITCHES = [
+  'skillGap',
+  'skillConsolidation',
+  'skillOptimization',
+  'workflowFailureAnalysis',
+  'preferenceInference',
+  'tiers',
+] as const;
 
 describe('dreamPassNames', () => {
   it('names the passes createDreamPasses builds, in cycle order, for every combination of switches', () => {

@@ -17,7 +17,7 @@ export interface DreamPassDescriptor {
   /** The switch in the dreaming options that turns the pass off, if any. */
   switch?: keyof Pick<
     DreamingOptions,
-    'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'
+    'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis' | 'tiers'
   >;
   spec: string;
 }
@@ -77,6 +77,7 @@ export const DREAM_PASSES: readonly DreamPassDescriptor[] = [
     spec: 'D11',
   },
   { name: 'promotion', phase: 'deep-sleep', requires: [TOKENS.LongTermMemory], model: 'none', spec: 'O4' },
+  { name: 'tier-migration', phase: 'deep-sleep', requires: [TOKENS.LongTermMemory], model: 'none', switch: 'tiers', spec: 'O1, B13' },
   { name: 'archive-retention', phase: 'deep-sleep', requires: [], model: 'none', spec: 'O7, O8' },
 ];
 
