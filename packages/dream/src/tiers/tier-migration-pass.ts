@@ -1,12 +1,12 @@
-import { DEFAULT_DECAY_OPTIONS, hasTiers, isUnderPrefix, type MemoryEntry } from '@reverie/core';
-import { ownValue, SYSTEM_CATEGORY } from '@reverie/core/internal';
+import { hasTiers, isUnderPrefix, type MemoryEntry } from '@reverie/core';
+import { SYSTEM_CATEGORY } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import type { DreamPass, PassContext, PassPlan, PassSkip } from '../engine/dream-types';
 import { describeServiceNeeds } from '../engine/service-needs';
 import { parsePassOptions } from '../passes/parse-pass-options';
 import { type RecallSignalsOptionsInput, recallSignalsOptionsSchema } from '../recall/recall-options';
-import { RecallSignalStore } from '../recall/recall-signal-store';
-import { explainValue, type ValueExplanation } from './entry-value';
+import type { ValueExplanation } from './entry-value';
+import { entryScorer } from './tier-report';
 import { type TierMigrationOptions, type TierMigrationOptionsInput, tierMigrationOptionsSchema } from './tier-options';
 
 const warned = new WeakSet<object>();
@@ -54,14 +54,10 @@ export class TierMigrationPass implements DreamPass {
       return { skipped: reason };
     }
     const now = context.now();
-    const decay = context.services.decay ?? DEFAULT_DECAY_OPTIONS;
-    const recall = new RecallSignalStore(state.recall, this.signals);
-    const file = await recall.read();
-    const valueOf = (entry: MemoryEntry): ValueExplanation => {
-      const tally = ownValue(file.entries, entry.id);
-      const signals = tally && { tally, signals: recall.signalsOf(tally, entry, now) };
-      return explainValue(entry, signals, now, decay, this.options);
-    };
+    const { scoreEntry, recalledIds } = await entryScorer(
+      { recall: state.recall, memory, now, decay: context.services.decay },
+      { signals: this.signals, tiers: this.options },
+    );
     const outside = (entry: MemoryEntry) => isUnderPrefix(entry.category, SYSTEM_CATEGORY);
 
     const hot = (await memory.list({ tier: 'hot' })).filter((entry) => !outside(entry));
@@ -69,17 +65,17 @@ export class TierMigrationPass implements DreamPass {
     const demote: Array<{ entry: MemoryEntry; value: ValueExplanation }> = [];
     let young = 0;
     for (const entry of hot) {
-      const value = valueOf(entry);
+      const value = scoreEntry(entry);
       if (value.verdict === 'to cold') demote.push({ entry, value });
       else if (value.verdict === 'too young') young += 1;
     }
     // Only a recalled cold entry can earn its way back: the candidates are the tallied ids that are not hot.
     const promote: Array<{ entry: MemoryEntry; value: ValueExplanation }> = [];
-    for (const id of Object.keys(file.entries)) {
+    for (const id of recalledIds) {
       if (hotIds.has(id)) continue;
       const entry = await memory.get(id);
       if (!entry || entry.tier !== 'cold' || outside(entry)) continue;
-      const value = valueOf(entry);
+      const value = scoreEntry(entry);
       if (value.verdict === 'to hot') promote.push({ entry, value });
     }
     promote.sort((a, b) => b.value.score - a.value.score || a.entry.id.localeCompare(b.entry.id));

@@ -41,20 +41,30 @@ export interface TierReport {
   nearPromotion: TierNeighbour[];
 }
 
-/** The value scorer for entries of one memory, with the recall signals read once. */
-async function scorer(services: TierServices, options: TierOptionsPair): Promise<(entry: MemoryEntry) => ValueExplanation> {
+/** The value scorer of one memory's entries, with the recall signals read once, and the ids those signals tally. */
+export interface EntryScorer {
+  scoreEntry(entry: MemoryEntry): ValueExplanation;
+  /** The ids with a recall tally: the only cold entries whose score can rise. */
+  recalledIds: string[];
+}
+
+/** SPEC B13: scores entries as `tier-migration` does, from the recall signals as the recall-signals pass last folded them. */
+export async function entryScorer(services: TierServices, options: TierOptionsPair): Promise<EntryScorer> {
   const recall = new RecallSignalStore(services.recall, options.signals);
   const file = await recall.read();
   const decay = services.decay ?? DEFAULT_DECAY_OPTIONS;
-  return (entry) => {
-    const tally = ownValue(file.entries, entry.id);
-    return explainValue(
-      entry,
-      tally && { tally, signals: recall.signalsOf(tally, entry, services.now) },
-      services.now,
-      decay,
-      options.tiers,
-    );
+  return {
+    scoreEntry(entry) {
+      const tally = ownValue(file.entries, entry.id);
+      return explainValue(
+        entry,
+        tally && { tally, signals: recall.signalsOf(tally, entry, services.now) },
+        services.now,
+        decay,
+        options.tiers,
+      );
+    },
+    recalledIds: Object.keys(file.entries),
   };
 }
 
@@ -65,17 +75,17 @@ export async function explainEntryValue(
   options: TierOptionsPair,
 ): Promise<ValueExplanation | undefined> {
   const entry = await services.memory.get(entryId);
-  return entry && (await scorer(services, options))(entry);
+  return entry && (await entryScorer(services, options)).scoreEntry(entry);
 }
 
 /** SPEC B13: the tiers' counts and the `nearest` entries on each side of each threshold (reads both tiers). */
 export async function tierReport(services: TierServices, options: TierOptionsPair, nearest = 5): Promise<TierReport> {
-  const score = await scorer(services, options);
+  const { scoreEntry } = await entryScorer(services, options);
   const entries = (await services.memory.list()).filter((entry) => !isUnderPrefix(entry.category, SYSTEM_CATEGORY));
   const near = (tier: 'hot' | 'cold', threshold: number) =>
     entries
       .filter((entry) => (entry.tier === 'cold' ? 'cold' : 'hot') === tier)
-      .map((entry) => ({ entry, value: score(entry) }))
+      .map((entry) => ({ entry, value: scoreEntry(entry) }))
       .sort((a, b) => Math.abs(a.value.score - threshold) - Math.abs(b.value.score - threshold) || a.entry.id.localeCompare(b.entry.id))
       .slice(0, nearest)
       .map(({ entry, value }) => ({
