@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Bm25Index, type IClock, type ILogger, type MemoryEntry, memoryDocumentText, memoryEntrySchema } from '@reverie/core';
+import type { DocumentLayout } from '../fs/document-layout';
 import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader } from '../fs/record-map';
 
@@ -23,13 +24,7 @@ export class ColdTier {
       root: join(dataPath, COLD_MEMORY_FOLDER),
       clock,
       logger,
-      layout: {
-        what: 'cold memory entry',
-        schema: memoryEntrySchema,
-        keyOf: (entry) => entry.id,
-        pathOf: (entry) => `${entry.category}/${entry.id}.json`,
-        isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
-      },
+      layout: memoryEntryLayout('cold memory entry'),
       listener: {
         check: (entry) => this.index.check(memoryDocumentText(entry)),
         onPut: (entry, previous) => {
@@ -71,6 +66,17 @@ export class ColdTier {
   async close(): Promise<void> {
     if (this.opened) await this.collection.close();
   }
+}
+
+/** How both tiers keep entries on disk: `<category>/<id>.json`, validated by `memoryEntrySchema`, the later `updatedAt` winning a duplicate. */
+export function memoryEntryLayout(what: string): DocumentLayout<MemoryEntry> {
+  return {
+    what,
+    schema: memoryEntrySchema,
+    keyOf: (entry) => entry.id,
+    pathOf: (entry) => `${entry.category}/${entry.id}.json`,
+    isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
+  };
 }
 
 /** Adds `delta` to a category's count, dropping it at zero. */

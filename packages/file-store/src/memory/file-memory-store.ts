@@ -18,7 +18,6 @@ import {
   type MemoryDraft,
   type MemoryEntry,
   memoryDocumentText,
-  memoryEntrySchema,
   parseMemoryQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
@@ -62,7 +61,7 @@ import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
-import { ColdTier, countCategory } from './cold-tier';
+import { ColdTier, countCategory, memoryEntryLayout } from './cold-tier';
 
 export interface FileMemoryStoreOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; entries live in `<dataPath>/memory/<category>/<id>.json`. */
@@ -133,13 +132,7 @@ export class FileMemoryStore implements ILongTermMemory {
       root,
       clock: this.clock,
       logger: this.logger,
-      layout: {
-        what: 'memory entry',
-        schema: memoryEntrySchema,
-        keyOf: (entry) => entry.id,
-        pathOf: (entry) => `${entry.category}/${entry.id}.json`,
-        isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
-      },
+      layout: memoryEntryLayout('memory entry'),
       listener: {
         check: (entry) => this.index.check(memoryDocumentText(entry)),
         onPut: (entry, previous) => {
