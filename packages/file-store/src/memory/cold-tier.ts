@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bm25Index, type IClock, type ILogger, type MemoryEntry, memoryDocumentText, memoryEntrySchema } from '@reverie/core';
 import type { DocumentLayout } from '../fs/document-layout';
@@ -15,13 +16,15 @@ export const COLD_MEMORY_FOLDER = 'memory-cold';
  */
 export class ColdTier {
   private readonly collection: JsonDocumentCollection<MemoryEntry>;
+  private readonly root: string;
   readonly index = new Bm25Index();
   readonly categories = new Map<string, number>();
   private opened = false;
 
   constructor(dataPath: string, clock: IClock, logger: ILogger) {
+    this.root = join(dataPath, COLD_MEMORY_FOLDER);
     this.collection = new JsonDocumentCollection<MemoryEntry>({
-      root: join(dataPath, COLD_MEMORY_FOLDER),
+      root: this.root,
       clock,
       logger,
       layout: memoryEntryLayout('cold memory entry'),
@@ -45,8 +48,13 @@ export class ColdTier {
     return this.opened;
   }
 
-  /** The cold entries, read on first use and kept current with other processes' writes. */
-  entries(): Promise<RecordReader<MemoryEntry>> {
+  /**
+   * The cold entries, read on first use and kept current with other processes' writes. While no
+   * process has ever written a cold entry (no `memory-cold/` folder), nothing is read: a memory
+   * without tiers never pays for them.
+   */
+  async entries(): Promise<RecordReader<MemoryEntry>> {
+    if (!this.opened && !existsSync(this.root)) return NO_ENTRIES;
     this.opened = true;
     return this.collection.current();
   }
@@ -58,8 +66,11 @@ export class ColdTier {
   }
 
   /** Removes a cold entry; false when the cold tier did not hold it. */
-  async delete(id: string, check?: (current: MemoryEntry | undefined) => void): Promise<boolean> {
-    this.opened = true;
+  async delete(id: string, check: (current: MemoryEntry | undefined) => void = () => undefined): Promise<boolean> {
+    if (!(await this.entries()).has(id)) {
+      check(undefined);
+      return false;
+    }
     return this.collection.delete(id, check);
   }
 
@@ -67,6 +78,13 @@ export class ColdTier {
     if (this.opened) await this.collection.close();
   }
 }
+
+const NO_ENTRIES: RecordReader<MemoryEntry> = Object.freeze({
+  size: 0,
+  has: () => false,
+  get: () => undefined,
+  values: () => [][Symbol.iterator](),
+});
 
 /** How both tiers keep entries on disk: `<category>/<id>.json`, validated by `memoryEntrySchema`, the later `updatedAt` winning a duplicate. */
 export function memoryEntryLayout(what: string): DocumentLayout<MemoryEntry> {

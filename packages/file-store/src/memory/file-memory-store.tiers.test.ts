@@ -37,6 +37,18 @@ describe('FileMemoryStore tiers (SPEC B13)', () => {
     await again.close();
   });
 
+  it('costs a memory without tiers nothing: no memory-cold/ folder is read or made', async () => {
+    const { dataPath, store } = open();
+    const saved = await store.save({ id: 'abcdef012345', content: 'Imported with its own id' });
+    expect(await store.get('0123456789ab')).toBeUndefined();
+    expect(await store.delete('0123456789ab')).toBe(false);
+    expect((await store.search({ text: 'nothing matches this', tiers: 'all' })).length).toBe(0);
+    expect((await store.list()).map((entry) => entry.id)).toEqual([saved.id]);
+    expect(existsSync(join(dataPath, COLD_MEMORY_FOLDER))).toBe(false);
+    expect((store as unknown as { cold: { loaded: boolean } }).cold.loaded).toBe(false);
+    await store.close();
+  });
+
   it('moves an entry both ways, and deletes a cold one', async () => {
     const { dataPath, store } = open();
     const entry = await store.save({ content: 'The user likes jazz' });
