@@ -110,7 +110,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
     const parsed = parseMemoryQuery(query, this.clock.now());
-    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text !== undefined, (tier, limit) => this.searchTier(parsed, tier, limit));
+    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text, (tier, limit) => this.searchTier(parsed, tier, limit));
   }
 
   /** One tier's best `limit` entries for a parsed query. */

@@ -1,12 +1,16 @@
 import { ReverieValidationError } from '../errors/reverie-error';
+import { queryNames } from '../search/query-cues';
+import { tokenize } from '../search/stop-words';
 import { type MemoryEntry, type MemorySearchTiers, type MemoryTier, memoryTierSchema } from '../schemas/memory-entry';
 
 /**
  * SPEC B13: when the default search (`tiers: 'fallback'`) also reads the cold tier. The hot
- * results are weak when there are fewer of them than asked for, or when a text search's best
- * score is under `minBestScore`. The scores are the store's own ranking (BM25, with hybrid recall
- * its fused score): a best hit under 1 matched only common words or a fraction of the query.
- * At most `budget` × `maxResults` cold hits are read before the two lists are merged by score.
+ * results are weak when there are fewer of them than asked for; for a text search, also when its
+ * best score is under `minBestScore` (the store's own ranking, BM25 or hybrid: a best hit under 1
+ * matched only common words or a fraction of the query), or when the query names someone or
+ * something (a capitalised word, `queryNames`) that none of the hot hits mentions: ten plausible
+ * hits about other people are not an answer. At most `budget` × `maxResults` cold hits are read
+ * before the two lists are merged by score.
  */
 export const COLD_FALLBACK = Object.freeze({ minBestScore: 1, budget: 1 });
 
@@ -20,10 +24,20 @@ export function inTier(entry: Pick<MemoryEntry, 'tier'>, tier: MemoryTier | unde
   return tier === undefined || tierOf(entry) === tier;
 }
 
-/** SPEC B13: true when the hot results of a `fallback` search call for the cold tier (see `COLD_FALLBACK`). Pure. */
-export function hotResultsAreWeak(hits: readonly { score: number }[], maxResults: number, byText: boolean): boolean {
+/** SPEC B13: true when the hot results of a `fallback` search for `text` (undefined: browsing) call for the cold tier (see `COLD_FALLBACK`). Pure. */
+export function hotResultsAreWeak(hits: readonly TierHit[], maxResults: number, text: string | undefined): boolean {
   if (hits.length < maxResults) return true;
-  return byText && (hits[0]?.score ?? 0) < COLD_FALLBACK.minBestScore;
+  if (text === undefined) return false;
+  if ((hits[0]?.score ?? 0) < COLD_FALLBACK.minBestScore) return true;
+  const names = queryNames(text);
+  if (names.size === 0) return false;
+  return !hits.some((hit) => mentionsAll(hit, names));
+}
+
+/** A hit as `searchTiers` reads it. */
+export interface TierHit {
+  entry: Pick<MemoryEntry, 'content' | 'tags'>;
+  score: number;
 }
 
 /**
@@ -32,20 +46,28 @@ export function hotResultsAreWeak(hits: readonly { score: number }[], maxResults
  * tier, and the cold one within its budget when the hot results are weak. Every store runs this,
  * so they all fall back alike.
  */
-export async function searchTiers<T extends { score: number }>(
+export async function searchTiers<T extends TierHit>(
   tiers: MemorySearchTiers,
   maxResults: number,
-  byText: boolean,
+  text: string | undefined,
   searchTier: (tier: MemoryTier, limit: number) => T[] | Promise<T[]>,
 ): Promise<T[]> {
   const hot = await searchTier('hot', maxResults);
   if (tiers === 'hot') return hot;
-  if (tiers === 'fallback' && !hotResultsAreWeak(hot, maxResults, byText)) return hot;
+  if (tiers === 'fallback' && !hotResultsAreWeak(hot, maxResults, text)) return hot;
   const budget = tiers === 'all' ? maxResults : Math.max(1, Math.ceil(maxResults * COLD_FALLBACK.budget));
   const cold = await searchTier('cold', budget);
   if (cold.length === 0) return hot;
-  // Stable: equal scores keep hot hits first.
-  return [...hot, ...cold].sort((a, b) => b.score - a.score).slice(0, maxResults);
+  // The two tiers' scores come from two indexes: a hit that mentions every name the query holds
+  // comes first, then by score (stable: equal scores keep hot hits first).
+  const names = text === undefined ? new Set<string>() : queryNames(text);
+  const named = (hit: TierHit) => (names.size > 0 && mentionsAll(hit, names) ? 1 : 0);
+  return [...hot, ...cold].sort((a, b) => named(b) - named(a) || b.score - a.score).slice(0, maxResults);
+}
+
+function mentionsAll(hit: TierHit, names: ReadonlySet<string>): boolean {
+  const words = new Set(tokenize(`${hit.entry.content} ${hit.entry.tags.join(' ')}`));
+  return [...names].every((name) => words.has(name));
 }
 
 /** Checks the `tier` of a `list` call: INVALID_INPUT unless it is `hot`, `cold` or left out. */

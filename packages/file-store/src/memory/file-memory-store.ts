@@ -215,7 +215,7 @@ export class FileMemoryStore implements ILongTermMemory {
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     this.assertOpen();
     const parsed = parseMemoryQuery(query, this.clock.now());
-    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text !== undefined, (tier, limit) =>
+    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text, (tier, limit) =>
       tier === 'hot' ? this.searchHot(parsed, limit) : this.searchCold(parsed, limit),
     );
   }

@@ -173,9 +173,7 @@ export class PostgresMemoryStore implements ILongTermMemory {
     this.gate.assertOpen();
     const parsed = parseMemoryQuery(query, this.clock.now());
     const client = await this.ready();
-    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text !== undefined, (tier, limit) =>
-      this.searchTier(client, parsed, tier, limit),
-    );
+    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text, (tier, limit) => this.searchTier(client, parsed, tier, limit));
   }
 
   /** One tier's best `limit` entries (SPEC B13): the same ranking, with the tier in every statement's filter. */
