@@ -12,6 +12,8 @@ import {
   type MemorySearchResult,
   ReverieError,
   type WriteCondition,
+  hasTiers,
+  parseListTier,
 } from '@reverie/core';
 import { refuseSystemCategory } from '@reverie/core/internal';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
@@ -89,9 +91,14 @@ export class ReverieMemory implements ILongTermMemory {
     return this.recallWith(query);
   }
 
-  /** Both tiers, or one with `{ tier }` (SPEC B13). */
-  list(options?: MemoryListOptions): Promise<MemoryEntry[]> {
-    return this.store.list(options);
+  /**
+   * Both tiers, or one with `{ tier }` (SPEC B13). A store without tiers holds every entry hot:
+   * its cold tier is empty, and `tier` is not passed on to it (INVALID_INPUT for another value).
+   */
+  async list(options?: MemoryListOptions): Promise<MemoryEntry[]> {
+    if (options?.tier === undefined || hasTiers(this.store)) return this.store.list(options);
+    const { tier, ...rest } = options;
+    return parseListTier(tier) === 'cold' ? [] : this.store.list(rest);
   }
 
   listCategories(): Promise<CategoryCount[]> {
