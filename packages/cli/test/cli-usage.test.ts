@@ -52,7 +52,10 @@ describe('usage errors exit 2 with one line and no stack trace', () => {
   it.each([
     [[], /^reverie: missing command; run 'reverie --help'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
-    [['memory'], /missing command: reverie memory <search\|list\|add\|delete\|categories\|explain\|history>; run 'reverie memory --help'/],
+    [
+      ['memory'],
+      /missing command: reverie memory <search\|list\|add\|delete\|categories\|explain\|tiers\|history>; run 'reverie memory --help'/,
+    ],
     [['memory', 'forget'], /unknown command 'reverie memory forget'; the memory commands are search, list, add, delete, categories/],
     [['memory', 'list', '--verbose'], /unknown option --verbose; see 'reverie memory list --help'/],
     [['memory', 'list', 'extra'], /unexpected argument 'extra'/],

@@ -45,9 +45,14 @@ export {
   memoryDraftSchema,
   type MemoryEntry,
   memoryEntrySchema,
+  type MemoryListOptions,
   type MemorySearchQuery,
   memorySearchQuerySchema,
   type MemorySearchResult,
+  type MemorySearchTiers,
+  memorySearchTiersSchema,
+  type MemoryTier,
+  memoryTierSchema,
 } from './schemas/memory-entry';
 export {
   DEFAULT_MAX_ENTRIES_PER_NAMESPACE,
@@ -107,7 +112,7 @@ export { parseRecord } from './schemas/parse-record';
 export { invalidOptions, type OptionIssue, optionIssues, parseOptions } from './options/invalid-options';
 
 // Service interfaces and tokens
-export { hasChangeFeed, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';
+export { hasChangeFeed, hasTiers, type ILongTermMemory, type WriteCondition } from './interfaces/long-term-memory';
 export type {
   IMemoryChangeFeed,
   MemoryChange,
@@ -134,6 +139,7 @@ export { consoleLogger, RecordingLogger, silentLogger, stderrLogger } from './lo
 export { resolveMemoryDraft } from './memory/resolve-memory-draft';
 export { byCreation, byImportanceThenRecency } from './memory/memory-order';
 export { copyMemoryEntry } from './memory/copy-memory-entry';
+export { COLD_FALLBACK, hotResultsAreWeak, inTier, parseListTier, searchTiers, tierOf } from './memory/memory-tiers';
 export { resolveSkillDraft, skillDocumentText } from './skills/resolve-skill-draft';
 export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';
 export { byTimestamp, validateRange } from './stores/time-range';

@@ -80,4 +80,9 @@ export {
 } from './recall/recall-options';
 export { RecallSignalsPass } from './recall/recall-signals-pass';
 export { PromotionPass } from './recall/promotion-pass';
+export { type TierMove, TierMigrationPass } from './tiers/tier-migration-pass';
+export { type TierMigrationOptions, type TierMigrationOptionsInput, tierMigrationOptionsSchema } from './tiers/tier-options';
+export { type ValueFacts, type ValueRule, type ValueScore, valueScore } from './tiers/value-score';
+export { explainValue, type ValueExplanation, valueFactsOf, verdictOf } from './tiers/entry-value';
+export type { TierNeighbour, TierReport } from './tiers/tier-report';
 export type { PromotionExplanation } from './recall/explain-promotion';

@@ -13,6 +13,7 @@ export { skillOptimizationOptionsSchema } from './passes/skill-optimization/skil
 export { preferenceInferenceOptionsSchema } from './passes/preference-inference/preference-inference-options';
 export { workflowFailureAnalysisOptionsSchema } from './passes/workflow-failure-analysis/workflow-failure-analysis-options';
 export { skillConsolidationOptionsSchema } from './passes/skill-consolidation/skill-consolidation-options';
+export { TIER_THRESHOLDS_ISSUE, tierMigrationOptionsSchema, tierThresholdsHold } from './tiers/tier-options';
 export { describeServiceNeeds } from './engine/service-needs';
 export type { ServiceName } from './engine/pass-declaration';
 export { BUILT_IN_PASSES } from './passes/built-in-pass-declarations';

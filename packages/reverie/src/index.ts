@@ -51,4 +51,13 @@ export type {
   SkillDraft,
   WorkflowExecution,
 } from '@reverie/core';
-export type { CycleReport, PassOutcome, PromotionExplanation, RanPassOutcome, UndoReport } from '@reverie/dream';
+export type {
+  CycleReport,
+  PassOutcome,
+  PromotionExplanation,
+  RanPassOutcome,
+  TierNeighbour,
+  TierReport,
+  UndoReport,
+  ValueExplanation,
+} from '@reverie/dream';

@@ -71,6 +71,33 @@ describe('withPostgres()', () => {
     }
   });
 
+  it('moves old unrecalled entries to the cold tier with tier-migration, keeps them searchable, and undo brings them back (SPEC B13)', async () => {
+    const tierClock = new ManualClock('2026-01-01T00:00:00Z');
+    const reverie = createReverie({ dataPath, clock: tierClock, scope: 'tiers' })
+      .withPostgres({ pglite: db })
+      .withMemory()
+      .withDreaming({ enabled: false, tiers: { enabled: true } })
+      .build();
+    try {
+      const old = await reverie.memory!.save({ content: 'The user once rented a flat in Ghent' });
+      tierClock.advance(60 * 86_400_000);
+      const fresh = await reverie.memory!.save({ content: 'The user rents a flat in Leuven now' });
+      const report = await reverie.dreams.run({ pass: 'tier-migration' });
+      expect(report.passes[0]).toMatchObject({ name: 'tier-migration', status: 'ok', applied: 1 });
+      expect(await rows("SELECT id, tier FROM reverie_memory WHERE scope = 'tiers' ORDER BY tier")).toEqual([
+        { id: old.id, tier: 'cold' },
+        { id: fresh.id, tier: 'hot' },
+      ]);
+      expect((await reverie.memory!.search({ text: 'flat', tiers: 'hot' })).map((hit) => hit.entry.id)).toEqual([fresh.id]);
+      expect((await reverie.memory!.search({ text: 'flat Ghent', tiers: 'all' })).map((hit) => hit.entry.tier)).toContain('cold');
+      expect(await reverie.dreams.tiers()).toMatchObject({ hot: 1, cold: 1, tiered: true, enabled: true });
+      await reverie.dreams.undo(report.runId);
+      expect(await reverie.memory!.list({ tier: 'cold' })).toEqual([]);
+    } finally {
+      await reverie.close();
+    }
+  });
+
   it('uses the instance scope, and keeps a store given with `store` or .use()', async () => {
     const workingMemory = new InMemoryWorkingMemory({ clock });
     const reverie = createReverie({ dataPath, clock, scope: 'user:42' })

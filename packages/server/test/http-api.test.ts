@@ -273,3 +273,30 @@ describe('the HTTP server: extensions', () => {
     await rm(site, { recursive: true, force: true });
   });
 });
+
+describe('the HTTP API: tiers (SPEC B13)', () => {
+  it('shows each entry with its tier, searches the tiers asked for and lists one tier', async () => {
+    served = await serveFresh();
+    const memory = served.reverie.memory!;
+    const hot = await memory.save({ content: 'The user plays the violin in an orchestra' });
+    const cold = await memory.save({ content: 'The user played the violin as a child', tier: 'cold' });
+    const search = async (tiers: string) =>
+      (await (await served!.call(`/api/memory/search?query=violin&tiers=${tiers}`)).json()) as Array<{
+        entry: { id: string; tier: string };
+      }>;
+    expect((await search('hot')).map((hit) => hit.entry)).toEqual([expect.objectContaining({ id: hot.id, tier: 'hot' })]);
+    expect((await search('all')).map((hit) => [hit.entry.id, hit.entry.tier]).sort()).toEqual(
+      [
+        [hot.id, 'hot'],
+        [cold.id, 'cold'],
+      ].sort(),
+    );
+    expect((await served.call('/api/memory/search?query=violin&tiers=warm')).status).toBe(400);
+    const page = (await (await served.call('/api/memory?tier=cold')).json()) as {
+      total: number;
+      entries: Array<{ id: string; tier: string }>;
+    };
+    expect(page).toMatchObject({ total: 1, entries: [{ id: cold.id, tier: 'cold' }] });
+    expect(await (await served.call(`/api/memory/${cold.id}`)).json()).toMatchObject({ id: cold.id, tier: 'cold' });
+  });
+});

@@ -14,6 +14,7 @@ import { memoryExplainCommand } from './memory-explain-command';
 import { memoryHistoryCommand } from './memory-history-command';
 import { memoryListCommand } from './memory-list-command';
 import { memorySearchCommand } from './memory-search-command';
+import { memoryTiersCommand } from './memory-tiers-command';
 import { serveCommand } from './serve-command';
 import { skillsListCommand } from './skills-list-command';
 
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   memoryDeleteCommand,
   memoryCategoriesCommand,
   memoryExplainCommand,
+  memoryTiersCommand,
   memoryHistoryCommand,
   skillsListCommand,
   doctorCommand,

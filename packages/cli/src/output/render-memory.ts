@@ -1,4 +1,4 @@
-import type { CategoryCount, MemoryEntry, MemorySearchResult } from '@reverie/core';
+import { type CategoryCount, type MemoryEntry, type MemorySearchResult, type MemoryTier, tierOf } from '@reverie/core';
 import { plural, singleLine } from './single-line';
 
 /** What an entry's importance is worth now (SPEC D7: `Reverie.importanceOf`). */
@@ -19,7 +19,8 @@ function entryLine(entry: MemoryEntry, categoryWidth: number, importanceOf: Impo
     entry.category.padEnd(categoryWidth),
     importanceColumn(entry, importanceOf),
   ];
-  return `${columns.join('  ')}  ${singleLine(entry.content)}${tags}`;
+  const cold = entry.tier === 'cold' ? '[cold] ' : '';
+  return `${columns.join('  ')}  ${cold}${singleLine(entry.content)}${tags}`;
 }
 
 /**
@@ -41,9 +42,12 @@ export function renderMemorySearch(results: readonly MemorySearchResult[], impor
   );
 }
 
-/** An entry for `--format json`: as stored, plus `effectiveImportance`, what it is worth now (SPEC D7). */
-export function memoryJson(entry: MemoryEntry, importanceOf: ImportanceOf): MemoryEntry & { effectiveImportance: number } {
-  return { ...entry, effectiveImportance: importanceOf(entry) };
+/** An entry for `--format json`: as stored, with its tier spelled out (SPEC B13), plus `effectiveImportance`, what it is worth now (SPEC D7). */
+export function memoryJson(
+  entry: MemoryEntry,
+  importanceOf: ImportanceOf,
+): MemoryEntry & { tier: MemoryTier; effectiveImportance: number } {
+  return { ...entry, tier: tierOf(entry), effectiveImportance: importanceOf(entry) };
 }
 
 /** `memory categories` in text: count, then category. Pure. */

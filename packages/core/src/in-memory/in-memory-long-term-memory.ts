@@ -9,11 +9,15 @@ import {
   type CategoryCount,
   type MemoryDraft,
   type MemoryEntry,
+  type MemoryListOptions,
   type MemorySearchQuery,
   type MemorySearchResult,
+  type MemoryTier,
 } from '../schemas/memory-entry';
+import { inTier, searchTiers, tierOf } from '../memory/memory-tiers';
 import { byCreation } from '../memory/memory-order';
-import { browseMemory, parseMemoryQuery } from '../memory/memory-query';
+import { browseMemory, type ParsedMemoryQuery, parseMemoryQuery } from '../memory/memory-query';
+import { parseListTier } from '../memory/memory-tiers';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import { Bm25Index } from '../search/bm25-index';
 import { memoryDocumentText, memoryPassageTexts } from '../search/memory-document-text';
@@ -39,8 +43,12 @@ export interface InMemoryLongTermMemoryOptions extends InMemoryStoreOptions {
  */
 export class InMemoryLongTermMemory implements ILongTermMemory {
   private readonly entries = new Map<string, MemoryEntry>();
-  /** Holds no text of its own: it asks for an entry's text (before the entry is changed or dropped). */
+  /** The hot entries' index (SPEC B13). Holds no text of its own: it asks for an entry's text (before the entry is changed or dropped). */
   private readonly index = new Bm25Index({ textOf: (id) => this.textOf(id) });
+  /** The cold entries' index, apart so that hot recall and neighbours cost in proportion to the hot set. */
+  private readonly coldIndex = new Bm25Index({ textOf: (id) => this.textOf(id) });
+  /** SPEC B13: this store keeps a cold tier. */
+  readonly tiers = true;
   private readonly log = new ChangeLog();
   private readonly clock: IClock;
   private readonly decay: DecayOptions;
@@ -61,7 +69,9 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async save(draft: MemoryDraft, condition?: WriteCondition): Promise<MemoryEntry> {
     assertOpen(this.closed, 'memory store');
     const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition, this.decay);
-    this.index.set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
+    const previous = this.entries.get(entry.id);
+    if (previous && tierOf(previous) !== tierOf(entry)) this.indexOf(tierOf(previous)).delete(entry.id);
+    this.indexOf(tierOf(entry)).set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
     this.entries.set(entry.id, entry);
     this.log.record(entry.id, 'save');
     return copyMemoryEntry(entry);
@@ -70,9 +80,11 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async delete(id: string, condition?: WriteCondition): Promise<boolean> {
     assertOpen(this.closed, 'memory store');
     assertValidId(id);
-    checkCondition(`Memory entry ${id}`, this.entries.get(id), condition);
-    this.index.delete(id);
-    if (!this.entries.delete(id)) return false;
+    const current = this.entries.get(id);
+    checkCondition(`Memory entry ${id}`, current, condition);
+    if (!current) return false;
+    this.indexOf(tierOf(current)).delete(id);
+    this.entries.delete(id);
     this.log.record(id, 'delete');
     return true;
   }
@@ -98,27 +110,38 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     assertOpen(this.closed, 'memory store');
     const parsed = parseMemoryQuery(query, this.clock.now());
-    if (parsed.text === undefined) return browseMemory(this.entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
-    const { text, maxResults } = parsed;
+    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text, (tier, limit) => this.searchTier(parsed, tier, limit));
+  }
+
+  /** One tier's best `limit` entries for a parsed query. */
+  private searchTier(parsed: ParsedMemoryQuery, tier: MemoryTier, limit: number): MemorySearchResult[] {
+    const view = { ...parsed, maxResults: limit };
+    if (parsed.text === undefined) {
+      const entries = [...this.entries.values()].filter((entry) => tierOf(entry) === tier);
+      return browseMemory(entries, view, { now: parsed.validity.now, decay: this.decay });
+    }
+    const { text } = parsed;
+    const index = this.indexOf(tier);
     const filter = parsed.filterOf((id) => this.entries.get(id));
     const cues = queryCues(text);
-    let hits = this.index.search(text, { filter, limit: rerankPool(maxResults, cues) });
+    let hits = index.search(text, { filter, limit: rerankPool(limit, cues) });
     // Its best among the entries noted within the periods the query names, too (see rerankMemoryHits).
     if (cues.periods.length > 0) {
       const dated = (id: string) => (filter === undefined || filter(id)) && notedWithin(this.entries.get(id)!, cues.periods);
-      hits = mergeHitLists(hits, this.index.search(text, { filter: dated, limit: rerankPool(maxResults, cues) }));
+      hits = mergeHitLists(hits, index.search(text, { filter: dated, limit: rerankPool(limit, cues) }));
     }
-    return rerankMemoryHits(hits, cues, (id) => this.entries.get(id), maxResults).map((hit) => ({
+    return rerankMemoryHits(hits, cues, (id) => this.entries.get(id), limit).map((hit) => ({
       entry: copyMemoryEntry(this.entries.get(hit.id)!),
       score: hit.score,
     }));
   }
 
-  async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
+  async list(options: MemoryListOptions = {}): Promise<MemoryEntry[]> {
     assertOpen(this.closed, 'memory store');
     const category = options.category === undefined ? undefined : validateCategory(options.category);
+    const tier = parseListTier(options.tier);
     return [...this.entries.values()]
-      .filter((entry) => category === undefined || isUnderPrefix(entry.category, category))
+      .filter((entry) => (category === undefined || isUnderPrefix(entry.category, category)) && inTier(entry, tier))
       .sort(byCreation)
       .map((entry) => copyMemoryEntry(entry));
   }
@@ -141,6 +164,10 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     ids.forEach(assertValidId);
     const entryOf = (id: string) => this.entries.get(id);
     return answer(entryOf, parseMemoryQuery({}, this.clock.now()).filterOf(entryOf));
+  }
+
+  private indexOf(tier: MemoryTier): Bm25Index {
+    return tier === 'cold' ? this.coldIndex : this.index;
   }
 
   /** The text the index holds for an entry, from the entry as stored. */

@@ -1,5 +1,12 @@
 import type { TimeInput } from '../schemas/common';
-import type { CategoryCount, MemoryDraft, MemoryEntry, MemorySearchQuery, MemorySearchResult } from '../schemas/memory-entry';
+import type {
+  CategoryCount,
+  MemoryDraft,
+  MemoryEntry,
+  MemoryListOptions,
+  MemorySearchQuery,
+  MemorySearchResult,
+} from '../schemas/memory-entry';
 import type { IMemoryChangeFeed } from './memory-change-feed';
 
 /** Optimistic-concurrency guard for writes (SPEC B3). */
@@ -30,15 +37,22 @@ export interface ILongTermMemory {
    * when embeddings are configured), best first. Without `text`: entries by effective importance
    * (SPEC D7: decayed to the store's clock with its decay options, see `effectiveImportance`),
    * which is also the score, then most recently seen. Filters: category prefix, every tag. At
-   * most `maxResults` (default 8).
+   * most `maxResults` (default 8). Tiers (SPEC B13): see `tiers` in the query and `searchTiers`;
+   * a store without tiers holds every entry hot and may ignore it.
    */
   search(query: MemorySearchQuery): Promise<MemorySearchResult[]>;
-  /** Every entry (optionally under a category prefix), oldest `createdAt` first, then by id. */
-  list(options?: { category?: string }): Promise<MemoryEntry[]>;
+  /** Every entry of both tiers (optionally under a category prefix, or of one tier), oldest `createdAt` first, then by id. */
+  list(options?: MemoryListOptions): Promise<MemoryEntry[]>;
   /** Each category in use with its number of entries, sorted by category. */
   listCategories(): Promise<CategoryCount[]>;
   /** Finishes pending writes and background work, then releases resources. */
   close(): Promise<void>;
+  /**
+   * SPEC B13: true when the store keeps cold entries out of its hot index (a draft's `tier` is
+   * stored and searches honour `tiers`). A store without it keeps every entry hot: the
+   * `tier-migration` pass skips it and says so once.
+   */
+  readonly tiers?: boolean;
   /** Optional (SPEC B12): what changed since a cursor. See `IMemoryChangeFeed`. */
   changes?: IMemoryChangeFeed['changes'];
   /** Optional (SPEC B12): the most similar entries of each given entry. See `IMemoryChangeFeed`. */
@@ -52,4 +66,9 @@ export interface ILongTermMemory {
 /** True when the store implements the change feed (both `changes` and `neighbours`). */
 export function hasChangeFeed(store: ILongTermMemory): store is ILongTermMemory & IMemoryChangeFeed {
   return typeof store.changes === 'function' && typeof store.neighbours === 'function';
+}
+
+/** SPEC B13: true when the store keeps a cold tier (see `ILongTermMemory.tiers`). */
+export function hasTiers(store: ILongTermMemory): boolean {
+  return store.tiers === true;
 }

@@ -1,6 +1,6 @@
 import { copyMemoryEntry } from './copy-memory-entry';
 import { parseDraft } from '../schemas/parse-record';
-import { type MemoryEntry, type MemorySearchQuery, memorySearchQuerySchema } from '../schemas/memory-entry';
+import { type MemoryEntry, type MemorySearchQuery, type MemorySearchTiers, memorySearchQuerySchema } from '../schemas/memory-entry';
 import { type DecayOptions, effectiveImportanceAt } from '../temporal/importance-decay';
 import { validityTest, type ValidityView } from '../temporal/validity';
 import { isUnderPrefix, validateCategory } from '../validation/path-name';
@@ -15,6 +15,8 @@ export interface ParsedMemoryQuery {
   tags: string[] | undefined;
   /** Which facts the search sees (SPEC B9): those that hold now, or those that held at `asOf`. */
   validity: ValidityView;
+  /** SPEC B13: which tiers it reads (see `searchTiers`). */
+  tiers: MemorySearchTiers;
   /** True for entries that pass the category-prefix and every-tag filters and the validity view. */
   matches(entry: MemoryEntry): boolean;
   /**
@@ -33,7 +35,7 @@ export interface ParsedMemoryQuery {
  */
 export function parseMemoryQuery(query: MemorySearchQuery, now: Date): ParsedMemoryQuery {
   if (query?.category !== undefined) validateCategory(query.category);
-  const { text, category, tags, maxResults, asOf } = parseDraft(memorySearchQuerySchema, query, 'memory search');
+  const { text, category, tags, maxResults, asOf, tiers } = parseDraft(memorySearchQuerySchema, query, 'memory search');
   const validity: ValidityView = { now, ...(asOf !== undefined ? { asOf: new Date(asOf) } : {}) };
   const valid = validityTest(validity);
   const filtered = category !== undefined || (tags !== undefined && tags.length > 0);
@@ -47,6 +49,7 @@ export function parseMemoryQuery(query: MemorySearchQuery, now: Date): ParsedMem
     category,
     tags,
     validity,
+    tiers,
     matches,
     filterOf(entryOf, bounded) {
       if (filtered || validity.asOf !== undefined || bounded === undefined) {

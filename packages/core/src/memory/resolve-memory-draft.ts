@@ -53,6 +53,7 @@ export function resolveMemoryDraft(
     metadata: parsed.metadata ?? {},
     ...resolveValidity(parsed, existing),
     ...resolveLineage(parsed.lineage, existing, now),
+    ...((parsed.tier ?? existing?.tier) === 'cold' ? { tier: 'cold' as const } : {}),
   };
   return parseRecord(memoryEntrySchema, entry, 'memory entry');
 }

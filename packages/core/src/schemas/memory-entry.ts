@@ -16,6 +16,18 @@ export const DEFAULT_CATEGORY = 'general';
 export const DEFAULT_IMPORTANCE = 0.5;
 export { MAX_MEMORY_CONTENT_LENGTH };
 
+/**
+ * SPEC B13: where an entry lives. `hot` entries are in the search index, the per-turn context and
+ * the dream cycle's working set; `cold` ones are still remembered (`get`, `list`, a search that
+ * falls back or asks for `tiers: 'all'`) but cost the hot path nothing.
+ */
+export const memoryTierSchema = z.enum(['hot', 'cold']);
+export type MemoryTier = z.infer<typeof memoryTierSchema>;
+
+/** SPEC B13: which tiers a search reads. `fallback` (the default): hot, then cold when the hot results are weak. */
+export const memorySearchTiersSchema = z.enum(['fallback', 'hot', 'all']);
+export type MemorySearchTiers = z.infer<typeof memorySearchTiersSchema>;
+
 const contentSchema = z
   .string()
   .max(MAX_MEMORY_CONTENT_LENGTH, `content is at most ${MAX_MEMORY_CONTENT_LENGTH} characters`)
@@ -47,6 +59,11 @@ export const memoryEntrySchema = z
     supersededBy: idSchema.optional(),
     /** SPEC B10: where the entry came from (merges, supersessions, sessions, a tool, an import) and the run that wrote it. Absent: unknown origin. */
     lineage: memoryLineageSchema.optional(),
+    /**
+     * SPEC B13: `cold` when deep sleep moved the entry out of the hot set. Absent: hot. A store
+     * returns only `cold` or nothing; `hot` is what a write (a dream operation, an undo) says to move one back.
+     */
+    tier: memoryTierSchema.optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = validityProblem(entry);
@@ -83,6 +100,8 @@ export const memoryDraftSchema = z.object({
   supersededBy: idSchema.nullish(),
   /** SPEC B10. Left out of a replacing draft: kept as stored; `null`: removed. The origin's `at` defaults to the write's time. */
   lineage: memoryLineageDraftSchema.nullish(),
+  /** SPEC B13. Left out of a replacing draft: kept as stored; a new entry is hot. A store without tiers keeps every entry hot. */
+  tier: memoryTierSchema.optional(),
 });
 export type MemoryDraft = z.input<typeof memoryDraftSchema>;
 
@@ -103,10 +122,16 @@ export const memorySearchQuerySchema = z.object({
    * that hold now (not superseded, not ended, not starting later).
    */
   asOf: timestampSchema.optional(),
+  /**
+   * SPEC B13: `fallback` (default) searches the hot tier, then the cold one when the hot results
+   * are weak (see `hotResultsAreWeak`); `hot` only the hot tier; `all` both as one.
+   */
+  tiers: memorySearchTiersSchema.default('fallback'),
 });
 export type MemorySearchQuery = z.input<typeof memorySearchQuerySchema>;
 
 export interface MemorySearchResult {
+  /** A cold entry carries `tier: 'cold'`. */
   entry: MemoryEntry;
   /** Higher is better; comparable only within one result list. */
   score: number;
@@ -115,4 +140,12 @@ export interface MemorySearchResult {
 export interface CategoryCount {
   category: string;
   count: number;
+}
+
+/** What `ILongTermMemory.list` can filter by. */
+export interface MemoryListOptions {
+  /** Only entries whose category is this one or lies below it. */
+  category?: string;
+  /** SPEC B13: only the entries of this tier (default both). */
+  tier?: MemoryTier;
 }

@@ -26,6 +26,8 @@ export interface ConformanceOptions {
    * B12). Without it, the feed cases run when the store has the methods and are skipped otherwise.
    */
   changeFeed?: boolean;
+  /** Set when the store must keep a cold tier (SPEC B13, `store.tiers`). Without it, the tier cases run when the store has tiers and are skipped otherwise. */
+  tiers?: boolean;
   /** Called after each test with its scope, to remove what the test left behind. */
   cleanup?: (scope: string) => void | Promise<void>;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ILongTermMemory } from '../interfaces/long-term-memory';
 import { ID_PATTERN } from '../ids/new-id';
 import { describeChangeFeedConformance } from './change-feed-conformance';
+import { describeTiersConformance } from './tiers-conformance';
 import { type ConformanceOptions, DAY, HOSTILE_PATHS, type StoreFactory, useStoreHarness } from './conformance-context';
 import { NAME_WORDS, storedOrRefused, UNSTORABLE_FRAGMENTS, userTexts } from './user-text-corpus';
 
@@ -636,6 +637,7 @@ export function describeLongTermMemoryConformance(
     });
 
     describeChangeFeedConformance(harness, options);
+    describeTiersConformance(harness, options);
 
     describe('user text is data (SPEC M2)', () => {
       it('keeps any text, tag, metadata key and category name exactly, finds it, and refuses only what no store can hold', async () => {

@@ -49,6 +49,18 @@ describe('readFeed', () => {
     expect(read.cursor).toBe((await store.changes({ since: cursor })).cursor);
   });
 
+  it('leaves cold entries out of what changed: they are not in the working set (SPEC B13)', async () => {
+    const store: FeedStore = new InMemoryLongTermMemory({ clock });
+    const { cursor } = await store.changes();
+    const hot = await store.save({ content: 'a hot fact' });
+    const moved = await store.save({ content: 'a fact going cold' });
+    await store.save({ ...moved, tier: 'cold' });
+    await store.save({ content: 'a fact saved cold', tier: 'cold' });
+    const read = await readFeed(store, cursor, { maxSaved: 10 });
+    if (read.reset) throw new Error('unexpected reset');
+    expect(read.saved.map((entry) => entry.id)).toEqual([hot.id]);
+  });
+
   it('stops before the change that would exceed maxSaved, leaving it in the feed', async () => {
     const store: FeedStore = new InMemoryLongTermMemory({ clock });
     const { cursor } = await store.changes();

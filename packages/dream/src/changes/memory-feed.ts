@@ -1,4 +1,12 @@
-import { hasChangeFeed, type ILogger, type ILongTermMemory, type IMemoryChangeFeed, isUnderPrefix, type MemoryEntry } from '@reverie/core';
+import {
+  hasChangeFeed,
+  type ILogger,
+  type ILongTermMemory,
+  type IMemoryChangeFeed,
+  isUnderPrefix,
+  type MemoryEntry,
+  tierOf,
+} from '@reverie/core';
 import { SYSTEM_CATEGORY } from '@reverie/core/internal';
 
 export type FeedStore = ILongTermMemory & IMemoryChangeFeed;
@@ -42,7 +50,7 @@ export function withoutChangeFeed(store: ILongTermMemory): ILongTermMemory {
 /** Changes read from a feed: the live entries saved since the cursor (as they are now) and the ids deleted. */
 export interface FeedRead {
   reset: false;
-  /** Entries saved since the cursor and still live, outside `_system`, that `accept` took, in feed order. */
+  /** Entries saved since the cursor and still live and hot (SPEC B13), outside `_system`, that `accept` took, in feed order. */
   saved: MemoryEntry[];
   /** Ids deleted since the cursor (and not saved again after). */
   deleted: string[];
@@ -90,7 +98,7 @@ export async function readFeed(
         const entry = await store.get(change.id);
         // Gone again: the delete comes later in the feed.
         if (entry) deleted.delete(entry.id);
-        if (entry && !isUnderPrefix(entry.category, SYSTEM_CATEGORY) && (options.accept?.(entry) ?? true)) {
+        if (entry && tierOf(entry) === 'hot' && !isUnderPrefix(entry.category, SYSTEM_CATEGORY) && (options.accept?.(entry) ?? true)) {
           if (saved.size >= options.maxSaved)
             return { reset: false, saved: [...saved.values()], deleted: [...deleted], cursor, read, more: true };
           saved.set(entry.id, entry);

@@ -1,4 +1,4 @@
-import { isReverieError, type MemoryEntry, type Skill } from '@reverie/core';
+import { isReverieError, type MemoryEntry, type Skill, tierOf } from '@reverie/core';
 import type { ArchiveRecord, DreamOperation, JournalLine } from '@reverie/dream-state';
 import { assertStillHeld, type DreamRun } from '@reverie/dream-state';
 import type { DreamServices } from './dream-types';
@@ -22,7 +22,8 @@ const sameMemory = (a: MemoryEntry, b: Omit<MemoryEntry, 'updatedAt'>) =>
   JSON.stringify(a.metadata) === JSON.stringify(b.metadata) &&
   sameInstant(a.validFrom, b.validFrom) &&
   sameInstant(a.validTo, b.validTo) &&
-  a.supersededBy === b.supersededBy;
+  a.supersededBy === b.supersededBy &&
+  tierOf(a) === tierOf(b);
 
 /** Two optional timestamps name the same instant (a store may give back another spelling, PostgreSQL's UTC). */
 const sameInstant = (a: string | undefined, b: string | undefined) =>

@@ -171,5 +171,7 @@ function asArchived(entry: MemoryEntry): MemoryDraft {
     validTo: entry.validTo ?? null,
     supersededBy: entry.supersededBy ?? null,
     lineage: entry.lineage ?? null,
+    // SPEC B13: back to the tier it was in (a draft without a tier would keep the one it is in now).
+    tier: entry.tier ?? 'hot',
   };
 }

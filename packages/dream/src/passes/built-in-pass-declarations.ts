@@ -1,5 +1,6 @@
 import type { PassDeclaration } from '../engine/pass-declaration';
 import { promotionPass, recallSignalsPass } from '../recall/recall-options';
+import { tierMigrationPass } from '../tiers/tier-options';
 import { archiveRetentionPass } from './archive-retention/archive-retention-options';
 import { episodeExtractionPass } from './episode-extraction/episode-extraction-options';
 import { importanceDecayPass } from './importance-decay/importance-decay-options';
@@ -22,5 +23,6 @@ export const BUILT_IN_PASSES: readonly PassDeclaration[] = [
   workflowFailureAnalysisPass,
   preferenceInferencePass,
   promotionPass,
+  tierMigrationPass,
   archiveRetentionPass,
 ];

@@ -21,12 +21,16 @@ async function goneEntries(
   const feed = changeFeedOf(memory, logger);
   if (feed) {
     const read = await readFeed(feed, file.memoryFeed, { maxSaved: 0, accept: () => false });
-    if (!read.reset)
+    if (!read.reset) {
+      // A move out of a tier reads as a delete in a feed kept per tier (the file store's, SPEC B13): only what `get` cannot find is gone.
+      const gone: string[] = [];
+      for (const id of read.deleted) if (Object.hasOwn(file.entries, id) && !(await memory.get(id))) gone.push(id);
       return {
-        gone: read.deleted.filter((id) => Object.hasOwn(file.entries, id)),
+        gone,
         memoryFeed: read.cursor,
         notes: [`change feed: ${read.read} memory change(s) read`],
       };
+    }
     const live = new Set((await memory.list()).map((entry) => entry.id));
     return {
       gone: Object.keys(file.entries).filter((id) => !live.has(id)),

@@ -11,5 +11,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describeLongTermMemoryConformance('FileMemoryStore', ({ clock, scope }) => new FileMemoryStore({ dataPath: join(root, scope), clock }), {
   persistent: true,
   changeFeed: true,
+  tiers: true,
   cleanup: (scope) => rmSync(join(root, scope), { recursive: true, force: true }),
 });

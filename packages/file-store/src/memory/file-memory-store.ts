@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the store is the one coordinator of the hot collection, its index and snapshot, hybrid recall
+// and the cold tier (SPEC B13); the cold tier's folder and index live in cold-tier.ts, the collection's modules in fs/.
 import { join } from 'node:path';
 import {
   assertOpen,
@@ -17,7 +19,6 @@ import {
   type MemoryEntry,
   memoryDocumentText,
   memoryPassageTexts,
-  memoryEntrySchema,
   parseMemoryQuery,
   type MemorySearchQuery,
   type MemorySearchResult,
@@ -36,6 +37,12 @@ import {
   type Thesaurus,
   type WriteCondition,
   type HybridRecallOptions,
+  inTier,
+  type MemoryListOptions,
+  type MemoryTier,
+  type ParsedMemoryQuery,
+  parseListTier,
+  searchTiers,
 } from '@reverie/core';
 import {
   BM25_INDEX_FORMAT,
@@ -55,6 +62,7 @@ import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
+import { ColdTier, countCategory, memoryEntryLayout } from './cold-tier';
 
 export interface FileMemoryStoreOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; entries live in `<dataPath>/memory/<category>/<id>.json`. */
@@ -89,6 +97,12 @@ const SNAPSHOT_VERSION = `memory-entries/6 ${BM25_INDEX_FORMAT}`;
  * `<dataPath>/memory/<category>/<id>.json`, a BM25 index built on first use and kept in sync on
  * every write, optional hybrid recall with cached embeddings, safe for several processes on one
  * data directory. Unreadable files are moved to `memory/.quarantine/` with a warning.
+ *
+ * SPEC B13: cold entries live apart, in `<dataPath>/memory-cold/` with an index of their own
+ * (`ColdTier`), read only when a caller reaches them; hybrid recall, the change feed and the
+ * neighbour lists are the hot tier's. A move writes the entry into its new tier before removing
+ * it from the old one, and an id the hot tier holds is hot: a crash between the two steps leaves
+ * the entry where it was, with a stale copy the next move overwrites, never without it.
  */
 export class FileMemoryStore implements ILongTermMemory {
   private readonly clock: IClock;
@@ -101,6 +115,9 @@ export class FileMemoryStore implements ILongTermMemory {
   private readonly hybrid: HybridSearch | undefined;
   private readonly decay: DecayOptions;
   private readonly synonyms: Thesaurus | undefined;
+  private readonly cold: ColdTier;
+  /** SPEC B13: this store keeps a cold tier. */
+  readonly tiers = true;
   private closed = false;
 
   constructor(options: FileMemoryStoreOptions) {
@@ -110,18 +127,13 @@ export class FileMemoryStore implements ILongTermMemory {
     this.logger = options.logger ?? silentLogger;
     this.decay = resolveDecayOptions(valid.decay);
     const root = join(valid.dataPath, 'memory');
+    this.cold = new ColdTier(valid.dataPath, this.clock, this.logger);
     this.hybrid = hybridSearchOf(valid, join(root, '.embeddings'), this.logger);
     this.collection = new JsonDocumentCollection<MemoryEntry>({
       root,
       clock: this.clock,
       logger: this.logger,
-      layout: {
-        what: 'memory entry',
-        schema: memoryEntrySchema,
-        keyOf: (entry) => entry.id,
-        pathOf: (entry) => `${entry.category}/${entry.id}.json`,
-        isNewer: (a, b) => new Date(a.updatedAt).getTime() > new Date(b.updatedAt).getTime(),
-      },
+      layout: memoryEntryLayout('memory entry'),
       listener: {
         check: (entry) => {
           this.index.check(memoryDocumentText(entry));
@@ -131,14 +143,14 @@ export class FileMemoryStore implements ILongTermMemory {
           // Indexed first: when the text cannot be, nothing has changed.
           const text = memoryDocumentText(entry);
           this.index.set(entry.id, text, memoryPassageTexts(entry));
-          if (previous) this.countCategory(previous.category, -1);
-          this.countCategory(entry.category, +1);
+          if (previous) countCategory(this.categories, previous.category, -1);
+          countCategory(this.categories, entry.category, +1);
           if (hasValidityBounds(entry)) this.bounded.add(entry.id);
           else this.bounded.delete(entry.id);
           this.hybrid?.want(entry.id, text);
         },
         onDelete: (entry) => {
-          this.countCategory(entry.category, -1);
+          countCategory(this.categories, entry.category, -1);
           this.bounded.delete(entry.id);
           this.index.delete(entry.id);
           this.hybrid?.forget(entry.id);
@@ -155,7 +167,7 @@ export class FileMemoryStore implements ILongTermMemory {
   async get(id: string): Promise<MemoryEntry | undefined> {
     this.assertOpen();
     assertValidId(id);
-    const entry = (await this.entries()).get(id);
+    const entry = (await this.entries()).get(id) ?? (await this.cold.entries()).get(id);
     return entry && copyMemoryEntry(entry);
   }
 
@@ -164,33 +176,61 @@ export class FileMemoryStore implements ILongTermMemory {
     // Validate before queueing, so bad input fails fast and nothing touches the disk.
     const probe = resolveMemoryDraft(draft, () => undefined, this.clock);
     const id = draft.id ?? probe.id;
-    const saved = await this.collection.put(id, (current) => {
+    const hot = await this.entries();
+    // An id the hot tier holds is hot; only a draft naming another id can concern the cold tier (SPEC B13).
+    const coldCurrent = draft.id === undefined || hot.has(id) ? undefined : (await this.cold.entries()).get(id);
+    const from: MemoryTier = coldCurrent ? 'cold' : 'hot';
+    const to: MemoryTier = probe.tier === 'cold' || (from === 'cold' && draft.tier === undefined) ? 'cold' : 'hot';
+    const resolve = (current: MemoryEntry | undefined, categories: ReadonlyMap<string, number>) => {
       const entry = resolveMemoryDraft({ ...draft, id }, () => current, this.clock, condition, this.decay);
       // Under the lock, with every process's entries loaded: the check cannot race another writer.
-      if (!this.categories.has(entry.category)) {
-        const others = [...this.categories]
+      if (!categories.has(entry.category)) {
+        const others = [...categories]
           .filter(([category, count]) => !(count === 1 && category === current?.category))
           .map(([category]) => category);
         assertNoCaseClash(entry.category, others);
       }
       return entry;
-    });
+    };
+    let saved: MemoryEntry;
+    if (from === 'hot' && to === 'hot') saved = await this.collection.put(id, (current) => resolve(current, this.categories));
+    else if (from === 'cold' && to === 'cold') saved = await this.cold.put(id, (current) => resolve(current, this.cold.categories));
+    else if (to === 'cold') {
+      // Hot to cold: written cold first, then removed from the hot tier (a crash in between leaves it hot).
+      const current = hot.get(id);
+      saved = await this.cold.put(id, () => resolve(current, this.cold.categories));
+      if (current) await this.collection.delete(id);
+    } else {
+      // Cold to hot: written hot first (the hot copy wins from then on), then removed from the cold tier.
+      saved = await this.collection.put(id, () => resolve(coldCurrent, this.categories));
+      await this.cold.delete(id);
+    }
     return copyMemoryEntry(saved);
   }
 
   async delete(id: string, condition?: WriteCondition): Promise<boolean> {
     this.assertOpen();
     assertValidId(id);
-    return this.collection.delete(id, (current) => checkCondition(`Memory entry ${id}`, current, condition));
+    const check = (current: MemoryEntry | undefined) => checkCondition(`Memory entry ${id}`, current, condition);
+    if ((await this.entries()).has(id)) return this.collection.delete(id, check);
+    return this.cold.delete(id, check);
   }
 
   async search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
     this.assertOpen();
     const parsed = parseMemoryQuery(query, this.clock.now());
+    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text, (tier, limit) =>
+      tier === 'hot' ? this.searchHot(parsed, limit) : this.searchCold(parsed, limit),
+    );
+  }
+
+  /** The hot tier's best `limit` entries: BM25 (hybrid when embeddings are configured), reranked. */
+  private async searchHot(parsed: ParsedMemoryQuery, limit: number): Promise<MemorySearchResult[]> {
     const entries = await this.entries();
-    if (parsed.text === undefined) return browseMemory(entries.values(), parsed, { now: parsed.validity.now, decay: this.decay });
+    const view = { ...parsed, maxResults: limit };
+    if (parsed.text === undefined) return browseMemory(entries.values(), view, { now: parsed.validity.now, decay: this.decay });
     const filter = parsed.filterOf((id) => entries.get(id), this.bounded);
-    const { text, maxResults } = parsed;
+    const { text } = parsed;
     const synonyms = this.synonyms ? { synonyms: this.synonyms } : {};
     const cues = queryCues(text);
 
@@ -198,23 +238,49 @@ export class FileMemoryStore implements ILongTermMemory {
     const accept = (id: string) => entries.has(id) && (filter === undefined || filter(id));
     // The text ranking's best, and its best among the entries noted within the periods the query names.
     const dated = cues.periods.length === 0 ? undefined : (id: string) => accept(id) && notedWithin(entries.get(id)!, cues.periods);
-    const bm25 = (limit: number) => {
-      const hits = this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit });
-      return dated ? mergeHitLists(hits, this.index.search(text, { filter: dated, ...synonyms, limit })) : hits;
+    const bm25 = (size: number) => {
+      const hits = this.index.search(text, { ...(filter ? { filter } : {}), ...synonyms, limit: size });
+      return dated ? mergeHitLists(hits, this.index.search(text, { filter: dated, ...synonyms, limit: size })) : hits;
     };
-    const pool = rerankPool(maxResults, cues);
-    const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, maxResults, pool) : bm25(pool);
-    return rerankMemoryHits(hits, cues, (id) => entries.get(id), maxResults).map((hit) => ({
+    const pool = rerankPool(limit, cues);
+    const hits = this.hybrid ? this.hybrid.rank(queryVector, bm25, accept, limit, pool) : bm25(pool);
+    return rerankMemoryHits(hits, cues, (id) => entries.get(id), limit).map((hit) => ({
       entry: copyMemoryEntry(entries.get(hit.id)!),
       score: hit.score,
     }));
   }
 
-  async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
+  /** The cold tier's best `limit` entries, by BM25 alone (no vectors are kept for cold entries). */
+  private async searchCold(parsed: ParsedMemoryQuery, limit: number): Promise<MemorySearchResult[]> {
+    const hot = await this.entries();
+    const cold = await this.cold.entries();
+    // A stale cold copy of an entry the hot tier holds (a move a crash interrupted) is not the entry.
+    const live = (id: string) => cold.has(id) && !hot.has(id);
+    const view = { ...parsed, maxResults: limit };
+    if (parsed.text === undefined) {
+      const entries = [...cold.values()].filter((entry) => live(entry.id));
+      return browseMemory(entries, view, { now: parsed.validity.now, decay: this.decay });
+    }
+    const matches = parsed.filterOf((id) => cold.get(id));
+    const filter = (id: string) => live(id) && (matches === undefined || matches(id));
+    const cues = queryCues(parsed.text);
+    const synonyms = this.synonyms ? { synonyms: this.synonyms } : {};
+    const hits = this.cold.index.search(parsed.text, { filter, ...synonyms, limit: rerankPool(limit, cues) });
+    return rerankMemoryHits(hits, cues, (id) => cold.get(id), limit).map((hit) => ({
+      entry: copyMemoryEntry(cold.get(hit.id)!),
+      score: hit.score,
+    }));
+  }
+
+  async list(options: MemoryListOptions = {}): Promise<MemoryEntry[]> {
     this.assertOpen();
     const category = options.category === undefined ? undefined : validateCategory(options.category);
-    return [...(await this.entries()).values()]
-      .filter((entry) => category === undefined || isUnderPrefix(entry.category, category))
+    const tier = parseListTier(options.tier);
+    const hot = await this.entries();
+    const entries = tier === 'cold' ? [] : [...hot.values()];
+    if (tier !== 'hot') for (const entry of (await this.cold.entries()).values()) if (!hot.has(entry.id)) entries.push(entry);
+    return entries
+      .filter((entry) => (category === undefined || isUnderPrefix(entry.category, category)) && inTier(entry, tier))
       .sort(byCreation)
       .map((entry) => copyMemoryEntry(entry));
   }
@@ -222,7 +288,10 @@ export class FileMemoryStore implements ILongTermMemory {
   async listCategories(): Promise<CategoryCount[]> {
     this.assertOpen();
     await this.entries();
-    return [...this.categories.entries()]
+    await this.cold.entries();
+    const counts = new Map(this.categories);
+    for (const [category, count] of this.cold.categories) counts.set(category, (counts.get(category) ?? 0) + count);
+    return [...counts.entries()]
       .map(([category, count]) => ({ category, count }))
       .sort((a, b) => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
   }
@@ -283,6 +352,7 @@ export class FileMemoryStore implements ILongTermMemory {
     if (this.closed) return;
     this.closed = true;
     await this.collection.close();
+    await this.cold.close();
     await this.hybrid?.close();
   }
 
@@ -365,12 +435,6 @@ export class FileMemoryStore implements ILongTermMemory {
     const entries = await this.collection.current();
     this.hybrid?.loadCache(() => new Map([...entries.values()].map((entry) => [entry.id, memoryDocumentText(entry)])));
     return entries;
-  }
-
-  private countCategory(category: string, delta: number): void {
-    const count = (this.categories.get(category) ?? 0) + delta;
-    if (count > 0) this.categories.set(category, count);
-    else this.categories.delete(category);
   }
 }
 

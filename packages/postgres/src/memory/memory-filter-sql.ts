@@ -1,4 +1,4 @@
-import type { ValidityView } from '@reverie/core';
+import type { MemoryTier, ValidityView } from '@reverie/core';
 import type { Period } from '@reverie/core/internal';
 import { SqlParams, underPrefixSql } from '../sql/sql-params';
 
@@ -8,17 +8,20 @@ export interface MemoryFilters {
   tags?: readonly string[] | undefined;
   /** SPEC B9: the facts that hold now, or that held at `asOf` (`validityTest` of `@reverie/core`, in SQL). */
   validity?: ValidityView | undefined;
+  /** SPEC B13: one tier only. Written as a literal, so that the planner can use the tier's partial indexes. */
+  tier?: MemoryTier | undefined;
 }
 
 /**
  * The SQL condition for a memory query's filters on the entries of table alias `alias`: the
- * category or below it, every tag, and the validity view. `TRUE` without filters.
+ * category or below it, every tag, the validity view and the tier. `TRUE` without filters.
  */
 export function memoryFilterSql(params: SqlParams, filters: MemoryFilters, alias = 'm'): string {
   const conditions: string[] = [];
   if (filters.category !== undefined) conditions.push(underPrefixSql(params, `${alias}.category`, filters.category));
   if (filters.tags !== undefined && filters.tags.length > 0) conditions.push(`${alias}.tags @> ${params.add(filters.tags)}::text[]`);
   if (filters.validity !== undefined) conditions.push(validitySql(params, filters.validity, alias));
+  if (filters.tier !== undefined) conditions.push(`${alias}.tier = '${filters.tier === 'cold' ? 'cold' : 'hot'}'`);
   return conditions.length === 0 ? 'TRUE' : conditions.join(' AND ');
 }
 

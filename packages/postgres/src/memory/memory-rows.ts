@@ -2,7 +2,7 @@ import { type MemoryEntry, memoryEntrySchema, ReverieStoreCorruptError } from '@
 
 /** The columns of `reverie_memory` that make an entry, in `MemoryRow` order. */
 export const ENTRY_COLUMNS =
-  'id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at, reinforcement_count, valid_from, valid_to, superseded_by, lineage';
+  'id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at, reinforcement_count, valid_from, valid_to, superseded_by, lineage, tier';
 
 export interface MemoryRow {
   id: string;
@@ -20,6 +20,7 @@ export interface MemoryRow {
   valid_to: Date | string | null;
   superseded_by: string | null;
   lineage: unknown;
+  tier: string;
 }
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
@@ -42,6 +43,7 @@ export function entryFromRow(row: MemoryRow, scope: string): MemoryEntry {
     ...(row.valid_to === null ? {} : { validTo: iso(row.valid_to) }),
     ...(row.superseded_by === null ? {} : { supersededBy: row.superseded_by }),
     ...(row.lineage === null ? {} : { lineage: row.lineage }),
+    ...(row.tier === 'cold' ? { tier: row.tier } : {}),
   };
   const parsed = memoryEntrySchema.safeParse(entry);
   if (!parsed.success) {

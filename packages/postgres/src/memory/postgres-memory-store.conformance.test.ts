@@ -8,6 +8,7 @@ const conformance = (label: string, client: () => PostgresClient) =>
   describeLongTermMemoryConformance(label, ({ clock, scope }) => new PostgresMemoryStore({ client: client(), scope, clock }), {
     persistent: true,
     changeFeed: true,
+    tiers: true,
   });
 
 conformance('PostgresMemoryStore on PGlite', usePgliteClient());

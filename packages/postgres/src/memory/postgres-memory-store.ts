@@ -27,6 +27,10 @@ import {
   ReverieValidationError,
   isReverieError,
   validateCategory,
+  type MemoryListOptions,
+  type MemoryTier,
+  parseListTier,
+  searchTiers,
   type Thesaurus,
   type WriteCondition,
   type HybridRecallOptions,
@@ -91,6 +95,8 @@ export class PostgresMemoryStore implements ILongTermMemory {
   private readonly text: TextIndex;
   private readonly embeddings: StoreEmbeddings | undefined;
   private readonly gate: StoreGate;
+  /** SPEC B13: this store keeps a cold tier (the `tier` column). */
+  readonly tiers = true;
 
   constructor(options: PostgresMemoryStoreOptions) {
     const resolved = resolveStoreOptions(options, 'PostgresMemoryStore');
@@ -169,10 +175,15 @@ export class PostgresMemoryStore implements ILongTermMemory {
     this.gate.assertOpen();
     const parsed = parseMemoryQuery(query, this.clock.now());
     const client = await this.ready();
-    if (parsed.text === undefined) return this.browse(client, parsed);
-    const { text, maxResults } = parsed;
+    return searchTiers(parsed.tiers, parsed.maxResults, parsed.text, (tier, limit) => this.searchTier(client, parsed, tier, limit));
+  }
+
+  /** One tier's best `limit` entries (SPEC B13): the same ranking, with the tier in every statement's filter. */
+  private async searchTier(client: PostgresClient, parsed: ParsedMemoryQuery, tier: MemoryTier, maxResults: number) {
+    if (parsed.text === undefined) return this.browse(client, { ...parsed, maxResults }, tier);
+    const { text } = parsed;
     const cues = queryCues(text);
-    const filter = (params: SqlParams) => memoryFilterSql(params, parsed, 'd');
+    const filter = (params: SqlParams) => memoryFilterSql(params, { ...parsed, tier }, 'd');
     // The text ranking's best, and its best among the entries noted within the periods the query names (see `rerankMemoryHits`).
     const dated = (params: SqlParams) => `${filter(params)} AND (${notedWithinSql(params, cues.periods, 'd')})`;
     const keyword = async (limit: number) => {
@@ -193,13 +204,14 @@ export class PostgresMemoryStore implements ILongTermMemory {
     ).map((hit) => ({ entry: entries.get(hit.id)!, score: hit.score }));
   }
 
-  async list(options: { category?: string } = {}): Promise<MemoryEntry[]> {
+  async list(options: MemoryListOptions = {}): Promise<MemoryEntry[]> {
     this.gate.assertOpen();
     const category = options.category === undefined ? undefined : validateCategory(options.category);
+    const tier = parseListTier(options.tier);
     const client = await this.ready();
     const params = new SqlParams();
     const scope = params.add(this.scope);
-    const filter = memoryFilterSql(params, { category });
+    const filter = memoryFilterSql(params, { category, tier });
     const rows = await client.query<MemoryRow>(
       `SELECT ${ENTRY_COLUMNS} FROM reverie_memory m WHERE m.scope = ${scope} AND ${filter} ORDER BY m.created_at, m.id`,
       params.values,
@@ -278,7 +290,8 @@ export class PostgresMemoryStore implements ILongTermMemory {
     const { maxTerms, maxDocumentShare } = NEIGHBOUR_QUERY as { maxTerms: number; maxDocumentShare: number };
     const now = this.clock.now();
     // Only the facts that hold now are neighbours (SPEC B9); each entry itself is scored, to scale by.
-    const filter = (params: SqlParams) => memoryFilterSql(params, { validity: { now } }, 'd');
+    // Cold entries are never neighbours (SPEC B13): consolidation costs in proportion to the hot set.
+    const filter = (params: SqlParams) => memoryFilterSql(params, { validity: { now }, tier: 'hot' }, 'd');
     const documents = [...new Set(ids)].filter((id) => entries.has(id)).map((id) => ({ key: id, text: entries.get(id)!.content }));
     const ranked = await this.text.searchRarest(client, documents, limit + 1, { maxTerms, maxDocumentShare, stats, filter });
     for (const [id, all] of ranked) {
@@ -352,21 +365,22 @@ export class PostgresMemoryStore implements ILongTermMemory {
         valid_to: entry.validTo ?? null,
         superseded_by: entry.supersededBy ?? null,
         lineage: entry.lineage ?? null,
+        tier: entry.tier ?? 'hot',
       }));
       await tx.query(
         `INSERT INTO reverie_memory (scope, id, content, category, tags, metadata, created_at, updated_at, last_seen_at, importance, importance_at,
-                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by, lineage)
+                                     reinforcement_count, search_terms, term_count, text_hash, valid_from, valid_to, superseded_by, lineage, tier)
          SELECT $1, r.id, r.content, r.category, r.tags, r.metadata, r.created_at, r.updated_at, r.last_seen_at, r.importance, r.importance_at,
-                r.reinforcement_count, r.search_terms::tsvector, r.term_count, r.text_hash, r.valid_from, r.valid_to, r.superseded_by, r.lineage
+                r.reinforcement_count, r.search_terms::tsvector, r.term_count, r.text_hash, r.valid_from, r.valid_to, r.superseded_by, r.lineage, r.tier
            FROM jsonb_to_recordset($2::jsonb) AS r(id text, content text, category text, tags text[], metadata jsonb, created_at timestamptz,
                 updated_at timestamptz, last_seen_at timestamptz, importance float8, importance_at timestamptz, reinforcement_count integer,
-                search_terms text, term_count integer, text_hash text, valid_from timestamptz, valid_to timestamptz, superseded_by text, lineage jsonb)
+                search_terms text, term_count integer, text_hash text, valid_from timestamptz, valid_to timestamptz, superseded_by text, lineage jsonb, tier text)
          ON CONFLICT (scope, id) DO UPDATE SET
            content = excluded.content, category = excluded.category, tags = excluded.tags, metadata = excluded.metadata,
            created_at = excluded.created_at, updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at,
            importance = excluded.importance, importance_at = excluded.importance_at, reinforcement_count = excluded.reinforcement_count,
            search_terms = excluded.search_terms, term_count = excluded.term_count, text_hash = excluded.text_hash,
-           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by, lineage = excluded.lineage`,
+           valid_from = excluded.valid_from, valid_to = excluded.valid_to, superseded_by = excluded.superseded_by, lineage = excluded.lineage, tier = excluded.tier`,
         [this.scope, JSON.stringify(records)],
       );
       await this.writePassages(
@@ -421,14 +435,14 @@ export class PostgresMemoryStore implements ILongTermMemory {
    * importance decayed to now, then most recently seen, then id, and returns the top ones,
    * which are scored (and ordered again) with `effectiveImportance`'s own arithmetic.
    */
-  private async browse(client: PostgresClient, parsed: ParsedMemoryQuery): Promise<MemorySearchResult[]> {
+  private async browse(client: PostgresClient, parsed: ParsedMemoryQuery, tier: MemoryTier): Promise<MemorySearchResult[]> {
     const params = new SqlParams();
     const scope = params.add(this.scope);
     const now = params.add(parsed.validity.now.toISOString());
     const floor = params.add(this.decay.floor);
     const halfLife = params.add(this.decay.halfLifeDays);
     const grace = params.add(this.decay.graceDays);
-    const filter = memoryFilterSql(params, parsed);
+    const filter = memoryFilterSql(params, { ...parsed, tier });
     const decayed = `least(1, greatest(0, CASE WHEN ${halfLife}::float8 <= 0 OR m.importance < ${floor}::float8 THEN m.importance
       ELSE greatest(${floor}::float8, m.importance * power(0.5::float8, greatest(0, extract(epoch FROM (${now}::timestamptz
         - greatest(coalesce(m.importance_at, m.last_seen_at), m.last_seen_at + make_interval(secs => ${grace}::float8 * 86400)))))::float8 / 86400 / ${halfLife}::float8))

@@ -12,6 +12,7 @@ import { stemmedSearchTermsMigration } from './011-stemmed-search-terms';
 import { memoryLineageMigration } from './012-memory-lineage';
 import { skillAndWorkingMemoryEmbeddingsMigration } from './013-skill-and-working-memory-embeddings';
 import { memoryPassagesMigration } from './014-memory-passages';
+import { memoryTiersMigration } from './015-memory-tiers';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -30,4 +31,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   memoryLineageMigration,
   skillAndWorkingMemoryEmbeddingsMigration,
   memoryPassagesMigration,
+  memoryTiersMigration,
 ]);

@@ -89,12 +89,41 @@ export function createReverieDreams(
           { path: 'withMemory', message: 'not configured' },
         ]);
       await recall?.flush();
-      const { explainPromotion } = await import('@reverie/dream/internal');
-      return explainPromotion(
-        entryId,
+      const { explainPromotion, explainEntryValue } = await import('@reverie/dream/internal');
+      const tierServices = { recall: dreamState.recall, memory, now: clock.now(), decay };
+      const promotion = await explainPromotion(entryId, tierServices, {
+        signals: dreamingOptions.recallSignals,
+        promotion: dreamingOptions.promotion,
+      });
+      if (promotion.status === 'not-found') return promotion;
+      const value = await explainEntryValue(entryId, tierServices, {
+        signals: dreamingOptions.recallSignals,
+        tiers: tiersOf(dreamingOptions),
+      });
+      return value === undefined ? promotion : { ...promotion, value };
+    },
+    async tiers(request = {}) {
+      if (!memory)
+        throw invalidOptions('tiers() needs long-term memory: call .withMemory() on the builder.', [
+          { path: 'withMemory', message: 'not configured' },
+        ]);
+      const nearest = request.nearest ?? 5;
+      if (!Number.isInteger(nearest) || nearest < 0 || nearest > 1000)
+        throw new ReverieValidationError(
+          'INVALID_INPUT',
+          `tiers({ nearest }) takes a whole number from 0 to 1000, not ${String(nearest)}.`,
+          {
+            details: { value: nearest },
+          },
+        );
+      await recall?.flush();
+      const { tierReport } = await import('@reverie/dream/internal');
+      const report = await tierReport(
         { recall: dreamState.recall, memory, now: clock.now(), decay },
-        { signals: dreamingOptions.recallSignals, promotion: dreamingOptions.promotion },
+        { signals: dreamingOptions.recallSignals, tiers: tiersOf(dreamingOptions) },
+        nearest,
       );
+      return { ...report, enabled: dreamingOptions.tiers.enabled };
     },
     undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
     recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
@@ -112,4 +141,10 @@ export function createReverieDreams(
     },
     stop: () => scheduler.stop(),
   };
+}
+
+/** The tier-migration options without the switch (SPEC B13). */
+function tiersOf(options: DreamingOptions) {
+  const { enabled: _enabled, ...tiers } = options.tiers;
+  return tiers;
 }

@@ -19,12 +19,14 @@ import type {
   CycleReport,
   PlanSummary,
   PromotionExplanation,
+  ValueExplanation,
   RecordChange,
   RecordHistoryItem,
   RecordKey,
   RunDetails,
   RunRequest,
   RunSummary,
+  TierReport,
   UndoReport,
 } from '@reverie/dream';
 import type { AgentTools, ToolFamilies } from '../tools/agent-tools';
@@ -168,8 +170,16 @@ export interface ReverieDreams {
   apply(planId: string, request?: ApplyRequest): Promise<CycleReport>;
   /** The saved plans not applied yet, newest first: id, when made, passes, operation counts, expired or not. */
   plans(): Promise<PlanSummary[]>;
-  /** Why an entry was or was not promoted by its recall signals (SPEC O4). */
-  explain(entryId: string): Promise<PromotionExplanation>;
+  /**
+   * Why an entry was or was not promoted by its recall signals (SPEC O4), and its value score
+   * with the parts and what tier migration would do with it (`value`, SPEC B13).
+   */
+  explain(entryId: string): Promise<PromotionExplanation & { value?: ValueExplanation }>;
+  /**
+   * SPEC B13: how many entries are hot and cold, whether tier migration is on, and the `nearest`
+   * (default 5) entries to each threshold with their scores. Reads both tiers: an operator's question.
+   */
+  tiers(request?: { nearest?: number }): Promise<TierReport & { enabled: boolean }>;
   /** Reverses a run: restores what it deleted or replaced, removes what it created (unless changed since). */
   undo(runId: string): Promise<UndoReport>;
   /** Finishes runs a crash interrupted; `start()` calls it first. */

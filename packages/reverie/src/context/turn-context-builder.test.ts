@@ -110,6 +110,18 @@ describe('TurnContextBuilder: long-term memory recall', () => {
     expect(context.messages.some((message) => message.role === 'system')).toBe(false);
   });
 
+  it('leaves cold entries out of per-turn recall and of the first-turn fallback (SPEC B13)', async () => {
+    const hot = await s.memory.save({ content: 'The user rides a bicycle to the office' });
+    const cold = await s.memory.save({ content: 'The user rode a bicycle in Amsterdam years ago', tier: 'cold' });
+    const context = await s.builder.forTurn({ sessionId: 's1', message: 'bicycle' });
+    expect(context.injectedIds).toEqual([hot.id]);
+    // A search asking for every tier finds the cold one: it is out of the hot path, not out of memory.
+    expect((await s.memory.search({ text: 'bicycle', tiers: 'all' })).map((hit) => hit.entry.id)).toContain(cold.id);
+    const onlyCold = setup();
+    await onlyCold.memory.save({ content: 'An old fact about gardening', tier: 'cold' });
+    expect((await onlyCold.builder.forTurn({ sessionId: 's2', message: 'hello there' })).injectedIds).toEqual([]);
+  });
+
   it('honours a custom recallResults', async () => {
     const small = setup({ options: { recallResults: 3 } });
     for (let i = 0; i < 6; i += 1) await small.memory.save({ content: `Invoice rule number ${i}` });

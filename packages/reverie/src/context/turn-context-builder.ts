@@ -304,7 +304,8 @@ export class TurnContextBuilder {
   private async recall(memory: ILongTermMemory, message: string, firstTurn: boolean, asOf: string | undefined): Promise<MemoryEntry[]> {
     const { recallResults, firstTurnFallback } = this.services.options;
     const search = searchOutsideSystem(recallSearch(memory, this.services.secondHop ?? false));
-    const when = asOf === undefined ? {} : { asOf };
+    // Per-turn recall reads the hot tier only (SPEC B13): it costs in proportion to the hot set.
+    const when = asOf === undefined ? { tiers: 'hot' as const } : { asOf, tiers: 'hot' as const };
     let found: MemorySearchResult[] = [];
     if (message.trim() !== '') {
       found = await search({ text: toStorableText(message.slice(0, MAX_SEARCH_TEXT_LENGTH)), ...when, maxResults: recallResults });
@@ -335,7 +336,12 @@ export class TurnContextBuilder {
       .slice(0, MAX_SEARCH_TEXT_LENGTH);
     if (text.trim() === '') return [];
     const search = searchOutsideSystem(recallSearch(memory, this.services.secondHop ?? false));
-    const found = await search({ text, ...(asOf === undefined ? {} : { asOf }), maxResults: this.services.options.recallResults });
+    const found = await search({
+      text,
+      ...(asOf === undefined ? {} : { asOf }),
+      tiers: 'hot',
+      maxResults: this.services.options.recallResults,
+    });
     return found.map((result) => result.entry);
   }
 
@@ -376,7 +382,7 @@ export class TurnContextBuilder {
     if (categories.length === 0) return [];
     const lists = await Promise.all(
       categories.map((category) =>
-        memory.search({ category, maxResults: PROFILE_CANDIDATES_PER_CATEGORY, ...(asOf === undefined ? {} : { asOf }) }),
+        memory.search({ category, tiers: 'hot', maxResults: PROFILE_CANDIDATES_PER_CATEGORY, ...(asOf === undefined ? {} : { asOf }) }),
       ),
     );
     return lists.flat().map((result) => result.entry);

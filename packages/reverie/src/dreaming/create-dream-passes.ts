@@ -10,6 +10,7 @@ import {
   SkillConsolidationPass,
   SkillGapPass,
   SkillOptimizationPass,
+  TierMigrationPass,
   WorkflowFailureAnalysisPass,
 } from '@reverie/dream';
 import type { DreamingOptions } from './dream-options';
@@ -41,6 +42,7 @@ export function createDreamPasses(
     options.workflowFailureAnalysis.enabled && new WorkflowFailureAnalysisPass(skillPass(options.workflowFailureAnalysis)),
     options.preferenceInference.enabled && new PreferenceInferencePass(withoutSwitch(options.preferenceInference)),
     new PromotionPass(options.promotion, options.recallSignals),
+    options.tiers.enabled && new TierMigrationPass(withoutSwitch(options.tiers), options.recallSignals),
     new ArchiveRetentionPass(options.archive),
   ];
   return inCycleOrder([...passes.filter((pass): pass is DreamPass => pass !== false), ...hostPasses]);

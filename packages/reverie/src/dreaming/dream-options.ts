@@ -10,6 +10,9 @@ import {
   skillConsolidationOptionsSchema,
   skillGapOptionsSchema,
   skillOptimizationOptionsSchema,
+  TIER_THRESHOLDS_ISSUE,
+  tierMigrationOptionsSchema,
+  tierThresholdsHold,
   workflowFailureAnalysisOptionsSchema,
 } from '@reverie/dream/options';
 import { durationSchema } from '../options/duration';
@@ -32,6 +35,12 @@ const workflowFailureAnalysisSchema = switchSchema
   .extend(workflowFailureAnalysisOptionsSchema.omit({ protectedSkills: true }).shape)
   .strict();
 const preferenceInferenceSchema = switchSchema.extend(preferenceInferenceOptionsSchema.shape).strict();
+/** SPEC B13: tiers are opt-in (`enabled` false by default; see docs/operations.md, "Hot and cold tiers", for why). */
+const tiersSchema = z
+  .object({ enabled: z.boolean().default(false) })
+  .extend(tierMigrationOptionsSchema.shape)
+  .strict()
+  .refine(tierThresholdsHold, TIER_THRESHOLDS_ISSUE);
 
 /** SPEC D14: the dream cycle's options, validated with defaults. */
 export const dreamingOptionsSchema = z
@@ -99,6 +108,11 @@ export const dreamingOptionsSchema = z
     recallSignals: recallSignalsOptionsSchema.prefault({}),
     /** O4: the deep-sleep promotion pass (minRecallCount 3, minScore 0.6, maxPerRun 20, importanceStep 0.15). */
     promotion: promotionOptionsSchema.prefault({}),
+    /**
+     * B13: the deep-sleep tier-migration pass and the value score it moves entries by (opt-in:
+     * enabled false; minAgeDays 14, demoteBelow 0.35, promoteAbove 0.7, maxMovesPerRun 500).
+     */
+    tiers: tiersSchema.prefault({}),
     /** D3–D5, B1, B4, B7: the memory-consolidation pass. */
     consolidation: memoryConsolidationOptionsSchema.default(() => memoryConsolidationOptionsSchema.parse({})),
     /** D6: the episode-extraction pass (maxTurnsPerRun 400, tokenBudget 12000, category "episodes"). */

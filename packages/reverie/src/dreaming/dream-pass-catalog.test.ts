@@ -5,7 +5,14 @@ import { createDreamPasses } from './create-dream-passes';
 import { dreamingOptionsSchema } from './dream-options';
 import { dreamPassCatalog, dreamPassNames } from './dream-pass-catalog';
 
-const SWITCHES = ['skillGap', 'skillConsolidation', 'skillOptimization', 'workflowFailureAnalysis', 'preferenceInference'] as const;
+const SWITCHES = [
+  'skillGap',
+  'skillConsolidation',
+  'skillOptimization',
+  'workflowFailureAnalysis',
+  'preferenceInference',
+  'tiers',
+] as const;
 
 const hostPass = (name: string, phase: DreamPass['phase']): DreamPass => ({
   name,

@@ -4,7 +4,7 @@ import type { DreamingOptions } from './dream-options';
 /** The dreaming options that turn a built-in pass off. */
 type PassSwitch = keyof Pick<
   DreamingOptions,
-  'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis'
+  'skillGap' | 'skillConsolidation' | 'skillOptimization' | 'preferenceInference' | 'workflowFailureAnalysis' | 'tiers'
 >;
 
 /** Which dreaming option turns each switchable built-in pass off (the others always run). */
@@ -14,6 +14,7 @@ const SWITCH_OF_PASS = new Map<string, PassSwitch>([
   ['skill-optimization', 'skillOptimization'],
   ['workflow-failure-analysis', 'workflowFailureAnalysis'],
   ['preference-inference', 'preferenceInference'],
+  ['tier-migration', 'tiers'],
 ]);
 
 /** A pass of the catalogue: its declaration (with the pass, in `@reverie/dream`), its switch, and whether the host added it. */

@@ -5,16 +5,19 @@ import {
   type IMemoryChangeFeed,
   type MemoryDraft,
   type MemoryEntry,
+  type MemoryListOptions,
   type MemoryHistory,
   memoryHistory,
   type MemorySearchQuery,
   type MemorySearchResult,
   ReverieError,
   type WriteCondition,
+  hasTiers,
+  parseListTier,
 } from '@reverie/core';
 import { refuseSystemCategory } from '@reverie/core/internal';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
-import { changeFeedOf } from './change-feed-of';
+import { optionalPartsOf } from './optional-parts-of';
 import { searchOutsideSystem } from '../recall/search-outside-system';
 
 /**
@@ -38,6 +41,8 @@ export class ReverieMemory implements ILongTermMemory {
   readonly neighbours?: IMemoryChangeFeed['neighbours'];
   readonly compactChanges?: IMemoryChangeFeed['compactChanges'];
   readonly neighbourIds?: IMemoryChangeFeed['neighbourIds'];
+  /** SPEC B13: as the store says. */
+  readonly tiers?: boolean;
 
   /** See `recall`. */
   private readonly recallWith: RecallSearch;
@@ -60,7 +65,7 @@ export class ReverieMemory implements ILongTermMemory {
     this.calls = calls;
     this.recallWith = searchOutsideSystem(recallSearch(calls, options.secondHop ?? false));
     this.searchWith = searchOutsideSystem((query) => calls.search(query));
-    Object.assign(this, changeFeedOf(store));
+    Object.assign(this, optionalPartsOf(store));
   }
 
   get(id: string): Promise<MemoryEntry | undefined> {
@@ -94,8 +99,14 @@ export class ReverieMemory implements ILongTermMemory {
     return this.recallWith(query);
   }
 
-  list(options?: { category?: string }): Promise<MemoryEntry[]> {
-    return this.calls.list(options);
+  /**
+   * Both tiers, or one with `{ tier }` (SPEC B13). A store without tiers holds every entry hot:
+   * its cold tier is empty, and `tier` is not passed on to it (INVALID_INPUT for another value).
+   */
+  async list(options?: MemoryListOptions): Promise<MemoryEntry[]> {
+    if (options?.tier === undefined || hasTiers(this.store)) return this.calls.list(options);
+    const { tier, ...rest } = options;
+    return parseListTier(tier) === 'cold' ? [] : this.calls.list(rest);
   }
 
   listCategories(): Promise<CategoryCount[]> {

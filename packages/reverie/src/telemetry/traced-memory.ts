@@ -4,11 +4,12 @@ import type {
   IMemoryChangeFeed,
   MemoryDraft,
   MemoryEntry,
+  MemoryListOptions,
   MemorySearchQuery,
   MemorySearchResult,
   WriteCondition,
 } from '@reverie/core';
-import { changeFeedOf } from '../memory/change-feed-of';
+import { optionalPartsOf } from '../memory/optional-parts-of';
 import type { ReverieTracing, SpanAttributes, SpanLike } from './reverie-tracing';
 
 /**
@@ -23,6 +24,8 @@ export class TracedMemory implements ILongTermMemory {
   readonly neighbours?: IMemoryChangeFeed['neighbours'];
   readonly compactChanges?: IMemoryChangeFeed['compactChanges'];
   readonly neighbourIds?: IMemoryChangeFeed['neighbourIds'];
+  /** SPEC B13: as the store says. */
+  readonly tiers?: boolean;
 
   constructor(
     readonly store: ILongTermMemory,
@@ -30,7 +33,7 @@ export class TracedMemory implements ILongTermMemory {
     /** `gen_ai.memory.store.id`: the instance's scope, or `default`. */
     private readonly storeId: string,
   ) {
-    Object.assign(this, changeFeedOf(store));
+    Object.assign(this, optionalPartsOf(store));
   }
 
   search(query: MemorySearchQuery): Promise<MemorySearchResult[]> {
@@ -72,7 +75,7 @@ export class TracedMemory implements ILongTermMemory {
     return this.store.get(id);
   }
 
-  list(options?: { category?: string }): Promise<MemoryEntry[]> {
+  list(options?: MemoryListOptions): Promise<MemoryEntry[]> {
     return this.store.list(options);
   }
 

@@ -17,7 +17,7 @@ export type {
 import type { MemoryEntry } from 'reverie';
 
 /** An entry as the server answers it: as stored, plus what its importance is worth now. */
-export type ServedEntry = MemoryEntry & { effectiveImportance: number };
+export type ServedEntry = MemoryEntry & { tier: 'hot' | 'cold'; effectiveImportance: number };
 
 export const PHASES = ['light-sleep', 'rem', 'deep-sleep'] as const;
 export type Phase = (typeof PHASES)[number];

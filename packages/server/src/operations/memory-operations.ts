@@ -1,4 +1,13 @@
-import { DEFAULT_SEARCH_RESULTS, MAX_SEARCH_RESULTS, MAX_SEARCH_TEXT_LENGTH, type MemoryEntry, ReverieError } from '@reverie/core';
+import {
+  DEFAULT_SEARCH_RESULTS,
+  MAX_SEARCH_RESULTS,
+  MAX_SEARCH_TEXT_LENGTH,
+  type MemoryEntry,
+  memorySearchTiersSchema,
+  memoryTierSchema,
+  ReverieError,
+  tierOf,
+} from '@reverie/core';
 import { isSystemCategory, refuseSystemCategory } from '@reverie/core/internal';
 import type { Reverie } from 'reverie';
 import { z } from 'zod';
@@ -8,11 +17,12 @@ import { memoryOf } from './services';
 import { asUntrustedData, UNTRUSTED_DATA_NOTE } from './untrusted-data';
 
 /**
- * An entry as the server answers it: as stored, plus what its importance is worth now (SPEC D7),
+ * An entry as the server answers it: as stored, with its tier (SPEC B13) and what its importance is worth now (SPEC D7),
  * marked as untrusted data (SPEC B4).
  */
 export function servedEntry(reverie: Reverie, entry: MemoryEntry) {
-  return asUntrustedData({ ...entry, effectiveImportance: reverie.importanceOf(entry) });
+  // SPEC B13: the tier is always spelled out (a store leaves it out for hot entries).
+  return asUntrustedData({ ...entry, tier: tierOf(entry), effectiveImportance: reverie.importanceOf(entry) });
 }
 
 const id = z.string().describe('The entry id (12 lowercase hex characters)');
@@ -130,6 +140,9 @@ export const memorySearch = defineOperation({
     category: category.optional().describe('Only entries in this category or below it'),
     tags: tags.optional().describe('Only entries carrying every one of these tags'),
     limit: z.number().int().min(1).max(MAX_SEARCH_RESULTS).default(DEFAULT_SEARCH_RESULTS).describe('At most this many results'),
+    tiers: memorySearchTiersSchema
+      .default('fallback')
+      .describe('fallback (default): hot entries, then cold ones when the hot results are weak; hot: hot only; all: both'),
   }),
   http: { method: 'GET', path: '/api/memory/search' },
   async run({ query, limit, ...filters }, { reverie }) {
@@ -148,13 +161,14 @@ export const memoryList = defineOperation({
     category: category.optional().describe('Only entries in this category or below it'),
     offset: z.number().int().min(0).default(0).describe('How many entries to skip'),
     limit: z.number().int().min(1).max(1000).default(100).describe('At most this many entries'),
+    tier: memoryTierSchema.optional().describe('Only the entries of this tier, hot or cold (default both)'),
   }),
   http: { method: 'GET', path: '/api/memory' },
-  async run({ category: under, offset, limit }, { reverie }) {
+  async run({ category: under, offset, limit, tier }, { reverie }) {
     refuseSystemCategory(under);
-    const entries = (await memoryOf(reverie).list(under === undefined ? {} : { category: under })).filter(
-      (entry) => !isSystemCategory(entry.category),
-    );
+    const entries = (
+      await memoryOf(reverie).list({ ...(under === undefined ? {} : { category: under }), ...(tier === undefined ? {} : { tier }) })
+    ).filter((entry) => !isSystemCategory(entry.category));
     return { total: entries.length, offset, entries: entries.slice(offset, offset + limit).map((entry) => servedEntry(reverie, entry)) };
   },
 });

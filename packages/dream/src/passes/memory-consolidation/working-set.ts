@@ -1,4 +1,4 @@
-import { holdsNow, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry } from '@reverie/core';
+import { holdsNow, type ILogger, type ILongTermMemory, isUnderPrefix, type MemoryEntry, tierOf } from '@reverie/core';
 import { SYSTEM_CATEGORY } from '@reverie/core/internal';
 import { changeFeedOf, readFeed } from '../../changes/memory-feed';
 import { hitsOf, StoreNeighbours } from '../../review/store-neighbours';
@@ -75,7 +75,8 @@ const byPosition = (a: MemoryEntry, b: MemoryEntry) => comparePositions(entryPos
 export async function loadWorkingSet(request: WorkingSetRequest): Promise<WorkingSet> {
   // Superseded and ended facts are history (SPEC B9): never merged, rewritten or replaced again.
   const now = request.now.getTime();
-  const isMemory = (entry: MemoryEntry) => !isSystem(entry) && holdsNow(entry, now);
+  // Cold entries are out of the working set (SPEC B13): a cycle costs in proportion to the hot set.
+  const isMemory = (entry: MemoryEntry) => !isSystem(entry) && holdsNow(entry, now) && tierOf(entry) === 'hot';
   const feed = request.useFeed ? changeFeedOf(request.memory, request.logger) : undefined;
   let head: string | undefined;
   let resetNote: string | undefined;
@@ -100,7 +101,7 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
       for (const hits of around.values())
         for (const { entry } of hits) if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
       for (const text of request.extraTexts) {
-        for (const { entry } of await request.memory.search({ text, maxResults: limit }))
+        for (const { entry } of await request.memory.search({ text, maxResults: limit, tiers: 'hot' }))
           if (isMemory(entry) && !found.has(entry.id)) found.set(entry.id, entry);
       }
       const gone = new Set(read.deleted);
@@ -126,7 +127,7 @@ export async function loadWorkingSet(request: WorkingSetRequest): Promise<Workin
         ? 'change feed: first run, every entry listed'
         : 'change feed: the store could not say what changed since the cursor (history compacted or another store): every entry listed';
   }
-  const entries = (await request.memory.list()).filter(isMemory).map(request.view);
+  const entries = (await request.memory.list({ tier: 'hot' })).filter(isMemory).map(request.view);
   const live = new Set(entries.map((entry) => entry.id));
   const changed = entries.filter((entry) => request.accept(entry, true)).sort(byPosition);
   // Changes left for later runs are found by listing again: the feed starts once the backlog is done.

@@ -12,7 +12,7 @@ export function MemoryView({ entryId }: { entryId: string | undefined }) {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const categories = useApi<Array<{ category: string; count: number }>>('/api/memory/categories');
-  const found = useApi<Array<{ entry: ServedEntry; score: number }>>(search === '' ? undefined : `/api/memory/search${query({ query: search, category, limit: 50 })}`);
+  const found = useApi<Array<{ entry: ServedEntry; score: number }>>(search === '' ? undefined : `/api/memory/search${query({ query: search, category, limit: 50, tiers: 'all' })}`);
   const listed = useApi<{ total: number; entries: ServedEntry[] }>(search === '' ? `/api/memory${query({ category, limit: 200 })}` : undefined);
   const entries = search === '' ? listed.data?.entries : found.data?.map((hit) => hit.entry);
 
@@ -73,7 +73,7 @@ export function MemoryView({ entryId }: { entryId: string | undefined }) {
                 <li key={entry.id} class={entry.id === entryId ? 'selected' : ''}>
                   <a href={href('memory', entry.id)}>{shorten(entry.content)}</a>
                   <div class="meta">
-                    {entry.category} · importance {entry.effectiveImportance.toFixed(2)} · updated {when(entry.updatedAt)}
+                    {entry.category} · {entry.tier} · importance {entry.effectiveImportance.toFixed(2)} · updated {when(entry.updatedAt)}
                   </div>
                 </li>
               ))}
@@ -107,6 +107,8 @@ function EntryDetail({ id }: { id: string }) {
             <dd>
               {entry.data.importance} (now {entry.data.effectiveImportance.toFixed(2)})
             </dd>
+            <dt>Tier</dt>
+            <dd>{entry.data.tier === 'cold' ? 'cold: out of per-turn recall, still searchable' : 'hot'}</dd>
             <dt>Created</dt>
             <dd>{when(entry.data.createdAt)}</dd>
             <dt>Updated</dt>
