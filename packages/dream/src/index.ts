@@ -1,11 +1,13 @@
 export { DreamEngine, type DreamEngineOptions } from './engine/dream-engine';
 export { type ApplyRequest, DREAM_PHASES, type RunRequest } from './engine/run-request';
 export { DEFAULT_PLAN_MAX_AGE_MS, type PlanSummary } from './engine/apply-plan';
+export type { HostOperations } from './engine/apply-host-operations';
 export type {
   CycleReport,
   DreamPass,
   DreamPhase,
   DreamServices,
+  ForgottenFactCheck,
   GatewayRequest,
   ModelGatewayLike,
   PassContext,

@@ -27,6 +27,16 @@ export type { WorkingMemoryTools } from './tools/working-memory-tools';
 export { AgentTools, type NoToolFamilies, type SessionTools, type ToolFamilies, type WithToolFamily } from './tools/agent-tools';
 export type { EmbeddingModelObject, LanguageModelObject } from './options/model-option';
 export { ReverieMemory } from './memory/reverie-memory';
+export {
+  type ForgetOptions,
+  forgetOptionsSchema,
+  type ForgetSelector,
+  forgetSelectorSchema,
+  MAX_FORGET_IDS,
+  selectorFrom,
+} from './memory/forgetting/forget-selector';
+export { FORGET_RUN, type ForgetReceipt } from './memory/forgetting/memory-forgetting';
+export { FORGOTTEN_CATEGORY } from './memory/forgetting/forgotten-facts';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export type { DreamPassPlan, DreamPhase } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';

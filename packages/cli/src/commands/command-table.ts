@@ -10,6 +10,7 @@ import { dreamUndoCommand } from './dream-undo-command';
 import { memoryAddCommand } from './memory-add-command';
 import { memoryCategoriesCommand } from './memory-categories-command';
 import { memoryDeleteCommand } from './memory-delete-command';
+import { memoryForgetCommand } from './memory-forget-command';
 import { memoryExplainCommand } from './memory-explain-command';
 import { memoryHistoryCommand } from './memory-history-command';
 import { memoryListCommand } from './memory-list-command';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   memoryListCommand,
   memoryAddCommand,
   memoryDeleteCommand,
+  memoryForgetCommand,
   memoryCategoriesCommand,
   memoryExplainCommand,
   memoryHistoryCommand,

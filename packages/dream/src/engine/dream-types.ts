@@ -49,8 +49,22 @@ export interface DreamServices {
    * and the CLI agree; give the store and the engine the same options.
    */
   decay?: DecayOptions | undefined;
+  /**
+   * SPEC B14: the facts the user had Reverie forget. A pass's new entry that states one of them is
+   * refused (and reported as a refusal), so the cycle does not learn it again from the log.
+   */
+  forgotten?: ForgottenFactCheck | undefined;
 }
-export type ServiceName = Exclude<keyof DreamServices, 'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
+export type ServiceName = Exclude<
+  keyof DreamServices,
+  'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay' | 'forgotten'
+>;
+
+/** What the engine asks about forgotten facts (SPEC B14). */
+export interface ForgottenFactCheck {
+  /** A test for the facts forgotten so far: true when `content` states one of them. Read once per pass. */
+  matcher(): Promise<(content: string) => boolean>;
+}
 
 /** What a pass hands the engine after planning. */
 export interface PassPlan {

@@ -62,7 +62,7 @@ export function assembleDreamCycle(
   dreamingOptions: DreamingOptions,
   { dreamState, beforeCycle }: DreamState,
 ): DreamCycle {
-  const { optional, dataPath, clock, logger, memory, conversationLog, model, activity, decay } = services;
+  const { optional, dataPath, clock, logger, memory, conversationLog, model, activity, decay, forgotten } = services;
   const engine = new DeferredDreamEngine(
     {
       state: dreamState,
@@ -79,6 +79,7 @@ export function assembleDreamCycle(
       embedder: optional<IEmbedder>(TOKENS.Embedder),
       activity,
       decay,
+      forgotten,
     },
     dreamingOptions,
     options.skills?.protected ?? [],

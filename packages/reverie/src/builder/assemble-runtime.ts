@@ -2,6 +2,7 @@ import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { RUNTIME_TOKENS } from '../di/runtime-tokens';
 import type { RecallEventLog } from '../dreaming/recall-event-log';
+import type { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { TurnFactExtractor } from '../extraction/turn-fact-extractor';
 import { AgentTools, type ToolFamilies } from '../tools/agent-tools';
 import type { InstanceServices } from './assemble-services';
@@ -36,12 +37,13 @@ export function assembleRuntime<F extends ToolFamilies>(
   options: ParsedConcerns,
   conversation: ConversationMemory,
   recall: RecallEventLog | undefined,
+  forgetting: MemoryForgetting | undefined,
 ): TurnRuntime<F> {
-  const { memory, workingMemory, model, clock, logger, decay } = services;
+  const { memory, workingMemory, model, clock, logger, decay, forgotten } = services;
   const secondHop = options.memory?.secondHop ?? false;
   const extractor =
     memory && model && options.memory?.extract !== undefined
-      ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract })
+      ? new TurnFactExtractor({ memory, model, logger, conversation, mode: options.memory.extract, forgotten })
       : undefined;
   const context = new TurnContextBuilder({
     memory,
@@ -67,6 +69,7 @@ export function assembleRuntime<F extends ToolFamilies>(
     logger,
     recall,
     secondHop,
+    forgetting,
     ...(model ? { model } : {}),
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });

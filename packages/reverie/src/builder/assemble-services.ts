@@ -32,6 +32,7 @@ import { ServiceContainer } from '../di/service-container';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import type { PostgresBackend, PostgresScopeStores } from './postgres-backend';
 import type { WrappableModel } from './reverie';
+import { ForgottenFacts } from '../memory/forgetting/forgotten-facts';
 import type { BuildConfig, ParsedConcerns } from './validate-build';
 
 /** The PostgreSQL stores of an instance's scope, and the backend it owns (closed with it) when `build()` made one for it alone. */
@@ -68,6 +69,8 @@ export interface InstanceServices {
    */
   model: never;
   activity: ActivityTracker;
+  /** SPEC B14: the facts forgotten in `memory`, which the dream engine and fact extraction refuse to learn again. */
+  forgotten: ForgottenFacts | undefined;
 }
 
 /**
@@ -183,7 +186,24 @@ export function assembleServices(
   const model = asBackgroundModel(optional<WrappableModel>(RUNTIME_TOKENS.LanguageModel)) as never;
   const activity = container.resolve<ActivityTracker>(RUNTIME_TOKENS.ActivityTracker);
 
-  return { container, clock, logger, dataPath, decay, optional, own, owned, memory, workingMemory, conversationLog, model, activity };
+  const forgotten = memory && new ForgottenFacts(memory);
+
+  return {
+    container,
+    clock,
+    logger,
+    dataPath,
+    decay,
+    optional,
+    own,
+    owned,
+    memory,
+    workingMemory,
+    conversationLog,
+    model,
+    activity,
+    forgotten,
+  };
 }
 
 /** The model wrapped so that its calls run as background calls. */

@@ -10,6 +10,7 @@ import {
 import { dreamingOptionsSchema } from '../dreaming/dream-options';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
+import { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { ReverieMemory } from '../memory/reverie-memory';
 import type { ToolFamilies } from '../tools/agent-tools';
 import { assembleDreamCycle, assembleDreamState } from './assemble-dreaming';
@@ -38,13 +39,21 @@ export function assemble<F extends ToolFamilies>(
   const dreamingOptions = options.dreaming ?? dreamingOptionsSchema.parse({});
   const state = assembleDreamState(services, options, dreamingOptions, conversation, postgres);
   const { recall } = state;
-  const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(services, config, options, conversation, recall);
   const cycle = assembleDreamCycle(services, options, dreamingOptions, state);
+  const forgetting = memory && new MemoryForgetting({ memory, engine: cycle.engine, clock });
+  const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(
+    services,
+    config,
+    options,
+    conversation,
+    recall,
+    forgetting,
+  );
   const { dreamTrigger, scheduler } = cycle;
   let closed = false;
 
   return {
-    memory: memory && new ReverieMemory(memory, { secondHop }),
+    memory: memory && new ReverieMemory(memory, { secondHop, forgetting }),
     workingMemory,
     skills: optional<ISkillStore>(TOKENS.SkillStore),
     skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),

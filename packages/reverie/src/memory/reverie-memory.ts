@@ -13,6 +13,8 @@ import {
   type WriteCondition,
 } from '@reverie/core';
 import { refuseSystemCategory } from '@reverie/core/internal';
+import type { ForgetOptions, ForgetSelector } from './forgetting/forget-selector';
+import type { ForgetReceipt, MemoryForgetting } from './forgetting/memory-forgetting';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
 import { searchOutsideSystem } from '../recall/search-outside-system';
 
@@ -43,11 +45,18 @@ export class ReverieMemory implements ILongTermMemory {
   /** See `search`. */
   private readonly searchWith: RecallSearch;
 
-  /** `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`). */
+  /** See `forget`. */
+  private readonly forgetting: MemoryForgetting | undefined;
+
+  /**
+   * `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`).
+   * `forgetting`: what `forget` runs (the builder gives it; without it `forget` is refused).
+   */
   constructor(
     readonly store: ILongTermMemory,
-    options: { secondHop?: boolean } = {},
+    options: { secondHop?: boolean; forgetting?: MemoryForgetting } = {},
   ) {
+    this.forgetting = options.forgetting;
     this.recallWith = searchOutsideSystem(recallSearch(store, options.secondHop ?? false));
     this.searchWith = searchOutsideSystem((query) => store.search(query));
     // The change feed's optional methods, exactly those the store has (callers test for them).
@@ -98,6 +107,25 @@ export class ReverieMemory implements ILongTermMemory {
 
   close(): Promise<void> {
     return this.store.close();
+  }
+
+  /**
+   * SPEC B14: takes entries out of memory at the user's request. `selector` is one of `{ ids }`,
+   * `{ text }` (entries whose content holds these words, in any letter case) or `{ subject }` (entries
+   * holding every word of a name or phrase, in any form, as recall matches). `mode: 'soft'` (the
+   * default): they leave recall and the per-turn context at once, in one dream run that
+   * `reverie.dreams.undo(receipt.runId)` reverses, and the dream cycle and fact extraction refuse to
+   * learn them again from the conversation (see docs/reliability.md, "Forgetting"). Returns what was
+   * forgotten; INVALID_OPTIONS for a bad selector or option, LOCK_HELD while a dream run holds the scope.
+   */
+  forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
+    if (!this.forgetting) {
+      throw new ReverieError(
+        'INVALID_OPTIONS',
+        'forget needs the instance the builder made: use reverie.memory of createReverie(…).build().',
+      );
+    }
+    return this.forgetting.forget(selector, options);
   }
 
   /**
