@@ -37,6 +37,15 @@ export {
 } from './memory/forgetting/forget-selector';
 export { FORGET_RUN, type ForgetReceipt } from './memory/forgetting/memory-forgetting';
 export { FORGOTTEN_CATEGORY } from './memory/forgetting/forgotten-facts';
+export { EXPORT_FORMAT_VERSION } from './portability/export-format';
+export {
+  IMPORT_FORMATS,
+  type ImportFormat,
+  type ImportOptions,
+  importOptionsSchema,
+  type ImportProgress,
+  type ImportReport,
+} from './portability/import-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export type { DreamPassPlan, DreamPhase } from './dreaming/dream-pass-catalog';
 export { parseDuration } from './options/duration';

@@ -2,15 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PGlite } from '@electric-sql/pglite';
 import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, type MemoryEntry } from '@reverie/core';
 import { postgresClientFromPglite } from '@reverie/postgres';
 import { createReverie, FORGOTTEN_CATEGORY, type Reverie, withReverie } from 'reverie';
-import { createPglite } from '../../postgres/test/test-databases';
-import { buildIfStale } from './built-packages';
+import { useBuilderPglite } from './builder-pglite';
 import { textReply } from './scripted-model';
 
 // SPEC B14, soft forget end to end: out of recall and the per-turn context at once, undoable,
@@ -132,17 +130,15 @@ describe('a forgotten fact is not learnt again', () => {
 });
 
 describe('reverie.memory.forget, soft, on PostgreSQL', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    buildIfStale(['core', 'dream-state', 'file-store', 'dream', 'postgres']);
-    db = await createPglite();
-  }, 600_000);
-  afterAll(async () => db?.close());
+  const database = useBuilderPglite();
 
   it('takes a subject out of recall at once, keeps no word of it in the record, and undo brings it back', async () => {
-    reverie = createReverie({ dataPath, clock, scope: 'forget', logger: 'silent' }).withPostgres({ pglite: db }).withMemory().build();
+    reverie = createReverie({ dataPath, clock, scope: 'forget', logger: 'silent' })
+      .withPostgres({ pglite: database() })
+      .withMemory()
+      .build();
     const runId = await forgetAndUndo(reverie);
-    expect(await postgresClientFromPglite(db).query("SELECT run_id FROM reverie_dream_runs WHERE scope = 'forget'")).toEqual([
+    expect(await postgresClientFromPglite(database()).query("SELECT run_id FROM reverie_dream_runs WHERE scope = 'forget'")).toEqual([
       { run_id: runId },
     ]);
   });

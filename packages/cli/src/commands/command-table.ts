@@ -1,5 +1,7 @@
 import type { Command } from './command';
 import { doctorCommand } from './doctor-command';
+import { exportCommand } from './export-command';
+import { importCommand } from './import-command';
 import { dreamApplyCommand } from './dream-apply-command';
 import { dreamPlansCommand } from './dream-plans-command';
 import { dreamRetryCommand } from './dream-retry-command';
@@ -36,6 +38,8 @@ export const COMMANDS: readonly Command[] = [
   memoryExplainCommand,
   memoryHistoryCommand,
   skillsListCommand,
+  exportCommand,
+  importCommand,
   doctorCommand,
   serveCommand,
 ];

@@ -10,6 +10,8 @@ import {
 import { dreamingOptionsSchema } from '../dreaming/dream-options';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
+import { exportLines } from '../portability/export-memory';
+import { importMemory } from '../portability/import-memory';
 import { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { ReverieMemory } from '../memory/reverie-memory';
 import type { ToolFamilies } from '../tools/agent-tools';
@@ -87,6 +89,13 @@ export function assemble<F extends ToolFamilies>(
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
     middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
     dreams: createReverieDreams(services, options, dreamingOptions, state, cycle),
+    export: () => exportLines({ memory, skills: optional<ISkillStore>(TOKENS.SkillStore), scope: config.scope, now: clock.now() }),
+    import: (text, importOptions) =>
+      importMemory(
+        { memory, skills: optional<ISkillStore>(TOKENS.SkillStore), engine: cycle.engine, now: () => clock.now() },
+        text,
+        importOptions,
+      ),
     async close() {
       if (closed) return;
       closed = true;

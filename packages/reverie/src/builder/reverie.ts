@@ -32,6 +32,7 @@ import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 import type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 import type { DreamStatus } from '../dreaming/status/dream-status';
+import type { ImportOptions, ImportReport } from '../portability/import-memory';
 import type { TriggerRequest, TriggerResult } from '../dreaming/gates/dream-trigger';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
@@ -98,6 +99,17 @@ export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   middleware(options: MiddlewareOptions): LanguageModelMiddleware;
   /** The dream cycle as configured by `.withDreaming()`. */
   readonly dreams: ReverieDreams;
+  /**
+   * SPEC B15: the instance's memory as the lines of a Reverie export (JSON Lines, docs/export.md),
+   * each ending with a newline: memories with validity and lineage, tombstones, skills.
+   */
+  export(): AsyncIterable<string>;
+  /**
+   * SPEC B15: imports a Reverie export, a Markdown memory file, a mem0 memory list or a Letta agent
+   * file (`options.format`, else told by `options.source` and the content) as one undoable dream run.
+   * Bad input is an INVALID_INPUT naming each problem by line, and nothing is written. See docs/export.md.
+   */
+  import(text: string, options?: ImportOptions): Promise<ImportReport>;
   /** Stops background work, waits for queued writes, and closes the stores it created. */
   close(): Promise<void>;
 }

@@ -57,6 +57,19 @@ export function forgottenRecordDraft(record: ForgottenRecord, now: Date): Memory
   };
 }
 
+/** The record a `_system/forgotten` entry keeps, or undefined when its content is not one (it then refuses nothing). Pure. */
+export function parseForgottenEntry(entry: Pick<MemoryEntry, 'category' | 'content'>): ForgottenRecord | undefined {
+  if (entry.category !== FORGOTTEN_CATEGORY) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.content);
+  } catch {
+    return undefined;
+  }
+  const parsed = forgottenRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
  * The facts forgotten in one memory store, read from its `_system/forgotten` entries: what the
  * dream engine (`DreamServices.forgotten`) and the fact extraction ask before they save a new
@@ -68,14 +81,7 @@ export class ForgottenFacts {
   /** The records as stored now. */
   async records(): Promise<ForgottenRecord[]> {
     const entries = await this.memory.list({ category: FORGOTTEN_CATEGORY });
-    return entries.flatMap((entry) => {
-      try {
-        const parsed = forgottenRecordSchema.safeParse(JSON.parse(entry.content));
-        return parsed.success ? [parsed.data] : [];
-      } catch {
-        return [];
-      }
-    });
+    return entries.flatMap((entry) => parseForgottenEntry(entry) ?? []);
   }
 
   /** A test for the facts forgotten so far: true when a content states one of them. */
