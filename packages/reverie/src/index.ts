@@ -4,7 +4,7 @@ export type { DreamStatusFormat } from './dreaming/status/render-dream-status';
 export type { DreamStatus } from './dreaming/status/dream-status';
 export type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 export { createReverie, ReverieBuilder } from './builder/create-reverie';
-export { ReverieScopes } from './builder/reverie-scopes';
+export { ReverieScopes, type ScopeDropReport } from './builder/reverie-scopes';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
 export type {
   ConversationLogOptions,

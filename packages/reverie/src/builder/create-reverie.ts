@@ -156,6 +156,7 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
         assemble<F>({ ...config, scope }, concerns, this.overrides, { stores: postgresScopeStores(backend, scope, clock, logger) }),
       {
         list: () => backend.module.listPostgresScopes(backend.client),
+        drop: (scope) => backend.module.dropPostgresScope(backend.client, scope),
         close: () => backend.close(),
       },
     );
