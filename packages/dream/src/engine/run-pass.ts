@@ -1,6 +1,5 @@
 import { isReverieError } from '@reverie/core';
-import { isSystemCategory } from '@reverie/core/internal';
-import type { DreamOperation, SavedPass } from '@reverie/dream-state';
+import type { SavedPass } from '@reverie/dream-state';
 import { assertStillHeld, type DreamRun } from '@reverie/dream-state';
 import type { ModelGateway } from '../gateway/model-gateway';
 import { commitPass } from './commit-pass';
@@ -8,6 +7,7 @@ import type { DreamPass, DreamServices, PassContext, PassOutcome, PassPlan, Pass
 import type { EngineContext } from './engine-context';
 import { faultPoint } from './fault-points';
 import { isHostPass } from './host-pass';
+import { withoutForgottenFacts } from './without-forgotten-facts';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { restampLineageRun } from './restamp-lineage-run';
 
@@ -67,7 +67,7 @@ export async function runPass(engine: EngineContext, pass: DreamPass, run: PassR
     return outcome;
   }
   if ('skipped' in planned) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: planned.skipped };
-  if (!isHostPass(pass)) planned = await withoutForgottenFacts(planned, services);
+  if (!isHostPass(pass) && services.forgotten) planned = withoutForgottenFacts(planned, await services.forgotten.matcher());
 
   const operations = orderOperations(planned.operations);
   // Replies the gateway refused (too long, no JSON, not the contract) are refusals of this pass too.
@@ -206,32 +206,6 @@ function outcomeStatus(planned: PassPlan, applied: number | undefined): { status
 }
 
 /** A saved pass plan as the engine applies it. */
-/**
- * SPEC B14: the plan without the new entries that state a fact the user had forgotten (each a
- * refusal), so a cycle does not learn it again from the conversation log. `_system/` entries are
- * Reverie's own and never checked.
- */
-async function withoutForgottenFacts(planned: PassPlan, services: DreamServices): Promise<PassPlan> {
-  const creates = planned.operations.filter(
-    (operation): operation is Extract<DreamOperation, { op: 'memory.save' }> =>
-      operation.op === 'memory.save' && operation.expectUpdatedAt === null && !isSystemCategory(operation.entry.category),
-  );
-  if (!services.forgotten || creates.length === 0) return planned;
-  const states = await services.forgotten.matcher();
-  const refused = new Set<DreamOperation>(creates.filter((operation) => states(operation.entry.content)));
-  if (refused.size === 0) return planned;
-  return {
-    ...planned,
-    operations: planned.operations.filter((operation) => !refused.has(operation)),
-    refusals: [
-      ...planned.refusals,
-      ...creates
-        .filter((operation) => refused.has(operation))
-        .map((operation) => `new memory ${operation.entry.id} refused: it states a fact the user had Reverie forget`),
-    ],
-  };
-}
-
 function fromSavedPass(saved: Extract<SavedPass, { status: 'planned' }>, plannedBy: string | undefined, runId: string): PassPlan {
   return {
     operations: plannedBy === undefined ? saved.operations : restampLineageRun(saved.operations, plannedBy, runId),

@@ -1,3 +1,4 @@
+import { ownValue } from '@reverie/core/internal';
 import type { ImportProblem } from './import-problems';
 
 /** A whole-file JSON document, or the problem with the line the parser stopped at. Pure. */
@@ -19,7 +20,7 @@ export function parseJsonDocument(text: string): { value: unknown } | { problem:
 
 /** A plain JSON object's own field (never an inherited one), or undefined. */
 export function field(value: unknown, name: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name)
-    ? (value as Record<string, unknown>)[name]
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? ownValue(value as Readonly<Record<string, unknown>>, name)
     : undefined;
 }
