@@ -48,5 +48,10 @@ describe('reverie export and reverie import', () => {
     writeFileSync(bad, '{"type":"reverie-export","version":1,"exportedAt":"2026-01-01T00:00:00Z"}\n{oops\n');
     expectOneLineError(await runReverie([...data, 'import', bad]), 2, /Nothing was imported from bad\.jsonl: line 2: not JSON/);
     expect(await runJson<MemoryEntry[]>([...data, 'memory', 'list'])).toHaveLength(1);
+    expectOneLineError(
+      await runReverie([...data, 'import', join(dir.root, 'missing.jsonl')]),
+      2,
+      /cannot read the file to import .*missing\.jsonl \(ENOENT\)/,
+    );
   });
 });

@@ -2,7 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { IMPORT_FORMATS, type ImportReport } from 'reverie';
+import { UsageError } from '../errors/cli-error';
 import { type Command, formatOption } from './command';
+
+/** The file's text; a file that cannot be read is a usage error naming it. */
+async function readImportFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the file to import ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
 
 /** The report in a few lines for people. */
 function renderImportReport(report: ImportReport): string {
@@ -56,7 +66,7 @@ export const importCommand: Command = {
   async run(context) {
     const { options } = context;
     const file = context.args.file!;
-    const content = file === '-' ? await text(context.io.stdin) : await readFile(resolve(context.io.cwd, file), 'utf8');
+    const content = file === '-' ? await text(context.io.stdin) : await readImportFile(resolve(context.io.cwd, file));
     const reverie = await context.open('write');
     const report = await reverie.import(content, {
       source: file === '-' ? 'stdin' : basename(file),

@@ -118,7 +118,7 @@ export class ReverieMemory implements ILongTermMemory {
    * learn them again from the conversation (see docs/reliability.md, "Forgetting"). Returns what was
    * forgotten; INVALID_OPTIONS for a bad selector or option, LOCK_HELD while a dream run holds the scope.
    */
-  forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
+  async forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
     if (!this.forgetting) {
       throw new ReverieError(
         'INVALID_OPTIONS',
