@@ -38,6 +38,7 @@ export {
 export { FORGET_RUN, type ForgetReceipt } from './memory/forgetting/memory-forgetting';
 export { FORGOTTEN_CATEGORY } from './memory/forgetting/forgotten-facts';
 export { EXPORT_FORMAT_VERSION } from './portability/export-format';
+export { type ExportOptions, exportOptionsSchema } from './portability/export-memory';
 export {
   IMPORT_FORMATS,
   type ImportFormat,

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, type MemoryEntry, newId } from '@reverie/core';
-import { createReverie, type Reverie } from 'reverie';
+import { ManualClock, type MemoryEntry, memoryDocumentText, newId } from '@reverie/core';
+import { createFakeEmbedder } from '@reverie/core/testing';
+import { createReverie, type ExportOptions, type Reverie } from 'reverie';
 import { useBuilderPglite } from './builder-pglite';
 
 // SPEC B15: export and import end to end, on the file store and PostgreSQL (PGlite).
@@ -29,9 +30,9 @@ function fileInstance(): Reverie {
   return instance;
 }
 
-async function exported(instance: Reverie): Promise<string> {
+async function exported(instance: Reverie, options?: ExportOptions): Promise<string> {
   let text = '';
-  for await (const line of instance.export()) text += line;
+  for await (const line of instance.export(options)) text += line;
   return text;
 }
 
@@ -136,6 +137,40 @@ describe('export and import on the file store', () => {
     await target.import(withTombstone);
     expect((await target.import(file)).memories).toMatchObject({ refusedForgotten: 1, created: 0 });
     expect((await target.import(file, { allowForgotten: true })).memories.created).toBe(1);
+  });
+});
+
+describe('vectors', () => {
+  it('exports each entry’s vector tagged with the model id; an import checks them and embeds again', async () => {
+    const embedder = createFakeEmbedder({ dimensions: 8 });
+    const source = createReverie({ dataPath: mkdtempSync(join(root, 'vec-')), clock, embedder, logger: 'silent' })
+      .withMemory()
+      .build();
+    open.push(source);
+    const tea = await source.memory!.save({ content: 'The user prefers tea' });
+    await source.memory!.save({ content: 'Deploys go out on Tuesdays' });
+    let text = '';
+    for await (const line of source.export({ vectors: true })) text += line;
+    const vectors = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; id?: string; model?: string; vector?: number[] })
+      .filter((record) => record.type === 'vector');
+    expect(vectors).toHaveLength(2);
+    expect(vectors.find((record) => record.id === tea.id)).toEqual({
+      type: 'vector',
+      id: tea.id,
+      model: embedder.modelId,
+      vector: (await embedder.embed([memoryDocumentText(tea)]))[0],
+    });
+
+    const target = fileInstance();
+    expect(await target.import(text)).toMatchObject({ vectors: 2, memories: { created: 2 } });
+    const orphan = text.replace(`"type":"vector","id":"${tea.id}"`, '"type":"vector","id":"0123456789ab"');
+    await expect(fileInstance().import(orphan)).rejects.toMatchObject({
+      details: { problems: [{ message: 'a vector of 0123456789ab, which is not a memory entry above it' }] },
+    });
+    await expect(exported(fileInstance(), { vectors: true })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 });
 

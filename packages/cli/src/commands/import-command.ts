@@ -24,6 +24,7 @@ function renderImportReport(report: ImportReport): string {
         : '') +
       `; skills ${skills.created} new, ${skills.replaced} replaced, ${skills.skipped} kept; tombstones ${tombstones.created} new, ${tombstones.skipped} kept.`,
     ...(report.runId === undefined ? [] : [`Run ${report.runId} (undo: reverie dream undo ${report.runId}).`]),
+    ...(report.vectors > 0 ? [`${report.vectors} vector(s) read and not stored: the entries are embedded again here.`] : []),
     ...(report.conflicts > 0 ? [`${report.conflicts} record(s) changed during the import and were left as they are.`] : []),
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import {
   effectiveImportance,
+  type IEmbedder,
   type IFeedbackStore,
   type ISkillStore,
   type ISkillUsageStore,
@@ -89,7 +90,17 @@ export function assemble<F extends ToolFamilies>(
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
     middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
     dreams: createReverieDreams(services, options, dreamingOptions, state, cycle),
-    export: () => exportLines({ memory, skills: optional<ISkillStore>(TOKENS.SkillStore), scope: config.scope, now: clock.now() }),
+    export: (exportOptions) =>
+      exportLines(
+        {
+          memory,
+          skills: optional<ISkillStore>(TOKENS.SkillStore),
+          embedder: optional<IEmbedder>(TOKENS.Embedder),
+          scope: config.scope,
+          now: clock.now(),
+        },
+        exportOptions,
+      ),
     import: (text, importOptions) =>
       importMemory(
         { memory, skills: optional<ISkillStore>(TOKENS.SkillStore), engine: cycle.engine, now: () => clock.now() },

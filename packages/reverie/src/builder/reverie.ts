@@ -32,6 +32,7 @@ import type { ReverieMemory } from '../memory/reverie-memory';
 import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 import type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 import type { DreamStatus } from '../dreaming/status/dream-status';
+import type { ExportOptions } from '../portability/export-memory';
 import type { ImportOptions, ImportReport } from '../portability/import-memory';
 import type { TriggerRequest, TriggerResult } from '../dreaming/gates/dream-trigger';
 
@@ -101,9 +102,10 @@ export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   readonly dreams: ReverieDreams;
   /**
    * SPEC B15: the instance's memory as the lines of a Reverie export (JSON Lines, docs/export.md),
-   * each ending with a newline: memories with validity and lineage, tombstones, skills.
+   * each ending with a newline: memories with validity and lineage, tombstones, skills; with
+   * `vectors: true`, each entry's vector from the instance's embedder, tagged with its model id.
    */
-  export(): AsyncIterable<string>;
+  export(options?: ExportOptions): AsyncIterable<string>;
   /**
    * SPEC B15: imports a Reverie export, a Markdown memory file, a mem0 memory list or a Letta agent
    * file (`options.format`, else told by `options.source` and the content) as one undoable dream run.

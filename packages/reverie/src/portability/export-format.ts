@@ -4,6 +4,8 @@ import { forgottenRecordSchema } from '../memory/forgetting/forgotten-facts';
 
 /** The version of the export format this release writes and reads (docs/export.md). */
 export const EXPORT_FORMAT_VERSION = 1;
+/** The most dimensions a vector of an export may have. */
+export const MAX_VECTOR_DIMENSIONS = 16_384;
 /** The `type` of an export's first line. */
 export const EXPORT_HEADER_TYPE = 'reverie-export';
 
@@ -17,10 +19,19 @@ export const exportHeaderSchema = z
   })
   .strict();
 
-/** One record of an export: a memory entry (validity and lineage included), a skill, or a tombstone. */
+/** One record of an export: a memory entry (validity and lineage included), its vector, a skill, or a tombstone. */
 export const exportRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('memory'), entry: memoryEntrySchema }).strict(),
   z.object({ type: z.literal('skill'), skill: skillSchema }).strict(),
+  /** The vector of a memory entry of the file (`exportLines` with `vectors`), tagged with the embedding model that made it. */
+  z
+    .object({
+      type: z.literal('vector'),
+      id: idSchema,
+      model: z.string().min(1).max(200),
+      vector: z.array(z.number().refine(Number.isFinite, 'must be a finite number')).min(1).max(MAX_VECTOR_DIMENSIONS),
+    })
+    .strict(),
   /** What a forget left (SPEC B14): keyed hashes, never text. */
   z.object({ type: z.literal('tombstone'), id: idSchema, createdAt: timestampSchema, record: forgottenRecordSchema }).strict(),
 ]);

@@ -48,6 +48,8 @@ export interface ImportReport {
   memories: { created: number; replaced: number; merged: number; skipped: number; refusedForgotten: number };
   skills: { created: number; replaced: number; skipped: number };
   tombstones: { created: number; skipped: number };
+  /** Vectors the file carried: read and checked, not stored (the instance embeds what it imports with its own embedder). */
+  vectors: number;
   /** Records that changed while the import ran and were left as they are. */
   conflicts: number;
 }
@@ -115,6 +117,7 @@ export async function importMemory(targets: ImportTargets, text: string, options
     memories: { created: 0, replaced: 0, merged: 0, skipped: 0, refusedForgotten: 0 },
     skills: { created: 0, replaced: 0, skipped: 0 },
     tombstones: { created: 0, skipped: 0 },
+    vectors: 0,
     conflicts: 0,
   };
   const tell = (progress: ImportProgress) => onProgress?.(progress);
@@ -158,6 +161,7 @@ interface PlanContext {
 /** The operation one record needs, counted in the report; undefined when it is skipped or refused. */
 async function planRecord(targets: ImportTargets, record: ExportRecord, context: PlanContext): Promise<DreamOperation | undefined> {
   const { report, onConflict } = context;
+  if (record.type === 'vector') return void report.vectors++;
   if (record.type === 'skill') {
     const existing = await targets.skills!.get(record.skill.name);
     if (existing && onConflict === 'skip') return void report.skills.skipped++;

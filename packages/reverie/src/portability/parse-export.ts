@@ -36,6 +36,7 @@ export function parseExport(text: string): ParsedImport {
   const problems: ImportProblem[] = [];
   let headerSeen = false;
   let end: { line: number; records: number } | undefined;
+  const memoryIds = new Set<string>();
   for (const [index, raw] of lines.entries()) {
     const line = index + 1;
     if (raw.trim() === '') continue;
@@ -70,7 +71,12 @@ export function parseExport(text: string): ParsedImport {
     if (!record.success) problems.push({ line, message: `not a valid record (${describeIssues(record.error)})` });
     else if (record.data.type === 'memory' && isSystemCategory(record.data.entry.category)) {
       problems.push({ line, message: `the category ${JSON.stringify(record.data.entry.category)} is reserved for Reverie` });
-    } else records.push(record.data);
+    } else if (record.data.type === 'vector' && !memoryIds.has(record.data.id)) {
+      problems.push({ line, message: `a vector of ${record.data.id}, which is not a memory entry above it` });
+    } else {
+      if (record.data.type === 'memory') memoryIds.add(record.data.entry.id);
+      records.push(record.data);
+    }
   }
   if (!headerSeen) problems.push({ message: `empty: a Reverie export starts with a {"type":"${EXPORT_HEADER_TYPE}"} line` });
   else if (problems.length === 0 && end === undefined)
