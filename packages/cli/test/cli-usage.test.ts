@@ -54,9 +54,13 @@ describe('usage errors exit 2 with one line and no stack trace', () => {
     [['frobnicate'], /unknown command 'frobnicate'/],
     [
       ['memory'],
-      /missing command: reverie memory <search\|list\|add\|delete\|categories\|explain\|tiers\|history>; run 'reverie memory --help'/,
+      /missing command: reverie memory <search\|list\|add\|delete\|forget\|categories\|explain\|tiers\|history>; run 'reverie memory --help'/,
     ],
-    [['memory', 'forget'], /unknown command 'reverie memory forget'; the memory commands are search, list, add, delete, categories/],
+    [
+      ['memory', 'remember'],
+      /unknown command 'reverie memory remember'; the memory commands are search, list, add, delete, forget, categories/,
+    ],
+    [['memory', 'forget', '--text', 'a', '--subject', 'b'], /'reverie memory forget' takes exactly one of ids, text or subject/],
     [['memory', 'list', '--verbose'], /unknown option --verbose; see 'reverie memory list --help'/],
     [['memory', 'list', 'extra'], /unexpected argument 'extra'/],
     [['memory', 'search'], /missing argument <query>/],

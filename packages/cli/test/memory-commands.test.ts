@@ -250,3 +250,45 @@ describe('the data directory', () => {
     expectOneLineError(await runReverie([...data, 'memory', 'add', 'x']), 3, /EEXIST/);
   });
 });
+
+describe('reverie memory forget', () => {
+  it('forgets by ids, text or subject, prints the receipt, and dream undo brings the entries back', async () => {
+    const alice = await runJson<MemoryEntry>([...data, 'memory', 'add', 'The user’s sister Alice got divorced', '--category', 'people']);
+    const tea = await runJson<MemoryEntry>([...data, 'memory', 'add', 'The user prefers tea over coffee']);
+    const porto = await runJson<MemoryEntry>([...data, 'memory', 'add', 'Alice moved to Porto']);
+
+    const bySubject = await runReverie([...data, 'memory', 'forget', '--subject', 'alice divorce']);
+    expect(bySubject.code, bySubject.stderr).toBe(0);
+    const runId = /in run ([0-9a-f]{12}) \(undo: reverie dream undo \1\)/.exec(bySubject.stdout)?.[1];
+    expect(runId).toBeDefined();
+    expect(bySubject.stdout).toContain(`  ${alice.id}  people`);
+    const receipt = await runJson<{ forgotten: Array<{ id: string }>; notFound: string[] }>([
+      ...data,
+      'memory',
+      'forget',
+      porto.id,
+      '0123456789ab',
+      '--format',
+      'json',
+    ]);
+    expect(receipt).toMatchObject({ forgotten: [{ id: porto.id, category: 'general' }], notFound: ['0123456789ab'] });
+    const userEntries = async () =>
+      (await runJson<MemoryEntry[]>([...data, 'memory', 'list']))
+        .filter((entry) => !entry.category.startsWith('_system'))
+        .map((entry) => entry.id);
+    expect(await userEntries()).toEqual([tea.id]);
+    expect((await runReverie([...data, 'memory', 'forget', '--text', 'no such words'])).stdout).toBe(
+      'Nothing to forget: no entry of the 1 checked matched.\n',
+    );
+
+    expect((await runReverie([...data, 'dream', 'undo', runId!])).code).toBe(0);
+    expect(await userEntries()).toEqual([alice.id, tea.id]);
+
+    expectOneLineError(
+      await runReverie([...data, 'memory', 'forget', '--text', 'tea', '--subject', 'tea']),
+      2,
+      /exactly one of ids, text or subject/,
+    );
+    expectOneLineError(await runReverie([...data, 'memory', 'forget']), 2, /exactly one of ids, text or subject/);
+  });
+});

@@ -5,11 +5,13 @@ export { DeclaredPass } from './engine/declared-pass';
 export { BUILT_IN_PASSES } from './passes/built-in-pass-declarations';
 export { type PassDeclaration, SERVICE_NAMES } from './engine/pass-declaration';
 export { DEFAULT_PLAN_MAX_AGE_MS, type PlanSummary } from './engine/apply-plan';
+export type { HostOperations } from './engine/apply-host-operations';
 export type {
   CycleReport,
   DreamPass,
   DreamPhase,
   DreamServices,
+  ForgottenFactCheck,
   GatewayRequest,
   ModelGatewayLike,
   PassContext,

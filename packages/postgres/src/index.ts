@@ -19,4 +19,4 @@ export {
 } from './working-memory/postgres-working-memory';
 export { PostgresDreamStateStore, type PostgresDreamStateStoreOptions } from './dream/postgres-dream-state-store';
 export { DREAM_LOCK_CLASS, dreamLockKeys } from './dream/dream-lock-keys';
-export { listPostgresScopes } from './stores/list-postgres-scopes';
+export { dropPostgresScope, listPostgresScopes } from './stores/list-postgres-scopes';

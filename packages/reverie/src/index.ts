@@ -4,7 +4,7 @@ export type { DreamStatusFormat } from './dreaming/status/render-dream-status';
 export type { DreamStatus } from './dreaming/status/dream-status';
 export type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 export { createReverie, ReverieBuilder } from './builder/create-reverie';
-export { ReverieScopes } from './builder/reverie-scopes';
+export { ReverieScopes, type ScopeDropReport } from './builder/reverie-scopes';
 export type { Reverie, ReverieDreams, WrappableModel } from './builder/reverie';
 export type {
   ConversationLogOptions,
@@ -26,6 +26,26 @@ export type { WorkingMemoryTools } from './tools/working-memory-tools';
 export { AgentTools, type NoToolFamilies, type SessionTools, type ToolFamilies, type WithToolFamily } from './tools/agent-tools';
 export type { EmbeddingModelObject, LanguageModelObject } from './options/model-option';
 export { ReverieMemory } from './memory/reverie-memory';
+export {
+  type ForgetOptions,
+  forgetOptionsSchema,
+  type ForgetSelector,
+  forgetSelectorSchema,
+  MAX_FORGET_IDS,
+  selectorFrom,
+} from './memory/forgetting/forget-selector';
+export { FORGET_RUN, type ForgetReceipt } from './memory/forgetting/memory-forgetting';
+export { FORGOTTEN_CATEGORY } from './memory/forgetting/forgotten-facts';
+export { EXPORT_FORMAT_VERSION } from './portability/export-format';
+export { type ExportOptions, exportOptionsSchema } from './portability/export-memory';
+export {
+  IMPORT_FORMATS,
+  type ImportFormat,
+  type ImportOptions,
+  importOptionsSchema,
+  type ImportProgress,
+  type ImportReport,
+} from './portability/import-memory';
 export { type DreamingOptions, type DreamingOptionsInput, dreamingOptionsSchema } from './dreaming/dream-options';
 export type { DreamPassPlan } from './dreaming/dream-pass-catalog';
 export type { DreamPass, DreamPhase, PassContext, PassPlan, PassSkip } from '@reverie/dream';

@@ -7,6 +7,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
 import { createReverie, type Reverie, withReverie } from 'reverie';
+import { textReply } from './scripted-model';
 
 // Facts taken from turns (withMemory({ extract })), end to end: a recorded extraction reply
 // (src/extraction/__fixtures__) answers the prompt the runtime sends for the same exchange.
@@ -19,13 +20,7 @@ const fixture = (name: string) => ({
   prompt: readFileSync(join(fixtures, `${name}.prompt.txt`), 'utf8'),
   reply: readFileSync(join(fixtures, `${name}.reply.txt`), 'utf8'),
 });
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const text = (value: string) => ({
-  content: [{ type: 'text' as const, text: value }],
-  finishReason: { unified: 'stop' as const, raw: 'stop' },
-  usage,
-  warnings: [],
-});
+const text = textReply;
 const isExtraction = (prompt: Prompt) =>
   prompt.some((message) => message.role === 'system' && message.content.startsWith('You keep the long-term memory of an AI assistant.'));
 /** The prompt as the fixture files write it. */

@@ -8,6 +8,11 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
+/** A finished text answer as a MockLanguageModelV3's `doGenerate` returns it. */
+export function textReply(text: string) {
+  return { content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: 'stop' }, usage, warnings: [] };
+}
+
 /**
  * A MockLanguageModelV3 that answers with the scripted replies in order (the last one repeats),
  * so tests can drive `generateText` through tool calls offline.
@@ -18,9 +23,7 @@ export function scriptedModel(replies: ScriptedReply[]): MockLanguageModelV3 {
     doGenerate: async () => {
       const reply = replies[Math.min(call, replies.length - 1)]!;
       call += 1;
-      if (typeof reply === 'string') {
-        return { content: [{ type: 'text', text: reply }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
-      }
+      if (typeof reply === 'string') return textReply(reply);
       return {
         content: reply.toolCalls.map((toolCall, i) => ({
           type: 'tool-call' as const,

@@ -25,6 +25,7 @@ describe('tools.forSession() typing', () => {
     expectTypeOf(tools.get_from_working_memory).toEqualTypeOf<WorkingMemoryTools['get_from_working_memory']>();
     expect(Object.keys(tools).sort()).toEqual([
       'delete_memory',
+      'forget_memory',
       'get_from_working_memory',
       'list_memory_categories',
       'list_working_memory',

@@ -1,5 +1,7 @@
 import type { Command } from './command';
 import { doctorCommand } from './doctor-command';
+import { exportCommand } from './export-command';
+import { importCommand } from './import-command';
 import { dreamApplyCommand } from './dream-apply-command';
 import { dreamPlansCommand } from './dream-plans-command';
 import { dreamRetryCommand } from './dream-retry-command';
@@ -10,6 +12,7 @@ import { dreamUndoCommand } from './dream-undo-command';
 import { memoryAddCommand } from './memory-add-command';
 import { memoryCategoriesCommand } from './memory-categories-command';
 import { memoryDeleteCommand } from './memory-delete-command';
+import { memoryForgetCommand } from './memory-forget-command';
 import { memoryExplainCommand } from './memory-explain-command';
 import { memoryHistoryCommand } from './memory-history-command';
 import { memoryListCommand } from './memory-list-command';
@@ -31,11 +34,14 @@ export const COMMANDS: readonly Command[] = [
   memoryListCommand,
   memoryAddCommand,
   memoryDeleteCommand,
+  memoryForgetCommand,
   memoryCategoriesCommand,
   memoryExplainCommand,
   memoryTiersCommand,
   memoryHistoryCommand,
   skillsListCommand,
+  exportCommand,
+  importCommand,
   doctorCommand,
   serveCommand,
 ];

@@ -5,6 +5,7 @@ import type { DreamLockStatus, DreamStateStore } from '@reverie/dream-state';
 import { holdingLock } from '@reverie/dream-state';
 import { type RecordChange, type RecordHistoryItem, type RecordKey, readRecordHistory, readRunChanges } from '../runs/run-changes';
 import { listRunSummaries, readRunDetails, type RunDetails, runNotFound, type RunSummary } from '../runs/run-details';
+import { applyHostOperations, type HostOperations } from './apply-host-operations';
 import { applyPlan, DEFAULT_PLAN_MAX_AGE_MS, type PlanSummary, pendingPlans } from './apply-plan';
 import type { CycleReport, DreamPass, DreamServices } from './dream-types';
 import type { EngineContext } from './engine-context';
@@ -95,6 +96,15 @@ export class DreamEngine {
    */
   apply(planId: string, request: ApplyRequest = {}): Promise<CycleReport> {
     return applyPlan(this.engine, planId, request);
+  }
+
+  /**
+   * Applies changes the host decided on (a forget, an import) as one run with trigger
+   * `request.trigger`: planned, archived, journalled and reported like a pass's, recovered after
+   * a crash, undone with `undo`. Holds the lock (LOCK_HELD).
+   */
+  applyOperations(request: HostOperations): Promise<CycleReport> {
+    return applyHostOperations(this.engine, request);
   }
 
   /** The plans dry runs saved that are not applied yet, newest first, with whether they expired. */

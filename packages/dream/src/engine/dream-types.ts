@@ -51,9 +51,23 @@ export interface DreamServices {
    * and the CLI agree; give the store and the engine the same options.
    */
   decay?: DecayOptions | undefined;
+  /**
+   * SPEC B14: the facts the user had Reverie forget. A pass's new entry that states one of them is
+   * refused (and reported as a refusal), so the cycle does not learn it again from the log.
+   */
+  forgotten?: ForgottenFactCheck | undefined;
+}
+
+/** What the engine asks about forgotten facts (SPEC B14). */
+export interface ForgottenFactCheck {
+  /** A test for the facts forgotten so far: true when `content` states one of them. Read once per pass. */
+  matcher(): Promise<(content: string) => boolean>;
 }
 /** `ServiceName` names exactly the services a pass can require: a compile-time check that the two lists agree. */
-type RequirableService = Exclude<keyof DreamServices, 'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay'>;
+type RequirableService = Exclude<
+  keyof DreamServices,
+  'state' | 'dataPath' | 'clock' | 'logger' | 'activity' | 'embedder' | 'decay' | 'forgotten'
+>;
 const _servicesAgree: [RequirableService, ServiceName] extends [ServiceName, RequirableService] ? true : never = true;
 void _servicesAgree;
 

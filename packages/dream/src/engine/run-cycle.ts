@@ -16,6 +16,8 @@ export interface CycleOrigin {
   retryOf?: string | undefined;
   plan?: SavedPlan;
   lost?: AbortSignal | undefined;
+  /** The host handed the operations (`applyOperations`): no model is asked and a user turn does not stop the run. */
+  hostOperations?: boolean;
 }
 
 /**
@@ -59,12 +61,13 @@ async function runTracedCycle(
   if (saved) await state.plans.markApplied(saved.planId, { runId, appliedAt: startedAt.toISOString() });
   // Applying a saved plan asks no model, so a user turn need not stop it; an explicit signal still does.
   const { lost } = from;
-  const signals = [request.signal, saved ? undefined : services.activity?.userTurnSignal(), lost].filter(
+  const asksNoModel = saved !== undefined || from.hostOperations === true;
+  const signals = [request.signal, asksNoModel ? undefined : services.activity?.userTurnSignal(), lost].filter(
     (s): s is AbortSignal => s !== undefined,
   );
   const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
   const gateway =
-    services.model && !saved
+    services.model && !asksNoModel
       ? new ModelGateway({
           model: services.model,
           ...(engine.maxReplyChars === undefined ? {} : { maxReplyChars: engine.maxReplyChars }),

@@ -6,6 +6,8 @@ import { commitPass } from './commit-pass';
 import type { DreamPass, DreamServices, PassContext, PassOutcome, PassPlan, PassSkip } from './dream-types';
 import type { EngineContext } from './engine-context';
 import { faultPoint } from './fault-points';
+import { isHostOperationsPass } from './host-operations-pass';
+import { withoutForgottenFacts } from './without-forgotten-facts';
 import { applyJournalled, archiveOperations, orderOperations } from './operation-applier';
 import { restampLineageRun } from './restamp-lineage-run';
 
@@ -65,6 +67,7 @@ export async function runPass(engine: EngineContext, pass: DreamPass, run: PassR
     return outcome;
   }
   if ('skipped' in planned) return { name: pass.name, phase: pass.phase, status: 'skipped', reason: planned.skipped };
+  if (!isHostOperationsPass(pass) && services.forgotten) planned = withoutForgottenFacts(planned, await services.forgotten.matcher());
 
   const operations = orderOperations(planned.operations);
   // Replies the gateway refused (too long, no JSON, not the contract) are refusals of this pass too.

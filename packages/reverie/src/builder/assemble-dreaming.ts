@@ -64,7 +64,7 @@ export function assembleDreamCycle(
   dreamingOptions: DreamingOptions,
   { dreamState, beforeCycle }: DreamState,
 ): DreamCycle {
-  const { optional, dataPath, clock, logger, memory, conversationLog, model, activity, decay, tracing, telemetry } = services;
+  const { optional, dataPath, clock, logger, memory, conversationLog, model, activity, decay, forgotten, tracing, telemetry } = services;
   const engine = new DeferredDreamEngine(
     {
       state: dreamState,
@@ -81,6 +81,7 @@ export function assembleDreamCycle(
       embedder: optional<IEmbedder>(TOKENS.Embedder),
       activity,
       decay,
+      forgotten,
     },
     dreamingOptions,
     options.skills?.protected ?? [],

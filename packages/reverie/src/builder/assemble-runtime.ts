@@ -3,6 +3,7 @@ import { ConversationMemory } from '../conversation/conversation-memory';
 import { TurnContextBuilder } from '../context/turn-context-builder';
 import { TOKENS } from '../di/tokens';
 import type { RecallEventLog } from '../dreaming/recall-event-log';
+import type { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { TurnFactExtractor } from '../extraction/turn-fact-extractor';
 import { AgentTools, type ToolFamilies } from '../tools/agent-tools';
 import type { InstanceServices } from './assemble-services';
@@ -37,8 +38,9 @@ export function assembleRuntime<F extends ToolFamilies>(
   options: ParsedConcerns,
   conversation: ConversationMemory,
   recall: RecallEventLog | undefined,
+  forgetting: MemoryForgetting | undefined,
 ): TurnRuntime<F> {
-  const { memory, workingMemory, model, clock, logger, decay } = services;
+  const { memory, workingMemory, model, clock, logger, decay, forgotten } = services;
   const secondHop = options.memory?.secondHop ?? false;
   const extractor =
     memory && model && options.memory?.extract !== undefined
@@ -49,6 +51,7 @@ export function assembleRuntime<F extends ToolFamilies>(
           conversation,
           mode: options.memory.extract,
           telemetry: services.telemetry as TelemetrySettings | undefined,
+          forgotten,
         })
       : undefined;
   const context = new TurnContextBuilder({
@@ -75,6 +78,7 @@ export function assembleRuntime<F extends ToolFamilies>(
     logger,
     recall,
     secondHop,
+    forgetting,
     ...(model ? { model } : {}),
     expansion: { enabled: options.memory?.expansion.enabled ?? true },
   });

@@ -35,6 +35,7 @@ import { TOKENS as REVERIE_TOKENS } from '../di/tokens';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import type { PostgresBackend, PostgresScopeStores } from './postgres-backend';
 import type { WrappableModel } from './reverie';
+import { ForgottenFacts } from '../memory/forgetting/forgotten-facts';
 import type { BuildConfig, ParsedConcerns } from './validate-build';
 
 /** The PostgreSQL stores of an instance's scope, and the backend it owns (closed with it) when `build()` made one for it alone. */
@@ -79,6 +80,8 @@ export interface InstanceServices {
    */
   model: never;
   activity: ActivityTracker;
+  /** SPEC B14: the facts forgotten in `memory`, which the dream engine and fact extraction refuse to learn again. */
+  forgotten: ForgottenFacts | undefined;
 }
 
 /**
@@ -196,6 +199,8 @@ export function assembleServices(
   const model = asBackgroundModel(optional<WrappableModel>(REVERIE_TOKENS.LanguageModel)) as never;
   const activity = registry.resolve<ActivityTracker>(REVERIE_TOKENS.ActivityTracker);
 
+  const forgotten = memory && new ForgottenFacts(memory);
+
   return {
     registry,
     clock,
@@ -213,6 +218,7 @@ export function assembleServices(
     conversationLog,
     model,
     activity,
+    forgotten,
   };
 }
 

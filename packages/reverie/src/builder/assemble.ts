@@ -1,5 +1,6 @@
 import {
   effectiveImportance,
+  type IEmbedder,
   type IFeedbackStore,
   type ISkillStore,
   type ISkillUsageStore,
@@ -10,6 +11,9 @@ import {
 import { dreamingOptionsSchema } from '../dreaming/dream-options';
 import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
+import { exportLines } from '../portability/export-memory';
+import { importMemory } from '../portability/import-memory';
+import { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { ReverieMemory } from '../memory/reverie-memory';
 import type { ServiceRegistry } from '../di/service-registry';
 import { TOKENS as REVERIE_TOKENS } from '../di/tokens';
@@ -46,14 +50,30 @@ export function assemble<F extends ToolFamilies>(
   const dreamingOptions = { ...parsedDreaming, passes };
   const state = assembleDreamState(services, options, dreamingOptions, conversation, postgres);
   const { recall } = state;
-  const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(services, config, options, conversation, recall);
   const cycle = assembleDreamCycle(services, options, dreamingOptions, state);
+  const forgetting =
+    memory &&
+    new MemoryForgetting({
+      memory,
+      engine: cycle.engine,
+      clock,
+      tracing: services.tracing && { spans: services.tracing, storeId: config.scope ?? 'default' },
+    });
+  const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(
+    services,
+    config,
+    options,
+    conversation,
+    recall,
+    forgetting,
+  );
   const { dreamTrigger, scheduler } = cycle;
   let closed = false;
 
   const reverie: Reverie<F> = {
     container: registry.container,
-    memory: memoryStore && new ReverieMemory(memoryStore, { secondHop, ...(memory === memoryStore ? {} : { through: memory }) }),
+    memory:
+      memoryStore && new ReverieMemory(memoryStore, { secondHop, forgetting, ...(memory === memoryStore ? {} : { through: memory }) }),
     workingMemory,
     skills: optional<ISkillStore>(TOKENS.SkillStore),
     skillUsage: optional<ISkillUsageStore>(TOKENS.SkillUsageStore),
@@ -87,6 +107,23 @@ export function assemble<F extends ToolFamilies>(
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
     middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
     dreams: createReverieDreams(services, options, dreamingOptions, state, cycle),
+    export: (exportOptions) =>
+      exportLines(
+        {
+          memory,
+          skills: optional<ISkillStore>(TOKENS.SkillStore),
+          embedder: optional<IEmbedder>(TOKENS.Embedder),
+          scope: config.scope,
+          now: clock.now(),
+        },
+        exportOptions,
+      ),
+    import: (text, importOptions) =>
+      importMemory(
+        { memory, skills: optional<ISkillStore>(TOKENS.SkillStore), engine: cycle.engine, now: () => clock.now() },
+        text,
+        importOptions,
+      ),
     async close() {
       if (closed) return;
       closed = true;

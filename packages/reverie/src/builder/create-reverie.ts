@@ -184,6 +184,7 @@ export class ReverieBuilder<F extends ToolFamilies = ToolFamilies> {
     const { logger } = config;
     return new ReverieScopes(config.dataPath, (scope) => build(scope, { stores: postgresScopeStores(backend, scope, clock, logger) }), {
       list: () => backend.module.listPostgresScopes(backend.client),
+      drop: (scope) => backend.module.dropPostgresScope(backend.client, scope),
       close: () => backend.close(),
     });
   }

@@ -1,9 +1,15 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ReverieError, validateScope } from '@reverie/core';
-import { fileSystemError, scopeFromFolderName } from '@reverie/core/internal';
+import { newId, ReverieError, validateScope } from '@reverie/core';
+import { fileSystemError, scopeFolderName, scopeFromFolderName } from '@reverie/core/internal';
 import type { ToolFamilies } from '../tools/agent-tools';
 import type { Reverie } from './reverie';
+
+/** How a dropped scope's folder is renamed before it is deleted: `#` is never in a scope's folder name, so `list()` never shows it. */
+const DROPPING = '#dropping-';
+
+/** What `drop(scope)` removed: `found` (file stores: whether the scope had a folder) or `rows` and `tables` (PostgreSQL). */
+export type ScopeDropReport = { scope: string; found: boolean } | { scope: string; rows: number; tables: number };
 
 /**
  * SPEC B8: many scopes' instances over one data directory, as `.buildScopes()` returns them.
@@ -18,8 +24,12 @@ export class ReverieScopes<F extends ToolFamilies = ToolFamilies> {
     /** The shared data directory; with the file stores each scope lives in `scopes/<scope>/` below it. */
     readonly dataPath: string,
     private readonly build: (scope: string) => Reverie<F>,
-    /** A shared backend's: how it lists its scopes, and what `close()` ends after the instances (its pool). */
-    private readonly backend?: { list(): Promise<string[]>; close(): Promise<void> },
+    /** A shared backend's: how it lists and drops its scopes, and what `close()` ends after the instances (its pool). */
+    private readonly backend?: {
+      list(): Promise<string[]>;
+      drop(scope: string): Promise<{ rows: number; tables: number }>;
+      close(): Promise<void>;
+    },
   ) {}
 
   /** The instance of `scope`, built at its first use. INVALID_SCOPE for a bad scope, STORE_CLOSED after `close()`. */
@@ -43,15 +53,61 @@ export class ReverieScopes<F extends ToolFamilies = ToolFamilies> {
   /** Every scope that has data in the data directory or the database (whether open here or not), sorted. */
   async list(): Promise<string[]> {
     if (this.backend) return this.backend.list();
-    const folder = join(this.dataPath, 'scopes');
-    let names: string[];
+    const names = await this.scopeFolders();
+    await this.finishDrops(names);
+    return names.flatMap((name) => scopeFromFolderName(name) ?? []).sort();
+  }
+
+  /**
+   * SPEC B14: forgets a whole scope — closes its instance, then removes every file (the file
+   * stores: its folder `scopes/<scope>/`) or every row (PostgreSQL: each of Reverie's tables, in
+   * one transaction) it has; other scopes are untouched. The folder is first renamed aside, in one
+   * step, so the scope is gone at once; a crash before its files are deleted leaves the renamed
+   * folder, which the next `list()` or `drop()` deletes. Nothing can be undone. Another process
+   * that has the scope open must close it first. INVALID_SCOPE for a bad scope, STORE_CLOSED after `close()`.
+   */
+  async drop(scope: string): Promise<ScopeDropReport> {
+    validateScope(scope);
+    if (this.closed)
+      throw new ReverieError('STORE_CLOSED', `These scopes were closed: build them again with .buildScopes() to drop "${scope}".`);
+    await this.closeScope(scope);
+    if (this.backend) return { scope, ...(await this.backend.drop(scope)) };
+    const scopes = join(this.dataPath, 'scopes');
+    const folder = scopeFolderName(scope);
+    const aside = `${DROPPING}${folder}-${newId()}`;
+    let found = true;
     try {
-      names = await readdir(folder);
+      await rename(join(scopes, folder), join(scopes, aside));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileSystemError(error, `drop the scope "${scope}"`, scopes);
+      found = false;
+    }
+    await this.finishDrops(await this.scopeFolders());
+    return { scope, found };
+  }
+
+  /** The names in `scopes/`, none when it does not exist. */
+  private async scopeFolders(): Promise<string[]> {
+    const folder = join(this.dataPath, 'scopes');
+    try {
+      return await readdir(folder);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw fileSystemError(error, 'list the scopes', folder);
     }
-    return names.flatMap((name) => scopeFromFolderName(name) ?? []).sort();
+  }
+
+  /** Deletes the folders of dropped scopes that a crash left renamed aside. */
+  private async finishDrops(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      if (!name.startsWith(DROPPING)) continue;
+      const folder = join(this.dataPath, 'scopes', name);
+      try {
+        await rm(folder, { recursive: true, force: true });
+      } catch (error) {
+        throw fileSystemError(error, 'delete a dropped scope', folder);
+      }
+    }
   }
 
   /** Closes one scope's instance (its scheduler, queued writes, stores); the next `get` builds it again. */

@@ -35,6 +35,8 @@ import type { MiddlewareOptions } from '../middleware/reverie-middleware';
 import type { DreamLockStatus, LedgerLine } from '@reverie/dream-state';
 import type { DreamStatus } from '../dreaming/status/dream-status';
 import type { ReverieContainer } from '../di/reverie-container';
+import type { ExportOptions } from '../portability/export-memory';
+import type { ImportOptions, ImportReport } from '../portability/import-memory';
 import type { TriggerRequest, TriggerResult } from '../dreaming/gates/dream-trigger';
 
 /** A provider model object (`openai('gpt-4.1-mini')`, a mock…), as `wrapLanguageModel` takes it. */
@@ -108,6 +110,18 @@ export interface Reverie<F extends ToolFamilies = ToolFamilies> {
   middleware(options: MiddlewareOptions): LanguageModelMiddleware;
   /** The dream cycle as configured by `.withDreaming()`. */
   readonly dreams: ReverieDreams;
+  /**
+   * SPEC B15: the instance's memory as the lines of a Reverie export (JSON Lines, docs/export.md),
+   * each ending with a newline: memories with validity and lineage, tombstones, skills; with
+   * `vectors: true`, each entry's vector from the instance's embedder, tagged with its model id.
+   */
+  export(options?: ExportOptions): AsyncIterable<string>;
+  /**
+   * SPEC B15: imports a Reverie export, a Markdown memory file, a mem0 memory list or a Letta agent
+   * file (`options.format`, else told by `options.source` and the content) as one undoable dream run.
+   * Bad input is an INVALID_INPUT naming each problem by line, and nothing is written. See docs/export.md.
+   */
+  import(text: string, options?: ImportOptions): Promise<ImportReport>;
   /** Stops background work, waits for queued writes, and closes the stores it created. */
   close(): Promise<void>;
 }

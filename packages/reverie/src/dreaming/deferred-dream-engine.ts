@@ -13,7 +13,8 @@ type EngineCalls =
   | 'history'
   | 'lockState'
   | 'undo'
-  | 'recover';
+  | 'recover'
+  | 'applyOperations';
 
 /**
  * The dream engine of one instance, with its passes and model gateway loaded at the first call
@@ -83,6 +84,10 @@ export class DeferredDreamEngine implements Pick<DreamEngine, EngineCalls | 'pas
 
   recover() {
     return this.engine().then((engine) => engine.recover());
+  }
+
+  applyOperations(...args: Parameters<DreamEngine['applyOperations']>) {
+    return this.engine().then((engine) => engine.applyOperations(...args));
   }
 
   private engine(): Promise<DreamEngine> {

@@ -2,6 +2,7 @@ import type { TelemetrySettings } from 'ai';
 import type { LanguageModel } from 'ai';
 import { type ILogger, type ILongTermMemory, MAX_SEARCH_TEXT_LENGTH, type MemoryLineageDraft } from '@reverie/core';
 import { lineageTurnRanges, loadOnce } from '@reverie/core/internal';
+import type { ForgottenFactCheck } from '@reverie/dream';
 import type { ConversationMemory, RecordedTurn } from '../conversation/conversation-memory';
 import { buildExtractionPrompt, exchangeWithinBudget } from './fact-extraction-prompt';
 import { isSameFact, parseExtractionReply, reviewExtractedFacts } from './review-extracted-facts';
@@ -33,6 +34,8 @@ export interface TurnFactExtractorServices {
   timeoutMs?: number;
   /** SPEC E3: the host's AI SDK telemetry settings, given to the extraction call. */
   telemetry?: TelemetrySettings | undefined;
+  /** SPEC B14: the facts the user had Reverie forget; an extracted fact that states one is not saved. */
+  forgotten?: ForgottenFactCheck | undefined;
 }
 
 /**
@@ -113,7 +116,12 @@ export class TurnFactExtractor {
     await conversation.settled();
     const lineage = extractionLineage(sessionId, turns);
     const saved: string[] = [];
+    const forgotten = await this.services.forgotten?.matcher();
     for (const fact of review.accepted) {
+      if (forgotten?.(fact.content)) {
+        logger.info('An extracted fact states something the user had Reverie forget; not saved.', { sessionId });
+        continue;
+      }
       const known = await memory.search({ text: fact.content.slice(0, MAX_SEARCH_TEXT_LENGTH), maxResults: DUPLICATE_CANDIDATES });
       const same = known.find((hit) => isSameFact(hit.entry.content, fact.content));
       if (same) {

@@ -16,6 +16,8 @@ import {
   parseListTier,
 } from '@reverie/core';
 import { refuseSystemCategory } from '@reverie/core/internal';
+import type { ForgetOptions, ForgetSelector } from './forgetting/forget-selector';
+import type { ForgetReceipt, MemoryForgetting } from './forgetting/memory-forgetting';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
 import { optionalPartsOf } from './optional-parts-of';
 import { searchOutsideSystem } from '../recall/search-outside-system';
@@ -51,18 +53,22 @@ export class ReverieMemory implements ILongTermMemory {
 
   /** What the calls go through: `store`, or `store` with spans around them (SPEC E3). */
   private readonly calls: ILongTermMemory;
+  /** See `forget`. */
+  private readonly forgetting: MemoryForgetting | undefined;
 
   /**
    * `secondHop`: `recall` searches a second time for the best hit's names (`withMemory({ secondHop })`).
+   * `forgetting`: what `forget` runs (the builder gives it; without it `forget` is refused).
    * `through`: the same store with spans around its calls (`createReverie({ telemetry })`), which
    * the calls then go through; `store` stays the one registered.
    */
   constructor(
     readonly store: ILongTermMemory,
-    options: { secondHop?: boolean; through?: ILongTermMemory } = {},
+    options: { secondHop?: boolean; forgetting?: MemoryForgetting; through?: ILongTermMemory } = {},
   ) {
     const calls = options.through ?? store;
     this.calls = calls;
+    this.forgetting = options.forgetting;
     this.recallWith = searchOutsideSystem(recallSearch(calls, options.secondHop ?? false));
     this.searchWith = searchOutsideSystem((query) => calls.search(query));
     Object.assign(this, optionalPartsOf(store));
@@ -115,6 +121,25 @@ export class ReverieMemory implements ILongTermMemory {
 
   close(): Promise<void> {
     return this.calls.close();
+  }
+
+  /**
+   * SPEC B14: takes entries out of memory at the user's request. `selector` is one of `{ ids }`,
+   * `{ text }` (entries whose content holds these words, in any letter case) or `{ subject }` (entries
+   * holding every word of a name or phrase, in any form, as recall matches). `mode: 'soft'` (the
+   * default): they leave recall and the per-turn context at once, in one dream run that
+   * `reverie.dreams.undo(receipt.runId)` reverses, and the dream cycle and fact extraction refuse to
+   * learn them again from the conversation (see docs/reliability.md, "Forgetting"). Returns what was
+   * forgotten; INVALID_OPTIONS for a bad selector or option, LOCK_HELD while a dream run holds the scope.
+   */
+  async forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
+    if (!this.forgetting) {
+      throw new ReverieError(
+        'INVALID_OPTIONS',
+        'forget needs the instance the builder made: use reverie.memory of createReverie(…).build().',
+      );
+    }
+    return this.forgetting.forget(selector, options);
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   ReverieError,
   sessionIdSchema,
 } from '@reverie/core';
+import type { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { createMemoryTools, type MemoryExpansionOptions, type MemoryTools } from './memory-tools';
 import { createWorkingMemoryTools, type WorkingMemoryTools } from './working-memory-tools';
 
@@ -58,6 +59,8 @@ export interface AgentToolServices {
   recall?: RecallRecorder | undefined;
   /** search_memory searches a second time for the names of the best hit (`withMemory({ secondHop })`). */
   secondHop?: boolean;
+  /** What forget_memory runs (SPEC B14). */
+  forgetting?: MemoryForgetting | undefined;
 }
 
 /**
@@ -72,11 +75,11 @@ export class AgentTools<F extends ToolFamilies = ToolFamilies> {
   constructor(private readonly services: AgentToolServices) {}
 
   /**
-   * save_memory, search_memory, delete_memory and list_memory_categories. `sessionId`, when
+   * save_memory, search_memory, delete_memory, forget_memory and list_memory_categories. `sessionId`, when
    * given, is recorded in the lineage of what save_memory stores (SPEC B10).
    */
   memory(options: { sessionId?: string } = {}): MemoryTools {
-    const { memory, model, logger, expansion, recall, secondHop } = this.services;
+    const { memory, model, logger, expansion, recall, secondHop, forgetting } = this.services;
     if (options?.sessionId !== undefined) parseRecord(sessionIdSchema, options.sessionId, 'tools.memory({ sessionId })');
     if (memory === undefined) {
       throw invalidOptions('Memory tools need a long-term memory store: call .withMemory() on the builder.', [
@@ -92,6 +95,7 @@ export class AgentTools<F extends ToolFamilies = ToolFamilies> {
       recall,
       sessionId: options?.sessionId,
       ...(secondHop === undefined ? {} : { secondHop }),
+      forgetting,
     });
   }
 

@@ -28,7 +28,9 @@ import {
 import { extractJsonObject, loadOnce } from '@reverie/core/internal';
 import type { RecallRecorder } from '../dreaming/recall-event-log';
 import { recallSearch } from '../recall/recall-search';
+import type { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { defineTool } from './define-tool';
+import { createForgetMemoryTool } from './forget-memory-tool';
 import { answerOrExplain, type ToolError } from './tool-error';
 
 /** The AI SDK loads with the first note expansion, not with the package (docs/architecture.md). */
@@ -61,6 +63,8 @@ export interface MemoryToolServices {
   sessionId?: string | undefined;
   /** search_memory searches a second time for the names of the best hit (`withMemory({ secondHop })`, see `recallSearch`). */
   secondHop?: boolean;
+  /** What forget_memory runs (SPEC B14); without it the tool answers with an error. */
+  forgetting?: MemoryForgetting | undefined;
 }
 
 const saveMemoryInput = z.object({
@@ -205,7 +209,9 @@ export function createMemoryTools(services: MemoryToolServices) {
     execute: (): Promise<Array<{ category: string; count: number }> | ToolError> => explain(() => memory.listCategories()),
   });
 
-  return { save_memory, search_memory, delete_memory, list_memory_categories };
+  const forget_memory = createForgetMemoryTool(services.forgetting, explain);
+
+  return { save_memory, search_memory, delete_memory, forget_memory, list_memory_categories };
 }
 
 export type MemoryTools = ReturnType<typeof createMemoryTools>;

@@ -9,7 +9,7 @@ import {
   tierOf,
 } from '@reverie/core';
 import { isSystemCategory, refuseSystemCategory } from '@reverie/core/internal';
-import type { Reverie } from 'reverie';
+import { type Reverie, selectorFrom } from 'reverie';
 import { z } from 'zod';
 import { injectionWarnings } from './injection-warnings';
 import { defineOperation } from './operation';
@@ -127,6 +127,24 @@ export const memoryDelete = defineOperation({
     refuseSystemEntry(current);
     if (!(await memory.delete(entryId, { ifUpdatedAt: current.updatedAt }))) throw notFound(entryId);
     return { id: entryId, deleted: true };
+  },
+});
+
+export const memoryForget = defineOperation({
+  name: 'forget_memory',
+  title: 'Forget memories',
+  description:
+    "SPEC B14: forgets entries at the user's request — by ids, every entry holding some words (text, any letter case), or everything about a subject (every word of a name or phrase, in any form). They leave recall at once, in one dream run that undo_dream_run brings back, and the dream cycle and fact extraction do not learn them again. mode is soft (the default). Answers the receipt: what was forgotten (ids and categories), ids not found, entries that changed meanwhile, the run id.",
+  access: 'write',
+  input: z.object({
+    ids: z.array(id).optional().describe('The entries to forget'),
+    text: z.string().optional().describe('Forget every entry whose content holds these words'),
+    subject: z.string().optional().describe('Forget every entry about this name or phrase'),
+    mode: z.literal('soft').optional().describe('soft (the default): undoable, not learnt again'),
+  }),
+  http: { method: 'POST', path: '/api/memory/forget' },
+  async run({ mode, ...fields }, { reverie }) {
+    return memoryOf(reverie).forget(selectorFrom(fields, 'forget_memory'), mode === undefined ? {} : { mode });
   },
 });
 

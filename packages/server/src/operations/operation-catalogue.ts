@@ -13,6 +13,7 @@ import {
 import {
   memoryCategories,
   memoryDelete,
+  memoryForget,
   memoryGet,
   memoryLineage,
   memoryList,
@@ -31,6 +32,7 @@ export const OPERATIONS: readonly Operation[] = [
   memoryGet,
   memoryLineage,
   memoryDelete,
+  memoryForget,
   memorySearch,
   memoryList,
   memoryCategories,

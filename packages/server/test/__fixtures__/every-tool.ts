@@ -103,6 +103,14 @@ export async function exerciseEveryTool(client: Client, skill: string): Promise<
   const doctor = await ok<{ checks: Array<{ name: string; status: string }> }>('check_reverie');
   expect(doctor.checks.find((check) => check.name === 'memory')).toMatchObject({ status: 'ok' });
 
+  // SPEC B14: a soft forget by subject takes the entry out of recall, in a run that undo reverses.
+  const third = await ok<{ id: string }>('save_memory', { content: 'The user’s sister Alice got divorced', category: 'people' });
+  const receipt = await ok<{ forgotten: Array<{ id: string }>; runId: string }>('forget_memory', { subject: 'Alice divorce' });
+  expect(receipt.forgotten).toEqual([{ id: third.id, category: 'people' }]);
+  expect((await refused('get_memory', { id: third.id })).code).toBe('NOT_FOUND');
+  expect((await refused('forget_memory', { text: 'a', subject: 'b' })).code).toBe('INVALID_INPUT');
+  expect((await refused('forget_memory', { ids: [third.id], mode: 'erase' })).code).toBe('INVALID_INPUT');
+
   expect(await ok('delete_memory', { id: second.id })).toEqual({ id: second.id, deleted: true });
   expect((await refused('delete_memory', { id: second.id })).code).toBe('NOT_FOUND');
   return called;
@@ -114,6 +122,7 @@ export async function expectWritesRefused(client: Client, writing: readonly stri
     save_memory: { content: 'x' },
     update_memory: { id: entryId, content: 'y' },
     delete_memory: { id: entryId },
+    forget_memory: { ids: [entryId] },
     save_to_working_memory: { key: 'k', data: 'v' },
     apply_dream_plan: { planId: '0123456789ab' },
     undo_dream_run: { runId: '0123456789ab' },

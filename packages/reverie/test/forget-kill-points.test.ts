@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemoryEntry } from '@reverie/core';
+import { createReverie, FORGOTTEN_CATEGORY, type Reverie } from 'reverie';
+import { bundleDreamChild } from './__fixtures__/child-bundle';
+
+// SPEC B2, B14, B15, process level: a real `node` child forgets a subject (or imports a file) and
+// is SIGKILLed at each fault point of the dream engine's write path that a clean run reaches. A
+// fresh Reverie then recovers: the forget or import is whole (every entry gone and the record
+// saved, or every entry imported) or was never started, never half done; unrelated entries are as
+// they were; and undo brings back the state before it.
+const here = dirname(fileURLToPath(import.meta.url));
+const packageDir = resolve(here, '..');
+let root: string;
+let child: string;
+let pristine: string;
+let exportFile: string;
+let before: Array<Omit<MemoryEntry, 'updatedAt'>>;
+
+function runChild(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolveRun, reject) => {
+    const proc = spawn(process.execPath, [child, ...args], { cwd: packageDir, env: { ...process.env, ...env } });
+    let stderr = '';
+    proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    proc.on('error', reject);
+    proc.on('exit', (code, signal) => resolveRun({ code, signal, stderr }));
+  });
+}
+
+const openAt = (dataPath: string): Reverie => createReverie({ dataPath, logger: 'silent' }).withMemory().build();
+/** The entries outside `_system/` by id, without `updatedAt` (which the store stamps on every write, an undo's too). */
+const userEntries = async (reverie: Reverie) =>
+  (await reverie.memory!.list())
+    .filter((entry) => !entry.category.startsWith('_system'))
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map(({ updatedAt: _updatedAt, ...entry }) => entry);
+
+/** Every fault point (as `name#occurrence`) a clean run of `args` reaches, in order. */
+async function tracePoints(args: (dataPath: string) => string[]): Promise<string[]> {
+  const traced = join(root, `traced-${Math.random().toString(36).slice(2)}`);
+  cpSync(pristine, traced, { recursive: true });
+  const trace = join(root, `${Math.random().toString(36).slice(2)}.trace`);
+  const clean = await runChild(args(traced), { REVERIE_FAULT_TRACE: trace });
+  expect(clean.code, clean.stderr).toBe(0);
+  const seen = new Map<string, number>();
+  return readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((name) => {
+      const count = (seen.get(name) ?? 0) + 1;
+      seen.set(name, count);
+      return `${name}#${count}`;
+    });
+}
+
+/** Kills a run of `args` at `point` over a copy of the pristine directory, recovers it, and hands the reopened instance to `check`. */
+async function killAndRecover(
+  point: string,
+  args: (dataPath: string) => string[],
+  check: (reverie: Reverie) => Promise<void>,
+): Promise<void> {
+  const dataPath = join(root, `trial-${point.replace(/\W/g, '-')}-${args('x')[0]}`);
+  cpSync(pristine, dataPath, { recursive: true });
+  const killed = await runChild(args(dataPath), { REVERIE_FAULT_KILL_AT: point });
+  expect(killed.signal, killed.stderr).toBe('SIGKILL');
+  const reverie = openAt(dataPath);
+  try {
+    await reverie.dreams.recover();
+    await check(reverie);
+  } finally {
+    await reverie.close();
+  }
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'reverie-forget-kill-'));
+  child = await bundleDreamChild(root, 'forget-child.ts');
+  pristine = join(root, 'pristine');
+  const reverie = openAt(pristine);
+  for (const content of [
+    'Alice keeps a quokka',
+    'The quokka is called Zephyrine',
+    'The user prefers tea',
+    'Deploys go out on Tuesdays',
+    'Quokkas eat leaves',
+  ]) {
+    await reverie.memory!.save({ content });
+  }
+  before = await userEntries(reverie);
+  const source = openAt(join(root, 'source'));
+  for (const content of ['Imported one', 'Imported two', 'Imported three']) await source.memory!.save({ content });
+  let text = '';
+  for await (const line of source.export()) text += line;
+  exportFile = join(root, 'memory.jsonl');
+  writeFileSync(exportFile, text);
+  await source.close();
+  await reverie.close();
+}, 120_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('a forget killed at any point', () => {
+  const forget = (dataPath: string) => ['forget', dataPath, 'quokka'];
+
+  it('is whole after recovery, or was never started, and undo brings everything back', async () => {
+    const points = await tracePoints(forget);
+    expect(points.length).toBeGreaterThan(5);
+    const unrelated = before.filter((entry) => !entry.content.toLowerCase().includes('quokka'));
+    for (const point of points) {
+      await killAndRecover(point, forget, async (reverie) => {
+        const left = await userEntries(reverie);
+        const records = await reverie.memory!.list({ category: FORGOTTEN_CATEGORY });
+        const started = records.length > 0 || left.length < before.length;
+        if (started) {
+          expect(left, point).toEqual(unrelated);
+          expect(records, point).toHaveLength(1);
+          const [run] = await reverie.dreams.listRuns();
+          await reverie.dreams.undo(run!.runId);
+        }
+        expect(await userEntries(reverie), point).toEqual(before);
+        expect(await reverie.memory!.list({ category: FORGOTTEN_CATEGORY }), point).toEqual([]);
+      });
+    }
+  }, 300_000);
+});
+
+describe('an import killed at any point', () => {
+  const importing = (dataPath: string) => ['import', dataPath, exportFile];
+
+  it('is whole after recovery, or was never started, and undo takes it back', async () => {
+    const points = await tracePoints(importing);
+    for (const point of points) {
+      await killAndRecover(point, importing, async (reverie) => {
+        const entries = await userEntries(reverie);
+        if (entries.length > before.length) {
+          expect(
+            entries
+              .map((entry) => entry.content)
+              .filter((content) => content.startsWith('Imported'))
+              .sort(),
+            point,
+          ).toEqual(['Imported one', 'Imported three', 'Imported two']);
+          const [run] = await reverie.dreams.listRuns();
+          await reverie.dreams.undo(run!.runId);
+        }
+        expect(await userEntries(reverie), point).toEqual(before);
+      });
+    }
+  }, 300_000);
+});
