@@ -25,11 +25,14 @@ async function connect(): Promise<Client> {
 describe('MCP tools renamed to the agent tools’ names', () => {
   it('takes the agent tools’ names for the operations they share, and verb-first names for the rest', () => {
     const names = OPERATIONS.map((operation) => operation.name);
-    expect(names).toEqual(expect.arrayContaining(['save_memory', 'search_memory', 'delete_memory', 'list_memory_categories']));
+    expect(names).toEqual(
+      expect.arrayContaining(['save_memory', 'search_memory', 'delete_memory', 'list_memory_categories', 'forget_memory']),
+    );
     expect(names).toEqual(
       expect.arrayContaining(['save_to_working_memory', 'get_from_working_memory', 'list_working_memory', 'search_working_memory']),
     );
-    for (const name of names) expect(name, name).toMatch(/^(save|update|get|delete|search|list|run|trigger|plan|apply|show|undo|check)_/);
+    for (const name of names)
+      expect(name, name).toMatch(/^(save|update|get|delete|search|list|run|trigger|plan|apply|show|undo|check|forget)_/);
     // Every old name points at a tool that exists, and none is still served under it.
     for (const [old, renamed] of RENAMED_TOOLS) {
       expect(names, renamed).toContain(renamed);

@@ -44,7 +44,7 @@ describe('memory renderers', () => {
     const faded = entry('aaaaaaaaaaaa', 'prefs', 'Uses Jenkins');
     const halved = (e: MemoryEntry) => e.importance / 2;
     expect(renderMemoryList([faded], halved)).toBe('aaaaaaaaaaaa  prefs  0.25 (0.50)  Uses Jenkins\n1 entry');
-    expect(memoryJson(faded, halved)).toEqual({ ...faded, effectiveImportance: 0.25 });
+    expect(memoryJson(faded, halved)).toEqual({ ...faded, tier: 'hot', effectiveImportance: 0.25 });
   });
 
   it('lists categories with their counts', () => {

@@ -135,7 +135,8 @@ describe.each(CASES)('$store: hybrid recall with an embedder (SPEC M4)', ({ open
     await store.put('parking', 'The car is parked in garage B', 'errands');
     await store.put('bike', 'The bicycle is in the shed', 'errands');
     await store.put('rental', 'Return the car to the rental desk', 'travel');
-    expect(await store.search('automobile')).toEqual([]);
+    // Whether the vectors are ready before the flush depends on when the background embedding ran
+    // (a save that awaits more, as one with tiers does, gives it the time): only after it is it said.
     await store.flush();
     expect((await store.search('automobile')).sort()).toEqual(['parking', 'rental']);
     expect(await store.search('automobile', 'errands')).toEqual(['parking']);

@@ -52,6 +52,7 @@ describe('dreamPassCatalog', () => {
       'preference-inference',
       'rem-notes',
       'promotion',
+      'tier-migration',
       'archive-retention',
       'late-cleanup',
     ]);
