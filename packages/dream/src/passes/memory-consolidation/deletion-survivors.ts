@@ -1,5 +1,5 @@
 import type { MemoryEntry } from '@reverie/core';
-import { analyseText, judgeFactPreservation, MIN_WORD_COVERAGE } from '@reverie/core/internal';
+import { analyseText, judgeFactPreservation, MIN_WORD_COVERAGE, normaliseTerms } from '@reverie/core/internal';
 import type { ConsolidationItem } from './consolidation-item';
 import type { CallReview, ProposedSave } from './review-reply';
 
@@ -34,11 +34,19 @@ export function heldShare(deleted: Noted, text: string): number | undefined {
 }
 
 /**
+ * A candidate that shares less than this share of a deleted entry's normalised terms cannot hold
+ * its facts (`heldShare` needs every name, number and date and most words): it is not judged. A
+ * quarter, well below what `heldShare` asks, so that the cheap test never turns away a survivor.
+ */
+const MIN_SHARED_TERMS = 0.25;
+
+/**
  * The survivor of each outright deletion of an admitted call (SPEC B10: "never lose a memory"):
  * the candidate that holds most of the deleted entry's facts (`heldShare`), accepted saves before
  * untouched shown entries on a tie; a deletion nothing holds keeps no survivor (noise is deleted
  * as before, with its lineage gone with it). Candidates are the call's accepted saves and the
- * shown entries that are neither a save's source, deleted, nor in a supersession. Pure.
+ * shown entries that are neither a save's source, deleted, nor in a supersession; only those
+ * sharing `MIN_SHARED_TERMS` of its terms are judged. Pure.
  */
 export function deletionSurvivors(
   review: Pick<CallReview, 'saves' | 'deletions' | 'supersessions'>,
@@ -54,10 +62,14 @@ export function deletionSurvivors(
     ...review.saves.filter((save) => save.sources.length > 0).map((save) => ({ text: save.content, into: { save } })),
     ...[...shown].filter((item) => !busy.has(item.id)).map((item) => ({ text: item.view.content, into: { item } })),
   ];
+  const terms = candidates.map((candidate) => new Set(normaliseTerms(candidate.text)));
   const absorptions: Absorption[] = [];
   for (const deleted of review.deletions) {
+    const own = [...new Set(normaliseTerms(deleted.view.content))];
     let best: { share: number; into: Absorption['into'] } | undefined;
-    for (const candidate of candidates) {
+    for (const [index, candidate] of candidates.entries()) {
+      const shared = own.filter((key) => terms[index]!.has(key)).length;
+      if (own.length === 0 || shared < MIN_SHARED_TERMS * own.length) continue;
       const share = heldShare(deleted.view, candidate.text);
       if (share !== undefined && (best === undefined || share > best.share)) best = { share, into: candidate.into };
     }
