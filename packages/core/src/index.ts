@@ -191,7 +191,7 @@ export {
   type MemoryLineageDraft,
   memoryLineageSchema,
 } from './schemas/memory-lineage';
-export { mergedLineage, mergedPassages, supersedingLineage } from './lineage/memory-lineage';
+export { absorbedLineage, mergedLineage, mergedPassages, supersedingLineage } from './lineage/memory-lineage';
 export { type MemoryHistory, memoryHistory, type MemoryHistoryStep } from './lineage/memory-history';
 export {
   hasValidityBounds,

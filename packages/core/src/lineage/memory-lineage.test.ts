@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../schemas/memory-entry';
 import { MAX_LINEAGE_ANCESTORS, MAX_LINEAGE_PASSAGES, memoryLineageSchema } from '../schemas/memory-lineage';
 import { memoryHistory } from './memory-history';
-import { contentExcerpt, contentFingerprint, lineageTurnRanges, mergedLineage, mergedPassages, supersedingLineage } from './memory-lineage';
+import {
+  absorbedLineage,
+  contentExcerpt,
+  contentFingerprint,
+  lineageTurnRanges,
+  mergedLineage,
+  mergedPassages,
+  supersedingLineage,
+} from './memory-lineage';
 
 const base = { category: 'general', tags: [], metadata: {}, importance: 0.5, reinforcementCount: 1 };
 const entry = (id: string, content: string, extra: Partial<MemoryEntry> = {}): MemoryEntry => ({
@@ -170,5 +178,39 @@ describe('lineageTurnRanges', () => {
       { sessionId: 'a', fromSeq: 3, toSeq: 3 },
     ]);
     expect(lineageTurnRanges(Array.from({ length: 20 }, (_, i) => ({ sessionId: `s${i}`, seq: i + 1 })))).toHaveLength(16);
+  });
+});
+
+describe('absorbedLineage', () => {
+  const step = { at: '2025-03-01T00:00:00.000Z', runId: 'bbbbbbbbbbbb', pass: 'memory-consolidation' };
+
+  it('keeps the survivor origin and ancestry, adds each deleted duplicate as a merged parent and keeps all their text as passages', () => {
+    const origin = { kind: 'tool' as const, at: '2025-01-01T00:00:00.000Z', tool: 'save_memory' };
+    const older = entry(hexId(9), 'Drinks tea');
+    const survivor = entry(hexId(1), 'Maria went to a chili cook-off with her church friends', {
+      lineage: { origin, ...supersedingLineage(entry(hexId(1), 'x'), older, step) },
+    });
+    const duplicate = entry(hexId(2), 'Maria shared a poster for a chili cook-off', {
+      lineage: { origin: { kind: 'import', at: '2025-01-01T00:00:00.000Z' } },
+    });
+    const lineage = absorbedLineage(survivor, [duplicate], step);
+    expect(memoryLineageSchema.safeParse(lineage).success).toBe(true);
+    expect(lineage.origin).toEqual(origin);
+    expect(lineage.ancestors?.map((ancestor) => [ancestor.id, ancestor.relation, ancestor.into])).toEqual([
+      [hexId(2), 'merged', hexId(1)],
+      [hexId(9), 'superseded', hexId(1)],
+    ]);
+    expect(lineage.ancestors?.[0]).toMatchObject({ excerpt: duplicate.content, origin: 'import', runId: step.runId });
+    expect(lineage.passages).toEqual([survivor.content, duplicate.content]);
+  });
+
+  it('adds to the passages a merged survivor already has, and leaves a survivor without absorbed entries as it was', () => {
+    const merged = entry(hexId(3), 'Likes tea, green or black', {
+      lineage: mergedLineage([entry(hexId(4), 'Likes green tea'), entry(hexId(5), 'Likes black tea')], hexId(3), step),
+    });
+    const lineage = absorbedLineage(merged, [entry(hexId(6), 'Likes tea')], step);
+    expect(lineage.passages).toEqual(['Likes green tea', 'Likes black tea', 'Likes tea']);
+    expect(lineage.ancestors?.map((ancestor) => ancestor.id)).toEqual([hexId(6), hexId(4), hexId(5)]);
+    expect(absorbedLineage(merged, [], step)).toBe(merged.lineage);
   });
 });

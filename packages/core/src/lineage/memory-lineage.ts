@@ -139,6 +139,27 @@ export function supersedingLineage(newer: LineageSubject, older: LineageSubject,
 }
 
 /**
+ * SPEC B10: the lineage of `survivor` once the duplicates `absorbed` were deleted beside it (a
+ * dream pass found it holds their facts): its own origin and ancestry kept, each duplicate added
+ * as a parent (relation `merged`) with the ancestry it carried, and the passages of a merge of
+ * the survivor and the duplicates (`mergedPassages`: the survivor's own text first), so recall
+ * finds the survivor by the duplicates' wording as it found them. Pure.
+ */
+export function absorbedLineage(survivor: LineageSubject, absorbed: readonly LineageSubject[], step: LineageStep): MemoryLineage {
+  if (absorbed.length === 0) return survivor.lineage ?? {};
+  return {
+    ...(survivor.lineage?.origin === undefined ? {} : { origin: survivor.lineage.origin }),
+    ...descend(
+      absorbed.map((entry) => ({ entry, relation: 'merged' as const })),
+      survivor.id,
+      step,
+      survivor.lineage,
+    ),
+    passages: mergedPassages([survivor, ...absorbed]),
+  };
+}
+
+/**
  * SPEC B10: the turns an entry was extracted from, as one range of log seqs per session (its
  * first to its last turn given), sessions in order of first appearance, at most
  * `MAX_LINEAGE_TURN_RANGES`. Pure.

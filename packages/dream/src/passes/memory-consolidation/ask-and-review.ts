@@ -4,6 +4,7 @@ import { type FactCheckJob, FactCheckStage } from '../../review/fact-check-stage
 import type { RunBudget } from '../../review/run-budget';
 import type { SourceSimilarity } from '../../review/source-similarity';
 import type { ConsolidationItem } from './consolidation-item';
+import { type Absorption, deletionSurvivors } from './deletion-survivors';
 import { type ConsolidationReply, consolidationReplySchema } from './consolidation-reply';
 import type { MemoryConsolidationOptions } from './memory-consolidation-options';
 import { CONSOLIDATION_DIRECTIVE, CONSOLIDATION_DIRECTIVE_FILE } from './render-consolidation-prompt';
@@ -18,6 +19,8 @@ export interface BudgetedReview extends CallReview {
   acceptedFirstTry: number;
   /** Whether the call needed its repair request. */
   repaired: boolean;
+  /** SPEC B10: the deletions whose facts an entry that stays holds, and that entry (`deletionSurvivors`). */
+  absorbed: Absorption[];
 }
 
 /**
@@ -114,7 +117,7 @@ export async function askAndReview(
           call.savesPerReply,
         );
   if (admitted && reviewed) {
-    return { ...reviewed, refusedWhole: false, acceptedFirstTry, repaired };
+    return { ...reviewed, refusedWhole: false, acceptedFirstTry, repaired, absorbed: deletionSurvivors(reviewed, shown.values()) };
   }
   return {
     acceptedFirstTry: 0,
@@ -130,6 +133,7 @@ export async function askAndReview(
     retry: [...shown.keys()],
     proposed: reviewed?.proposed ?? reply.toSave.length + new Set(reply.toDelete).size + reply.toSupersede.length,
     refusedWhole: true,
+    absorbed: [],
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  absorbedLineage,
   type DecayOptions,
   DEFAULT_DECAY_OPTIONS,
   DEFAULT_IMPORTANCE,
@@ -13,6 +14,7 @@ import {
 import { type LineageStep } from '@reverie/core/internal';
 import type { DreamOperation } from '@reverie/dream-state';
 import type { ConsolidationItem } from './consolidation-item';
+import type { Absorption } from './deletion-survivors';
 import { mergeEntries, unionTags } from './merge-entries';
 import { duplicateKey, duplicateKeyHash } from './normalise-content';
 import type { CallReview, ProposedSave } from './review-reply';
@@ -36,7 +38,9 @@ export interface AssembledPlan {
  *   metadata kept); every other save is a new entry with the D4 arithmetic of all the live
  *   entries behind its sources, and every one of them is deleted (exhaustive deletion); a save
  *   without sources is new: createdAt = lastSeenAt = now, reinforced once;
- * - outright deletions come reviewed (protections) and within the run's budget (`RunBudget`);
+ * - outright deletions come reviewed (protections) and within the run's budget (`RunBudget`); a
+ *   deleted duplicate whose facts an entry that stays holds (`deletionSurvivors`) is recorded in
+ *   that entry's lineage, with its text as a passage (SPEC B10), and the survivor is saved so;
  * - a reviewed supersession (SPEC B9) ends the older entry where the newer one begins, dated by
  *   the host (`supersede`): both are saved in place, nothing deleted; one whose entries a save
  *   folds away is refused;
@@ -47,7 +51,7 @@ export interface AssembledPlan {
  */
 export function assembleOperations(input: {
   items: readonly ConsolidationItem[];
-  reviews: readonly CallReview[];
+  reviews: ReadonlyArray<CallReview & { absorbed?: readonly Absorption[] }>;
   /** Items the model step looked at (seeds and shown); their pre-pass saves count as own writes. */
   considered: ReadonlySet<string>;
   now: Date;
@@ -68,7 +72,11 @@ export function assembleOperations(input: {
   });
 
   // 1. Fold saves that would leave two live entries with the same normalised content.
-  const saves: ProposedSave[] = input.reviews.flatMap((review) => review.saves.map((save) => ({ ...save, sources: [...save.sources] })));
+  const proposed = input.reviews.flatMap((review) => review.saves);
+  const saves: ProposedSave[] = proposed.map((save) => ({ ...save, sources: [...save.sources] }));
+  /** Each reviewed save's copy here, and the copy another one was folded into. */
+  const copyOf = new Map(proposed.map((save, index) => [save, saves[index]!]));
+  const foldedInto = new Map<ProposedSave, ProposedSave>();
   const claimed = new Set(saves.flatMap((save) => save.sources.map((source) => source.id)));
   const saveKeys = saves.map((save) => duplicateKey({ content: save.content, metadata: subjectOf(save) }));
   // The live items whose key a save has (the last one of each key), without keeping every item's key.
@@ -88,6 +96,7 @@ export function assembleOperations(input: {
     if (twin) {
       for (const source of save.sources) if (!twin.sources.includes(source)) twin.sources.push(source);
       twin.tags = unionTags(twin.tags, save.tags);
+      foldedInto.set(save, twin);
       notes.push('two saves with the same content folded into one');
       continue;
     }
@@ -115,6 +124,23 @@ export function assembleOperations(input: {
   // 3. Outright deletions the reviews let through (protected items were refused there).
   const deleted = new Map<string, ConsolidationItem>();
   for (const review of input.reviews) for (const item of review.deletions) if (!consumed.has(item.id)) deleted.set(item.id, item);
+  const absorbInto = absorptionTargets(input.reviews, { copyOf, foldedInto, kept, deleted });
+  /** The id of the entry each absorbed deletion's facts went to (for the deletion's reason). */
+  const survivorOf = new Map<string, string>();
+  const absorb = (entry: MemoryEntry, target: ProposedSave | string): MemoryEntry => {
+    const absorbed = absorbInto.get(target);
+    if (!absorbed) return entry;
+    absorbInto.delete(target);
+    for (const item of absorbed) survivorOf.set(item.id, entry.id);
+    return {
+      ...entry,
+      lineage: absorbedLineage(
+        entry,
+        absorbed.flatMap((item) => item.members),
+        step,
+      ),
+    };
+  };
 
   // 4. Operations.
   const saveOps: DreamOperation[] = [];
@@ -128,7 +154,7 @@ export function assembleOperations(input: {
   for (const item of items) {
     if (!item.merged || consumed.has(item.id) || deleted.has(item.id)) continue;
     groups++;
-    const merged = withMergedLineage(item.merged, item.members);
+    const merged = absorb(withMergedLineage(item.merged, item.members), item.id);
     saveOps.push({
       op: 'memory.save',
       entry: merged,
@@ -144,7 +170,7 @@ export function assembleOperations(input: {
   for (const save of kept) {
     const only = soleSource(save);
     if (only && !only.merged) {
-      const entry: MemoryEntry = { ...only.view, content: save.content, category: save.category, tags: save.tags, updatedAt: stamp };
+      const entry = absorb({ ...only.view, content: save.content, category: save.category, tags: save.tags, updatedAt: stamp }, save);
       saveOps.push({ op: 'memory.save', entry, expectUpdatedAt: only.view.updatedAt, reason: `consolidation: ${only.id} rewritten` });
       ownWrites.push(entry);
       continue;
@@ -152,13 +178,16 @@ export function assembleOperations(input: {
     const entry =
       save.sources.length === 0
         ? newEntry(save, step)
-        : withMergedLineage(
-            mergeEntries(
+        : absorb(
+            withMergedLineage(
+              mergeEntries(
+                save.sources.flatMap((source) => source.members),
+                { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp, importanceAt: now },
+                decay,
+              ),
               save.sources.flatMap((source) => source.members),
-              { id: newId(), content: save.content, category: save.category, tags: save.tags, updatedAt: stamp, importanceAt: now },
-              decay,
             ),
-            save.sources.flatMap((source) => source.members),
+            save,
           );
     const reason =
       save.sources.length === 0
@@ -172,7 +201,6 @@ export function assembleOperations(input: {
       deleteMembers(source, `consolidation: replaced by ${entry.id}`);
     }
   }
-  for (const item of deleted.values()) deleteMembers(item, 'consolidation: deleted by the model as noise or superseded');
 
   // 5. Supersessions (SPEC B9): the host dates each change (`supersede`); one save per entry touched.
   const dated = new Map<string, { item: ConsolidationItem; entry: MemoryEntry; reasons: string[] }>();
@@ -205,7 +233,7 @@ export function assembleOperations(input: {
     }
   }
   for (const { item, entry, reasons } of dated.values()) {
-    const written = { ...entry, updatedAt: stamp };
+    const written = absorb({ ...entry, updatedAt: stamp }, item.id);
     saveOps.push({
       op: 'memory.save',
       entry: written,
@@ -216,7 +244,66 @@ export function assembleOperations(input: {
   }
   if (supersessions > 0) notes.push(`${supersessions} fact(s) superseded by a newer one (kept, out of current recall)`);
 
+  // 6. Survivors the run leaves as they were record the duplicates deleted beside them (SPEC B10).
+  const untouched = new Map<string, ConsolidationItem>();
+  for (const item of items) if (absorbInto.has(item.id) && !item.merged) untouched.set(item.id, item);
+  for (const item of untouched.values()) {
+    const absorbed = absorbInto.get(item.id)!.map((deletedItem) => deletedItem.id);
+    const written = absorb({ ...item.view, updatedAt: stamp }, item.id);
+    saveOps.push({
+      op: 'memory.save',
+      entry: written,
+      expectUpdatedAt: item.view.updatedAt,
+      reason: `consolidation: ${item.id} holds the facts of ${absorbed.join(', ')}, deleted as its duplicate(s)`,
+    });
+    ownWrites.push(written);
+  }
+  for (const item of deleted.values()) {
+    const survivor = survivorOf.get(item.id);
+    deleteMembers(
+      item,
+      survivor === undefined
+        ? 'consolidation: deleted by the model as noise or superseded'
+        : `consolidation: deleted by the model as a duplicate of ${survivor}, which records it in its lineage`,
+    );
+  }
+  if (survivorOf.size > 0)
+    notes.push(`${survivorOf.size} deleted duplicate(s) recorded in the lineage of the entry that holds their facts`);
+
   return { operations: [...saveOps, ...deleteOps], notes, refusals, ownWrites };
+}
+
+/**
+ * Where each absorbed deletion goes (see `deletionSurvivors`): the save it named (or the save
+ * that save was folded into; a dropped no-op rewrite's entry, which stays), else the shown
+ * entry — or the save that consumed it in another call. A deletion another save consumed, or one
+ * whose survivor is itself deleted, records nothing. Pure.
+ */
+function absorptionTargets(
+  reviews: ReadonlyArray<{ absorbed?: readonly Absorption[] }>,
+  plan: {
+    copyOf: ReadonlyMap<ProposedSave, ProposedSave>;
+    foldedInto: ReadonlyMap<ProposedSave, ProposedSave>;
+    kept: readonly ProposedSave[];
+    deleted: ReadonlyMap<string, ConsolidationItem>;
+  },
+): Map<ProposedSave | string, ConsolidationItem[]> {
+  const kept = new Set(plan.kept);
+  const consumerOf = new Map<string, ProposedSave>();
+  for (const save of plan.kept) for (const source of save.sources) if (!consumerOf.has(source.id)) consumerOf.set(source.id, save);
+  const targets = new Map<ProposedSave | string, ConsolidationItem[]>();
+  for (const { deleted, into } of reviews.flatMap((review) => review.absorbed ?? [])) {
+    if (plan.deleted.get(deleted.id) !== deleted) continue;
+    let target: ProposedSave | string | undefined;
+    if ('save' in into) {
+      const copy = plan.copyOf.get(into.save);
+      const save = copy === undefined ? undefined : (plan.foldedInto.get(copy) ?? copy);
+      target = save !== undefined && kept.has(save) ? save : save?.sources[0]?.id;
+    } else target = into.item.id;
+    if (typeof target === 'string') target = plan.deleted.has(target) ? undefined : (consumerOf.get(target) ?? target);
+    if (target !== undefined) targets.set(target, [...(targets.get(target) ?? []), deleted]);
+  }
+  return targets;
 }
 
 function isNoOp(save: ProposedSave, only: ConsolidationItem | undefined): boolean {
