@@ -7,3 +7,4 @@ export { type CandidateQuery, type RecallCandidate, RecallSignalStore } from './
 export { explainPromotion } from './recall/explain-promotion';
 export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
 export { withoutChangeFeed } from './changes/memory-feed';
+export { faultPoint } from './engine/fault-points';

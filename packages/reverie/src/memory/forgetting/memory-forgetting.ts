@@ -4,12 +4,16 @@ import type { CycleReport, HostOperations } from '@reverie/dream';
 import type { DreamOperation } from '@reverie/dream-state';
 import { type ForgetOptions, type ForgetSelector, parseForgetOptions, parseForgetSelector, selects } from './forget-selector';
 import { forgottenRecord, forgottenRecordDraft } from './forgotten-facts';
+import type { ErasureReceipt, MemoryErasure } from './memory-erasure';
 
 /** The run name (trigger and pass) a forget is recorded under. */
 export const FORGET_RUN = 'forget';
 
-/** What a forget did (SPEC B14). */
-export interface ForgetReceipt {
+/** What a forget did (SPEC B14): a soft one's receipt, or an erasure's. */
+export type ForgetReceipt = SoftForgetReceipt | ErasureReceipt;
+
+/** What a soft forget did. */
+export interface SoftForgetReceipt {
   mode: 'soft';
   /** The run that recorded it, to undo with `reverie.dreams.undo(runId)`; absent when nothing matched. */
   runId?: string;
@@ -38,15 +42,18 @@ export interface ForgetEngine {
  * is undone.
  */
 export class MemoryForgetting {
-  constructor(private readonly services: { memory: ILongTermMemory; engine: ForgetEngine; clock: IClock }) {}
+  constructor(private readonly services: { memory: ILongTermMemory; engine: ForgetEngine; clock: IClock; erasure: MemoryErasure }) {}
 
+  forget(selector: ForgetSelector, options?: { mode?: 'soft' }): Promise<SoftForgetReceipt>;
+  forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt>;
   async forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
     const selected = parseForgetSelector(selector);
     const { mode } = parseForgetOptions(options);
     const { entries, checked, notFound } = await this.find(selected);
-    const receipt: ForgetReceipt = { mode, forgotten: [], notFound, changed: [], checked, factsRecorded: 0 };
-    if (entries.length === 0) return receipt;
     const asked = 'text' in selected ? [selected.text] : 'subject' in selected ? [selected.subject] : [];
+    if (mode === 'erase') return this.services.erasure.erase(entries, asked, notFound, checked);
+    const receipt: SoftForgetReceipt = { mode, forgotten: [], notFound, changed: [], checked, factsRecorded: 0 };
+    if (entries.length === 0) return receipt;
     const record = forgottenRecord([...entries.map((entry) => entry.content), ...asked]);
     const operations: DreamOperation[] = [
       {
