@@ -99,6 +99,15 @@ async function eraseAndCheck(instance: Reverie, held: () => Promise<string[]>, b
   await expect(instance.dreams.undo(soft.runId!)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/erased/) });
   const hits = await instance.memory!.recall({ text: 'quokka Zephyrine' });
   expect(hits.filter((hit) => JSON.stringify(hit).toLowerCase().includes('zephyrine'))).toEqual([]);
+  // The tombstone refuses the fact coming back through an import, unless the user says otherwise.
+  const memoryFile = `# People\n\n- ${SECRET.toLowerCase()}\n`;
+  expect((await instance.import(memoryFile, { format: 'markdown', dryRun: true })).memories).toMatchObject({
+    created: 0,
+    refusedForgotten: 1,
+  });
+  expect((await instance.import(memoryFile, { format: 'markdown', dryRun: true, allowForgotten: true })).memories).toMatchObject({
+    created: 1,
+  });
   // Erasing again finds nothing.
   expect((await instance.memory!.forget({ text: 'zephyrine' }, { mode: 'erase' })).forgotten).toEqual([]);
   return secret.id;
