@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -290,5 +290,28 @@ describe('reverie memory forget', () => {
       /exactly one of ids, text or subject/,
     );
     expectOneLineError(await runReverie([...data, 'memory', 'forget']), 2, /exactly one of ids, text or subject/);
+  });
+
+  it('--erase removes every copy of the text from the data directory, and dream undo of a run that held it is refused', async () => {
+    const secret = await runJson<MemoryEntry>([...data, 'memory', 'add', 'Alice keeps a pet quokka named Zephyrine']);
+    const copy = await runJson<MemoryEntry>([...data, 'memory', 'add', 'alice keeps a pet QUOKKA named zephyrine']);
+    await runJson<MemoryEntry>([...data, 'memory', 'add', 'The user prefers tea over coffee']);
+    const soft = await runReverie([...data, 'memory', 'forget', copy.id]);
+    const runId = /in run ([0-9a-f]{12})/.exec(soft.stdout)?.[1];
+
+    const erased = await runReverie([...data, 'memory', 'forget', '--erase', '--text', 'ZEPHYRINE']);
+    expect(erased.code, erased.stderr).toBe(0);
+    expect(erased.stdout).toMatch(/^Erased 1 entry; a tombstone of keyed hashes \([0-9a-f]{12}\) is left\.\n/);
+    expect(erased.stdout).toContain(`  ${secret.id}  general`);
+    expect(erased.stdout).toContain(`Runs no longer undoable: ${runId}`);
+    const files = (folder: string): string[] =>
+      readdirSync(folder).flatMap((name) =>
+        statSync(join(folder, name)).isDirectory() ? files(join(folder, name)) : [join(folder, name)],
+      );
+    expect(files(dir.dataPath).filter((file) => readFileSync(file, 'latin1').toLowerCase().includes('zephyrine'))).toEqual([]);
+    expect((await runJson<MemoryEntry[]>([...data, 'memory', 'list'])).map((entry) => entry.content)).toContain(
+      'The user prefers tea over coffee',
+    );
+    expectOneLineError(await runReverie([...data, 'dream', 'undo', runId!]), 1, /erased at the user's request/);
   });
 });

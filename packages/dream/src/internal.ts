@@ -8,3 +8,4 @@ export { explainPromotion } from './recall/explain-promotion';
 export { ModelGateway, type ModelGatewayOptions } from './gateway/model-gateway';
 export { withoutChangeFeed } from './changes/memory-feed';
 export { explainEntryValue, type TierNeighbour, type TierReport, tierReport } from './tiers/tier-report';
+export { faultPoint } from './engine/fault-points';

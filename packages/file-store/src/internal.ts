@@ -13,6 +13,7 @@ export {
   sessionsPath,
 } from './dream-state/dream-state-paths';
 export { RunFolder } from './dream-state/runs/run-folder';
+export { writeFileAtomic } from './fs/atomic-write';
 export { DreamLedger } from './dream-state/ledger/dream-ledger';
 export { DreamLock, type DreamLockOptions } from './dream-state/lock/dream-lock';
 export { FileRecallState } from './dream-state/recall/file-recall-state';

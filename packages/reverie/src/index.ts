@@ -34,7 +34,9 @@ export {
   MAX_FORGET_IDS,
   selectorFrom,
 } from './memory/forgetting/forget-selector';
-export { FORGET_RUN, type ForgetReceipt } from './memory/forgetting/memory-forgetting';
+export { FORGET_RUN, type ForgetReceipt, type SoftForgetReceipt } from './memory/forgetting/memory-forgetting';
+export type { ErasureReceipt } from './memory/forgetting/memory-erasure';
+export type { ErasedPlace } from './memory/forgetting/erase-in-files';
 export { FORGOTTEN_CATEGORY } from './memory/forgetting/forgotten-facts';
 export { EXPORT_FORMAT_VERSION } from './portability/export-format';
 export { type ExportOptions, exportOptionsSchema } from './portability/export-memory';

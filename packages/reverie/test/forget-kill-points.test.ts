@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '@reverie/core';
 import { createReverie, FORGOTTEN_CATEGORY, type Reverie } from 'reverie';
 import { bundleDreamChild } from './__fixtures__/child-bundle';
+import { filesHolding } from './__fixtures__/files-holding';
 
 // SPEC B2, B14, B15, process level: a real `node` child forgets a subject (or imports a file) and
 // is SIGKILLed at each fault point of the dream engine's write path that a clean run reaches. A
@@ -43,9 +44,9 @@ const userEntries = async (reverie: Reverie) =>
     .map(({ updatedAt: _updatedAt, ...entry }) => entry);
 
 /** Every fault point (as `name#occurrence`) a clean run of `args` reaches, in order. */
-async function tracePoints(args: (dataPath: string) => string[]): Promise<string[]> {
+async function tracePoints(args: (dataPath: string) => string[], from = pristine): Promise<string[]> {
   const traced = join(root, `traced-${Math.random().toString(36).slice(2)}`);
-  cpSync(pristine, traced, { recursive: true });
+  cpSync(from, traced, { recursive: true });
   const trace = join(root, `${Math.random().toString(36).slice(2)}.trace`);
   const clean = await runChild(args(traced), { REVERIE_FAULT_TRACE: trace });
   expect(clean.code, clean.stderr).toBe(0);
@@ -64,16 +65,17 @@ async function tracePoints(args: (dataPath: string) => string[]): Promise<string
 async function killAndRecover(
   point: string,
   args: (dataPath: string) => string[],
-  check: (reverie: Reverie) => Promise<void>,
+  check: (reverie: Reverie, dataPath: string) => Promise<void>,
+  from = pristine,
 ): Promise<void> {
   const dataPath = join(root, `trial-${point.replace(/\W/g, '-')}-${args('x')[0]}`);
-  cpSync(pristine, dataPath, { recursive: true });
+  cpSync(from, dataPath, { recursive: true });
   const killed = await runChild(args(dataPath), { REVERIE_FAULT_KILL_AT: point });
   expect(killed.signal, killed.stderr).toBe('SIGKILL');
   const reverie = openAt(dataPath);
   try {
     await reverie.dreams.recover();
-    await check(reverie);
+    await check(reverie, dataPath);
   } finally {
     await reverie.close();
   }
@@ -151,6 +153,52 @@ describe('an import killed at any point', () => {
         }
         expect(await userEntries(reverie), point).toEqual(before);
       });
+    }
+  }, 300_000);
+});
+
+describe('an erasure killed at any point', () => {
+  const erase = (dataPath: string) => ['erase', dataPath, 'quokka'];
+  const erased = ['Alice keeps a quokka', 'The quokka is called Zephyrine', 'Quokkas eat leaves'];
+  let withCopies: string;
+
+  beforeAll(async () => {
+    // The pristine memory, plus copies elsewhere: a soft-forgotten entry holding one of the texts (archived by its run) and conversation turns.
+    withCopies = join(root, 'pristine-copies');
+    cpSync(pristine, withCopies, { recursive: true });
+    const reverie = createReverie({ dataPath: withCopies, logger: 'silent' }).withMemory().withConversationLog().build();
+    const copy = await reverie.memory!.save({ content: 'Someone said: the QUOKKA is called Zephyrine' });
+    await reverie.memory!.forget({ ids: [copy.id] });
+    await reverie.conversationLog!.append({ sessionId: 's', role: 'user', content: 'The quokka is called Zephyrine' });
+    await reverie.conversationLog!.append({ sessionId: 's', role: 'user', content: 'The user prefers tea' });
+    await reverie.close();
+  }, 60_000);
+
+  it('is whole after recovery, or was never started: no file holds the text, unrelated entries are untouched', async () => {
+    const points = await tracePoints(erase, withCopies);
+    expect(points.filter((point) => point.startsWith('erase.')).length).toBeGreaterThan(5);
+    expect(points).toEqual(
+      expect.arrayContaining(['erase.intent-saved#1', 'erase.file#2', 'erase.deleting#3', 'erase.snapshots-removed#1']),
+    );
+    const unrelated = before.filter((entry) => !entry.content.toLowerCase().includes('quokka'));
+    for (const point of points) {
+      await killAndRecover(
+        point,
+        erase,
+        async (reverie, dataPath) => {
+          const left = await userEntries(reverie);
+          const tombstones = await reverie.memory!.list({ category: FORGOTTEN_CATEGORY });
+          // The soft forget's record, and the erasure's once it started.
+          if (tombstones.length > 1) {
+            expect(left, point).toEqual(unrelated);
+            for (const tombstone of tombstones) expect(tombstone.content, point).not.toContain('"erasing"');
+            expect(filesHolding(dataPath, ...erased), point).toEqual([]);
+          } else {
+            expect(left, point).toEqual(before);
+          }
+        },
+        withCopies,
+      );
     }
   }, 300_000);
 });

@@ -87,7 +87,7 @@ describe('reverie.memory.forget, soft, on the file store', () => {
     const [record] = await memory.list({ category: FORGOTTEN_CATEGORY });
     await expect(memory.forget({ ids: [record!.id] })).rejects.toMatchObject({ code: 'INVALID_CATEGORY' });
     await expect(memory.forget({ text: 'x', subject: 'y' } as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
-    await expect(memory.forget({ ids: [deploy.id] }, { mode: 'erase' } as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(memory.forget({ ids: [deploy.id] }, { mode: 'shred' } as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 
   it('is the forget_memory tool of the agent', async () => {

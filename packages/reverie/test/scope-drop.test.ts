@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@reverie/core';
 import { postgresClientFromPglite } from '@reverie/postgres';
 import { createReverie, type ReverieScopes } from 'reverie';
+import { filesHolding, filesUnder } from './__fixtures__/files-holding';
 import { useBuilderPglite } from './builder-pglite';
 
 // SPEC B14: reverie.scopes.drop(scope) removes every file or row of the scope, and nothing else.
@@ -20,18 +21,6 @@ afterEach(async () => {
   scopes = undefined;
   rmSync(dataPath, { recursive: true, force: true });
 });
-
-/** Every file under `folder`, binary ones included. */
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-/** The files under `folder` whose bytes hold `text` in any letter case. */
-const filesHolding = (folder: string, text: string) =>
-  filesUnder(folder).filter((file) => readFileSync(file).toString('latin1').toLowerCase().includes(text.toLowerCase()));
 
 /** Gives `scope` memories, a forget (a dream run whose archive holds the text) and a conversation turn. */
 async function fill(instances: ReverieScopes, scope: string, text: string): Promise<void> {

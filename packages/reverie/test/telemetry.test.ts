@@ -86,6 +86,16 @@ describe('createReverie({ telemetry })', () => {
     ).toEqual(['delete_memory user:9', 'search_memory user:9', 'update_memory user:9']);
   });
 
+  it('names a forget delete_memory, with its mode and the ids it took out', async () => {
+    reverie = createReverie({ dataPath: root, logger: 'silent', telemetry: { tracer } }).withMemory().build();
+    const saved = await reverie.memory!.save({ content: 'Ana moved to Lisbon' });
+    exporter.reset();
+    await reverie.memory!.forget({ ids: [saved.id] });
+    const forget = exporter.getFinishedSpans().find((span) => span.attributes['reverie.memory.forget.mode'] === 'soft');
+    expect(forget?.name).toBe('delete_memory default');
+    expect(forget?.attributes).toMatchObject({ 'gen_ai.operation.name': 'delete_memory', 'gen_ai.memory.record.ids': [saved.id] });
+  });
+
   it('puts the query text on the span with recordInputs: true, and marks a failed call', async () => {
     reverie = createReverie({ dataPath: root, logger: 'silent', telemetry: { tracer, recordInputs: true } })
       .withMemory()

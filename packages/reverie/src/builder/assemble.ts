@@ -13,6 +13,7 @@ import { createReverieMiddleware } from '../middleware/reverie-middleware';
 import { wrapLanguageModelLazily } from '../middleware/wrap-language-model-lazily';
 import { exportLines } from '../portability/export-memory';
 import { importMemory } from '../portability/import-memory';
+import { MemoryErasure } from '../memory/forgetting/memory-erasure';
 import { MemoryForgetting } from '../memory/forgetting/memory-forgetting';
 import { ReverieMemory } from '../memory/reverie-memory';
 import type { ServiceRegistry } from '../di/service-registry';
@@ -51,12 +52,25 @@ export function assemble<F extends ToolFamilies>(
   const state = assembleDreamState(services, options, dreamingOptions, conversation, postgres);
   const { recall } = state;
   const cycle = assembleDreamCycle(services, options, dreamingOptions, state);
+  const erasure =
+    memory &&
+    new MemoryErasure({
+      memory,
+      now: () => clock.now(),
+      dataPath,
+      files: !postgres,
+      rootScope: config.scope === undefined,
+      tables: postgres?.stores.erasureTables,
+      lock: state.dreamState.lock,
+    });
   const forgetting =
     memory &&
+    erasure &&
     new MemoryForgetting({
       memory,
       engine: cycle.engine,
       clock,
+      erasure,
       tracing: services.tracing && { spans: services.tracing, storeId: config.scope ?? 'default' },
     });
   const { secondHop, extractor, context, idleSweep, tools } = assembleRuntime<F>(
@@ -106,7 +120,7 @@ export function assemble<F extends ToolFamilies>(
     activity,
     trackActivity: (wrapped: WrappableModel) => wrapLanguageModelLazily(wrapped, activity.middleware()),
     middleware: (middlewareOptions) => createReverieMiddleware({ context, activity, logger }, middlewareOptions),
-    dreams: createReverieDreams(services, options, dreamingOptions, state, cycle),
+    dreams: createReverieDreams(services, options, dreamingOptions, state, cycle, erasure),
     export: (exportOptions) =>
       exportLines(
         {

@@ -100,6 +100,8 @@ export interface PostgresScopeStores {
   feedback(): IFeedbackStore & { close(): Promise<void> };
   workflowLog(): IWorkflowLog & { close(): Promise<void> };
   dreamState(): DreamStateStore;
+  /** SPEC B14: the client and scope an erasure walks the tables of. */
+  erasureTables: { client: PostgresClient; scope: string };
 }
 
 /** The stores of `scope` on `backend`, all over its one client. */
@@ -115,5 +117,6 @@ export function postgresScopeStores(backend: PostgresBackend, scope: string, clo
     feedback: () => new stores.PostgresFeedbackStore(base),
     workflowLog: () => new stores.PostgresWorkflowLog(base),
     dreamState: () => new stores.PostgresDreamStateStore(base),
+    erasureTables: { client: backend.client, scope },
   };
 }

@@ -3,6 +3,7 @@ import { fileSystemError } from '@reverie/core/internal';
 import { planDreamPasses } from '../dreaming/dream-pass-catalog';
 import type { DreamingOptions } from '../dreaming/dream-options';
 import { readDreamStatus } from '../dreaming/status/read-dream-status';
+import type { MemoryErasure } from '../memory/forgetting/memory-erasure';
 import type { DreamCycle, DreamState } from './assemble-dreaming';
 import type { InstanceServices } from './assemble-services';
 import type { ReverieDreams } from './reverie';
@@ -15,6 +16,7 @@ export function createReverieDreams(
   dreamingOptions: DreamingOptions,
   { dreamState, recall, beforeCycle }: DreamState,
   { engine, dreamTrigger, scheduler }: DreamCycle,
+  erasure?: MemoryErasure,
 ): ReverieDreams {
   const { clock, dataPath, memory, model, decay } = services;
   /** Dream work touches many files under `_system/`; a failed one surfaces as READ_ONLY, NO_SPACE… */
@@ -125,8 +127,18 @@ export function createReverieDreams(
       );
       return { ...report, enabled: dreamingOptions.tiers.enabled };
     },
-    undo: (runId) => onDisk('undo a dream run', () => engine.undo(runId)),
-    recover: () => onDisk('recover interrupted dream runs', () => engine.recover()),
+    // SPEC B14: a run whose records an erasure rewrote cannot bring the erased text back.
+    undo: (runId) =>
+      onDisk('undo a dream run', async () => {
+        await erasure?.refuseErasedRun(runId);
+        return engine.undo(runId);
+      }),
+    recover: () =>
+      onDisk('recover interrupted dream runs', async () => {
+        const report = await engine.recover();
+        await erasure?.recover();
+        return report;
+      }),
     async start() {
       if (options.dreaming === undefined) {
         throw invalidOptions(
@@ -136,6 +148,7 @@ export function createReverieDreams(
       }
       await onDisk('start dreaming', async () => {
         await engine.recover();
+        await erasure?.recover();
         scheduler.start();
       });
     },

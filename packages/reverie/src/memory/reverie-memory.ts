@@ -17,7 +17,8 @@ import {
 } from '@reverie/core';
 import { refuseSystemCategory } from '@reverie/core/internal';
 import type { ForgetOptions, ForgetSelector } from './forgetting/forget-selector';
-import type { ForgetReceipt, MemoryForgetting } from './forgetting/memory-forgetting';
+import type { ErasureReceipt } from './forgetting/memory-erasure';
+import type { ForgetReceipt, MemoryForgetting, SoftForgetReceipt } from './forgetting/memory-forgetting';
 import { type RecallSearch, recallSearch } from '../recall/recall-search';
 import { optionalPartsOf } from './optional-parts-of';
 import { searchOutsideSystem } from '../recall/search-outside-system';
@@ -131,7 +132,14 @@ export class ReverieMemory implements ILongTermMemory {
    * `reverie.dreams.undo(receipt.runId)` reverses, and the dream cycle and fact extraction refuse to
    * learn them again from the conversation (see docs/reliability.md, "Forgetting"). Returns what was
    * forgotten; INVALID_OPTIONS for a bad selector or option, LOCK_HELD while a dream run holds the scope.
+   * `mode: 'erase'`: every copy of their text is removed — the entries, lineage excerpts, run
+   * archives and artifacts, logs, journals, recall events, plans, rows — and a tombstone of keyed
+   * hashes is left; it cannot be undone, and undo of a run it rewrote is refused. Returns the
+   * erasure receipt (found where, removed or rewritten, places checked).
    */
+  forget(selector: ForgetSelector, options?: { mode?: 'soft' }): Promise<SoftForgetReceipt>;
+  forget(selector: ForgetSelector, options: { mode: 'erase' }): Promise<ErasureReceipt>;
+  forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt>;
   async forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
     if (!this.forgetting) {
       throw new ReverieError(

@@ -134,13 +134,16 @@ export const memoryForget = defineOperation({
   name: 'forget_memory',
   title: 'Forget memories',
   description:
-    "SPEC B14: forgets entries at the user's request — by ids, every entry holding some words (text, any letter case), or everything about a subject (every word of a name or phrase, in any form). They leave recall at once, in one dream run that undo_dream_run brings back, and the dream cycle and fact extraction do not learn them again. mode is soft (the default). Answers the receipt: what was forgotten (ids and categories), ids not found, entries that changed meanwhile, the run id.",
+    "SPEC B14: forgets entries at the user's request — by ids, every entry holding some words (text, any letter case), or everything about a subject (every word of a name or phrase, in any form). They leave recall at once, in one dream run that undo_dream_run brings back, and the dream cycle and fact extraction do not learn them again. mode soft (the default) is undoable; mode erase removes every copy of their text (run archives and artifacts, logs, lineage excerpts, rows) and leaves a tombstone of keyed hashes, not undoable. Answers the receipt: what was forgotten (ids and categories), ids not found, entries that changed meanwhile, the run id (soft), or where the text was found and what was removed or rewritten (erase).",
   access: 'write',
   input: z.object({
     ids: z.array(id).optional().describe('The entries to forget'),
     text: z.string().optional().describe('Forget every entry whose content holds these words'),
     subject: z.string().optional().describe('Forget every entry about this name or phrase'),
-    mode: z.literal('soft').optional().describe('soft (the default): undoable, not learnt again'),
+    mode: z
+      .enum(['soft', 'erase'])
+      .optional()
+      .describe('soft (the default): undoable, not learnt again; erase: every copy of the text removed, not undoable'),
   }),
   http: { method: 'POST', path: '/api/memory/forget' },
   async run({ mode, ...fields }, { reverie }) {

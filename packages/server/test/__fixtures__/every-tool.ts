@@ -109,7 +109,12 @@ export async function exerciseEveryTool(client: Client, skill: string): Promise<
   expect(receipt.forgotten).toEqual([{ id: third.id, category: 'people' }]);
   expect((await refused('get_memory', { id: third.id })).code).toBe('NOT_FOUND');
   expect((await refused('forget_memory', { text: 'a', subject: 'b' })).code).toBe('INVALID_INPUT');
-  expect((await refused('forget_memory', { ids: [third.id], mode: 'erase' })).code).toBe('INVALID_INPUT');
+  // mode erase: every copy of the entry's text goes, and the receipt says so.
+  const fourth = await ok<{ id: string }>('save_memory', { content: 'Alice keeps a pet quokka named Zephyrine' });
+  const erased = await ok<{ mode: string; forgotten: Array<{ id: string }> }>('forget_memory', { text: 'zephyrine', mode: 'erase' });
+  expect(erased).toMatchObject({ mode: 'erase', forgotten: [{ id: fourth.id, category: 'general' }] });
+  expect((await refused('get_memory', { id: fourth.id })).code).toBe('NOT_FOUND');
+  expect((await refused('forget_memory', { ids: [third.id], mode: 'shred' })).code).toBe('INVALID_INPUT');
 
   expect(await ok('delete_memory', { id: second.id })).toEqual({ id: second.id, deleted: true });
   expect((await refused('delete_memory', { id: second.id })).code).toBe('NOT_FOUND');

@@ -60,9 +60,11 @@ describe('the selector and options', () => {
     expect(refusal).toMatchObject({ details: { issues: [expect.objectContaining({ message: expect.any(String) })] } });
   });
 
-  it("accepts mode 'soft' only, and defaults to it", () => {
+  it("accepts mode 'soft' or 'erase', and defaults to soft", () => {
     expect(parseForgetOptions(undefined)).toEqual({ mode: 'soft' });
-    expect(() => parseForgetOptions({ mode: 'erase' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(parseForgetOptions({ mode: 'erase' })).toEqual({ mode: 'erase' });
+    expect(() => parseForgetOptions({ mode: 'shred' })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => parseForgetOptions({ mode: 'erase', force: true })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 
   it('builds one selector from separate fields, refusing none or several with INVALID_INPUT', () => {

@@ -23,8 +23,11 @@ export const forgetSelectorSchema = z.union([
 ]);
 export type ForgetSelector = z.infer<typeof forgetSelectorSchema>;
 
-/** `soft` (the only strength so far): out of recall at once, undoable, not learnt again. */
-export const forgetOptionsSchema = z.object({ mode: z.literal('soft').default('soft') }).strict();
+/**
+ * `soft` (the default): out of recall at once, undoable, not learnt again. `erase`: every copy of
+ * the entries' text removed, a tombstone of keyed hashes left (docs/reliability.md, "Forgetting").
+ */
+export const forgetOptionsSchema = z.object({ mode: z.enum(['soft', 'erase']).default('soft') }).strict();
 export type ForgetOptions = z.input<typeof forgetOptionsSchema>;
 
 /**
@@ -59,7 +62,12 @@ export function parseForgetSelector(selector: unknown): ForgetSelector {
 
 /** The options, validated (INVALID_OPTIONS with `details.issues`). */
 export function parseForgetOptions(options: unknown): z.output<typeof forgetOptionsSchema> {
-  return parseOptions(forgetOptionsSchema, options ?? {}, 'forget options', "mode is 'soft' (the default).");
+  return parseOptions(
+    forgetOptionsSchema,
+    options ?? {},
+    'forget options',
+    "mode is 'soft' (the default: undoable) or 'erase' (every copy removed, not undoable).",
+  );
 }
 
 /**

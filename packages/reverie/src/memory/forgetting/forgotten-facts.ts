@@ -17,6 +17,15 @@ export const forgottenRecordSchema = z.object({
   schemaVersion: z.literal(1),
   salt: z.string().regex(/^[0-9a-f]{32}$/),
   facts: z.array(z.array(hash).min(1)),
+  /**
+   * An erasure under way (`mode: 'erase'`): the ids of the entries it erases (never their text)
+   * and how far it got — `scrub` (the other places are being rewritten; the entries are still
+   * there, the source of the text looked for) or `delete` (every other place is done; the entries
+   * are being deleted). Finished by `recover()` after a crash; absent once the erasure is whole.
+   */
+  erasing: z.object({ ids: z.array(z.string()), phase: z.enum(['scrub', 'delete']) }).optional(),
+  /** The dream runs an erasure rewrote (their archives held the text): undo refuses them. */
+  erasedRuns: z.array(z.string()).optional(),
 });
 export type ForgottenRecord = z.infer<typeof forgottenRecordSchema>;
 

@@ -5,12 +5,16 @@ import type { CycleReport, HostOperations } from '@reverie/dream';
 import type { DreamOperation } from '@reverie/dream-state';
 import { type ForgetOptions, type ForgetSelector, parseForgetOptions, parseForgetSelector, selects } from './forget-selector';
 import { forgottenRecord, forgottenRecordDraft } from './forgotten-facts';
+import type { ErasureReceipt, MemoryErasure } from './memory-erasure';
 
 /** The run name (trigger and pass) a forget is recorded under. */
 export const FORGET_RUN = 'forget';
 
-/** What a forget did (SPEC B14). */
-export interface ForgetReceipt {
+/** What a forget did (SPEC B14): a soft one's receipt, or an erasure's. */
+export type ForgetReceipt = SoftForgetReceipt | ErasureReceipt;
+
+/** What a soft forget did. */
+export interface SoftForgetReceipt {
   mode: 'soft';
   /** The run that recorded it, to undo with `reverie.dreams.undo(runId)`; absent when nothing matched. */
   runId?: string;
@@ -44,11 +48,14 @@ export class MemoryForgetting {
       memory: ILongTermMemory;
       engine: ForgetEngine;
       clock: IClock;
+      erasure: MemoryErasure;
       /** SPEC E3: a `delete_memory` span around each forget, with `storeId` as the store id. */
       tracing?: { spans: ReverieTracing; storeId: string } | undefined;
     },
   ) {}
 
+  forget(selector: ForgetSelector, options?: { mode?: 'soft' }): Promise<SoftForgetReceipt>;
+  forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt>;
   forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
     const tracing = this.services.tracing;
     if (!tracing) return this.forgetNow(selector, options);
@@ -66,7 +73,7 @@ export class MemoryForgetting {
         span.setAttributes({
           'gen_ai.memory.record.ids': receipt.forgotten.map((entry) => entry.id),
           'gen_ai.memory.deleted.count': receipt.forgotten.length,
-          ...(receipt.runId === undefined ? {} : { 'reverie.dream.run_id': receipt.runId }),
+          ...('runId' in receipt && receipt.runId !== undefined ? { 'reverie.dream.run_id': receipt.runId } : {}),
         });
         return receipt;
       },
@@ -77,9 +84,10 @@ export class MemoryForgetting {
     const selected = parseForgetSelector(selector);
     const { mode } = parseForgetOptions(options);
     const { entries, checked, notFound } = await this.find(selected);
-    const receipt: ForgetReceipt = { mode, forgotten: [], notFound, changed: [], checked, factsRecorded: 0 };
-    if (entries.length === 0) return receipt;
     const asked = 'text' in selected ? [selected.text] : 'subject' in selected ? [selected.subject] : [];
+    if (mode === 'erase') return this.services.erasure.erase(entries, asked, notFound, checked);
+    const receipt: SoftForgetReceipt = { mode, forgotten: [], notFound, changed: [], checked, factsRecorded: 0 };
+    if (entries.length === 0) return receipt;
     const record = forgottenRecord([...entries.map((entry) => entry.content), ...asked]);
     const operations: DreamOperation[] = [
       {
