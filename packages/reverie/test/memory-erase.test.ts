@@ -152,6 +152,31 @@ describe("reverie.memory.forget(selector, { mode: 'erase' }) on the file store",
     ]);
   });
 
+  it('rewrites a merge from the sources it keeps whole, without the erased one, instead of erasing it', async () => {
+    reverie = createReverie({ dataPath, clock, logger: 'silent' }).withMemory().build();
+    const memory = reverie.memory!;
+    const secret = await memory.save({ content: SECRET, category: 'people' });
+    const porto = await memory.save({ content: 'Alice lives in Porto', category: 'people' });
+    const merged = await memory.save({
+      content: `${SECRET}; she lives in Porto`,
+      category: 'people',
+      lineage: {
+        origin: { kind: 'merge' },
+        ancestors: [secret, porto].map((source) => ancestorRecord(source, 'merged', 'aaaaaaaaaaaa', { at: clock.now().toISOString() })),
+        passages: [secret.content, porto.content],
+      },
+    });
+    const receipt = await memory.forget({ ids: [secret.id] }, { mode: 'erase' });
+    expect(receipt.forgotten).toEqual([{ id: secret.id, category: 'people' }]);
+    expect(receipt.rewritten).toEqual([merged.id]);
+    const kept = await memory.get(merged.id);
+    expect(kept?.content).toBe('Alice lives in Porto');
+    expect(kept?.lineage?.ancestors.map((ancestor) => ancestor.id)).toEqual([porto.id]);
+    expect(kept?.lineage?.passages).toEqual(['Alice lives in Porto']);
+    expect((await memory.search({ text: 'Porto' })).map((hit) => hit.entry.id)).toContain(merged.id);
+    expect(filesHolding(dataPath, 'zephyrine', 'quokka')).toEqual([]);
+  });
+
   it('refuses a mode it does not know', async () => {
     reverie = createReverie({ dataPath, clock, logger: 'silent' }).withMemory().build();
     await expect(reverie.memory!.forget({ text: 'x y' }, { mode: 'shred' as 'erase' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });

@@ -100,6 +100,8 @@ export class MemoryErasure {
       for (const entry of all) {
         if (chosen.has(entry.id)) continue;
         const descends = (entry.lineage?.ancestors ?? []).some((ancestor) => chosen.has(ancestor.id));
+        // A merge of an erased entry is rewritten from the sources it keeps whole when it can be (SPEC B14).
+        if (descends && withoutErasedSources(entry, needles, first) !== undefined) continue;
         if (holdsNeedle(entry.content, needles) || (descends && statesForgottenFact(first, entry.content))) {
           chosen.set(entry.id, entry);
           grew = true;
@@ -188,7 +190,16 @@ export class MemoryErasure {
         const ancestors = entry.lineage?.ancestors ?? [];
         if (ids.has(entry.id) || isSystemCategory(entry.category) || !ancestors.some((ancestor) => ids.has(ancestor.id))) continue;
         const kept = ancestors.filter((ancestor) => !ids.has(ancestor.id) && !holdsNeedle(ancestor.excerpt, needles));
-        await memory.save({ ...entry, lineage: { ...entry.lineage!, ancestors: kept } });
+        const passages = entry.lineage!.passages?.filter((passage) => !holdsNeedle(passage, needles));
+        const content =
+          holdsNeedle(entry.content, needles) || statesForgottenFact(record, entry.content)
+            ? withoutErasedSources(entry, needles, record)
+            : undefined;
+        await memory.save({
+          ...entry,
+          ...(content === undefined ? {} : { content }),
+          lineage: { ...entry.lineage!, ancestors: kept, passages: passages && passages.length > 0 ? passages : undefined },
+        });
         receipt.rewritten.push(entry.id);
         await crashTestPoint('erase.lineage-rewritten');
       }
@@ -255,4 +266,23 @@ function skipFile(place: string, ids: ReadonlySet<string>): boolean {
 async function crashTestPoint(name: string): Promise<void> {
   const { faultPoint } = await import('@reverie/dream/internal');
   faultPoint(name);
+}
+
+/**
+ * A merged entry rewritten without the erased sources: the text of the sources it keeps whole
+ * (`lineage.passages`, SPEC B10), joined, when some remain and they neither hold an erased text
+ * nor state an erased fact. Every fact of that text is a kept source's own, word for word, so the
+ * rewrite passes the fact check by construction. Undefined when the entry cannot be rewritten so
+ * (no passages, none left, or what is left still states the fact): it is then erased whole. Pure.
+ */
+export function withoutErasedSources(
+  entry: MemoryEntry,
+  needles: ReturnType<typeof erasureNeedles>,
+  record: ForgottenRecord,
+): string | undefined {
+  const passages = entry.lineage?.passages ?? [];
+  const remaining = passages.filter((passage) => !holdsNeedle(passage, needles));
+  if (remaining.length === 0 || remaining.length === passages.length) return undefined;
+  const content = remaining.join('\n');
+  return holdsNeedle(content, needles) || statesForgottenFact(record, content) ? undefined : content;
 }
