@@ -171,7 +171,7 @@ describe("reverie.memory.forget(selector, { mode: 'erase' }) on the file store",
     expect(receipt.rewritten).toEqual([merged.id]);
     const kept = await memory.get(merged.id);
     expect(kept?.content).toBe('Alice lives in Porto');
-    expect(kept?.lineage?.ancestors.map((ancestor) => ancestor.id)).toEqual([porto.id]);
+    expect(kept?.lineage?.ancestors?.map((ancestor) => ancestor.id)).toEqual([porto.id]);
     expect(kept?.lineage?.passages).toEqual(['Alice lives in Porto']);
     expect((await memory.search({ text: 'Porto' })).map((hit) => hit.entry.id)).toContain(merged.id);
     expect(filesHolding(dataPath, 'zephyrine', 'quokka')).toEqual([]);
