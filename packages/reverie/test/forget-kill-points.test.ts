@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import type { MemoryEntry } from '@reverie/core';
+import { postgresClientFromPglite } from '@reverie/postgres';
 import { createReverie, FORGOTTEN_CATEGORY, type Reverie } from 'reverie';
 import { bundleDreamChild } from './__fixtures__/child-bundle';
 import { filesHolding } from './__fixtures__/files-holding';
@@ -17,6 +20,7 @@ import { filesHolding } from './__fixtures__/files-holding';
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
 let root: string;
+let bundleDir: string;
 let child: string;
 let pristine: string;
 let exportFile: string;
@@ -83,7 +87,10 @@ async function killAndRecover(
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'reverie-forget-kill-'));
-  child = await bundleDreamChild(root, 'forget-child.ts');
+  // Inside the package, so what the bundle leaves out (PGlite) resolves from its node_modules.
+  mkdirSync(join(packageDir, 'node_modules', '.cache'), { recursive: true });
+  bundleDir = mkdtempSync(join(packageDir, 'node_modules', '.cache', 'forget-child-'));
+  child = await bundleDreamChild(bundleDir, 'forget-child.ts', ['@electric-sql/pglite']);
   pristine = join(root, 'pristine');
   const reverie = openAt(pristine);
   for (const content of [
@@ -105,7 +112,10 @@ beforeAll(async () => {
   await source.close();
   await reverie.close();
 }, 120_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(bundleDir, { recursive: true, force: true });
+});
 
 describe('a forget killed at any point', () => {
   const forget = (dataPath: string) => ['forget', dataPath, 'quokka'];
@@ -201,4 +211,87 @@ describe('an erasure killed at any point', () => {
       );
     }
   }, 300_000);
+});
+
+describe('an erasure killed at any point, on PostgreSQL (PGlite in a directory)', () => {
+  const erased = ['Alice keeps a quokka', 'The quokka is called Zephyrine', 'Quokkas eat leaves'];
+  // The database lives inside the data directory, so a trial copies both at once.
+  const database = (dataPath: string) => join(dataPath, 'pglite');
+  const erase = (dataPath: string) => ['erase', dataPath, 'quokka', `pglite:${database(dataPath)}`];
+  let pristinePg: string;
+  let beforePg: Array<Omit<MemoryEntry, 'updatedAt'>>;
+
+  /** Runs `work` with an instance over the data directory's PGlite database, closing both after. */
+  async function withPostgresInstance<T>(dataPath: string, work: (reverie: Reverie, pglite: PGlite) => Promise<T>): Promise<T> {
+    mkdirSync(dataPath, { recursive: true });
+    const pglite = await PGlite.create({ dataDir: database(dataPath), extensions: { btree_gin } });
+    const reverie = createReverie({ dataPath, logger: 'silent' }).withPostgres({ pglite }).withMemory().build();
+    try {
+      return await work(reverie, pglite);
+    } finally {
+      await reverie.close();
+      await pglite.close();
+    }
+  }
+
+  /** Every row of every Reverie table of the default scope, as JSON text, lower-cased. */
+  async function rowsOf(pglite: PGlite): Promise<string[]> {
+    const client = postgresClientFromPglite(pglite);
+    const tables = await client.query<{ name: string }>(
+      "SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name LIKE 'reverie\\_%' AND column_name = 'scope'",
+    );
+    const rows: string[] = [];
+    for (const { name } of tables) {
+      for (const row of await client.query<{ json: string }>(
+        `SELECT row_to_json(t)::text AS json FROM "${name}" t WHERE scope = 'default'`,
+      )) {
+        rows.push(`${name} ${row.json.toLowerCase()}`);
+      }
+    }
+    return rows;
+  }
+
+  beforeAll(async () => {
+    pristinePg = join(root, 'pristine-pg');
+    beforePg = await withPostgresInstance(pristinePg, async (reverie) => {
+      for (const content of [
+        'Alice keeps a quokka',
+        'The quokka is called Zephyrine',
+        'The user prefers tea',
+        'Deploys go out on Tuesdays',
+        'Quokkas eat leaves',
+      ]) {
+        await reverie.memory!.save({ content });
+      }
+      // A soft-forgotten copy: its run archives the text in the dream state's tables.
+      const copy = await reverie.memory!.save({ content: 'Someone said: the QUOKKA is called Zephyrine' });
+      await reverie.memory!.forget({ ids: [copy.id] });
+      return userEntries(reverie);
+    });
+  }, 120_000);
+
+  it('is whole after recovery, or was never started: no row of the scope holds the text, unrelated entries are untouched', async () => {
+    const points = await tracePoints(erase, pristinePg);
+    expect(points.filter((point) => point.startsWith('erase.')).length).toBeGreaterThan(3);
+    const unrelated = beforePg.filter((entry) => !entry.content.toLowerCase().includes('quokka'));
+    for (const point of points) {
+      const dataPath = join(root, `pg-trial-${point.replace(/\W/g, '-')}`);
+      cpSync(pristinePg, dataPath, { recursive: true });
+      const killed = await runChild(erase(dataPath), { REVERIE_FAULT_KILL_AT: point });
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      await withPostgresInstance(dataPath, async (reverie, pglite) => {
+        await reverie.dreams.recover();
+        const left = await userEntries(reverie);
+        const tombstones = await reverie.memory!.list({ category: FORGOTTEN_CATEGORY });
+        if (tombstones.length > 1) {
+          expect(left, point).toEqual(unrelated);
+          for (const tombstone of tombstones) expect(tombstone.content, point).not.toContain('"erasing"');
+          const holding = (await rowsOf(pglite)).filter((row) => erased.some((text) => row.includes(text.toLowerCase())));
+          expect(holding, point).toEqual([]);
+        } else {
+          expect(left, point).toEqual(beforePg);
+        }
+      });
+    }
+  }, 600_000);
 });
