@@ -37,10 +37,7 @@ export class ColdTier {
       logger,
       layout: memoryEntryLayout('cold memory entry'),
       listener: {
-        check: (entry) => {
-          this.index.check(memoryDocumentText(entry));
-          for (const passage of memoryPassageTexts(entry)) this.index.check(passage);
-        },
+        check: (entry) => checkIndexable(this.index, entry),
         onPut: (entry, previous) => {
           this.index.set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
           if (previous) countCategory(this.categories, previous.category, -1);
@@ -96,6 +93,12 @@ const NO_ENTRIES: RecordReader<MemoryEntry> = Object.freeze({
   get: () => undefined,
   values: () => [][Symbol.iterator](),
 });
+
+/** Throws, before anything is written, when `index` cannot hold an entry's text or one of its passages: both tiers' collections run it. */
+export function checkIndexable(index: Bm25Index, entry: MemoryEntry): void {
+  index.check(memoryDocumentText(entry));
+  for (const passage of memoryPassageTexts(entry)) index.check(passage);
+}
 
 /** How both tiers keep entries on disk: `<category>/<id>.json`, validated by `memoryEntrySchema`, the later `updatedAt` winning a duplicate. */
 export function memoryEntryLayout(what: string): DocumentLayout<MemoryEntry> {

@@ -62,7 +62,7 @@ import { JsonDocumentCollection } from '../fs/json-document-collection';
 import type { RecordReader, SnapshotRecords } from '../fs/record-map';
 import type { DecodedSection, SnapshotSection } from '../fs/snapshot-file';
 import { validateStoreOptions } from '../options/validate-store-options';
-import { ColdTier, countCategory, memoryEntryLayout } from './cold-tier';
+import { checkIndexable, ColdTier, countCategory, memoryEntryLayout } from './cold-tier';
 
 export interface FileMemoryStoreOptions extends HybridRecallOptions, VectorSearchOptions {
   /** The agent's data directory; entries live in `<dataPath>/memory/<category>/<id>.json`. */
@@ -135,10 +135,7 @@ export class FileMemoryStore implements ILongTermMemory {
       logger: this.logger,
       layout: memoryEntryLayout('memory entry'),
       listener: {
-        check: (entry) => {
-          this.index.check(memoryDocumentText(entry));
-          for (const passage of memoryPassageTexts(entry)) this.index.check(passage);
-        },
+        check: (entry) => checkIndexable(this.index, entry),
         onPut: (entry, previous) => {
           // Indexed first: when the text cannot be, nothing has changed.
           const text = memoryDocumentText(entry);

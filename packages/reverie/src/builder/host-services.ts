@@ -11,14 +11,13 @@ import type { ReverieConfig } from './builder-options';
  * `createReverie({ container })` gave one (SPEC E2), Reverie's own container otherwise.
  */
 export function instanceRegistry(container: unknown): ServiceRegistry {
-  if (container === undefined) return new ServiceContainer();
-  if (!isReverieContainer(container)) {
+  if (container !== undefined && !isReverieContainer(container)) {
     throw invalidOptions(
       'createReverie({ container }) takes a tsyringe DependencyContainer (`import { container } from "tsyringe"`, or a child of it).',
       [{ path: 'createReverie.container', message: 'must be a tsyringe DependencyContainer' }],
     );
   }
-  return new HostContainerRegistry(container, container.createChildContainer());
+  return scopeRegistry(container);
 }
 
 /** A child of the host's container for one scope of `buildScopes()`. */

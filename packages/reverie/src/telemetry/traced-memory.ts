@@ -87,17 +87,34 @@ export class TracedMemory implements ILongTermMemory {
     return this.store.close();
   }
 
-  private operation<T>(name: string, attributes: SpanAttributes, work: (span: SpanLike) => Promise<T>): Promise<T> {
-    return this.tracing.span(
-      `${name} ${this.storeId}`,
-      {
-        'gen_ai.operation.name': name,
-        'gen_ai.provider.name': 'reverie',
-        'gen_ai.memory.store.id': this.storeId,
-        'gen_ai.memory.type': 'long_term',
-        ...attributes,
-      },
-      work,
-    ) as Promise<T>;
+  private operation<T>(name: MemoryOperation, attributes: SpanAttributes, work: (span: SpanLike) => Promise<T>): Promise<T> {
+    return memoryOperationSpan(this.tracing, this.storeId, name, attributes, work);
   }
+}
+
+/** The GenAI conventions' memory operations Reverie emits. */
+export type MemoryOperation = 'search_memory' | 'update_memory' | 'delete_memory';
+
+/**
+ * One memory operation as a span, `<operation> <store id>`, with the attributes every such span
+ * carries and `attributes` beside them: what `TracedMemory` and a forget (`MemoryForgetting`) share.
+ */
+export function memoryOperationSpan<T>(
+  tracing: ReverieTracing,
+  storeId: string,
+  operation: MemoryOperation,
+  attributes: SpanAttributes,
+  work: (span: SpanLike) => Promise<T>,
+): Promise<T> {
+  return tracing.span(
+    `${operation} ${storeId}`,
+    {
+      'gen_ai.operation.name': operation,
+      'gen_ai.provider.name': 'reverie',
+      'gen_ai.memory.store.id': storeId,
+      'gen_ai.memory.type': 'long_term',
+      ...attributes,
+    },
+    work,
+  );
 }

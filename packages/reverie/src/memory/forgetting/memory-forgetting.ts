@@ -1,4 +1,5 @@
 import type { ReverieTracing } from '../../telemetry/reverie-tracing';
+import { memoryOperationSpan } from '../../telemetry/traced-memory';
 import type { IClock, ILongTermMemory, MemoryEntry } from '@reverie/core';
 import { isSystemCategory, refuseSystemCategory } from '@reverie/core/internal';
 import type { CycleReport, HostOperations } from '@reverie/dream';
@@ -59,15 +60,11 @@ export class MemoryForgetting {
   forget(selector: ForgetSelector, options?: ForgetOptions): Promise<ForgetReceipt> {
     const tracing = this.services.tracing;
     if (!tracing) return this.forgetNow(selector, options);
-    return tracing.spans.span(
-      `delete_memory ${tracing.storeId}`,
-      {
-        'gen_ai.operation.name': 'delete_memory',
-        'gen_ai.provider.name': 'reverie',
-        'gen_ai.memory.store.id': tracing.storeId,
-        'gen_ai.memory.type': 'long_term',
-        'reverie.memory.forget.mode': typeof options?.mode === 'string' ? options.mode : 'soft',
-      },
+    return memoryOperationSpan(
+      tracing.spans,
+      tracing.storeId,
+      'delete_memory',
+      { 'reverie.memory.forget.mode': typeof options?.mode === 'string' ? options.mode : 'soft' },
       async (span) => {
         const receipt = await this.forgetNow(selector, options);
         span.setAttributes({
