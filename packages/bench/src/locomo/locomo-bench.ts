@@ -17,12 +17,14 @@
  *    separated by `:`) replayed through today's directives and guards (`replayRecordedCycle`).
  *
  * `LOCOMO_ANSWERS_DIR=<folder>` also writes, per ranking option, each question's retrieved
- * memories for a reader (`<option>.reader.jsonl`) and the gold answers for a grader (`gold.jsonl`).
+ * memories for a reader (`<option>.reader.jsonl`), per replayed cycle the default ranking's before
+ * and after it (`cycle-<conversation>.before|after.reader.jsonl`), and the gold answers for a
+ * grader (`gold.jsonl`).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type IEmbedder, memoryDocumentText, type Thesaurus } from '@reverie/core';
+import { describeSubjectTime, type IEmbedder, type MemoryEntry, memoryDocumentText, type Thesaurus } from '@reverie/core';
 import { FileMemoryStore } from '@reverie/file-store';
 import { createReverie, loadWordNetThesaurus, loadWordVectorEmbedder, type Reverie } from 'reverie';
 import { reportFigure } from '../figures';
@@ -51,8 +53,20 @@ const CHOSEN_ON = new Set([0, 1, 2]);
 interface Ranked {
   /** The top entries' evidence, best first. */
   evidence: string[][];
-  /** What a reader gets: the top entries' text and when each was noted. */
-  memories: Array<{ content: string; noted: string }>;
+  /** What a reader gets: the top entries' text, when each was noted and, when known, when what it says happened. */
+  memories: ReaderMemory[];
+}
+
+interface ReaderMemory {
+  content: string;
+  noted: string;
+  happened?: string;
+}
+
+/** A hit as a reader model gets it (see `Ranked.memories`). */
+function readerMemory(entry: MemoryEntry): ReaderMemory {
+  const happened = describeSubjectTime(entry.metadata);
+  return { content: entry.content, noted: entry.createdAt.slice(0, 10), ...(happened === undefined ? {} : { happened }) };
 }
 
 interface Option {
@@ -93,7 +107,7 @@ function reverieRanker(config: { embedder?: IEmbedder; synonyms?: Thesaurus; sec
       const hits = await memory.recall({ text, maxResults: DEPTH });
       return {
         evidence: hits.map((hit) => evidence.get(hit.entry.id) ?? []),
-        memories: hits.map((hit) => ({ content: hit.entry.content, noted: hit.entry.createdAt.slice(0, 10) })),
+        memories: hits.map((hit) => readerMemory(hit.entry)),
       };
     };
   };
@@ -253,7 +267,24 @@ const cycles = recordedCyclePaths();
 if (cycles.length === 0)
   console.log(`\nNo recorded cycle at ${locomoCyclePath()} nor in ${KEPT_CYCLES} (set LOCOMO_CYCLE_PATH): nothing to replay.`);
 for (const folder of cycles) {
-  const replay = await replayRecordedCycle(folder, { conversations });
+  const replay = await replayRecordedCycle(folder, {
+    conversations,
+    // With LOCOMO_ANSWERS_DIR: each question's top memories before and after the cycle, for a reader.
+    ...(answersDir === undefined
+      ? {}
+      : {
+          async inspect(phase, memory, _evidence, conversation) {
+            const lines: string[] = [];
+            for (const question of conversation.questions) {
+              const hits = await memory.search({ text: question.text, maxResults: DEPTH });
+              lines.push(
+                JSON.stringify({ id: question.id, question: question.text, memories: hits.map((hit) => readerMemory(hit.entry)) }),
+              );
+            }
+            writeFileSync(join(answersDir, `cycle-${conversation.index}.${phase}.reader.jsonl`), `${lines.join('\n')}\n`);
+          },
+        }),
+  });
   const share = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${fmt((100 * part) / whole, 1)} %`);
   const sum = (list: ReadonlyArray<{ input: number; output: number }>) =>
     list.reduce((total, pass) => ({ input: total.input + pass.input, output: total.output + pass.output }), { input: 0, output: 0 });
