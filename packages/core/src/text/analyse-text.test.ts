@@ -180,3 +180,31 @@ describe('analyseText: wordings that mean the same read the same', () => {
     ]);
   });
 });
+
+describe('analyseText: "consider" weighs a plan or holds an opinion', () => {
+  const modal = (text: string) => analyseText(text).terms.some((term) => term.kind === 'modality');
+  // Sentences in the way LoCoMo's observations use the verb.
+  it.each([
+    'Mel has a strong connection to art, considering it both a sanctuary and a source of comfort.',
+    'Ana considers it a gift to be able to share her journey.',
+    'Jon considers her like a partner in this journey.',
+    'Jon considers it a must-have in his life.',
+    'Gina considers Jon to be the perfect mentor.',
+    'John considers stretching and breathing as powerful tools for wellbeing.',
+    'John values his family, considering them the best thing ever.',
+    'Joanna finds solace in writing, considering it an escape.',
+  ])('an opinion, not a plan: %j', (text) => {
+    expect(modal(text)).toBe(false);
+  });
+  it.each([
+    'Her kids are considering going camping next month.',
+    'Ana is considering a career in counseling.',
+    'John is considering it.',
+    'John is considering it for next year.',
+    'John and his family consider adopting a rescue dog.',
+    'Tom considers moving to Oslo.',
+    'Tom is considering moving as soon as he can.',
+  ])('a plan: %j', (text) => {
+    expect(modal(text)).toBe(true);
+  });
+});

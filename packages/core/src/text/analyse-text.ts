@@ -532,12 +532,99 @@ const GOING_TO_PLACE = new Set([
   'class',
 ]);
 
+/** "Considering" weighs a plan unless it holds an opinion; "considers" and "consider" do when a gerund follows ("considers moving"). */
+const CONSIDER = new Set(['considering', 'considers', 'consider']);
+/** Words ending in -ing that are not gerunds. */
+const NOT_GERUNDS = new Set([
+  'thing',
+  'things',
+  'nothing',
+  'something',
+  'anything',
+  'everything',
+  'morning',
+  'evening',
+  'during',
+  'king',
+  'ring',
+  'spring',
+  'string',
+  'wing',
+  'sibling',
+  'siblings',
+]);
+
+/** Whether a lower-case word reads as a gerund ("moving", "adopting"). */
+function isGerund(word: string): boolean {
+  return word.length > 4 && word.endsWith('ing') && !NOT_GERUNDS.has(word);
+}
+/** Objects after which "consider" takes a complement ("considering it an escape"). */
+const OBJECT_PRONOUNS = new Set([
+  'it',
+  'him',
+  'her',
+  'them',
+  'this',
+  'that',
+  'me',
+  'us',
+  'you',
+  'himself',
+  'herself',
+  'themselves',
+  'myself',
+]);
+/** After "considering it", these go on with the plan ("considering it for next year"), not with a complement. */
+const PLAN_GOES_ON = new Set([
+  'for',
+  'in',
+  'on',
+  'at',
+  'after',
+  'before',
+  'next',
+  'again',
+  'seriously',
+  'now',
+  'soon',
+  'still',
+  'too',
+  'and',
+  'but',
+  'or',
+]);
+
+/** Words after which "as" compares ("as soon as"), rather than names what something is held as. */
+const AS_COMPARES = new Set(['soon', 'well', 'long', 'much', 'many', 'far', 'often', 'quickly']);
+
+/**
+ * Whether "consider" with the (up to four) words after it holds an opinion — "considering it an
+ * escape", "considers him a friend", "considers stretching and breathing as tools" — rather than
+ * weighs a plan: "considering moving", "considering it" at the end of a clause, "considering a
+ * new job", "considering moving as soon as she can". `undefined` stands for what is not a word.
+ */
+function holdsAsOpinion(words: ReadonlyArray<string | undefined>): boolean {
+  const [object, after] = words;
+  if (object === undefined || after === undefined) return false;
+  if (OBJECT_PRONOUNS.has(object) && !PLAN_GOES_ON.has(after)) return true;
+  for (let k = 1; k < words.length && words[k] !== undefined; k++) {
+    if (words[k] === 'as') return !AS_COMPARES.has(words[k + 1] ?? '');
+  }
+  return false;
+}
+
 /** A modality phrase at `index` (see `MODAL_PHRASES`), with how it was written and how many tokens it took. */
 function matchModality(tokens: readonly RawToken[], index: number): { text: string; length: number } | undefined {
   const first = tokens[index];
   if (first?.kind !== 'word') return undefined;
   const lower = (at: number) => (tokens[at]?.kind === 'word' ? tokens[at]!.text.toLowerCase() : undefined);
   const head = lower(index);
+  if (head !== undefined && CONSIDER.has(head)) {
+    const next = lower(index + 1);
+    if (holdsAsOpinion([1, 2, 3, 4, 5].map((k) => lower(index + k)))) return undefined;
+    // "considers moving": weighing a plan. "Considers" with anything else is left to the words.
+    if (head !== 'considering') return next !== undefined && isGerund(next) ? { text: first.text, length: 1 } : undefined;
+  }
   for (const phrase of MODAL_PHRASES) {
     if (phrase[0] !== head || !phrase.every((word, k) => lower(index + k) === word)) continue;
     const next = tokens[index + phrase.length];

@@ -122,6 +122,10 @@ const ANCHORED_UNITS: ReadonlyMap<string, { before: string; after: string }> = n
   ['weekend', { before: 'last weekend', after: 'next weekend' }],
   ['month', { before: 'last month', after: 'next month' }],
   ['year', { before: 'last year', after: 'next year' }],
+  ...['summer', 'winter', 'spring', 'autumn', 'fall'].map((season): [string, { before: string; after: string }] => [
+    season,
+    { before: `last ${season}`, after: `next ${season}` },
+  ]),
 ]);
 
 /**

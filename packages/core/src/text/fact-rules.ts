@@ -52,6 +52,13 @@ export const FACT_RULES: readonly FactRule[] = [
       { from: 'last Friday', to: 'the Friday before 2023-07-16', noted: '2023-07-16', shown: true },
       { from: 'five years ago', to: 'about five years before 2023-05-21', noted: '2023-05-21', shown: true },
       { from: 'yesterday', to: 'the day before 2023-07-16', noted: '2023-07-16' },
+      // A real model's rewrite (LoCoMo conversation 3), refused until seasons could be anchored.
+      {
+        from: 'Joanna took a sunset picture on a hike near Fort Wayne last summer.',
+        to: 'Joanna took a sunset picture on a hike near Fort Wayne in the summer before 2022-11-09.',
+        noted: '2022-11-09',
+      },
+      { from: 'Tim is moving to Oslo next spring.', to: 'Tim is moving to Oslo in the spring after 2024-01-10.', noted: '2024-01-10' },
       {
         from: 'Ana is preparing for a meeting next week.',
         to: 'As of 2023-01-09, Ana was preparing for a meeting the following week.',
@@ -81,6 +88,8 @@ export const FACT_RULES: readonly FactRule[] = [
     ],
     forbids: [
       { from: 'last week', to: 'the week before 2023-08-01', noted: '2023-07-16', shown: true },
+      { from: 'Joanna went hiking last summer.', to: 'Joanna went hiking in the winter before 2022-11-09.', noted: '2022-11-09' },
+      { from: 'Joanna went hiking last summer.', to: 'Joanna went hiking in the summer before 2023-11-09.', noted: '2022-11-09' },
       { from: 'John started surfing five years ago.', to: 'John started surfing about ten years before 2023-05-21.', noted: '2023-05-21' },
       { from: 'Tim had a chat with a fan in California last week.', to: 'Tim had a chat with a fan in California.', noted: '2023-07-16' },
     ],
@@ -121,11 +130,24 @@ export const FACT_RULES: readonly FactRule[] = [
       { from: 'plans to play console games', to: 'intends to play console games', shown: true },
       { from: 'John plans to play console games with friends.', to: 'John is planning to play console games with friends.' },
       { from: 'Tim might visit Berlin next year.', to: 'Tim may visit Berlin next year.' },
+      { from: 'Tom is considering moving to Oslo.', to: 'Tom considers moving to Oslo.' },
+      // "Considering it an escape" is an opinion held, not a plan (a real model's merge, LoCoMo conversation 3).
+      {
+        from: 'Joanna finds solace and creativity in writing, considering it an escape and a way to express her feelings.',
+        to: 'Joanna finds solace and creativity in writing; she considers writing an escape and a way to express her feelings.',
+      },
+      { from: 'Tom considers it his duty to help.', to: 'Tom sees helping as his duty.' },
+      {
+        from: 'Jon considers having confidence in oneself important for business success.',
+        to: 'Jon considers self-confidence important for business success.',
+      },
     ],
     forbids: [
       { from: 'plans to play console games', to: 'plays console games', shown: true },
       { from: 'Tim might visit Berlin next year.', to: 'Tim visits Berlin next year.' },
       { from: 'Tim is going to learn German.', to: 'Tim learns German.' },
+      { from: 'Tom is considering moving to Oslo.', to: 'Tom moves to Oslo.' },
+      { from: 'Tom considers moving to Oslo.', to: 'Tom moves to Oslo.' },
     ],
   },
 ];

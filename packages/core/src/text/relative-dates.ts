@@ -114,6 +114,8 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
     const [from, to] = weekday[1] === 'last' ? [-13, -1] : weekday[1] === 'next' ? [1, 13] : [-6, 6];
     return { ...span(addDays(at, from), addDays(at, to)), weekday: weekday[2] };
   }
+  const season = /^(last|next) (spring|summer|autumn|fall|winter)$/.exec(phrase);
+  if (season) return seasonWindow(season[1] === 'last' ? 'last' : 'next', season[2]!, at);
   const counted = /^(in )?(\d+|a few) (day|week|month|year)s?( ago)?$/.exec(phrase);
   if (!counted || (counted[1] === undefined) === (counted[4] === undefined)) return undefined;
   const sign = counted[1] ? 1 : -1;
@@ -134,6 +136,33 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
   if (unit === 'week') return around(addWeeks(at, sign * amount));
   if (unit === 'month') return around(addMonths(at, sign * amount), 7);
   return span(addDays(addYears(at, sign * amount), -183), addDays(addYears(at, sign * amount), 183));
+}
+
+/** The month each season starts in (0-based; meteorological seasons of the northern hemisphere, three months each). */
+const SEASON_START: ReadonlyMap<string, number> = new Map([
+  ['spring', 2],
+  ['summer', 5],
+  ['autumn', 8],
+  ['fall', 8],
+  ['winter', 11],
+]);
+
+/**
+ * "last summer": the latest summer over before `at`; "next summer": the first to begin after it.
+ * (Meteorological seasons: summer is June to August, winter December to February.)
+ */
+function seasonWindow(direction: 'last' | 'next', season: string, at: Date): DateWindow {
+  const { addMonths, endOfMonth } = dateFns();
+  const startMonth = SEASON_START.get(season)!;
+  // The instance of the season that starts in the year of `at`, then step a year at a time.
+  let start = new Date(at.getFullYear(), startMonth, 1);
+  const endOf = (from: Date) => endOfMonth(addMonths(from, 2));
+  if (direction === 'last') {
+    while (endOf(start) >= at) start = new Date(start.getFullYear() - 1, startMonth, 1);
+  } else {
+    while (start <= at) start = new Date(start.getFullYear() + 1, startMonth, 1);
+  }
+  return { from: day(start), to: day(endOf(start)) };
 }
 
 /** Whether date key `key` (ISO day or month) falls in the window. */
