@@ -532,7 +532,7 @@ const GOING_TO_PLACE = new Set([
   'class',
 ]);
 
-/** "Considering" weighs a plan unless it holds an opinion; "considers" and "consider" do when a gerund follows ("considers moving"). */
+/** The forms of "consider": "considering" weighs a plan unless it holds an opinion (`holdsAsOpinion`), "considers" and "consider" when a gerund follows ("considers moving"). */
 const CONSIDER = new Set(['considering', 'considers', 'consider']);
 /** Words ending in -ing that are not gerunds. */
 const NOT_GERUNDS = new Set([
@@ -598,7 +598,7 @@ const PLAN_GOES_ON = new Set([
 const AS_COMPARES = new Set(['soon', 'well', 'long', 'much', 'many', 'far', 'often', 'quickly']);
 
 /**
- * Whether "consider" with the (up to four) words after it holds an opinion — "considering it an
+ * Whether "consider" with the (up to five) words after it holds an opinion — "considering it an
  * escape", "considers him a friend", "considers stretching and breathing as tools" — rather than
  * weighs a plan: "considering moving", "considering it" at the end of a clause, "considering a
  * new job", "considering moving as soon as she can". `undefined` stands for what is not a word.
