@@ -19,6 +19,16 @@ import { filesHolding } from './__fixtures__/files-holding';
 // they were; and undo brings back the state before it.
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = resolve(here, '..');
+
+/** The memories every run starts from, on files and on PostgreSQL alike. */
+const SEEDED = [
+  'Alice keeps a quokka',
+  'The quokka is called Zephyrine',
+  'The user prefers tea',
+  'Deploys go out on Tuesdays',
+  'Quokkas eat leaves',
+];
+
 let root: string;
 let bundleDir: string;
 let child: string;
@@ -93,15 +103,7 @@ beforeAll(async () => {
   child = await bundleDreamChild(bundleDir, 'forget-child.ts', ['@electric-sql/pglite']);
   pristine = join(root, 'pristine');
   const reverie = openAt(pristine);
-  for (const content of [
-    'Alice keeps a quokka',
-    'The quokka is called Zephyrine',
-    'The user prefers tea',
-    'Deploys go out on Tuesdays',
-    'Quokkas eat leaves',
-  ]) {
-    await reverie.memory!.save({ content });
-  }
+  for (const content of SEEDED) await reverie.memory!.save({ content });
   before = await userEntries(reverie);
   const source = openAt(join(root, 'source'));
   for (const content of ['Imported one', 'Imported two', 'Imported three']) await source.memory!.save({ content });
@@ -254,15 +256,7 @@ describe('an erasure killed at any point, on PostgreSQL (PGlite in a directory)'
   beforeAll(async () => {
     pristinePg = join(root, 'pristine-pg');
     beforePg = await withPostgresInstance(pristinePg, async (reverie) => {
-      for (const content of [
-        'Alice keeps a quokka',
-        'The quokka is called Zephyrine',
-        'The user prefers tea',
-        'Deploys go out on Tuesdays',
-        'Quokkas eat leaves',
-      ]) {
-        await reverie.memory!.save({ content });
-      }
+      for (const content of SEEDED) await reverie.memory!.save({ content });
       // A soft-forgotten copy: its run archives the text in the dream state's tables.
       const copy = await reverie.memory!.save({ content: 'Someone said: the QUOKKA is called Zephyrine' });
       await reverie.memory!.forget({ ids: [copy.id] });

@@ -1,7 +1,7 @@
 // Over 400 lines on purpose: the synthetic memory's vocabulary and planted groups are data, kept in
 // one file so a bench reader sees everything the consolidation bench measures against.
 import type { MemoryDraft } from '@reverie/core';
-import { seededRandom } from '../seeded-random';
+import { seededRandom, shuffled } from '../seeded-random';
 
 // A deterministic synthetic long-term memory with planted answers for the consolidation bench:
 //
@@ -650,15 +650,6 @@ const MOMENTS: readonly MomentTemplate[] = [
 ];
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-
-function shuffled<T>(random: () => number, list: readonly T[]): T[] {
-  const copy = [...list];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
 
 /** A rough normalisation (lower case, letters and digits only), enough to keep background notes unique. */
 const roughKey = (text: string) =>

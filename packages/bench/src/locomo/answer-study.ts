@@ -1,4 +1,4 @@
-import { seededRandom } from '../seeded-random';
+import { seededRandom, shuffled } from '../seeded-random';
 
 /**
  * Answers as the measure, blind (issue 32): each question's retrieved memories under two or more
@@ -45,16 +45,6 @@ export interface GraderItem {
   answer: string;
 }
 
-/** Shuffles a copy of `items` with `random` (Fisher–Yates). Pure given `random`. */
-function shuffled<T>(items: readonly T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
-
 /**
  * The reader's batches: every question of every condition, each under an opaque key, shuffled,
  * with a question's copies under different conditions in different batches (so that no batch shows
@@ -75,15 +65,15 @@ export function blindReaderBatches(
   const placed: Array<Array<{ condition: string; question: ReaderQuestion }>> = Array.from({ length: batchCount }, () => []);
   for (const copies of byId.values()) {
     const slots = shuffled(
-      Array.from({ length: batchCount }, (_, index) => index),
       random,
+      Array.from({ length: batchCount }, (_, index) => index),
     );
     copies.forEach((copy, index) => placed[slots[index]!]!.push(copy));
   }
   const key = new Map<string, KeyEntry>();
   let next = 0;
   const batches = placed.map((batch) =>
-    shuffled(batch, random).map(({ condition, question }) => {
+    shuffled(random, batch).map(({ condition, question }) => {
       next += 1;
       const itemKey = `q${String(next).padStart(5, '0')}`;
       key.set(itemKey, { condition, id: question.id });
@@ -115,7 +105,7 @@ export function graderItems(
 ): { items: GraderItem[]; key: Map<string, string> } {
   const random = seededRandom(seed);
   const graderKey = new Map<string, string>();
-  const items = shuffled(answers, random).map((answer, index) => {
+  const items = shuffled(random, answers).map((answer, index) => {
     const entry = key.get(answer.key);
     if (!entry) throw new Error(`graderItems: answer key ${JSON.stringify(answer.key)} is not one the reader was given`);
     const question = gold.get(entry.id);
