@@ -165,7 +165,10 @@ export async function replayRecordedCycle(folder: string, options: CycleReplayOp
       calls: asked.filter((request) => request.answer === 'first').length,
       repairRounds: asked.filter((request) => request.answer === 'repair').length,
       recordedCalls: recorded.recorded.filter((call) => call.key.kind === CONSOLIDATION.kind).length,
-      recordedRepairs: recorded.recorded.filter((call) => call.key.kind === CONSOLIDATION.kind && call.repair).length,
+      // One recorded repair request may have served several calls: each request counts once.
+      recordedRepairs: new Set(
+        recorded.recorded.flatMap((call) => (call.key.kind === CONSOLIDATION.kind && call.repair ? [call.repair.number] : [])),
+      ).size,
       proposed: asked.filter((request) => request.answer === 'first').reduce((sum, request) => sum + request.proposals, 0),
       recordedProposals: recorded.recordedProposals,
       unreplayed: recorded.unreplayed,

@@ -61,6 +61,38 @@ describe('recordedCalls', () => {
       [4, undefined],
     ]);
   });
+
+  it('takes an exchange that shows only entries of several calls before it for the repair request of each', () => {
+    const batched: RecordedExchange[] = [
+      { ...exchanges[0]!, user: shown(ids.a, ids.b) },
+      { ...exchanges[2]!, number: 2 },
+      { number: 3, system: CONSOLIDATE, user: `${shown(ids.a, ids.b, ids.e)}\n\nRepair needed.`, reply: '{}' },
+      { number: 4, system: CONSOLIDATE, user: shown(ids.c, ids.d), reply: '{}' },
+    ];
+    expect(recordedCalls(batched).map((call) => [call.first.number, call.repair?.number])).toEqual([
+      [1, 3],
+      [2, 3],
+      [4, undefined],
+    ]);
+  });
+});
+
+describe('RecordedModel, one repair request for several calls', () => {
+  it('answers it with the recorded repairs of every call whose entries it shows', async () => {
+    const model = new RecordedModel(exchanges);
+    await ask(model, CONSOLIDATE, shown(ids.a, ids.b, ids.c, ids.d));
+    await ask(model, CONSOLIDATE, shown(ids.e, ids.f));
+    expect(JSON.parse(await ask(model, CONSOLIDATE, `${shown(ids.a, ids.b, ids.e, ids.f)}\n\nRepair needed.`))).toEqual({
+      toDelete: [],
+      toSave: [save('A and B, repaired', ids.a, ids.b), save('E and F', ids.e, ids.f)],
+      toSupersede: [],
+    });
+    expect(model.requests.map((request) => [request.answer, request.calls])).toEqual([
+      ['first', [1]],
+      ['first', [3]],
+      ['repair', [1, 3]],
+    ]);
+  });
 });
 
 describe('proposalsOf', () => {

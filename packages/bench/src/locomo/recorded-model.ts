@@ -82,16 +82,23 @@ export function loadRecordedExchanges(folder: string): RecordedExchange[] {
 }
 
 /**
- * The recorded exchanges as calls: an exchange that shows what the one before it showed, or
- * part of it, for the same pass, is the host's repair request of that call (the host asks once).
- * Pure.
+ * The recorded exchanges as calls: an exchange that shows only what earlier calls of the same
+ * pass showed, none of them answered by a repair yet, is the host's repair request of those calls
+ * (the one before it, or — a request for the refused items of several calls — each call it shows
+ * entries of). Pure.
  */
 export function recordedCalls(exchanges: readonly RecordedExchange[]): RecordedCall[] {
   const calls: RecordedCall[] = [];
   for (const exchange of exchanges) {
     const key = promptKey(exchange.system, exchange.user);
-    const previous = calls.at(-1);
-    if (previous && !previous.repair && key.shown.length > 0 && showsWithin(key, previous.key)) previous.repair = exchange;
+    const open: RecordedCall[] = [];
+    for (const call of [...calls].reverse()) {
+      if (call.repair || call.key.kind !== key.kind) break;
+      open.push(call);
+    }
+    const repaired = open.filter((call) => call.key.shown.some((item) => key.shown.includes(item)));
+    const within = key.shown.every((item) => repaired.some((call) => call.key.shown.includes(item)));
+    if (key.shown.length > 0 && repaired.length > 0 && within) for (const call of repaired) call.repair = exchange;
     else calls.push({ key, first: exchange });
   }
   return calls;
@@ -167,10 +174,10 @@ const CONSOLIDATION_KIND = 'toDelete';
  *   deletion its entry, a merge all its sources, a supersession both entries), each proposal
  *   once: the host may pack entries into calls differently than when the cycle was recorded,
  *   and a proposal is replayed in the call that shows what it is about;
- * - a prompt that shows only what an earlier consolidation prompt showed is the host's repair
- *   request of that call: it gets, of those entries, the proposals of the recorded replies to the
- *   repair requests of the calls it was answered from (their first replies where none was
- *   recorded);
+ * - a prompt that shows only what earlier consolidation prompts showed is the host's repair
+ *   request of those calls (one, or several: the host asks once per pass): it gets, of those
+ *   entries, the proposals of the recorded replies to the repair requests of the calls they were
+ *   answered from (their first replies where none was recorded);
  * - any other prompt gets the recorded reply of the call of its pass that showed the same
  *   sessions and entries, else the one that showed most of them, each once;
  * - a prompt nothing matches gets an empty object of the asked shape (`{"toDelete": []}`).
@@ -194,7 +201,12 @@ export class RecordedModel {
     for (const call of this.calls) {
       if (call.key.kind !== CONSOLIDATION_KIND) continue;
       const first = proposalsOf(call.first.reply);
-      this.proposals.set(call, { first, repair: call.repair ? proposalsOf(call.repair.reply) : first });
+      // A repair request may have covered several calls: each keeps the replacements of its own entries.
+      const own = new Set(call.key.shown);
+      const repair = call.repair
+        ? proposalsOf(call.repair.reply).filter((proposal) => proposal.ids.every((id) => own.has(`entry:${id}`)))
+        : first;
+      this.proposals.set(call, { first, repair });
     }
     this.model = new MockLanguageModelV3({ doGenerate: async (options) => this.reply(options) });
   }
@@ -259,18 +271,18 @@ export class RecordedModel {
   } {
     const shown = new Set(key.shown.map((item) => item.slice('entry:'.length)));
     const within = (proposal: Proposal) => proposal.ids.length > 0 && proposal.ids.every((id) => shown.has(id));
-    const earlier = [...this.consolidations]
-      .reverse()
-      .find((asked) => !asked.repaired && shown.size > 0 && [...shown].every((id) => asked.shown.has(id)));
-    if (earlier) {
-      earlier.repaired = true;
-      const picked = earlier.calls.flatMap((call) =>
+    // The host's repair request shows only entries that first prompts showed, of one call or of several.
+    const earlier = this.consolidations.filter((asked) => !asked.repaired && [...shown].some((id) => asked.shown.has(id)));
+    if (shown.size > 0 && earlier.length > 0 && [...shown].every((id) => earlier.some((asked) => asked.shown.has(id)))) {
+      const calls = [...new Set(earlier.flatMap((asked) => asked.calls))];
+      for (const asked of earlier) asked.repaired = true;
+      const picked = calls.flatMap((call) =>
         this.proposals.get(call)!.repair.filter((proposal) => within(proposal) && !this.usedRepair.has(proposal)),
       );
       for (const proposal of picked) this.usedRepair.add(proposal);
       // A replacement's item number is the recorded call's; the host binds it by its sources instead.
       const unnumbered = picked.map((proposal) => ({ ...proposal, item: withoutItemNumber(proposal.item) }));
-      return { text: consolidationReply(unnumbered), calls: earlier.calls, answer: 'repair', proposals: picked.length };
+      return { text: consolidationReply(unnumbered), calls, answer: 'repair', proposals: picked.length };
     }
     const calls: RecordedCall[] = [];
     const picked: Proposal[] = [];

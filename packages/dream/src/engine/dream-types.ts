@@ -94,7 +94,7 @@ export interface PassPlan {
     accepted: number;
     /** Of `accepted`, those that passed the guards in the model's first reply, before any repair request. */
     acceptedFirstTry?: number;
-    /** Calls that needed a repair request. */
+    /** Repair requests sent (memory consolidation sends at most one per run, for the refused items of all its calls). */
     repairs?: number;
   };
   /**

@@ -214,6 +214,45 @@ describe('MemoryConsolidationPass: the model step and its guards (D4, D5, B4)', 
     expect(plan.refusals.join('\n')).toMatch(/asked the model once to replace just those \(1\)/);
   });
 
+  it('sends one repair request for the refused items of all its calls, and splices each replacement into its own call', async () => {
+    await background();
+    const { a, b } = await berlinMemory();
+    const t = await harness.add({ content: 'The user visited Tokyo in May 2023 with Ana' });
+    const u = await harness.add({ content: 'User went to Tokyo with Ana in May 2023' });
+    const gateway = new ScriptedGateway((data) => {
+      if (data.includes('Repair needed'))
+        return {
+          toSave: [
+            { content: 'The user lives in Berlin, Germany', sourceIds: [a.id, b.id] },
+            { content: 'The user visited Tokyo with Ana in May 2023', sourceIds: [t.id, u.id] },
+          ],
+        };
+      const shown = shownIds(data);
+      return {
+        toDelete: [],
+        toSave: [
+          ...(shown.includes(a.id) ? [{ content: 'The user lives in Germany', sourceIds: [a.id, b.id] }] : []),
+          ...(shown.includes(t.id) ? [{ content: 'The user visited Tokyo with Ana', sourceIds: [t.id, u.id] }] : []),
+        ],
+      };
+    });
+    const plan = await harness.run(new MemoryConsolidationPass({ tokenBudget: 500 }), gateway);
+
+    const firsts = gateway.requests.filter((request) => !request.data.includes('Repair needed'));
+    expect(firsts.length).toBeGreaterThan(1);
+    expect(gateway.requests).toHaveLength(firsts.length + 1);
+    const repair = gateway.requests.at(-1)!.data;
+    expect(repair).toMatch(/Repair needed\. The host accepted the rest of your replies/);
+    expect(repair).toContain('missing name "Berlin"');
+    expect(repair).toContain('missing date "May 2023"');
+    for (const id of [a.id, b.id, t.id, u.id]) expect(repair).toContain(`[${id}]`);
+    expect(plan.proposals).toMatchObject({ acceptedFirstTry: 0, repairs: 1 });
+    expect(plan.refusals.filter((refusal) => refusal.includes('asked the model once to replace just those'))).toHaveLength(2);
+    const contents = (await harness.live()).map((entry) => entry.content);
+    expect(contents).toEqual(expect.arrayContaining(['The user lives in Berlin, Germany', 'The user visited Tokyo with Ana in May 2023']));
+    expect(ids(await harness.live())).not.toEqual(expect.arrayContaining([a.id]));
+  });
+
   it('accepts the repaired merge', async () => {
     const { a, b } = await berlinMemory();
     const gateway = new ScriptedGateway((_data, call) => ({

@@ -7,7 +7,7 @@ import { storeLookup } from '../../review/neighbour-lookup';
 import { deletionBudget, RunBudget } from '../../review/run-budget';
 import { SourceSimilarity } from '../../review/source-similarity';
 import { parsePassOptions } from '../parse-pass-options';
-import { askAndReview, type BudgetedReview, embeddingsOf } from './ask-and-review';
+import { type AskedCall, askCall, embeddingsOf, repairAndAdmit } from './ask-and-review';
 import { assembleOperations } from './assemble-operations';
 import { itemLookup } from './candidate-clusters';
 import { commitConsolidation, type ConsolidationCommit, fingerprintsOf, type PrepassCommit, wording } from './consolidation-commit';
@@ -135,7 +135,8 @@ export class MemoryConsolidationPass extends DeclaredPass {
       : async () => undefined;
     const budget = new RunBudget(deletionBudget(this.options.deletionCap, shownIds.length), this.options.deletionCap);
 
-    const reviews: BudgetedReview[] = [];
+    // Every call is asked first; the items their replies got refused go to the model in one repair request.
+    const asked: AskedCall[] = [];
     for (const [index_, ids] of calls.entries()) {
       context.signal.throwIfAborted();
       const shown = new Map(ids.map((id) => [id, byId.get(id)!]));
@@ -158,20 +159,19 @@ export class MemoryConsolidationPass extends DeclaredPass {
         },
         await embeddingsOf(context, shown),
       );
-      reviews.push(
-        await askAndReview(context, this.name, this.options, data, shown, {
+      asked.push(
+        await askCall(context, this.name, this.options, data, shown, {
           call: index_ + 1,
           withCorrections: correctionsShown > 0,
           similarity,
           prepare,
-          budget,
           // A reply rewrites at most every entry shown, plus one anti-pattern per correction.
           savesPerReply: ids.length + correctionsShown,
           lineOf,
-          today: now,
         }),
       );
     }
+    const reviews = await repairAndAdmit(context, this.name, this.options, asked, budget, now);
 
     for (const id of shownIds) selection.considered.add(id);
     const assembled = assembleOperations({ items, reviews, considered: selection.considered, now, decay, runId: context.runId });
@@ -216,7 +216,7 @@ export class MemoryConsolidationPass extends DeclaredPass {
         proposed: reviews.reduce((sum, review) => sum + review.proposed, 0),
         accepted: admitted.reduce((sum, review) => sum + review.saves.length + review.deletions.length + review.supersessions.length, 0),
         acceptedFirstTry: admitted.reduce((sum, review) => sum + review.acceptedFirstTry, 0),
-        repairs: reviews.filter((review) => review.repaired).length,
+        repairs: reviews.some((review) => review.repaired) ? 1 : 0,
       },
       details: { pendingRetries: Object.keys(retries.retry).length },
       commit,

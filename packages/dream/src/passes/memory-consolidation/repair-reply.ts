@@ -28,19 +28,44 @@ const REFUSED_LABEL = 'Your refused toSave items, one per line: item <n> (from <
 const SOURCES_LABEL = 'The entries those items came from, in the format of the first request';
 
 /**
- * The user prompt of the one repair request of a call: the refused items with what the host
- * found wrong (facts lost or added, sources it does not find alike, a category it refuses), and
- * only the entries they came from — the accepted part of the reply is neither shown nor asked for
- * again. Pure.
+ * A refused save as the pass's one repair request names it: `number` is its place among the
+ * toSave items of all the pass's calls (its `position` plus the saves of the calls before it),
+ * so items of several calls are told apart; `call` and `position` say where it came from.
  */
-export function renderRepairRequest(repairs: readonly RepairItem[], lineOf: (id: string) => string, today: Date): string {
+export interface NumberedRepair extends RepairItem {
+  call: number;
+  number: number;
+}
+
+/**
+ * The refused saves of a pass's calls, numbered for its one repair request (see
+ * `NumberedRepair`). `calls` in call order: each call's refused items and how many toSave items
+ * its reply held. Pure.
+ */
+export function numberRepairs(calls: ReadonlyArray<{ call: number; repairs: readonly RepairItem[]; saves: number }>): NumberedRepair[] {
+  let before = 0;
+  return calls.flatMap(({ call, repairs, saves }) => {
+    const offset = before;
+    before += saves;
+    return repairs.map((item) => ({ ...item, call, number: offset + item.position }));
+  });
+}
+
+/**
+ * The user prompt of a pass's one repair request: the refused items of all its calls with what
+ * the host found wrong (facts lost or added, sources it does not find alike, a category it
+ * refuses), and only the entries they came from — the accepted part of the replies is neither
+ * shown nor asked for again. Pure.
+ */
+export function renderRepairRequest(repairs: readonly NumberedRepair[], lineOf: (id: string) => string, today: Date): string {
   const items = repairs.map(
     (item) =>
-      `item ${item.position} (from ${item.sourceIds.join(', ')}): ${JSON.stringify(item.content)} — refused: ${item.reasons.join('; ')}`,
+      `item ${item.number} (from ${item.sourceIds.join(', ')}): ${JSON.stringify(item.content)} — refused: ${item.reasons.join('; ')}`,
   );
   const sourceIds = [...new Set(repairs.flatMap((item) => item.sourceIds))];
+  const replies = new Set(repairs.map((item) => item.call)).size > 1 ? 'your replies' : 'your reply';
   return [
-    `Today is ${today.toISOString().slice(0, 10)}. Repair needed. The host accepted the rest of your reply and keeps it; the ${repairs.length === 1 ? 'toSave item below was' : `${repairs.length} toSave items below were`} refused.`,
+    `Today is ${today.toISOString().slice(0, 10)}. Repair needed. The host accepted the rest of ${replies} and keeps it; the ${repairs.length === 1 ? 'toSave item below was' : `${repairs.length} toSave items below were`} refused.`,
     fenceUntrusted(REFUSED_LABEL, items.join('\n')),
     fenceUntrusted(SOURCES_LABEL, sourceIds.map(lineOf).join('\n')),
     [
@@ -52,54 +77,62 @@ export function renderRepairRequest(repairs: readonly RepairItem[], lineOf: (id:
   ].join('\n\n');
 }
 
+/** The replacements of one call, as a reply of its own; `itemOf[k]` is the position in that call's reply of the k-th replacement's refused item. */
+export interface CallReplacements {
+  reply: ConsolidationReply;
+  itemOf: number[];
+}
+
 /**
- * The replacements of a repair answer as a reply of their own, for the same guards as the first
- * reply: each save bound to the refused item it names (or whose sources hold all of its
- * sourceIds), its sourceIds kept to that item's and to entries no accepted change of the first
- * reply uses (`taken`). A save that names no refused item is dropped and reported, unless it
- * repeats a change the first reply already made (a model that sent its whole reply again).
- * `itemOf[k]` is the refused item of the k-th replacement. Pure.
+ * The replacements of a repair answer, per call, each as a reply of its own for the same guards
+ * as that call's first reply: each save bound to the refused item it names (by its `number`, or
+ * the item whose sources hold all of its sourceIds), its sourceIds kept to that item's and to
+ * entries no accepted change uses (`taken`). A save that names no refused item is dropped and
+ * reported, unless it repeats a change a first reply already made (`accepted`: the sources of
+ * the accepted saves; a model that sent its whole reply again). Pure.
  */
 export function replacementsOf(
   answer: ConsolidationRepair,
-  repairs: readonly RepairItem[],
+  repairs: readonly NumberedRepair[],
   taken: ReadonlySet<string>,
-  context: { call: number; accepted: ReadonlyArray<readonly string[]> },
-): { reply: ConsolidationReply; itemOf: number[]; refusals: string[] } {
+  accepted: ReadonlyArray<readonly string[]>,
+): { byCall: Map<number, CallReplacements>; refusals: string[] } {
   const refusals: string[] = [];
-  const toSave: ConsolidationReply['toSave'] = [];
-  const itemOf: number[] = [];
+  const byCall = new Map<number, CallReplacements>();
+  const calls = [...new Set(repairs.map((item) => item.call))];
+  const asked = `${calls.length === 1 ? 'call' : 'calls'} ${calls.join(', ')}`;
   const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
   answer.toSave.forEach((save, index) => {
     const ids = [...new Set(save.sourceIds ?? [])];
-    const named = save.item === null || save.item === undefined ? undefined : repairs.find((item) => item.position === save.item);
-    const item =
-      named ??
-      (save.item === null || save.item === undefined
-        ? repairs.find((candidate) => ids.length > 0 && ids.every((id) => candidate.sourceIds.includes(id)))
-        : undefined);
+    const numbered = save.item !== null && save.item !== undefined;
+    const item = numbered
+      ? repairs.find((candidate) => candidate.number === save.item)
+      : repairs.find((candidate) => ids.length > 0 && ids.every((id) => candidate.sourceIds.includes(id)));
     if (!item) {
-      if (!context.accepted.some((sources) => sameIds(sources, ids))) {
+      if (!accepted.some((sources) => sameIds(sources, ids))) {
         refusals.push(
-          `call ${context.call}: repair answer item ${index + 1} replaces no refused item${save.item != null ? ` (item ${save.item} was not refused)` : ''}; ignored`,
+          `${asked}: repair answer item ${index + 1} replaces no refused item${numbered ? ` (item ${save.item} was not refused)` : ''}; ignored`,
         );
       }
       return;
     }
+    const where = `call ${item.call}: repair of toSave item ${item.position}`;
     const outside = ids.filter((id) => !item.sourceIds.includes(id) || taken.has(id));
     if (outside.length > 0)
       refusals.push(
-        `call ${context.call}: repair of toSave item ${item.position}: ${outside.join(', ')} left out: not a source of that item, or already changed by the accepted part of the reply`,
+        `${where}: ${outside.join(', ')} left out: not a source of that item, or already changed by the accepted part of the reply`,
       );
     const kept = ids.filter((id) => !outside.includes(id));
     if (kept.length === 0) {
-      refusals.push(`call ${context.call}: repair of toSave item ${item.position} refused: none of its sourceIds is one of that item's`);
+      refusals.push(`${where} refused: none of its sourceIds is one of that item's`);
       return;
     }
-    toSave.push({ content: save.content, category: save.category ?? null, tags: save.tags ?? null, sourceIds: kept });
-    itemOf.push(item.position);
+    const replacements = byCall.get(item.call) ?? { reply: { toSave: [], toDelete: [], toSupersede: [] }, itemOf: [] };
+    replacements.reply.toSave.push({ content: save.content, category: save.category ?? null, tags: save.tags ?? null, sourceIds: kept });
+    replacements.itemOf.push(item.position);
+    byCall.set(item.call, replacements);
   });
-  return { reply: { toSave, toDelete: [], toSupersede: [] }, itemOf, refusals };
+  return { byCall, refusals };
 }
 
 /**
