@@ -139,6 +139,7 @@ export { consoleLogger, RecordingLogger, silentLogger, stderrLogger } from './lo
 export { resolveMemoryDraft } from './memory/resolve-memory-draft';
 export { byCreation, byImportanceThenRecency } from './memory/memory-order';
 export { copyMemoryEntry } from './memory/copy-memory-entry';
+export { EPISODE_TAG } from './memory/episode-tag';
 export { COLD_FALLBACK, hotResultsAreWeak, inTier, parseListTier, searchTiers, tierOf } from './memory/memory-tiers';
 export { resolveSkillDraft, skillDocumentText } from './skills/resolve-skill-draft';
 export { assertOpen, checkCondition, inTimeRange, nextTimestamp } from './stores/write-condition';

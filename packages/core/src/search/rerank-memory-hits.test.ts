@@ -113,6 +113,46 @@ describe('rerankMemoryHits', () => {
     const entryOf = entries([{ id: 'a' }, { id: 'b', tags: ['constructor'] }]);
     expect(ids(rerank(hits, 'Constructor __proto__ toString', entryOf))).toEqual(['b', 'a']);
   });
+
+  it('puts an episode that restates another hit after the others, with or without cues', () => {
+    const hits = [
+      { id: 'episode', score: 3 },
+      { id: 'other', score: 2 },
+      { id: 'fact', score: 1 },
+      { id: 'more', score: 0.5 },
+    ];
+    const entryOf = entries([
+      {
+        id: 'episode',
+        tags: ['episode'],
+        content: 'Jon went to networking events to make things happen for his business after losing his job.',
+      },
+      { id: 'other', content: 'Jon visited Paris recently.' },
+      { id: 'fact', content: 'Jon has been attending networking events to make things happen after losing his job.' },
+      { id: 'more', content: 'Jon opened a dance studio.' },
+    ]);
+    expect(ids(rerank(hits, 'When did Jon visit networking events?', entryOf))).toEqual(['other', 'fact', 'more', 'episode']);
+    // The restated episode leaves the top 3 for the next hit; without cues as well.
+    expect(ids(rerank(hits, 'when did jon visit networking events?', entryOf, 3))).toEqual(['other', 'fact', 'more']);
+    // An episode that restates nothing keeps its place; a fact an episode restates keeps its own.
+    const unlike = entries([
+      { id: 'episode', tags: ['episode'], content: 'Jon met investors at a networking event.' },
+      { id: 'other' },
+      { id: 'fact' },
+      { id: 'more' },
+    ]);
+    expect(ids(rerank(hits, 'When did Jon visit networking events?', unlike))).toEqual(['episode', 'other', 'fact', 'more']);
+    const factFirst = [hits[2]!, hits[1]!, hits[0]!];
+    expect(ids(rerank(factFirst, 'networking events', entryOf))).toEqual(['fact', 'other', 'episode']);
+    // Two episodes that say the same: the lower one goes after the rest.
+    const twice = entries([
+      { id: 'episode', tags: ['episode'], content: 'Jon met investors at a networking event.' },
+      { id: 'other', tags: ['episode'], content: 'At a networking event Jon met investors.' },
+      { id: 'fact' },
+      { id: 'more' },
+    ]);
+    expect(ids(rerank(hits, 'networking events', twice))).toEqual(['episode', 'fact', 'more', 'other']);
+  });
 });
 
 describe('rerankPool', () => {

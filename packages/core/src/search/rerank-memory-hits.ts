@@ -1,3 +1,5 @@
+import { EPISODE_TAG } from '../memory/episode-tag';
+import { stemWord } from '../text/stem-word';
 import { hasCues, type QueryCues } from './query-cues';
 import { namesDateWithin, notedWithin } from './query-periods';
 import { tokenize } from './stop-words';
@@ -14,6 +16,12 @@ export const MEMORY_RERANK = {
   tagBoost: 1,
   /** …and one noted within a day, month or year the query names (or naming one in it) gains `dateBoost` × the best score. */
   dateBoost: 1,
+  /**
+   * An episode (tagged `EPISODE_TAG`) at least this share of whose content words (stemmed)
+   * another hit holds — one that is not an episode, or an episode ranked above it — restates it:
+   * it goes after the other hits, so the two take one place of the results.
+   */
+  restatement: 0.7,
 } as const;
 
 /** What the re-ranking reads of an entry. */
@@ -57,7 +65,8 @@ export function mergeHitLists<T extends { id: string; score: number }>(first: re
  *   within it, gains `dateBoost` × the best score, so such entries come first, by their scores.
  * Ties keep the order they came in. `hits` are the text ranking's best (`rerankPool` of them, plus
  * its best among the entries noted within the periods); a hit whose entry `entryOf` does not know
- * keeps its score. Without cues, the first `limit` hits as they are. Pure.
+ * keeps its score. Without cues, the hits as they are. With or without cues, an episode that
+ * restates another hit then goes after the others (`MEMORY_RERANK.restatement`). Pure.
  */
 export function rerankMemoryHits<T extends { id: string; score: number }>(
   hits: readonly T[],
@@ -65,7 +74,7 @@ export function rerankMemoryHits<T extends { id: string; score: number }>(
   entryOf: (id: string) => RerankedEntry | undefined,
   limit: number,
 ): T[] {
-  if (hits.length === 0 || !hasCues(cues)) return hits.slice(0, limit);
+  if (hits.length === 0 || !hasCues(cues)) return withoutRestatedEpisodes(hits, entryOf, limit);
   const ranked = hits.map((hit) => ({ hit, entry: entryOf(hit.id), score: hit.score }));
   // Array.prototype.sort is stable: equal scores keep the order they had.
   const resort = () => ranked.sort((a, b) => b.score - a.score);
@@ -94,7 +103,46 @@ export function rerankMemoryHits<T extends { id: string; score: number }>(
     if (boosted) resort();
   }
 
-  return ranked.slice(0, limit).map(({ hit, score }) => (score === hit.score ? hit : { ...hit, score }));
+  return withoutRestatedEpisodes(
+    ranked.map(({ hit, score }) => (score === hit.score ? hit : { ...hit, score })),
+    entryOf,
+    limit,
+  );
+}
+
+/**
+ * The best `limit` of `hits` (ranked), an episode among them that restates another hit after the
+ * others (see `MEMORY_RERANK.restatement`): after a dream cycle an episode often says again what
+ * a fact of the same session says, and the two would take two places of the results. The fact
+ * keeps its place: it is the one that carries its sources (lineage) and its own dates. Hits are
+ * taken best first until `limit` are kept; each episode among them is compared with every hit. Pure.
+ */
+function withoutRestatedEpisodes<T extends { id: string }>(
+  hits: readonly T[],
+  entryOf: (id: string) => RerankedEntry | undefined,
+  limit: number,
+): T[] {
+  const top = hits.slice(0, limit);
+  const isEpisode = hits.map((hit) => entryOf(hit.id)?.tags.includes(EPISODE_TAG) ?? false);
+  if (!isEpisode.slice(0, limit).some(Boolean)) return top;
+  const words = hits.map((hit) => new Set(tokenize(entryOf(hit.id)?.content ?? '').map(stemWord)));
+  const restated = (n: number) =>
+    isEpisode[n] === true && words.some((other, m) => m !== n && (!isEpisode[m] || m < n) && restates(words[n]!, other));
+  const kept: T[] = [];
+  const demoted: T[] = [];
+  for (const [n, hit] of hits.entries()) {
+    if (kept.length === limit) break;
+    (restated(n) ? demoted : kept).push(hit);
+  }
+  return [...kept, ...demoted].slice(0, limit);
+}
+
+/** Whether at least `MEMORY_RERANK.restatement` of `words` are among `other`. Pure. */
+function restates(words: ReadonlySet<string>, other: ReadonlySet<string>): boolean {
+  if (words.size === 0) return false;
+  let shared = 0;
+  for (const word of words) if (other.has(word)) shared++;
+  return shared >= MEMORY_RERANK.restatement * words.size;
 }
 
 /** Whether one of `tags` is named by the query's `words` (every word of the tag is one of them). */

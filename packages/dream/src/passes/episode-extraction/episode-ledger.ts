@@ -1,6 +1,7 @@
 import {
   Bm25Index,
   DEFAULT_IMPORTANCE,
+  EPISODE_TAG,
   isUnderPrefix,
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
@@ -20,8 +21,6 @@ import { unionTags } from '../memory-consolidation/merge-entries';
 import { duplicateKey, normaliseContent, stripRetentionTags } from '../memory-consolidation/normalise-content';
 import type { EpisodeReply, ProposedEpisode } from './episode-reply';
 
-/** Every episode the pass writes carries this tag. */
-export const EPISODE_TAG = 'episode';
 /** Categories under this prefix belong to the host's own bookkeeping: never shown, never reinforced. */
 const SYSTEM_CATEGORY = '_system';
 /** A retention word used as a tag, with or without its brackets (SPEC D17). */
