@@ -52,10 +52,15 @@ export function promptKey(system: string, user: string): PromptKey {
   return { kind: REPLY_SHAPE.exec(system)?.[1] ?? REPLY_SHAPE.exec(user)?.[1] ?? '', shown: [...shown].sort() };
 }
 
-/** Whether every item `inner` shows is one `outer` shows, for the same pass. Pure. */
-export function showsWithin(inner: PromptKey, outer: PromptKey): boolean {
-  const items = new Set(outer.shown);
-  return inner.kind === outer.kind && inner.shown.every((item) => items.has(item));
+/**
+ * The prompts a repair request answers: of `open` (earlier prompts of its pass that no repair
+ * answered yet), those that showed something it shows, when together they showed everything it
+ * shows; none when it shows nothing or something none of them did (a first prompt). Pure.
+ */
+export function repairedBy<T>(shown: readonly string[], open: readonly T[], shownBy: (prompt: T) => ReadonlySet<string>): T[] {
+  const repaired = open.filter((prompt) => shown.some((item) => shownBy(prompt).has(item)));
+  const covered = shown.length > 0 && shown.every((item) => repaired.some((prompt) => shownBy(prompt).has(item)));
+  return covered ? repaired : [];
 }
 
 function sameKey(a: PromptKey, b: PromptKey): boolean {
@@ -96,9 +101,8 @@ export function recordedCalls(exchanges: readonly RecordedExchange[]): RecordedC
       if (call.repair || call.key.kind !== key.kind) break;
       open.push(call);
     }
-    const repaired = open.filter((call) => call.key.shown.some((item) => key.shown.includes(item)));
-    const within = key.shown.every((item) => repaired.some((call) => call.key.shown.includes(item)));
-    if (key.shown.length > 0 && repaired.length > 0 && within) for (const call of repaired) call.repair = exchange;
+    const repaired = repairedBy(key.shown, open, (call) => new Set(call.key.shown));
+    if (repaired.length > 0) for (const call of repaired) call.repair = exchange;
     else calls.push({ key, first: exchange });
   }
   return calls;
@@ -272,8 +276,12 @@ export class RecordedModel {
     const shown = new Set(key.shown.map((item) => item.slice('entry:'.length)));
     const within = (proposal: Proposal) => proposal.ids.length > 0 && proposal.ids.every((id) => shown.has(id));
     // The host's repair request shows only entries that first prompts showed, of one call or of several.
-    const earlier = this.consolidations.filter((asked) => !asked.repaired && [...shown].some((id) => asked.shown.has(id)));
-    if (shown.size > 0 && earlier.length > 0 && [...shown].every((id) => earlier.some((asked) => asked.shown.has(id)))) {
+    const earlier = repairedBy(
+      [...shown],
+      this.consolidations.filter((asked) => !asked.repaired),
+      (asked) => asked.shown,
+    );
+    if (earlier.length > 0) {
       const calls = [...new Set(earlier.flatMap((asked) => asked.calls))];
       for (const asked of earlier) asked.repaired = true;
       const picked = calls.flatMap((call) =>

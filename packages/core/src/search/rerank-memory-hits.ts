@@ -123,9 +123,10 @@ function withoutRestatedEpisodes<T extends { id: string }>(
   limit: number,
 ): T[] {
   const top = hits.slice(0, limit);
-  const isEpisode = hits.map((hit) => entryOf(hit.id)?.tags.includes(EPISODE_TAG) ?? false);
+  const entries = hits.map((hit) => entryOf(hit.id));
+  const isEpisode = entries.map((entry) => entry?.tags.includes(EPISODE_TAG) ?? false);
   if (!isEpisode.slice(0, limit).some(Boolean)) return top;
-  const words = hits.map((hit) => new Set(tokenize(entryOf(hit.id)?.content ?? '').map(stemWord)));
+  const words = entries.map((entry) => new Set(tokenize(entry?.content ?? '').map(stemWord)));
   const restated = (n: number) =>
     isEpisode[n] === true && words.some((other, m) => m !== n && (!isEpisode[m] || m < n) && restates(words[n]!, other));
   const kept: T[] = [];

@@ -2,6 +2,7 @@
 // years, relative and anchored times), kept as one table so both read a date alike.
 import type { RawToken } from './tokenise-text';
 import { lookupTable } from '../lookup/lookup-table';
+import { SEASONS } from './relative-dates';
 
 const MONTHS: readonly (readonly string[])[] = [
   ['january', 'jan'],
@@ -122,10 +123,7 @@ const ANCHORED_UNITS: ReadonlyMap<string, { before: string; after: string }> = n
   ['weekend', { before: 'last weekend', after: 'next weekend' }],
   ['month', { before: 'last month', after: 'next month' }],
   ['year', { before: 'last year', after: 'next year' }],
-  ...['summer', 'winter', 'spring', 'autumn', 'fall'].map((season): [string, { before: string; after: string }] => [
-    season,
-    { before: `last ${season}`, after: `next ${season}` },
-  ]),
+  ...SEASONS.map((season): [string, { before: string; after: string }] => [season, { before: `last ${season}`, after: `next ${season}` }]),
 ]);
 
 /**

@@ -114,8 +114,8 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
     const [from, to] = weekday[1] === 'last' ? [-13, -1] : weekday[1] === 'next' ? [1, 13] : [-6, 6];
     return { ...span(addDays(at, from), addDays(at, to)), weekday: weekday[2] };
   }
-  const season = /^(last|next) (spring|summer|autumn|fall|winter)$/.exec(phrase);
-  if (season) return seasonWindow(season[1] === 'last' ? 'last' : 'next', season[2]!, at);
+  const season = /^(last|next) ([a-z]+)$/.exec(phrase);
+  if (season && SEASON_START.has(season[2]!)) return seasonWindow(season[1] === 'last' ? 'last' : 'next', season[2]!, at);
   const counted = /^(in )?(\d+|a few) (day|week|month|year)s?( ago)?$/.exec(phrase);
   if (!counted || (counted[1] === undefined) === (counted[4] === undefined)) return undefined;
   const sign = counted[1] ? 1 : -1;
@@ -139,13 +139,15 @@ export function relativeDateWindow(phrase: string, anchor: string): DateWindow |
 }
 
 /** The month each season starts in (0-based; meteorological seasons of the northern hemisphere, three months each). */
-const SEASON_START: ReadonlyMap<string, number> = new Map([
+const SEASON_START: ReadonlyMap<string, number> = new Map<string, number>([
   ['spring', 2],
   ['summer', 5],
   ['autumn', 8],
   ['fall', 8],
   ['winter', 11],
 ]);
+/** The seasons "last …" and "next …" can be anchored by (`relativeDateWindow`). */
+export const SEASONS: readonly string[] = [...SEASON_START.keys()];
 
 /**
  * "last summer": the latest summer over before `at`; "next summer": the first to begin after it.
