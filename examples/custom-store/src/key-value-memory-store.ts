@@ -8,12 +8,11 @@ import {
   checkCondition,
   type DecayOptions,
   type IClock,
+  indexMemoryEntry,
   type ILongTermMemory,
   isUnderPrefix,
   type MemoryDraft,
   type MemoryEntry,
-  memoryDocumentText,
-  memoryPassageTexts,
   memoryEntrySchema,
   type MemorySearchQuery,
   type MemorySearchResult,
@@ -80,7 +79,7 @@ export class KeyValueMemoryStore implements ILongTermMemory {
       const entry = resolveMemoryDraft(draft, (id) => entries.get(id), this.clock, condition, this.decay);
       await this.backend.set(this.prefix + entry.id, JSON.stringify(entry));
       entries.set(entry.id, entry);
-      this.index.set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
+      indexMemoryEntry(this.index, entry);
       return structuredClone(entry);
     });
   }
@@ -149,7 +148,7 @@ export class KeyValueMemoryStore implements ILongTermMemory {
         if (raw === undefined) continue;
         const entry = parseRecord(memoryEntrySchema, JSON.parse(raw), `memory entry at ${key}`);
         entries.set(entry.id, entry);
-        this.index.set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
+        indexMemoryEntry(this.index, entry);
       }
       this.cache = entries;
       return entries;

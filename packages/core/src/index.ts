@@ -161,7 +161,7 @@ export {
   type HybridRankOptions,
   type VectorHit,
 } from './search/hybrid-rank';
-export { memoryDocumentText, memoryPassageTexts } from './search/memory-document-text';
+export { indexMemoryEntry, memoryDocumentText, memoryLabelWords, memoryPassageTexts } from './search/memory-document-text';
 export type { Thesaurus } from './search/query-synonyms';
 export { searchWithSecondHop } from './search/second-hop';
 

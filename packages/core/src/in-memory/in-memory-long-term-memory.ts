@@ -20,7 +20,7 @@ import { browseMemory, type ParsedMemoryQuery, parseMemoryQuery } from '../memor
 import { parseListTier } from '../memory/memory-tiers';
 import { resolveMemoryDraft } from '../memory/resolve-memory-draft';
 import { Bm25Index } from '../search/bm25-index';
-import { memoryDocumentText, memoryPassageTexts } from '../search/memory-document-text';
+import { indexMemoryEntry, memoryDocumentText } from '../search/memory-document-text';
 import { queryCues } from '../search/query-cues';
 import { notedWithin } from '../search/query-periods';
 import { mergeHitLists, rerankMemoryHits, rerankPool } from '../search/rerank-memory-hits';
@@ -71,7 +71,7 @@ export class InMemoryLongTermMemory implements ILongTermMemory {
     const entry = resolveMemoryDraft(draft, (id) => this.entries.get(id), this.clock, condition, this.decay);
     const previous = this.entries.get(entry.id);
     if (previous && tierOf(previous) !== tierOf(entry)) this.indexOf(tierOf(previous)).delete(entry.id);
-    this.indexOf(tierOf(entry)).set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
+    indexMemoryEntry(this.indexOf(tierOf(entry)), entry);
     this.entries.set(entry.id, entry);
     this.log.record(entry.id, 'save');
     return copyMemoryEntry(entry);

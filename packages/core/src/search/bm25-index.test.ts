@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from './bm25-index';
-import { memoryDocumentText } from './memory-document-text';
+import { indexMemoryEntry, memoryDocumentText, memoryLabelWords } from './memory-document-text';
 import { tokenize } from './stop-words';
 
 describe('memoryDocumentText', () => {
@@ -9,6 +9,79 @@ describe('memoryDocumentText', () => {
     expect(memoryDocumentText({ content: 'Chicago', tags: ['tz', 'home'], category: 'user-preferences/time-zone' })).toBe(
       'Chicago tz home user preferences time zone',
     );
+  });
+});
+
+describe('memoryLabelWords', () => {
+  it('counts the words the category adds at the end of memoryDocumentText, stop words left out', () => {
+    expect(memoryLabelWords({ category: 'user-preferences/time-zone' })).toBe(4);
+    expect(memoryLabelWords({ category: 'people/jon/dance-studio' })).toBe(4);
+    expect(memoryLabelWords({ category: 'notes/the-end' })).toBe(2);
+    expect(memoryLabelWords({ category: 'general' })).toBe(1);
+    const entry = { content: 'Chicago', tags: ['tz'], category: 'notes/the-end' };
+    expect(tokenize(memoryDocumentText(entry)).slice(-memoryLabelWords(entry))).toEqual(['notes', 'end']);
+  });
+});
+
+describe('indexMemoryEntry (a category is a label: SPEC M3)', () => {
+  const entry = (id: string, content: string, category: string) => ({ id, content, tags: ['jon'], category });
+  const filler = [
+    entry('f1', 'Gina likes tea in the morning', 'general'),
+    entry('f2', 'Gina opened an online clothing store', 'general'),
+    entry('f3', 'Jon reads a book about marketing', 'general'),
+  ];
+  const scoreOf = (documents: ReturnType<typeof entry>[], id: string, query: string) => {
+    const index = new Bm25Index();
+    for (const document of documents) indexMemoryEntry(index, document);
+    return index.search(query).find((hit) => hit.id === id)?.score;
+  };
+
+  it('leaves a re-filed entry its score for a question that names none of its category’s words', () => {
+    const content = 'Jon has a studio business he showed at a fair';
+    const before = scoreOf([...filler, entry('a', content, 'general')], 'a', 'business fair');
+    const after = scoreOf([...filler, entry('a', content, 'people/jon/dance-studio')], 'a', 'business fair');
+    expect(before).toBeGreaterThan(0);
+    expect(after).toBe(before);
+  });
+
+  it('still finds an entry by its category’s words', () => {
+    expect(scoreOf([...filler, entry('a', 'Jon rehearses every evening', 'people/jon/dance-studio')], 'a', 'dance studio')).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('ranks an entry filed deeper level with one filed in general when the question names neither category', () => {
+    const documents = [
+      ...filler,
+      entry('deep', 'Jon has a studio business he showed at a fair', 'people/jon/dance-studio'),
+      entry('flat', 'Jon has a studio business he showed at a fair', 'general'),
+    ];
+    const index = new Bm25Index();
+    for (const document of documents) indexMemoryEntry(index, document);
+    const [first, second] = index.search('business fair');
+    expect(first!.score).toBe(second!.score);
+  });
+
+  it('indexes the text again when only the label moved (words shifted between the tags and the category)', () => {
+    const index = new Bm25Index();
+    for (const document of filler) indexMemoryEntry(index, document);
+    const tagged = { id: 'a', content: 'studio fair', tags: ['dance'], category: 'general' };
+    const filed = { id: 'a', content: 'studio fair', tags: [], category: 'dance/general' };
+    expect(memoryDocumentText(tagged)).toBe(memoryDocumentText(filed));
+    indexMemoryEntry(index, tagged);
+    const asTagged = index.search('studio')[0]!.score;
+    indexMemoryEntry(index, filed);
+    const asFiled = index.search('studio')[0]!.score;
+    const fresh = new Bm25Index();
+    for (const document of [...filler, filed]) indexMemoryEntry(fresh, document);
+    expect(asFiled).toBe(fresh.search('studio')[0]!.score);
+    expect(asFiled).toBeGreaterThan(asTagged);
+  });
+
+  it('refuses a label that is not a whole number of words', () => {
+    const index = new Bm25Index();
+    for (const bad of [-1, 1.5, Number.NaN]) expect(() => index.set('a', 'text', [], bad)).toThrow(/labelWords/);
+    expect(index.size).toBe(0);
   });
 });
 

@@ -5,7 +5,7 @@ import { PrunedTopK } from './pruned-top-k';
 import { bm25Idf, PREFIX_MAX_EXPANSIONS, rarestTerms, termScore, weighQueryTerms } from './bm25-scoring';
 import { hasRangeBounds, type ImpactReference, impactScale, type Posting, RANGE_SHIFT, rangeBounds, updateReference } from './range-bounds';
 import { invalidOptions } from '../options/invalid-options';
-import { type IndexTerms, indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
+import { type IndexTerms, indexedLength, indexTerms, queryWords, type QueryWord, type TermAnalysis } from './index-terms';
 import { expandWithSynonyms, type Thesaurus } from './query-synonyms';
 
 export interface Bm25Hit {
@@ -183,16 +183,32 @@ export class Bm25Index {
    * a question was about would have. The index's statistics stay those of the documents: a term's
    * document frequency counts a document once whether its text or a passage holds the term, and
    * the average length is that of the documents' texts.
+   *
+   * The last `labelWords` words of the text and of each passage are a label (a memory entry's
+   * category, `memoryLabelWords`): they are indexed and matched like the others, but do not count
+   * in the length, so filing a document elsewhere leaves its score for other words as it was.
    */
-  set(id: string, text: string, passages: readonly string[] = []): void {
-    if (this.textOf(id) === text && samePassages(this.passagesOf(id), passages)) {
+  set(id: string, text: string, passages: readonly string[] = [], labelWords = 0): void {
+    if (!Number.isSafeInteger(labelWords) || labelWords < 0) {
+      throw invalidOptions(`Bm25Index.set: labelWords must be a whole number of words, 0 or more, not ${String(labelWords)}.`, [
+        { path: 'labelWords', message: 'must be an integer ≥ 0' },
+      ]);
+    }
+    const doc = this.numberOf.get(id);
+    if (
+      doc !== undefined &&
+      this.textOf(id) === text &&
+      samePassages(this.passagesOf(id), passages) &&
+      // The same text with another label (words moved between an entry's tags and its category) has another length.
+      this.lengths[doc] === indexedLength(text, labelWords)
+    ) {
       // Held from now on, so whoever gave `importedText` may forget this document.
       this.hold(id, text);
       return;
     }
     // Analysed first: a text the analysis cannot take leaves the index as it was.
-    const analysed = indexTerms(text, this.analysis);
-    const parts = passages.map((passage) => indexTerms(passage, this.analysis));
+    const analysed = indexTerms(text, this.analysis, labelWords);
+    const parts = passages.map((passage) => indexTerms(passage, this.analysis, labelWords));
     if (this.numberOf.has(id)) this.delete(id);
     // With passages, the terms the document holds so far: each counts once in `holders`.
     const held = parts.length > 0 ? new Set<string>() : undefined;
@@ -265,8 +281,8 @@ export class Bm25Index {
   }
 
   /** Adds many documents at once (with their passages, see `set`). */
-  setAll(documents: Iterable<{ id: string; text: string; passages?: readonly string[] }>): void {
-    for (const { id, text, passages } of documents) this.set(id, text, passages);
+  setAll(documents: Iterable<{ id: string; text: string; passages?: readonly string[]; labelWords?: number }>): void {
+    for (const { id, text, passages, labelWords } of documents) this.set(id, text, passages, labelWords);
   }
 
   delete(id: string): boolean {

@@ -19,7 +19,7 @@ export const STEM_MARK = '~';
 /** The terms a document is indexed under, with repeats (their counts are the term frequencies). */
 export interface IndexTerms {
   terms: string[];
-  /** The document's length for BM25: its words (`tokenize`), stems not counted. */
+  /** The document's length for BM25: its words (`tokenize`), stems and the words of its label (`labelWords`) not counted. */
   length: number;
 }
 
@@ -33,17 +33,29 @@ export function stemTermOf(word: string): string | undefined {
  * The terms BM25 indexes for a text: its words (`tokenize`: lower case, no stop words) and, when
  * stemmed, each word's marked stem where it differs from the word ("researched" → `researched`,
  * `~research`; "research" → `research` alone). A query matches a word exactly through the word
- * and any form of it through the stems (see `queryWords`). Pure.
+ * and any form of it through the stems (see `queryWords`). The last `labelWords` words of the
+ * text are a label (a memory entry's category, see `memoryLabelWords`): indexed like the others,
+ * not counted in the length. Pure.
  */
-export function indexTerms(text: string, analysis: TermAnalysis = 'stemmed'): IndexTerms {
+export function indexTerms(text: string, analysis: TermAnalysis = 'stemmed', labelWords = 0): IndexTerms {
   const words = tokenize(text);
-  if (analysis === 'exact') return { terms: words, length: words.length };
+  const length = lengthLess(words.length, labelWords);
+  if (analysis === 'exact') return { terms: words, length };
   const terms = [...words];
   for (const word of words) {
     const stem = stemTermOf(word);
     if (stem !== undefined) terms.push(stem);
   }
-  return { terms, length: words.length };
+  return { terms, length };
+}
+
+/** The length `indexTerms` gives `text` with `labelWords`, without stemming it. Pure. */
+export function indexedLength(text: string, labelWords = 0): number {
+  return lengthLess(tokenize(text).length, labelWords);
+}
+
+function lengthLess(words: number, labelWords: number): number {
+  return words - Math.min(labelWords, words);
 }
 
 /** One distinct word of a query and the terms that hold other forms of it. */

@@ -5,6 +5,7 @@ import {
   type IClock,
   type ILogger,
   type MemoryEntry,
+  indexMemoryEntry,
   memoryDocumentText,
   memoryEntrySchema,
   memoryPassageTexts,
@@ -39,7 +40,7 @@ export class ColdTier {
       listener: {
         check: (entry) => checkIndexable(this.index, entry),
         onPut: (entry, previous) => {
-          this.index.set(entry.id, memoryDocumentText(entry), memoryPassageTexts(entry));
+          indexMemoryEntry(this.index, entry);
           if (previous) countCategory(this.categories, previous.category, -1);
           countCategory(this.categories, entry.category, +1);
         },

@@ -378,6 +378,27 @@ describe('FileMemoryStore snapshot', () => {
     expect(decodeSnapshot(readFileSync(snapshotFile()))!.version).toBe(decoded.version);
   });
 
+  it('one written before a category became a label (memory-entries/6, its lengths count the category) is refused once, then rewritten', async () => {
+    await seed();
+    const memory = store();
+    await memory.save({ content: 'Budget review with Dana', category: 'people/dana/quarterly-budget-and-reviews' });
+    await memory.close();
+    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
+    const sections = new Map<string, SnapshotSection>(
+      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
+    );
+    writeFileSync(
+      snapshotFile(),
+      encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/6'), position: decoded.position, sections }),
+    );
+    const older = new RecordingLogger();
+    const upgraded = store(older);
+    expect(await answers(upgraded)).toEqual(await scanAnswers());
+    expect(refusal(older)).toMatch(/version/);
+    await upgraded.close();
+    expect(decodeSnapshot(readFileSync(snapshotFile()))!.version).toBe(decoded.version);
+  });
+
   it("keeps merged entries' passages (SPEC M3, B10): an open from it ranks them as a full scan does, and as writes on top change them", async () => {
     const saved = await seed(20);
     const memory = store();

@@ -17,6 +17,7 @@ import {
   isUnderPrefix,
   type MemoryDraft,
   type MemoryEntry,
+  indexMemoryEntry,
   memoryDocumentText,
   memoryPassageTexts,
   parseMemoryQuery,
@@ -90,7 +91,7 @@ const memoryStoreOptionsSchema = z
  * first part whenever the entry schema or the sections change; a snapshot of another version is
  * ignored and rewritten.
  */
-const SNAPSHOT_VERSION = `memory-entries/6 ${BM25_INDEX_FORMAT}`;
+const SNAPSHOT_VERSION = `memory-entries/7 ${BM25_INDEX_FORMAT}`;
 
 /**
  * The default `ILongTermMemory` (SPEC M1–M4): one JSON file per entry under
@@ -138,13 +139,12 @@ export class FileMemoryStore implements ILongTermMemory {
         check: (entry) => checkIndexable(this.index, entry),
         onPut: (entry, previous) => {
           // Indexed first: when the text cannot be, nothing has changed.
-          const text = memoryDocumentText(entry);
-          this.index.set(entry.id, text, memoryPassageTexts(entry));
+          indexMemoryEntry(this.index, entry);
           if (previous) countCategory(this.categories, previous.category, -1);
           countCategory(this.categories, entry.category, +1);
           if (hasValidityBounds(entry)) this.bounded.add(entry.id);
           else this.bounded.delete(entry.id);
-          this.hybrid?.want(entry.id, text);
+          this.hybrid?.want(entry.id, memoryDocumentText(entry));
         },
         onDelete: (entry) => {
           countCategory(this.categories, entry.category, -1);

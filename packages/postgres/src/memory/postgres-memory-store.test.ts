@@ -3,7 +3,7 @@ import {
   indexNeighbours,
   InMemoryLongTermMemory,
   ManualClock,
-  memoryDocumentText,
+  indexMemoryEntry,
   type MemoryEntry,
   RecordingLogger,
 } from '@reverie/core';
@@ -95,7 +95,7 @@ function describeMemoryStore(label: string, client: () => PostgresClient, vector
             tags: i % 4 === 0 ? ['ops'] : [],
             category: i % 5 === 0 ? 'project-context/infra' : 'general',
           });
-          index.set(entry.id, memoryDocumentText(entry));
+          indexMemoryEntry(index, entry);
           entries.set(entry.id, entry);
         }
         return { store, index, entries };

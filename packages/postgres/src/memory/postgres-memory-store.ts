@@ -14,6 +14,7 @@ import {
   type MemoryDraft,
   type MemoryEntry,
   memoryDocumentText,
+  memoryLabelWords,
   memoryPassageTexts,
   type MemoryNeighbour,
   type MemoryNeighbourQuery,
@@ -343,7 +344,13 @@ export class PostgresMemoryStore implements ILongTermMemory {
         const entry = normaliseTimes(resolveMemoryDraft(draft, (id) => current.get(id), this.clock, condition, this.decay));
         current.set(entry.id, entry);
         const text = memoryDocumentText(entry);
-        latest.set(entry.id, { entry, text, terms: documentTerms(text), passages: memoryPassageTexts(entry).map(documentTerms) });
+        const label = memoryLabelWords(entry);
+        latest.set(entry.id, {
+          entry,
+          text,
+          terms: documentTerms(text, label),
+          passages: memoryPassageTexts(entry).map((passage) => documentTerms(passage, label)),
+        });
         return entry;
       });
       const records = [...latest.values()].map(({ entry, text, terms }) => ({

@@ -1,4 +1,4 @@
-import { Bm25Index, ManualClock, memoryDocumentText, skillDocumentText, workingMemoryDocumentText } from '@reverie/core';
+import { Bm25Index, indexMemoryEntry, ManualClock, memoryDocumentText, skillDocumentText, workingMemoryDocumentText } from '@reverie/core';
 import { indexTerms } from '@reverie/core/internal';
 import { describe, expect, it } from 'vitest';
 import type { PostgresClient } from '../client/postgres-client';
@@ -9,7 +9,7 @@ import { PostgresSkillStore } from '../skills/postgres-skill-store';
 import { PostgresWorkingMemory } from '../working-memory/postgres-working-memory';
 import { migratePostgres } from './migrate-postgres';
 
-/** Puts a family's search terms back as the release before stemming wrote them (words only), and forgets migration 11. */
+/** Puts a family's search terms back as the release before stemming wrote them (words only, every word counted in the length). */
 async function writeWordsOnly(
   client: PostgresClient,
   documents: string,
@@ -56,7 +56,7 @@ describe('migration 11: stemmed search terms', () => {
     ];
     for (const content of contents) {
       const entry = await memory.save({ content, category: 'notes/work' });
-      index.set(entry.id, memoryDocumentText(entry));
+      indexMemoryEntry(index, entry);
     }
     const skills = new PostgresSkillStore({ client: client(), scope: 'before-stems', clock });
     await skills.save({ name: 'ops/deploying', summary: 'How deployments are run', content: 'Run the pipeline' });
@@ -72,11 +72,12 @@ describe('migration 11: stemmed search terms', () => {
     await writeWordsOnly(client(), 'reverie_working_memory', 'key', 'reverie_working_memory_terms', 'reverie_working_memory_stats', (row) =>
       workingMemoryDocumentText({ key: row.key as string, value: row.value as string, tags: row.tags as string[] }),
     );
-    await client().query('DELETE FROM reverie_schema_migrations WHERE version = 11');
+    // A database from before stems upgrades through every migration after it (16 takes the category out of the lengths).
+    await client().query('DELETE FROM reverie_schema_migrations WHERE version IN (11, 16)');
     // Before the migration, a stem finds nothing: the stored terms are words only.
     expect(await memory.search({ text: 'deploying', maxResults: 10 })).toEqual([]);
 
-    expect((await migratePostgres(client())).applied).toEqual(['11-stemmed-search-terms']);
+    expect((await migratePostgres(client())).applied).toEqual(['11-stemmed-search-terms', '16-memory-label-length']);
     for (const text of ['deploying', 'researching', 'research', 'coffee']) {
       const expected = index.search(text, { limit: 10 });
       const found = await memory.search({ text, maxResults: 10 });

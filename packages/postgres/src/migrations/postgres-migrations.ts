@@ -13,6 +13,7 @@ import { memoryLineageMigration } from './012-memory-lineage';
 import { skillAndWorkingMemoryEmbeddingsMigration } from './013-skill-and-working-memory-embeddings';
 import { memoryPassagesMigration } from './014-memory-passages';
 import { memoryTiersMigration } from './015-memory-tiers';
+import { memoryLabelLengthMigration } from './016-memory-label-length';
 import type { PostgresMigration } from './postgres-migration';
 
 /** Every migration this version of the library knows, in order: versions 1, 2, 3… */
@@ -32,4 +33,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
   skillAndWorkingMemoryEmbeddingsMigration,
   memoryPassagesMigration,
   memoryTiersMigration,
+  memoryLabelLengthMigration,
 ]);

@@ -14,9 +14,10 @@ export interface DocumentTerms {
 /**
  * The terms of `text` as the file store's BM25 index counts them (`indexTerms`: its words in lower
  * case without stop words, and their stems), leaving out the rare term PostgreSQL cannot index
- * (over 2046 bytes); the length counts the words kept. Pure.
+ * (over 2046 bytes); the length counts the words kept, less the last `labelWords` (a memory
+ * entry's category, `memoryLabelWords`: matched, not counted in the length). Pure.
  */
-export function documentTerms(text: string): DocumentTerms {
+export function documentTerms(text: string, labelWords = 0): DocumentTerms {
   const counts = new Map<string, number>();
   let length = 0;
   for (const term of indexTerms(text).terms) {
@@ -24,7 +25,7 @@ export function documentTerms(text: string): DocumentTerms {
     counts.set(term, (counts.get(term) ?? 0) + 1);
     if (!term.startsWith(STEM_MARK)) length += 1;
   }
-  return { counts, length };
+  return { counts, length: length - Math.min(labelWords, length) };
 }
 
 function quoteLexeme(term: string): string {

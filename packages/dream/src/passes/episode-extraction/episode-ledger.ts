@@ -6,7 +6,7 @@ import {
   MAX_MEMORY_CONTENT_LENGTH,
   type MemoryEntry,
   type MemoryLineage,
-  memoryDocumentText,
+  indexMemoryEntry,
   mergeSubjectTimeMetadata,
   newId,
   SUBJECT_END_KEY,
@@ -100,7 +100,7 @@ export class EpisodeLedger {
       this.live.set(entry.id, entry);
       const key = duplicateKey(entry);
       if (key !== undefined && !this.byKey.has(key)) this.byKey.set(key, entry.id);
-      if (this.isEpisode(entry)) this.index.set(entry.id, memoryDocumentText(entry));
+      if (this.isEpisode(entry)) indexMemoryEntry(this.index, entry);
     }
   }
 
@@ -265,7 +265,7 @@ export class EpisodeLedger {
   private track(entry: MemoryEntry): void {
     const key = duplicateKey(entry);
     if (key !== undefined && !this.byKey.has(key)) this.byKey.set(key, entry.id);
-    if (this.isEpisode(entry) || this.index.has(entry.id)) this.index.set(entry.id, memoryDocumentText(entry));
+    if (this.isEpisode(entry) || this.index.has(entry.id)) indexMemoryEntry(this.index, entry);
   }
 
   private current(id: string): MemoryEntry | undefined {

@@ -1,4 +1,4 @@
-import { Bm25Index, memoryDocumentText } from '@reverie/core';
+import { Bm25Index, memoryDocumentText, memoryLabelWords } from '@reverie/core';
 import { indexLookup, type Neighbour, type NeighbourLookup } from '../../review/neighbour-lookup';
 import type { ConsolidationItem } from './consolidation-item';
 
@@ -78,10 +78,10 @@ export class ItemNumbers {
   }
 }
 
-/** A BM25 index over items as recall sees them (content, tags and category). */
+/** A BM25 index over items as recall sees them (content, tags and category, the category as their label). */
 export function itemIndex(items: readonly ConsolidationItem[]): Bm25Index {
   const index = new Bm25Index();
-  index.setAll(items.map((item) => ({ id: item.id, text: memoryDocumentText(item.view) })));
+  index.setAll(items.map((item) => ({ id: item.id, text: memoryDocumentText(item.view), labelWords: memoryLabelWords(item.view) })));
   return index;
 }
 
