@@ -70,6 +70,22 @@ async function scanAnswers(): Promise<Array<Array<[string, number, string]>>> {
   return result;
 }
 
+/**
+ * Writes the snapshot on disk again under another version (`versionOf` its current one), leaving
+ * out the sections `drop` names, as an older release would have written it; gives back the
+ * snapshot as it was.
+ */
+function restampSnapshot(versionOf: (version: string) => string, drop: readonly string[] = []) {
+  const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
+  const sections = new Map<string, SnapshotSection>(
+    [...decoded.sections]
+      .filter(([name]) => !drop.includes(name))
+      .map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
+  );
+  writeFileSync(snapshotFile(), encodeSnapshot({ version: versionOf(decoded.version), position: decoded.position, sections }));
+  return decoded;
+}
+
 async function seed(count = 60): Promise<MemoryEntry[]> {
   const memory = store();
   const saved: MemoryEntry[] = [];
@@ -264,11 +280,7 @@ describe('FileMemoryStore snapshot', () => {
 
   it('refuses a snapshot of another version, even with a valid checksum', async () => {
     await seed();
-    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
-    const sections = new Map<string, SnapshotSection>(
-      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
-    );
-    writeFileSync(snapshotFile(), encodeSnapshot({ version: 'memory-entries/0 bm25/0', position: decoded.position, sections }));
+    restampSnapshot(() => 'memory-entries/0 bm25/0');
     const logger = new RecordingLogger();
     expect(await answers(store(logger))).toEqual(await scanAnswers());
     expect(refusal(logger)).toMatch(/version/);
@@ -291,16 +303,7 @@ describe('FileMemoryStore snapshot', () => {
 
   it('is refused once when written by the version before validity (memory-entries/2), then rewritten', async () => {
     await seed();
-    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
-    const sections = new Map<string, SnapshotSection>(
-      [...decoded.sections]
-        .filter(([name]) => name !== 'memory.bounded')
-        .map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
-    );
-    writeFileSync(
-      snapshotFile(),
-      encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/2'), position: decoded.position, sections }),
-    );
+    const decoded = restampSnapshot((version) => version.replace(/memory-entries\/\d+/, 'memory-entries/2'), ['memory.bounded']);
     const logger = new RecordingLogger();
     const reopened = store(logger);
     expect(await answers(reopened)).toEqual(await scanAnswers());
@@ -314,15 +317,8 @@ describe('FileMemoryStore snapshot', () => {
 
   it('rebuilds, once and by itself, a snapshot the release before stemming wrote (bm25/1)', async () => {
     await seed();
-    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
+    const decoded = restampSnapshot((version) => version.replace(/bm25\/3$/, 'bm25/1'));
     expect(decoded.version).toMatch(/ bm25\/3$/);
-    const sections = new Map<string, SnapshotSection>(
-      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
-    );
-    writeFileSync(
-      snapshotFile(),
-      encodeSnapshot({ version: decoded.version.replace(/bm25\/3$/, 'bm25/1'), position: decoded.position, sections }),
-    );
     const logger = new RecordingLogger();
     const reopened = store(logger);
     // "deploys" is in no entry: only stems find the "deploy" and "deployment" notes.
@@ -361,14 +357,7 @@ describe('FileMemoryStore snapshot', () => {
     expect(refusal(logger)).toBeUndefined();
     await reopened.close();
 
-    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
-    const sections = new Map<string, SnapshotSection>(
-      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
-    );
-    writeFileSync(
-      snapshotFile(),
-      encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/4'), position: decoded.position, sections }),
-    );
+    const decoded = restampSnapshot((version) => version.replace(/memory-entries\/\d+/, 'memory-entries/4'));
     const older = new RecordingLogger();
     const upgraded = store(older);
     expect(await upgraded.get(merged.id)).toEqual(merged);
@@ -383,14 +372,7 @@ describe('FileMemoryStore snapshot', () => {
     const memory = store();
     await memory.save({ content: 'Budget review with Dana', category: 'people/dana/quarterly-budget-and-reviews' });
     await memory.close();
-    const decoded = decodeSnapshot(readFileSync(snapshotFile()))!;
-    const sections = new Map<string, SnapshotSection>(
-      [...decoded.sections].map(([name, section]) => [name, section.kind === 'json' ? { kind: 'json', value: section.text } : section]),
-    );
-    writeFileSync(
-      snapshotFile(),
-      encodeSnapshot({ version: decoded.version.replace(/memory-entries\/\d+/, 'memory-entries/6'), position: decoded.position, sections }),
-    );
+    const decoded = restampSnapshot((version) => version.replace(/memory-entries\/\d+/, 'memory-entries/6'));
     const older = new RecordingLogger();
     const upgraded = store(older);
     expect(await answers(upgraded)).toEqual(await scanAnswers());
